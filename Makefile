@@ -1,0 +1,141 @@
+# swerve - plain GNU make.  `make help` lists the targets.
+.DEFAULT_GOAL := all
+.SUFFIXES:
+SHELL := /bin/sh
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+CC      ?= cc
+PKGS    := gsl libxml-2.0
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
+
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+OPT     ?= -O2 -g
+CFLAGS  ?= $(OPT)
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -fPIC -Iinclude -Isrc $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS  = $(PKG_LIBS) -lm
+
+# Library sources, one folder per module.
+LIB_SRC := \
+	src/core/diag.c src/core/rng.c \
+	src/geom/geom.c \
+	src/steer/defaults.c src/steer/glm.c src/steer/competition.c src/steer/fw.c \
+	src/steer/pf.c src/steer/rhs.c \
+	src/model/model.c src/model/motion.c \
+	src/sim/world.c src/sim/perceive.c src/sim/integrate.c \
+	src/io/scenario.c src/io/angle.c src/io/output.c src/io/summary.c
+GEN_SRC := $(BUILD)/gen/scenario_schema.c
+
+CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c
+
+TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_steer.c \
+	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_io.c \
+	tests/test_scenarios.c
+
+BENCH_SRC := bench/bench_main.c
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenario_schema.o
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
+BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
+
+LIB_A  := $(BUILD)/libswerve.a
+LIB_SO := $(BUILD)/libswerve.so
+CLI    := $(BUILD)/swerve
+TESTS  := $(BUILD)/check_swerve
+BENCH  := $(BUILD)/bench_swerve
+
+.PHONY: all deps test demo bench asan install uninstall format clean help
+
+all: $(LIB_A) $(LIB_SO) $(CLI)
+
+help:
+	@echo "make demo     install missing packages, build, run the default scenario"
+	@echo "make test     install missing packages, build, run every test suite"
+	@echo "make bench    build and run the benchmarks (prints figures)"
+	@echo "make asan     run the tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+	@echo "make install  install library, headers, swerve.pc, CLI, man page (PREFIX, DESTDIR)"
+	@echo "make format   clang-format every source file"
+	@echo "make clean    remove build outputs"
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/%.o: %.c $(wildcard include/swerve/*.h) $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+
+# The schema is compiled into the library so the binary needs no data files at run time.
+$(BUILD)/gen/scenario_schema.c: schema/scenario.rng scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh sw_scenario_schema_text $< > $@
+
+$(BUILD)/gen/scenario_schema.o: $(BUILD)/gen/scenario_schema.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB_A): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libswerve.so.0 -o $@ $^ $(LDLIBS)
+
+$(CLI): $(CLI_OBJ) $(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS)
+
+$(TESTS): $(TEST_OBJ) $(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(CHECK_LIBS) $(LDLIBS)
+
+$(BENCH): $(BENCH_OBJ) $(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJ) $(LIB_A) $(LDLIBS)
+
+test: deps
+	@$(MAKE) --no-print-directory $(TESTS) $(CLI)
+	SWERVE=$(CLI) CK_DEFAULT_TIMEOUT=600 $(TESTS)
+	sh tests/cli_test.sh $(CLI)
+
+demo: deps
+	@$(MAKE) --no-print-directory $(CLI)
+	$(CLI) run models/demo.xml -o out/demo
+	@echo "demo outputs: out/demo/trajectory.csv out/demo/summary.json out/demo/events.jsonl"
+
+bench: deps
+	@$(MAKE) --no-print-directory OPT="-O3 -g -march=native" BUILD=build-bench build-bench/bench_swerve
+	build-bench/bench_swerve
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		build-asan/check_swerve build-asan/swerve
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SWERVE=build-asan/swerve \
+		CK_FORK=no CK_DEFAULT_TIMEOUT=1200 build-asan/check_swerve
+	ASAN_OPTIONS=detect_leaks=1 sh tests/cli_test.sh build-asan/swerve
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/swerve \
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/libswerve.so.0
+	ln -sf libswerve.so.0 $(DESTDIR)$(PREFIX)/lib/libswerve.so
+	install -m 644 include/swerve/*.h $(DESTDIR)$(PREFIX)/include/swerve/
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' docs/swerve.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/swerve.pc
+	install -m 644 docs/swerve.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libswerve.a $(DESTDIR)$(PREFIX)/lib/libswerve.so* \
+		$(DESTDIR)$(PREFIX)/bin/swerve $(DESTDIR)$(PREFIX)/lib/pkgconfig/swerve.pc \
+		$(DESTDIR)$(PREFIX)/share/man/man1/swerve.1
+	rm -rf $(DESTDIR)$(PREFIX)/include/swerve
+
+format:
+	clang-format -i include/swerve/*.h src/*/*.c src/*/*.h tests/*.c bench/*.c 2>/dev/null || \
+		clang-format -i include/swerve/*.h src/*/*.c tests/*.c bench/*.c
+
+clean:
+	rm -rf build build-asan build-bench out

@@ -1,0 +1,96 @@
+/* swerve/core.h - status codes, diagnostics and random-number streams.
+ *
+ * Every fallible swerve function returns an int status: SW_SUCCESS (0, equal to GSL_SUCCESS) or an
+ * error code.  GSL's own codes pass through unchanged; swerve's codes start above 1024, the range
+ * GSL reserves for applications.  The library never aborts and never exits. */
+#ifndef SWERVE_CORE_H
+#define SWERVE_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Status codes.  0 and 1..1024 are GSL's (e.g. GSL_ENOMEM = 8); ours start at 1025. */
+enum {
+	SW_SUCCESS = 0,     /**< equal to GSL_SUCCESS */
+	SW_EINPUT = 1025,   /**< bad input: malformed or invalid file, unknown name, value out of range */
+	SW_EIO = 1026,      /**< a file could not be read or written */
+	SW_ENUMERIC = 1027, /**< non-finite state or step-size underflow during a run */
+	SW_EZENO = 1028,    /**< too many discrete jumps at one instant */
+	SW_EMODEL = 1029,   /**< the model became inconsistent at run time (e.g. invariant violated) */
+	SW_ENOMEM = 1030,   /**< an allocation failed */
+	SW_EUSAGE = 1031    /**< a library function was called with invalid arguments */
+};
+
+/** Returns a static, human-readable name for a status code (swerve's or GSL's). Never NULL. */
+const char *sw_strerror(int status);
+
+/** Maximum number of entries a diagnostic list holds; later entries are counted but dropped. */
+#define SW_DIAG_MAX 64
+/** Maximum length of one diagnostic message, including the terminating NUL. */
+#define SW_DIAG_MSG 512
+/** Maximum length of a file name kept in a diagnostic, including the terminating NUL. */
+#define SW_DIAG_FILE 256
+
+/** Severity of one diagnostic entry. */
+typedef enum { SW_SEV_ERROR = 0, SW_SEV_WARNING = 1, SW_SEV_NOTE = 2 } sw_severity;
+
+/** One diagnostic: where (file:line:column, 0 when unknown) and what, as one sentence. */
+typedef struct sw_diag_entry {
+	sw_severity severity;     /**< error, warning or note */
+	char file[SW_DIAG_FILE];  /**< source file, "" when not from a file */
+	int line;                 /**< 1-based line, 0 when unknown */
+	int column;               /**< 1-based column, 0 when unknown */
+	char message[SW_DIAG_MSG]; /**< what is wrong and what was expected */
+} sw_diag_entry;
+
+/** A caller-owned list of diagnostics filled by loaders, checkers and the simulator.
+ * Initialise with sw_diag_init(); it holds no heap memory and needs no free. */
+typedef struct sw_diag {
+	int count;                       /**< entries stored (<= SW_DIAG_MAX) */
+	int dropped;                     /**< entries that did not fit */
+	int errors;                      /**< number of SW_SEV_ERROR entries added, including dropped ones */
+	sw_diag_entry entry[SW_DIAG_MAX]; /**< the entries, in the order they were added */
+} sw_diag;
+
+/** Empties a diagnostic list.  diag may be NULL (then nothing happens). */
+void sw_diag_init(sw_diag *diag);
+
+/** Appends an entry (printf-style message).  diag may be NULL: diagnostics are then discarded.
+ * file may be NULL.  Returns SW_EINPUT for errors so that loaders can write
+ * `return sw_diag_add(...)`, and SW_SUCCESS for warnings and notes. */
+int sw_diag_add(sw_diag *diag, sw_severity severity, const char *file, int line, int column,
+		const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+
+/** Formats entry i as "file:line:col: error: message" (fields omitted when unknown) into buf of
+ * size n.  Returns the number of characters that would have been written (snprintf-style). */
+int sw_diag_format(const sw_diag *diag, int i, char *buf, size_t n);
+
+/** Returns 1 when the list holds at least one error. */
+int sw_diag_has_error(const sw_diag *diag);
+
+/** Creates the random-number stream of one agent: a gsl_rng of type gsl_rng_mt19937 seeded from
+ * (seed, stream) through the SplitMix64 mixer, so streams of different agents are independent and
+ * do not depend on thread count or scheduling.  Returns NULL when allocation fails; the caller
+ * frees it with gsl_rng_free(). */
+gsl_rng *sw_rng_stream_alloc(uint64_t seed, uint64_t stream);
+
+/** SplitMix64 finaliser: a bijective 64-bit mixer (used for seeding and content hashing). */
+uint64_t sw_mix64(uint64_t x);
+
+/** Wraps an angle to (-pi, pi] (steering-models.md "wrap"). */
+double sw_wrap_angle(double a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

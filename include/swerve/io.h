@@ -1,0 +1,58 @@
+/* swerve/io.h - reading scenario files and writing run outputs.
+ *
+ * io is the only module that reads XML.  Files are parsed by libxml2 with network access, DTD
+ * loading and entity substitution off, then validated against the RELAX NG schema compiled into
+ * the library (schema/scenario.rng).  Every problem becomes a diagnostic with file:line. */
+#ifndef SWERVE_IO_H
+#define SWERVE_IO_H
+
+#include <stdio.h>
+
+#include "swerve/model.h"
+#include "swerve/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Loads and finalises the scenario at path.  On success *out owns a new model (free with
+ * sw_model_free()).  On failure *out is NULL, every problem found is in diag, and the status is
+ * SW_EINPUT (bad file content), SW_EIO (cannot read) or SW_ENOMEM. */
+int sw_scenario_load(const char *path, sw_model **out, sw_diag *diag);
+
+/** Same as sw_scenario_load() for a document in memory; name is used in diagnostics. */
+int sw_scenario_load_memory(const char *buf, size_t len, const char *name, sw_model **out,
+			    sw_diag *diag);
+
+/** Parses an angle: a number in radians, or a number followed by "deg" or "rad".  Returns
+ * SW_SUCCESS and *out, or SW_EINPUT for anything else (including non-finite values). */
+int sw_parse_angle(const char *text, double *out);
+
+/** The text of the scenario schema compiled into the library (NUL-terminated). */
+const char *sw_scenario_schema(void);
+
+/** A set of output files written atomically: each is written to a temporary file in the same
+ * directory and renamed into place by sw_output_commit(); sw_output_abort() removes them. */
+typedef struct sw_output sw_output;
+
+/** Prepares outputs in directory dir (created if missing) for world w: trajectory.csv,
+ * events.jsonl and summary.json.  Returns SW_SUCCESS or SW_EIO with a diagnostic. */
+int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag);
+
+/** Appends one trajectory row per agent at the world's current time (an sw_sample_fn: pass the
+ * output as ctx). */
+int sw_output_sample(const sw_world *w, void *ctx);
+
+/** Writes the summary of w, closes and renames every file into place.  Frees o. */
+int sw_output_commit(sw_output *o, const sw_world *w, sw_diag *diag);
+
+/** Removes the temporary files and frees o.  NULL is allowed. */
+void sw_output_abort(sw_output *o);
+
+/** Writes the run summary of w as JSON to f (also used by sw_output_commit). */
+int sw_summary_write_json(FILE *f, const sw_world *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

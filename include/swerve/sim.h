@@ -1,0 +1,87 @@
+/* swerve/sim.h - world state and stepping.
+ *
+ * A world holds all mutable state of one run of a model: per-agent continuous state, GSL
+ * drivers, RNG streams, metrics.  Agents step synchronously: each macro step every agent
+ * perceives the others as they were at the start of the step (a snapshot), so results do not
+ * depend on the order agents are processed in. */
+#ifndef SWERVE_SIM_H
+#define SWERVE_SIM_H
+
+#include "swerve/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sw_world sw_world;
+
+/** Snapshot of one agent. */
+typedef struct sw_agent_state {
+	double y[SW_STATE_DIM]; /**< continuous state (layout SW_STATE_*) */
+	int mode;               /**< current mode: 0 = steering, 1 = arrived (until automata land) */
+	int target;             /**< target currently steered to, -1 none */
+} sw_agent_state;
+
+/** Metrics accumulated per agent during a run. */
+typedef struct sw_agent_metrics {
+	int reached;           /**< 1 once the agent reached its target */
+	double t_reached;      /**< time it did, s (located to run.event_tol); NAN if not */
+	double path_length;    /**< distance travelled, m (sum of chord lengths between steps) */
+	double min_clearance;  /**< smallest clearance to any obstacle, m */
+	int collisions;        /**< overlap episodes with obstacles (entering overlap counts one) */
+	double overlap_time;   /**< time spent overlapping an obstacle, s (step resolution) */
+	double max_penetration; /**< deepest overlap with an obstacle, m (0 if none) */
+	int agent_collisions;  /**< overlap episodes with other agents */
+	double min_agent_clearance; /**< smallest clearance to another agent, m (INFINITY if alone) */
+} sw_agent_metrics;
+
+/** Creates a world for a finalised model at t = 0.  Returns SW_SUCCESS, SW_EUSAGE (model not
+ * finalised), SW_EINPUT (unknown integrator, with a diagnostic) or SW_ENOMEM.  The world keeps a
+ * pointer to m, which must outlive it. */
+int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag);
+
+/** Destroys a world.  NULL is allowed. */
+void sw_world_destroy(sw_world *w);
+
+/** Advances every agent by one macro step (model->run.step).  On a numeric failure it returns
+ * SW_ENUMERIC and adds a diagnostic naming the agent, the time and the last good state; the world
+ * then keeps the last good state. */
+int sw_world_step(sw_world *w, sw_diag *diag);
+
+/** Current time, s. */
+double sw_world_time(const sw_world *w);
+
+/** Number of macro steps taken. */
+long sw_world_steps(const sw_world *w);
+
+/** Copies agent i's state into *out. */
+void sw_world_agent(const sw_world *w, int i, sw_agent_state *out);
+
+/** Metrics of agent i (pointer valid until the world is destroyed). */
+const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i);
+
+/** Minimum clearance of agent i to obstacle j over the run so far, m. */
+double sw_world_min_clearance(const sw_world *w, int i, int j);
+
+/** The situation agent i perceives at the world's current time and state, into *s, with
+ * percepts written to buf (capacity cap; *s->obs points into it).  Returns the number of
+ * percepts available (may exceed cap: then only cap are stored). */
+int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap);
+
+/** GLM evaluation of agent i at the current state (for outputs and analysis); returns SW_EUSAGE
+ * when the agent does not run GLM. */
+int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);
+
+/** Called at every sample (t = 0 and every run.sample seconds); non-zero return stops the run
+ * with that status. */
+typedef int (*sw_sample_fn)(const sw_world *w, void *ctx);
+
+/** Runs to model->run.duration, calling sample at t = 0 and every run.sample.  progress (may be
+ * NULL) is called after each step with the fraction done.  Returns the first failing status. */
+int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(double frac),
+		 sw_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

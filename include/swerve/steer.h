@@ -1,0 +1,235 @@
+/* swerve/steer.h - the built-in steering laws of docs/steering-models.md.
+ *
+ * Each law is a native right-hand side over the agent state vector (layout SW_STATE_*) given a
+ * perceived situation (agent pose, target, obstacles as sw_percept).  The functions are pure: no
+ * allocation, no global state, safe to call from any thread.  Equation numbers (n) refer to
+ * steering-models.md. */
+#ifndef SWERVE_STEER_H
+#define SWERVE_STEER_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Layout of an agent's continuous state vector (same for every law; unused entries have zero
+ * derivative). */
+enum {
+	SW_STATE_X = 0,  /**< position x, m */
+	SW_STATE_Y = 1,  /**< position y, m */
+	SW_STATE_PHI = 2, /**< heading from +x, rad (not wrapped during integration) */
+	SW_STATE_OMEGA = 3, /**< turning rate, rad/s (FW, or GLM with agility lag) */
+	SW_STATE_V = 4,  /**< forward speed, m/s */
+	SW_STATE_WTAR = 5, /**< GLM target weight w_tar, eq. (8) */
+	SW_STATE_WOBS = 6, /**< GLM obstacle weight w_obs, eq. (8) */
+	SW_STATE_DIM = 7 /**< number of entries */
+};
+
+/** The built-in laws. */
+typedef enum {
+	SW_LAW_GLM = 0, /**< Goldenstein-Large-Metaxas heading dynamics, eqs. (1)-(12) */
+	SW_LAW_FW = 1,  /**< Fajen-Warren second-order steering, eq. (13) */
+	SW_LAW_PF = 2   /**< Khatib potential field, direction only (section 3) */
+} sw_law;
+
+/** How the GLM competition weights (8) are handled. */
+typedef enum {
+	SW_WEIGHTS_RELAX = 0,   /**< relaxed to the stable fixed point every step, warm-started (default) */
+	SW_WEIGHTS_RESTART = 1, /**< relaxed every step from near zero (the publications' algorithm) */
+	SW_WEIGHTS_DYNAMIC = 2  /**< integrated as state with time scale eps: w' = rhs(8) / eps */
+} sw_weights_mode;
+
+/** GLM forward-speed law (section 1.3). */
+typedef enum {
+	SW_SPEED_T2C = 0,     /**< constant time to contact, eq. (12) (default) */
+	SW_SPEED_CONSTANT = 1 /**< v = v_max */
+} sw_speed_mode;
+
+/** Parameters of the GLM law.  Obtain defaults from sw_default_glm_params(). */
+typedef struct sw_glm_params {
+	double a;        /**< target attractor strength a, eq. (2); default 1 */
+	double d0;       /**< obstacle distance decay d0, eq. (7), m; default 1.0 */
+	double delta;    /**< window safety margin delta, eq. (5), rad; default 0.8 */
+	double margin;   /**< personal-space margin m added to dpsi, m; negative = use d1; default -1 */
+	double r_floor;  /**< floor of the clearance r_i, eq. (7), m; default 1e-3 */
+	double wall_near; /**< a wall is seen at its closest point when clearance < wall_near * half
+			   length, else at its midpoint; default 1 */
+	double a1_scale; /**< a1 = a1_scale * (1 - a2), eq. (9); default 0.4 */
+	double g21;      /**< competition g21, eq. (9); default 0.05 */
+	double c1;       /**< fixed-point detector sharpness c1, eq. (10); default 2 */
+	double c2;       /**< competition sharpness c2, eq. (10); default 2 */
+	sw_weights_mode weights; /**< weight handling; default SW_WEIGHTS_RELAX */
+	double eps;      /**< time scale of dynamic weights, s; default 0.05 */
+	double w_floor;  /**< floor of warm-started weights; default 1e-3 */
+	double w_restart; /**< starting value of both weights in SW_WEIGHTS_RESTART; default 1e-2 */
+	sw_speed_mode speed; /**< forward-speed law; default SW_SPEED_T2C */
+	double v_max;    /**< maximum forward speed, m/s; default 1.0 */
+	double d1;       /**< safety distance d1 of eq. (12), m; default 0.5 */
+	double t2c;      /**< time to contact of eq. (12), s; default 1.0 */
+	int arrive;      /**< 1: cap v at dist(T) / t2c (arrival decision, section 1.3); default 0 */
+	double sigma_phi; /**< heading noise intensity sigma_phi of eq. (1), rad/sqrt(s); default 0.02 */
+} sw_glm_params;
+
+/** Parameters of the FW law, eq. (13), with the published fit as defaults. */
+typedef struct sw_fw_params {
+	double b;   /**< damping, 1/s; default 3.25 */
+	double kg;  /**< goal stiffness, 1/s^2; default 7.50 */
+	double c1;  /**< goal distance decay, 1/m; default 0.40 */
+	double c2;  /**< goal floor; default 0.40 */
+	double ko;  /**< obstacle stiffness, 1/s^2; default 198.0 */
+	double c3;  /**< obstacle angular decay, 1/rad; default 6.5 */
+	double c4;  /**< obstacle distance decay ("risk"), 1/m; default 0.8 */
+	double speed; /**< constant forward speed V, m/s; default 1.0 */
+} sw_fw_params;
+
+/** Parameters of the potential-field baseline (section 3). */
+typedef struct sw_pf_params {
+	double kp;    /**< goal gain kp, 1/s^2 (only the direction is used); default 1 */
+	double eta;   /**< obstacle gain eta, m^3/s^2; default 1 */
+	double rho0;  /**< obstacle influence distance rho0, m; default 1.0 */
+	double r_floor; /**< floor of the clearance rho, m; default 1e-3 */
+	double speed; /**< constant speed, m/s; default 0.5 */
+} sw_pf_params;
+
+/** Personality traits (section 1.4), each in [0, 1]; a trait acts only when its flag is set. */
+typedef struct sw_personality {
+	int has_agility;  /**< 1: heading rate lags through omega' = lambda_k (phidot~ - omega) */
+	double agility;   /**< k in [0, 1]; 1 = most agile; default 0.5 */
+	double lambda_k_min; /**< lambda_k at k = 0, 1/s; default 0.5 */
+	double lambda_k_max; /**< lambda_k at k = 1, 1/s; default 20 */
+	int has_mass;     /**< 1: speed lags through v' = lambda_m (v~ - v) */
+	double mass;      /**< in [0, 1]; 1 = heaviest (slowest response); default 0.5 */
+	double lambda_m_min; /**< lambda_m at mass = 1, 1/s; default 0.5 */
+	double lambda_m_max; /**< lambda_m at mass = 0, 1/s; default 20 */
+	int has_courage;  /**< 1: courage sets d0 and d1 from the law's d0 (d0_base) */
+	double courage;   /**< co in [0, 1]; default 0.5 */
+	double d0_floor;  /**< smallest d0 courage may produce, m; default 0.05 */
+} sw_personality;
+
+/** A law with its parameters: what a mode (or, before automata, an agent) runs. */
+typedef struct sw_steer_def {
+	sw_law law;       /**< which law */
+	sw_glm_params glm; /**< used when law == SW_LAW_GLM */
+	sw_fw_params fw;   /**< used when law == SW_LAW_FW */
+	sw_pf_params pf;   /**< used when law == SW_LAW_PF */
+} sw_steer_def;
+
+/** One perceived obstacle, relative to the agent (filled by the simulator's perception). */
+typedef struct sw_percept {
+	double dx, dy;    /**< vector from the agent centre to the obstacle's reference point, m */
+	double dist;      /**< hypot(dx, dy), m */
+	double rho;       /**< obstacle radius about the reference point, m: a disc's radius; 0 for a
+			     wall seen at its closest point; dist * sin(half subtended angle) for a wall
+			     seen at its midpoint */
+	double clearance; /**< surface-to-surface gap between agent disc and obstacle, m (< 0 overlap) */
+	int id;           /**< obstacle primitive index, or -1 - j for agent j */
+} sw_percept;
+
+/** What an agent perceives at one instant. */
+typedef struct sw_situation {
+	double x, y;       /**< agent position, m */
+	double radius;     /**< agent radius rho_a, m */
+	int has_target;    /**< 1 when a target is bound */
+	double tx, ty;     /**< target position, m (valid when has_target) */
+	int n_obs;         /**< number of percepts */
+	const sw_percept *obs; /**< percepts, n_obs of them (may be NULL when n_obs == 0) */
+} sw_situation;
+
+/** Intermediate quantities of one GLM evaluation (for weights, outputs, analysis and tests). */
+typedef struct sw_glm_terms {
+	double psi_t;    /**< target direction psi_T, rad */
+	double f_tar, df_tar; /**< eq. (2) and its derivative in phi */
+	double f_obs, df_obs; /**< eq. (3) summed, and its derivative in phi */
+	double sum_d, sum_w;  /**< sum_i D_i (7) and sum_i W_i (5) */
+	double a1, a2, g12, g21; /**< competition parameters, eqs. (9)-(10) */
+	double phidot;   /**< |w_tar| f_tar + |w_obs| f_obs, eq. (1) without noise, rad/s */
+	double v_cmd;    /**< commanded speed, eq. (12) or v_max, m/s */
+} sw_glm_terms;
+
+/** A fixed point of the two-weight competition system (8) with its Jacobian eigenvalues. */
+typedef struct sw_fixed_point {
+	double w_tar, w_obs; /**< location (non-negative representative) */
+	double eig_re[2];    /**< real parts of the Jacobian eigenvalues */
+	double eig_im[2];    /**< imaginary parts */
+	int stable;          /**< 1 when both real parts are negative */
+} sw_fixed_point;
+
+/** Defaults (the one place where they live). */
+sw_glm_params sw_default_glm_params(void);
+sw_fw_params sw_default_fw_params(void);
+sw_pf_params sw_default_pf_params(void);
+sw_personality sw_default_personality(void);
+/** A GLM steer def with default parameters. */
+sw_steer_def sw_default_steer_def(void);
+
+/** Returns the static name of a law ("glm", "fw", "potential"). */
+const char *sw_law_name(sw_law law);
+
+/* --- GLM building blocks ------------------------------------------------------------------ */
+
+/** Target attractor f_tar = -a sin(phi - psi_T), eq. (2); *dfdphi (may be NULL) = its slope. */
+double sw_glm_target(double a, double phi, double psi_t, double *dfdphi);
+
+/** One obstacle repeller f_obs_i = R W D, eqs. (3)-(7), for heading error e = wrap(phi - psi_i),
+ * half-width dpsi (rad, in (0, pi/2]), clearance r (m, already floored), delta and d0.
+ * *dfdphi, *w, *d (each may be NULL) receive d f_obs_i / d phi, W_i and D_i. */
+double sw_glm_repeller(double e, double dpsi, double r, double delta, double d0, double *dfdphi,
+		       double *w, double *d);
+
+/** dpsi_i = asin(min(1, (rho + rho_a + margin) / dist)) (decision in section 1.1). */
+double sw_glm_dpsi(double rho, double rho_a, double margin, double dist);
+
+/** Competition parameters a1, a2, g12, g21 from sum D, sum W and the fields, eqs. (9)-(10). */
+void sw_glm_competition(const sw_glm_params *p, double f_tar, double df_tar, double f_obs,
+			double df_obs, double sum_d, double sum_w, double *a1, double *a2,
+			double *g12, double *g21);
+
+/** Right-hand side of (8): (w_tar', w_obs') for weights w[2]. */
+void sw_glm_weights_rhs(double a1, double a2, double g12, double g21, const double w[2],
+			double dw[2]);
+
+/** The fixed points of (8) with non-negative coordinates (up to 4), with their Jacobian
+ * eigenvalues computed by GSL; *n receives the count.  Returns SW_SUCCESS or a GSL error. */
+int sw_glm_fixed_points(double a1, double a2, double g12, double g21, sw_fixed_point fp[4],
+			int *n);
+
+/** Relaxes the weights w[2] (in: warm start, out: the stable fixed point reached from it) for
+ * fixed parameters, robustly for stiff parameter sets (see glm.c).  Returns SW_SUCCESS or an
+ * error code when the relaxation fails. */
+int sw_glm_relax(double a1, double a2, double g12, double g21, double w[2]);
+
+/** Evaluates every GLM term at heading phi for the situation, with weights |w_tar|, |w_obs|. */
+void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, double w_tar,
+		 double w_obs, sw_glm_terms *out);
+
+/** Applies personality courage to GLM parameters (section 1.4); other traits act in the rhs. */
+sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers);
+
+/* --- FW and potential field ---------------------------------------------------------------- */
+
+/** phi'' of eq. (13) at heading phi and turning rate phidot. Obstacles are points at the
+ * percepts' reference points; d_i is the centre-to-reference distance. */
+double sw_fw_accel(const sw_fw_params *p, const sw_situation *s, double phi, double phidot);
+
+/** Gradient of the potential U of section 3 at the agent position, into grad[2]. */
+void sw_pf_gradient(const sw_pf_params *p, const sw_situation *s, double grad[2]);
+
+/* --- Whole right-hand sides --------------------------------------------------------------- */
+
+/** Right-hand side of an agent's state for a law: dydt[SW_STATE_DIM] from y[SW_STATE_DIM].
+ * The situation must have been perceived at (y[X], y[Y]).  For GLM, *terms (may be NULL)
+ * receives the evaluation; weights are integrated only in SW_WEIGHTS_DYNAMIC (else their
+ * derivative is 0).  Without a speed lag, dydt[V] is 0 and the commanded speed is used for the
+ * motion.  For PF, phi is algebraic (dydt[PHI] = 0; motion along -grad U).
+ * Returns SW_SUCCESS, or SW_ENUMERIC when a derivative is not finite. */
+int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_situation *s,
+		 const double y[SW_STATE_DIM], double dydt[SW_STATE_DIM], sw_glm_terms *terms);
+
+/** The algebraic outputs of a law at state y (after a step): the commanded speed, and for PF the
+ * heading of motion.  Writes y[V] (when there is no speed lag) and y[PHI] (PF only). */
+void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
+			const sw_situation *s, double y[SW_STATE_DIM]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,14 @@
+/* swerve/swerve.h - the whole public API of libswerve. */
+#ifndef SWERVE_SWERVE_H
+#define SWERVE_SWERVE_H
+
+#define SWERVE_VERSION "0.1.0"
+
+#include "swerve/core.h"
+#include "swerve/geom.h"
+#include "swerve/io.h"
+#include "swerve/model.h"
+#include "swerve/sim.h"
+#include "swerve/steer.h"
+
+#endif

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs the Debian packages swerve needs when any is missing (run by `make demo` and
+# `make test`).  Uses sudo when not root.  Does nothing when everything is present.
+set -eu
+PKGS="build-essential pkg-config libgsl-dev libxml2-dev check"
+missing=""
+command -v cc >/dev/null 2>&1 || missing="yes"
+command -v pkg-config >/dev/null 2>&1 || missing="yes"
+if [ -z "$missing" ]; then
+	pkg-config --exists gsl libxml-2.0 check 2>/dev/null || missing="yes"
+fi
+[ -z "$missing" ] && exit 0
+echo "swerve: installing missing packages: $PKGS" >&2
+SUDO=""
+if [ "$(id -u)" != "0" ]; then
+	if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+		echo "swerve: not root and no sudo; please install: $PKGS" >&2; exit 1; fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $PKGS >/dev/null

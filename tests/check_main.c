@@ -1,0 +1,20 @@
+/* tests/check_main.c - runs every Check suite; exit status 0 only when all tests pass. */
+#include <stdlib.h>
+
+#include "tests.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(core_suite());
+	srunner_add_suite(sr, geom_suite());
+	srunner_add_suite(sr, steer_suite());
+	srunner_add_suite(sr, competition_suite());
+	srunner_add_suite(sr, model_suite());
+	srunner_add_suite(sr, sim_suite());
+	srunner_add_suite(sr, io_suite());
+	srunner_add_suite(sr, scenarios_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

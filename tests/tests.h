@@ -1,0 +1,19 @@
+/* tests/tests.h - the Check suites of swerve, one per module plus scenario-level suites. */
+#ifndef SWERVE_TESTS_H
+#define SWERVE_TESTS_H
+
+#include <check.h>
+
+Suite *core_suite(void);
+Suite *geom_suite(void);
+Suite *steer_suite(void);
+Suite *competition_suite(void);
+Suite *model_suite(void);
+Suite *sim_suite(void);
+Suite *io_suite(void);
+Suite *scenarios_suite(void);
+
+/** Directory of test fixtures (tests/data), relative to the repository root. */
+#define SW_TEST_DATA "tests/data"
+
+#endif
