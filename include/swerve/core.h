@@ -67,7 +67,7 @@ void sw_diag_init(sw_diag *diag);
 int sw_diag_add(sw_diag *diag, sw_severity severity, const char *file, int line, int column,
 		const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 7, 8)))
+	__attribute__((format(printf, 6, 7)))
 #endif
 	;
 

@@ -1,0 +1,35 @@
+/* core/rng.c - per-agent random streams and the 64-bit mixer.
+ *
+ * Streams are seeded from (scenario seed, stream index) so that an agent's random numbers do not
+ * depend on thread count or on the order agents are processed in.  The generator itself is GSL's
+ * MT19937; only the seed derivation is ours: SplitMix64 (Steele, Lea & Flood 2014) turns the pair
+ * into a well-spread 32-bit seed (MT19937 takes an unsigned long but uses 32 bits). */
+#include <math.h>
+
+#include "swerve/core.h"
+
+uint64_t sw_mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+gsl_rng *sw_rng_stream_alloc(uint64_t seed, uint64_t stream)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!r)
+		return NULL;
+	uint64_t h = sw_mix64(sw_mix64(seed) ^ sw_mix64(stream + 0x5157ULL));
+	unsigned long s = (unsigned long)(h & 0xffffffffULL);
+	/* GSL's mt19937 maps seed 0 to its default seed 4357; avoid that collision. */
+	gsl_rng_set(r, s ? s : 0x6a09e667UL);
+	return r;
+}
+
+double sw_wrap_angle(double a)
+{
+	double w = remainder(a, 2.0 * M_PI); /* [-pi, pi] */
+	return w <= -M_PI ? w + 2.0 * M_PI : w;
+}

@@ -1,0 +1,581 @@
+/* model/model.c - building, checking and freeing compiled models.
+ *
+ * Every value is checked where it enters (sw_model_add_*), so programs that build models in C get
+ * the same diagnostics as the XML reader.  Finalisation resolves names and checks the scene. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swerve/model.h"
+
+sw_obstacle_def sw_default_obstacle_def(void)
+{
+	sw_obstacle_def d;
+	memset(&d, 0, sizeof d);
+	d.shape = SW_SHAPE_DISC;
+	d.radius = 0.5;
+	d.closed = 1;
+	return d;
+}
+
+sw_target_def sw_default_target_def(void)
+{
+	sw_target_def d;
+	memset(&d, 0, sizeof d);
+	d.radius = 0.5;
+	return d;
+}
+
+sw_agent_def sw_default_agent_def(void)
+{
+	sw_agent_def d;
+	memset(&d, 0, sizeof d);
+	d.radius = 0.25;
+	d.perception = INFINITY;
+	d.stop_at_target = 1;
+	d.steer = sw_default_steer_def();
+	d.personality = sw_default_personality();
+	return d;
+}
+
+sw_run_def sw_default_run_def(void)
+{
+	sw_run_def d;
+	memset(&d, 0, sizeof d);
+	d.duration = 30.0;
+	d.step = 0.25;
+	d.sample = 0.0;
+	d.seed = 1;
+	strcpy(d.integrator, "euler");
+	d.fixed = 0;
+	d.substeps = 1;
+	d.rtol = 1e-6;
+	d.atol = 1e-9;
+	d.event_tol = 1e-9;
+	d.agents_perceive = 1;
+	return d;
+}
+
+sw_model *sw_model_alloc(const char *name, const char *file)
+{
+	sw_model *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	snprintf(m->name, sizeof m->name, "%s", name ? name : "scenario");
+	snprintf(m->file, sizeof m->file, "%s", file ? file : "");
+	m->run = sw_default_run_def();
+	m->run.sample = m->run.step;
+	return m;
+}
+
+void sw_model_free(sw_model *m)
+{
+	if (!m)
+		return;
+	free(m->obstacles);
+	free(m->prims);
+	free(m->targets);
+	free(m->agents);
+	free(m->points);
+	free(m);
+}
+
+/* Grows an array to hold at least need elements; returns 0 on success. */
+static int grow(void **arr, int *cap, int need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	int n = *cap ? *cap : 8;
+	while (n < need)
+		n *= 2;
+	void *p = realloc(*arr, (size_t)n * elem);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+#define GROW(m, field, capf, need) grow((void **)&(m)->field, &(m)->capf, (need), sizeof *(m)->field)
+
+/* Context for value checks: where the object came from. */
+typedef struct {
+	sw_diag *diag;
+	const sw_model *m;
+	int line;
+	const char *what; /* e.g. "disc 'o1'" */
+	int bad;
+} checker;
+
+static void bad(checker *c, const char *field, double v, const char *expected)
+{
+	sw_diag_add(c->diag, SW_SEV_ERROR, c->m->file, c->line, 0, "%s: %s = %g, expected %s",
+		    c->what, field, v, expected);
+	c->bad = 1;
+}
+
+static void need_finite(checker *c, const char *field, double v)
+{
+	if (!isfinite(v))
+		bad(c, field, v, "a finite number");
+}
+
+static void positive(checker *c, const char *field, double v)
+{
+	if (!(isfinite(v) && v > 0.0))
+		bad(c, field, v, "a finite number > 0");
+}
+
+static void nonneg(checker *c, const char *field, double v)
+{
+	if (!(isfinite(v) && v >= 0.0))
+		bad(c, field, v, "a finite number >= 0");
+}
+
+static void unit(checker *c, const char *field, double v)
+{
+	if (!(isfinite(v) && v >= 0.0 && v <= 1.0))
+		bad(c, field, v, "a number in [0, 1]");
+}
+
+static void vec(checker *c, const char *field, sw_vec2 v)
+{
+	if (!isfinite(v.x) || !isfinite(v.y))
+		bad(c, field, isfinite(v.x) ? v.y : v.x, "finite coordinates");
+}
+
+static int name_ok(checker *c, const char *name)
+{
+	if (name && strlen(name) >= SW_NAME_MAX) {
+		sw_diag_add(c->diag, SW_SEV_ERROR, c->m->file, c->line, 0,
+			    "%s: name is longer than %d characters", c->what, SW_NAME_MAX - 1);
+		c->bad = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static int add_points(sw_model *m, const sw_vec2 *p, int n)
+{
+	if (GROW(m, points, cap_points, m->n_points + n))
+		return -1;
+	if (n > 0)
+		memcpy(m->points + m->n_points, p, (size_t)n * sizeof *p);
+	m->n_points += n;
+	return 0;
+}
+
+static int compile_motion(sw_model *m, checker *c, const sw_motion_def *d, sw_motion *out)
+{
+	memset(out, 0, sizeof *out);
+	out->kind = d->kind;
+	switch (d->kind) {
+	case SW_MOTION_NONE:
+		return SW_SUCCESS;
+	case SW_MOTION_LINEAR:
+		vec(c, "velocity", d->velocity);
+		out->velocity = d->velocity;
+		return SW_SUCCESS;
+	case SW_MOTION_WAYPOINTS:
+		positive(c, "waypoint speed", d->speed);
+		if (d->n_points < 2 || !d->points) {
+			bad(c, "waypoint count", d->n_points, "at least 2 waypoints");
+			return SW_EINPUT;
+		}
+		for (int i = 0; i < d->n_points; i++)
+			vec(c, "waypoint", d->points[i]);
+		if (c->bad)
+			return SW_EINPUT;
+		out->speed = d->speed;
+		out->first = m->n_points;
+		out->count = d->n_points;
+		out->loop_length = sw_polyline_loop_length(d->points, d->n_points);
+		if (!(out->loop_length > 0.0)) {
+			bad(c, "waypoint loop length", out->loop_length, "distinct waypoints");
+			return SW_EINPUT;
+		}
+		return add_points(m, d->points, d->n_points) ? SW_ENOMEM : SW_SUCCESS;
+	default:
+		bad(c, "motion kind", d->kind, "none, linear or waypoints");
+		return SW_EINPUT;
+	}
+}
+
+static int add_prim(sw_model *m, int is_segment, sw_vec2 a, sw_vec2 b, double r, int owner)
+{
+	if (GROW(m, prims, cap_prims, m->n_prims + 1))
+		return -1;
+	sw_prim *p = &m->prims[m->n_prims++];
+	p->is_segment = is_segment;
+	p->a = a;
+	p->b = b;
+	p->radius = r;
+	p->owner = owner;
+	return 0;
+}
+
+int sw_model_add_obstacle(sw_model *m, const sw_obstacle_def *def, sw_diag *diag)
+{
+	if (!m || !def || m->finalized)
+		return SW_EUSAGE;
+	char what[SW_NAME_MAX + 32];
+	static const char *shape_name[] = {"disc", "segment", "polygon"};
+	const char *shape = def->shape <= SW_SHAPE_POLYGON ? shape_name[def->shape] : "obstacle";
+	snprintf(what, sizeof what, "%s '%.*s'", shape, SW_NAME_MAX - 1,
+		 def->name && def->name[0] ? def->name : "(unnamed)");
+	checker c = {diag, m, def->line, what, 0};
+	name_ok(&c, def->name);
+	if (GROW(m, obstacles, cap_obstacles, m->n_obstacles + 1))
+		return SW_ENOMEM;
+	sw_obstacle o;
+	memset(&o, 0, sizeof o);
+	if (def->name && def->name[0])
+		snprintf(o.name, sizeof o.name, "%s", def->name);
+	else
+		snprintf(o.name, sizeof o.name, "obstacle%d", m->n_obstacles);
+	o.line = def->line;
+	o.shape = def->shape;
+	o.closed = def->closed;
+	int idx = m->n_obstacles;
+	int np = m->n_prims, npts = m->n_points;
+	switch (def->shape) {
+	case SW_SHAPE_DISC:
+		vec(&c, "centre", def->center);
+		positive(&c, "radius", def->radius);
+		if (c.bad)
+			return SW_EINPUT;
+		o.center = def->center;
+		o.radius = def->radius;
+		if (add_prim(m, 0, def->center, def->center, def->radius, idx))
+			return SW_ENOMEM;
+		break;
+	case SW_SHAPE_SEGMENT: {
+		vec(&c, "end point", def->a);
+		vec(&c, "end point", def->b);
+		if (!c.bad && sw_v2_dist(def->a, def->b) <= 0.0)
+			bad(&c, "length", 0.0, "distinct end points");
+		if (c.bad)
+			return SW_EINPUT;
+		sw_vec2 ab[2] = {def->a, def->b};
+		o.first = m->n_points;
+		o.count = 2;
+		if (add_points(m, ab, 2) || add_prim(m, 1, def->a, def->b, 0.0, idx))
+			return SW_ENOMEM;
+		break;
+	}
+	case SW_SHAPE_POLYGON: {
+		int need = def->closed ? 3 : 2;
+		if (def->n_vertices < need || !def->vertices) {
+			bad(&c, "vertex count", def->n_vertices,
+			    def->closed ? "at least 3 vertices for a closed polygon"
+					: "at least 2 vertices");
+			return SW_EINPUT;
+		}
+		for (int i = 0; i < def->n_vertices; i++)
+			vec(&c, "vertex", def->vertices[i]);
+		if (c.bad)
+			return SW_EINPUT;
+		o.first = m->n_points;
+		o.count = def->n_vertices;
+		if (add_points(m, def->vertices, def->n_vertices))
+			return SW_ENOMEM;
+		int edges = def->closed ? def->n_vertices : def->n_vertices - 1;
+		for (int i = 0; i < edges; i++) {
+			sw_vec2 a = def->vertices[i], b = def->vertices[(i + 1) % def->n_vertices];
+			if (sw_v2_dist(a, b) <= 0.0)
+				continue; /* repeated vertex: no edge */
+			if (add_prim(m, 1, a, b, 0.0, idx))
+				return SW_ENOMEM;
+		}
+		if (m->n_prims == np) {
+			bad(&c, "perimeter", 0.0, "distinct vertices");
+			m->n_points = npts;
+			return SW_EINPUT;
+		}
+		break;
+	}
+	default:
+		bad(&c, "shape", def->shape, "disc, segment or polygon");
+		return SW_EINPUT;
+	}
+	o.prim_first = np;
+	o.prim_count = m->n_prims - np;
+	int st = compile_motion(m, &c, &def->motion, &o.motion);
+	if (st != SW_SUCCESS || c.bad) {
+		m->n_prims = np;
+		m->n_points = npts;
+		return st != SW_SUCCESS ? st : SW_EINPUT;
+	}
+	m->obstacles[m->n_obstacles++] = o;
+	return SW_SUCCESS;
+}
+
+int sw_model_add_target(sw_model *m, const sw_target_def *def, sw_diag *diag)
+{
+	if (!m || !def || m->finalized)
+		return SW_EUSAGE;
+	char what[SW_NAME_MAX + 32];
+	snprintf(what, sizeof what, "target '%.*s'", SW_NAME_MAX - 1,
+		 def->name ? def->name : "(unnamed)");
+	checker c = {diag, m, def->line, what, 0};
+	if (!def->name || !def->name[0]) {
+		sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0, "target: a name is required");
+		return SW_EINPUT;
+	}
+	name_ok(&c, def->name);
+	vec(&c, "position", def->position);
+	positive(&c, "radius", def->radius);
+	if (c.bad)
+		return SW_EINPUT;
+	if (GROW(m, targets, cap_targets, m->n_targets + 1))
+		return SW_ENOMEM;
+	sw_target t;
+	memset(&t, 0, sizeof t);
+	snprintf(t.name, sizeof t.name, "%s", def->name);
+	t.line = def->line;
+	t.position = def->position;
+	t.radius = def->radius;
+	int npts = m->n_points;
+	int st = compile_motion(m, &c, &def->motion, &t.motion);
+	if (st != SW_SUCCESS || c.bad) {
+		m->n_points = npts;
+		return st != SW_SUCCESS ? st : SW_EINPUT;
+	}
+	m->targets[m->n_targets++] = t;
+	return SW_SUCCESS;
+}
+
+static void check_glm(checker *c, const sw_glm_params *p)
+{
+	need_finite(c, "glm a", p->a);
+	positive(c, "glm d0", p->d0);
+	nonneg(c, "glm delta", p->delta);
+	need_finite(c, "glm margin", p->margin);
+	positive(c, "glm r-floor", p->r_floor);
+	positive(c, "glm wall-near", p->wall_near);
+	nonneg(c, "glm a1-scale", p->a1_scale);
+	nonneg(c, "glm g21", p->g21);
+	nonneg(c, "glm c1", p->c1);
+	nonneg(c, "glm c2", p->c2);
+	positive(c, "glm eps", p->eps);
+	positive(c, "glm w-floor", p->w_floor);
+	positive(c, "glm w-restart", p->w_restart);
+	nonneg(c, "glm v-max", p->v_max);
+	need_finite(c, "glm d1", p->d1);
+	positive(c, "glm t2c", p->t2c);
+	nonneg(c, "glm sigma", p->sigma_phi);
+	if ((unsigned)p->weights > SW_WEIGHTS_DYNAMIC)
+		bad(c, "glm weights", p->weights, "relax, restart or dynamic");
+	if ((unsigned)p->speed > SW_SPEED_CONSTANT)
+		bad(c, "glm speed", p->speed, "t2c or constant");
+}
+
+static void check_fw(checker *c, const sw_fw_params *p)
+{
+	nonneg(c, "fw b", p->b);
+	nonneg(c, "fw kg", p->kg);
+	nonneg(c, "fw c1", p->c1);
+	nonneg(c, "fw c2", p->c2);
+	nonneg(c, "fw ko", p->ko);
+	nonneg(c, "fw c3", p->c3);
+	nonneg(c, "fw c4", p->c4);
+	nonneg(c, "fw speed", p->speed);
+}
+
+static void check_pf(checker *c, const sw_pf_params *p)
+{
+	nonneg(c, "potential kp", p->kp);
+	nonneg(c, "potential eta", p->eta);
+	positive(c, "potential rho0", p->rho0);
+	positive(c, "potential r-floor", p->r_floor);
+	nonneg(c, "potential speed", p->speed);
+}
+
+static void check_personality(checker *c, const sw_personality *p)
+{
+	if (p->has_agility) {
+		unit(c, "agility", p->agility);
+		positive(c, "lambda-k-min", p->lambda_k_min);
+		positive(c, "lambda-k-max", p->lambda_k_max);
+	}
+	if (p->has_mass) {
+		unit(c, "mass", p->mass);
+		positive(c, "lambda-m-min", p->lambda_m_min);
+		positive(c, "lambda-m-max", p->lambda_m_max);
+	}
+	if (p->has_courage) {
+		unit(c, "courage", p->courage);
+		positive(c, "d0-floor", p->d0_floor);
+	}
+}
+
+int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag)
+{
+	if (!m || !def || m->finalized)
+		return SW_EUSAGE;
+	char what[SW_NAME_MAX + 32];
+	snprintf(what, sizeof what, "agent '%.*s'", SW_NAME_MAX - 1,
+		 def->name && def->name[0] ? def->name : "(unnamed)");
+	checker c = {diag, m, def->line, what, 0};
+	name_ok(&c, def->name);
+	vec(&c, "position", def->position);
+	need_finite(&c, "heading", def->heading);
+	nonneg(&c, "speed", def->speed);
+	positive(&c, "radius", def->radius);
+	if (!(def->perception > 0.0)) /* INFINITY allowed */
+		bad(&c, "perception", def->perception, "a number > 0");
+	if (def->target && strlen(def->target) >= SW_NAME_MAX)
+		bad(&c, "target name length", (double)strlen(def->target), "a shorter name");
+	switch (def->steer.law) {
+	case SW_LAW_GLM: check_glm(&c, &def->steer.glm); break;
+	case SW_LAW_FW: check_fw(&c, &def->steer.fw); break;
+	case SW_LAW_PF: check_pf(&c, &def->steer.pf); break;
+	default: bad(&c, "law", def->steer.law, "glm, fw or potential");
+	}
+	check_personality(&c, &def->personality);
+	if (c.bad)
+		return SW_EINPUT;
+	if (GROW(m, agents, cap_agents, m->n_agents + 1))
+		return SW_ENOMEM;
+	sw_agent a;
+	memset(&a, 0, sizeof a);
+	if (def->name && def->name[0])
+		snprintf(a.name, sizeof a.name, "%s", def->name);
+	else
+		snprintf(a.name, sizeof a.name, "agent%d", m->n_agents);
+	a.line = def->line;
+	a.position = def->position;
+	a.heading = def->heading;
+	a.speed = def->speed;
+	a.radius = def->radius;
+	a.perception = def->perception;
+	a.stop_at_target = def->stop_at_target;
+	a.steer = def->steer;
+	a.personality = def->personality;
+	a.target = -1; /* the closest target */
+	m->agents[m->n_agents] = a;
+	if (def->target && def->target[0]) {
+		int t = sw_model_find_target(m, def->target);
+		if (t < 0) {
+			sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
+				    "%s: unknown target '%s'; expected the name of a <target> defined "
+				    "before the agent",
+				    what, def->target);
+			return SW_EINPUT;
+		}
+		m->agents[m->n_agents].target = t;
+	}
+	m->n_agents++;
+	return SW_SUCCESS;
+}
+
+int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_diag *diag)
+{
+	if (!m || !def || m->finalized)
+		return SW_EUSAGE;
+	checker c = {diag, m, line, "run", 0};
+	positive(&c, "duration", def->duration);
+	positive(&c, "step", def->step);
+	if (def->sample != 0.0)
+		positive(&c, "sample", def->sample);
+	positive(&c, "rtol", def->rtol);
+	positive(&c, "atol", def->atol);
+	positive(&c, "event-tol", def->event_tol);
+	if (def->substeps < 1)
+		bad(&c, "substeps", def->substeps, "an integer >= 1");
+	if (!c.bad && def->sample != 0.0) {
+		double k = def->sample / def->step;
+		if (fabs(k - nearbyint(k)) > 1e-9 * k || nearbyint(k) < 1)
+			bad(&c, "sample", def->sample, "a positive multiple of step");
+	}
+	if (c.bad)
+		return SW_EINPUT;
+	m->run = *def;
+	if (m->run.sample == 0.0)
+		m->run.sample = m->run.step;
+	return SW_SUCCESS;
+}
+
+static int find(const char *name, const void *base, int n, size_t stride)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp((const char *)base + (size_t)i * stride, name) == 0)
+			return i;
+	return -1;
+}
+
+int sw_model_find_target(const sw_model *m, const char *name)
+{
+	return find(name, m->targets, m->n_targets, sizeof *m->targets);
+}
+
+int sw_model_find_obstacle(const sw_model *m, const char *name)
+{
+	return find(name, m->obstacles, m->n_obstacles, sizeof *m->obstacles);
+}
+
+int sw_model_find_agent(const sw_model *m, const char *name)
+{
+	return find(name, m->agents, m->n_agents, sizeof *m->agents);
+}
+
+/* Reports the first duplicate name in an array of named records. */
+static void check_unique(const sw_model *m, const char *kind, const void *base, int n,
+			 size_t stride, size_t line_off, sw_diag *diag, int *bad_out)
+{
+	for (int i = 0; i < n; i++) {
+		const char *ni = (const char *)base + (size_t)i * stride;
+		for (int j = 0; j < i; j++) {
+			const char *nj = (const char *)base + (size_t)j * stride;
+			if (strcmp(ni, nj) == 0) {
+				int li = *(const int *)(ni + line_off), lj = *(const int *)(nj + line_off);
+				sw_diag_add(diag, SW_SEV_ERROR, m->file, li, 0,
+					    "%s name '%s' is already used (line %d); expected a "
+					    "unique name",
+					    kind, ni, lj);
+				*bad_out = 1;
+				break;
+			}
+		}
+	}
+}
+
+int sw_model_finalize(sw_model *m, sw_diag *diag)
+{
+	if (!m || m->finalized)
+		return SW_EUSAGE;
+	int badf = 0;
+	check_unique(m, "obstacle", m->obstacles, m->n_obstacles, sizeof *m->obstacles,
+		     offsetof(sw_obstacle, line), diag, &badf);
+	check_unique(m, "target", m->targets, m->n_targets, sizeof *m->targets,
+		     offsetof(sw_target, line), diag, &badf);
+	check_unique(m, "agent", m->agents, m->n_agents, sizeof *m->agents,
+		     offsetof(sw_agent, line), diag, &badf);
+	if (m->n_agents == 0) {
+		sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+			    "the scenario has no agent; expected at least one <agent>");
+		badf = 1;
+	}
+	for (int i = 0; i < m->n_agents; i++) {
+		sw_agent *a = &m->agents[i];
+		for (int j = 0; j < m->n_obstacles; j++) {
+			double c = sw_model_obstacle_clearance(m, j, 0.0, a->position, a->radius);
+			if (c < 0.0) {
+				sw_diag_add(diag, SW_SEV_ERROR, m->file, a->line, 0,
+					    "agent '%s' starts overlapping obstacle '%s' (line %d) "
+					    "by %.3g m; expected a start position clear of every "
+					    "obstacle",
+					    a->name, m->obstacles[j].name, m->obstacles[j].line, -c);
+				badf = 1;
+			}
+		}
+		if (a->steer.law == SW_LAW_GLM)
+			a->steer.glm = sw_glm_with_personality(&a->steer.glm, &a->personality);
+	}
+	if (badf)
+		return SW_EINPUT;
+	m->finalized = 1;
+	return SW_SUCCESS;
+}
