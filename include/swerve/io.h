@@ -39,6 +39,9 @@ typedef struct sw_output sw_output;
  * events.jsonl and summary.json.  Returns SW_SUCCESS or SW_EIO with a diagnostic. */
 int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag);
 
+/** Registers o to log w's transitions to events.jsonl (call right after sw_world_create). */
+void sw_output_attach(sw_output *o, sw_world *w);
+
 /** Appends one trajectory row per agent at the world's current time (an sw_sample_fn: pass the
  * output as ctx). */
 int sw_output_sample(const sw_world *w, void *ctx);

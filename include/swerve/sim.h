@@ -48,6 +48,9 @@ void sw_world_destroy(sw_world *w);
  * then keeps the last good state. */
 int sw_world_step(sw_world *w, sw_diag *diag);
 
+/** The model the world runs (never NULL). */
+const sw_model *sw_world_model(const sw_world *w);
+
 /** Current time, s. */
 double sw_world_time(const sw_world *w);
 
@@ -71,6 +74,18 @@ int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf
 /** GLM evaluation of agent i at the current state (for outputs and analysis); returns SW_EUSAGE
  * when the agent does not run GLM. */
 int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);
+
+/** Called at every discrete transition of an agent: time t (s), modes from and to, and a short
+ * description of the guard that fired. */
+typedef void (*sw_event_fn)(const sw_world *w, int agent, double t, int from, int to,
+			    const char *guard, void *ctx);
+
+/** Registers fn (may be NULL) to be called at every transition.  Events during
+ * sw_world_create() (agents starting at their target) happen before registration. */
+void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx);
+
+/** Static name of mode `mode` of agent i ("steer", "arrived"). */
+const char *sw_world_mode_name(const sw_world *w, int i, int mode);
 
 /** Called at every sample (t = 0 and every run.sample seconds); non-zero return stops the run
  * with that status. */

@@ -1,0 +1,19 @@
+/* cli/cli.h - subcommands of the swerve tool.  Each returns the process exit code:
+ * 0 success, 1 simulation/runtime failure, 2 bad usage or bad input. */
+#ifndef SWERVE_CLI_H
+#define SWERVE_CLI_H
+
+#include "swerve/swerve.h"
+
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_BAD_INPUT = 2 };
+
+int cmd_run(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/** Prints every entry of diag to stderr, one per line. */
+void cli_print_diag(const sw_diag *diag);
+
+/** Exit code for a library status: 0, 2 for bad input/usage, 1 otherwise. */
+int cli_exit_code(int status);
+
+#endif

@@ -1,0 +1,158 @@
+/* io/output.c - run outputs written atomically.
+ *
+ * Every file is written to a temporary file (mkstemp) in the destination directory and renamed
+ * over its final name only when the whole run succeeded, so a failed or interrupted run never
+ * leaves a half-written output behind (rename is atomic within one file system). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "swerve/io.h"
+
+enum { OUT_TRAJ = 0, OUT_EVENTS = 1, OUT_SUMMARY = 2, OUT_N = 3 };
+static const char *out_names[OUT_N] = {"trajectory.csv", "events.jsonl", "summary.json"};
+
+struct sw_output {
+	const sw_model *m;
+	char dir[4096];
+	char tmp[OUT_N][4200];
+	FILE *f[OUT_N];
+	int failed; /* a write failed */
+};
+
+/* mkdir -p for dir. */
+static int make_dirs(const char *dir)
+{
+	char buf[4096];
+	if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+		return -1;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+void sw_output_abort(sw_output *o)
+{
+	if (!o)
+		return;
+	for (int k = 0; k < OUT_N; k++) {
+		if (o->f[k])
+			fclose(o->f[k]);
+		if (o->tmp[k][0])
+			unlink(o->tmp[k]);
+	}
+	free(o);
+}
+
+static void on_event(const sw_world *w, int agent, double t, int from, int to, const char *guard,
+		     void *ctx)
+{
+	sw_output *o = ctx;
+	const sw_model *m = o->m;
+	if (fprintf(o->f[OUT_EVENTS],
+		    "{\"t\":%.17g,\"agent\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"guard\":\"%s\"}\n", t,
+		    m->agents[agent].name, sw_world_mode_name(w, agent, from),
+		    sw_world_mode_name(w, agent, to), guard) < 0)
+		o->failed = 1;
+}
+
+int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag)
+{
+	*out = NULL;
+	if (make_dirs(dir) != 0)
+		return sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0,
+				   "cannot create output directory: %s", strerror(errno)),
+		       SW_EIO;
+	sw_output *o = calloc(1, sizeof *o);
+	if (!o)
+		return SW_ENOMEM;
+	o->m = m;
+	snprintf(o->dir, sizeof o->dir, "%s", dir);
+	for (int k = 0; k < OUT_N; k++) {
+		snprintf(o->tmp[k], sizeof o->tmp[k], "%s/.%s.XXXXXX", dir, out_names[k]);
+		int fd = mkstemp(o->tmp[k]);
+		if (fd < 0 || !(o->f[k] = fdopen(fd, "w"))) {
+			sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0, "cannot write in %s: %s", dir,
+				    strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			else
+				o->tmp[k][0] = '\0';
+			sw_output_abort(o);
+			return SW_EIO;
+		}
+	}
+	if (fprintf(o->f[OUT_TRAJ], "t,agent,mode,x,y,heading,speed,w_tar,w_obs\n") < 0)
+		o->failed = 1;
+	*out = o;
+	return SW_SUCCESS;
+}
+
+void sw_output_attach(sw_output *o, sw_world *w)
+{
+	sw_world_set_event_fn(w, on_event, o);
+}
+
+int sw_output_sample(const sw_world *w, void *ctx)
+{
+	sw_output *o = ctx;
+	const sw_model *m = o->m;
+	double t = sw_world_time(w);
+	for (int i = 0; i < m->n_agents; i++) {
+		sw_agent_state s;
+		sw_world_agent(w, i, &s);
+		const double *y = s.y;
+		if (fprintf(o->f[OUT_TRAJ], "%.10g,%s,%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", t,
+			    m->agents[i].name, sw_world_mode_name(w, i, s.mode), y[SW_STATE_X],
+			    y[SW_STATE_Y], sw_wrap_angle(y[SW_STATE_PHI]), y[SW_STATE_V],
+			    y[SW_STATE_WTAR], y[SW_STATE_WOBS]) < 0) {
+			o->failed = 1;
+			return SW_EIO;
+		}
+	}
+	return SW_SUCCESS;
+}
+
+int sw_output_commit(sw_output *o, const sw_world *w, sw_diag *diag)
+{
+	if (sw_summary_write_json(o->f[OUT_SUMMARY], w) != SW_SUCCESS)
+		o->failed = 1;
+	for (int k = 0; k < OUT_N; k++) {
+		if (fflush(o->f[k]) != 0 || fsync(fileno(o->f[k])) != 0)
+			o->failed = 1;
+		if (fclose(o->f[k]) != 0)
+			o->failed = 1;
+		o->f[k] = NULL;
+	}
+	if (o->failed) {
+		sw_diag_add(diag, SW_SEV_ERROR, o->dir, 0, 0, "writing the outputs failed: %s",
+			    strerror(errno));
+		sw_output_abort(o);
+		return SW_EIO;
+	}
+	for (int k = 0; k < OUT_N; k++) {
+		char final[4200];
+		snprintf(final, sizeof final, "%s/%s", o->dir, out_names[k]);
+		if (rename(o->tmp[k], final) != 0) {
+			sw_diag_add(diag, SW_SEV_ERROR, final, 0, 0, "cannot rename into place: %s",
+				    strerror(errno));
+			sw_output_abort(o);
+			return SW_EIO;
+		}
+		o->tmp[k][0] = '\0';
+	}
+	free(o);
+	return SW_SUCCESS;
+}

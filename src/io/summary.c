@@ -1,0 +1,92 @@
+/* io/summary.c - the run summary as JSON.  JSON is written directly with stdio: no JSON
+ * library is among swerve's dependencies and the document is flat; names are escaped. */
+#include <math.h>
+#include <stdio.h>
+
+#include "swerve/io.h"
+
+/* A JSON number, or null for non-finite values (JSON has no NaN or infinity). */
+static void num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+	else
+		fputs("null", f);
+}
+
+static void str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+int sw_summary_write_json(FILE *f, const sw_world *w)
+{
+	const sw_model *m = sw_world_model(w);
+	fputs("{\n  \"scenario\": ", f);
+	str(f, m->name);
+	fprintf(f, ",\n  \"time\": ");
+	num(f, sw_world_time(w));
+	fprintf(f, ",\n  \"steps\": %ld,\n  \"seed\": %llu,\n  \"integrator\": ", sw_world_steps(w),
+		(unsigned long long)m->run.seed);
+	str(f, m->run.integrator);
+	fputs(",\n  \"agents\": [", f);
+	for (int i = 0; i < m->n_agents; i++) {
+		const sw_agent *a = &m->agents[i];
+		const sw_agent_metrics *mt = sw_world_metrics(w, i);
+		sw_agent_state st;
+		sw_world_agent(w, i, &st);
+		fputs(i ? ",\n    {" : "\n    {", f);
+		fputs("\"name\": ", f);
+		str(f, a->name);
+		fputs(", \"law\": ", f);
+		str(f, sw_law_name(a->steer.law));
+		fputs(", \"target\": ", f);
+		if (st.target >= 0)
+			str(f, m->targets[st.target].name);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"reached\": %s, \"t_reached\": ", mt->reached ? "true" : "false");
+		num(f, mt->t_reached);
+		fputs(", \"path_length\": ", f);
+		num(f, mt->path_length);
+		fputs(", \"min_clearance\": ", f);
+		num(f, mt->min_clearance);
+		fprintf(f, ", \"collisions\": %d, \"overlap_time\": ", mt->collisions);
+		num(f, mt->overlap_time);
+		fputs(", \"max_penetration\": ", f);
+		num(f, mt->max_penetration);
+		fprintf(f, ", \"agent_collisions\": %d, \"min_agent_clearance\": ",
+			mt->agent_collisions);
+		num(f, mt->min_agent_clearance);
+		fputs(",\n      \"final\": {\"x\": ", f);
+		num(f, st.y[SW_STATE_X]);
+		fputs(", \"y\": ", f);
+		num(f, st.y[SW_STATE_Y]);
+		fputs(", \"heading\": ", f);
+		num(f, sw_wrap_angle(st.y[SW_STATE_PHI]));
+		fputs(", \"speed\": ", f);
+		num(f, st.y[SW_STATE_V]);
+		fputs(", \"mode\": ", f);
+		str(f, sw_world_mode_name(w, i, st.mode));
+		fputs("},\n      \"clearance\": {", f);
+		for (int j = 0; j < m->n_obstacles; j++) {
+			fputs(j ? ", " : "", f);
+			str(f, m->obstacles[j].name);
+			fputs(": ", f);
+			num(f, sw_world_min_clearance(w, i, j));
+		}
+		fputs("}}", f);
+	}
+	fputs("\n  ]\n}\n", f);
+	return ferror(f) ? SW_EIO : SW_SUCCESS;
+}

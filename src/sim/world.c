@@ -1,0 +1,476 @@
+/* sim/world.c - world creation, the synchronous macro step, events and metrics.
+ *
+ * One macro step of length h (run.step) does, for every agent from the same snapshot of the
+ * others:
+ *   1. GLM weights: with relaxed weights (the publications' algorithm) the competition
+ *      parameters (9)-(10) are computed once at the step start and (8) is relaxed to its stable
+ *      fixed point, warm-started from the previous weights (floored) or restarted near zero;
+ *   2. the flow is integrated over [t, t + h];
+ *   3. the arrival event g = |p - T(t)| - R_T is watched: when it changes sign over the step its
+ *      instant is located with GSL's Brent solver on g(integrate(y(t), t -> tau)), to
+ *      run.event_tol, and the agent stops there (arrived agents no longer move);
+ *   4. the heading noise of (1) is added as an Euler-Maruyama increment sigma sqrt(h) N(0,1);
+ *   5. algebraic outputs (commanded speed) and metrics are updated.
+ * Collisions and clearances are measured at step ends. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_roots.h>
+
+#include "sim_internal.h"
+
+static const struct {
+	const char *name;
+	const gsl_odeiv2_step_type **type;
+} integrators[] = {
+	{"rk2", &gsl_odeiv2_step_rk2},       {"rk4", &gsl_odeiv2_step_rk4},
+	{"rkf45", &gsl_odeiv2_step_rkf45},   {"rkck", &gsl_odeiv2_step_rkck},
+	{"rk8pd", &gsl_odeiv2_step_rk8pd},   {"rk1imp", &gsl_odeiv2_step_rk1imp},
+	{"rk2imp", &gsl_odeiv2_step_rk2imp}, {"rk4imp", &gsl_odeiv2_step_rk4imp},
+	{"bsimp", &gsl_odeiv2_step_bsimp},   {"msadams", &gsl_odeiv2_step_msadams},
+	{"msbdf", &gsl_odeiv2_step_msbdf},
+};
+
+void sw_world_destroy(sw_world *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; i < w->n; i++) {
+		if (w->rng && w->rng[i])
+			gsl_rng_free(w->rng[i]);
+		if (w->drv && w->drv[i])
+			gsl_odeiv2_driver_free(w->drv[i]);
+	}
+	free(w->y);
+	free(w->y_snap);
+	free(w->y_work);
+	free(w->mode);
+	free(w->target);
+	free(w->rng);
+	free(w->metrics);
+	free(w->min_clear);
+	free(w->overlap);
+	free(w->agent_overlap);
+	free(w->sys);
+	free(w->drv);
+	free(w->ctx);
+	free(w->scratch);
+	free(w);
+}
+
+static double *agent_y(const sw_world *w, int i)
+{
+	return w->y + (size_t)i * SW_STATE_DIM;
+}
+
+/* Index of the target agent i steers to at time t: its bound target, else the closest one. */
+static int pick_target(const sw_world *w, int i, double t)
+{
+	const sw_model *m = w->m;
+	if (m->agents[i].target >= 0)
+		return m->agents[i].target;
+	const double *y = agent_y(w, i);
+	int best = -1;
+	double bd = INFINITY;
+	for (int k = 0; k < m->n_targets; k++) {
+		sw_vec2 q = sw_model_target_position(m, k, t);
+		double d = hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]);
+		if (d < bd) {
+			bd = d;
+			best = k;
+		}
+	}
+	return best;
+}
+
+/* Signed arrival margin: > 0 away from the target, <= 0 inside its arrival radius. */
+static double arrival_margin(const sw_world *w, int i, double t, const double *y)
+{
+	int tg = w->target[i];
+	sw_vec2 q = sw_model_target_position(w->m, tg, t);
+	return hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->m->targets[tg].radius;
+}
+
+/* GLM weights relaxed at the step start (step 1 of the header comment). */
+static int relax_weights(sw_world *w, int i)
+{
+	const sw_agent *a = &w->m->agents[i];
+	if (a->steer.law != SW_LAW_GLM || a->steer.glm.weights == SW_WEIGHTS_DYNAMIC)
+		return SW_SUCCESS;
+	const sw_glm_params *p = &a->steer.glm;
+	double *y = agent_y(w, i);
+	sw_situation s;
+	sw__perceive(w, i, w->t, y, p->wall_near, &s, w->scratch, w->cap);
+	sw_glm_terms tm;
+	sw_glm_eval(p, &s, y[SW_STATE_PHI], 1.0, 1.0, &tm);
+	double wt[2];
+	if (p->weights == SW_WEIGHTS_RESTART) {
+		wt[0] = wt[1] = p->w_restart;
+	} else {
+		wt[0] = fmax(fabs(y[SW_STATE_WTAR]), p->w_floor);
+		wt[1] = fmax(fabs(y[SW_STATE_WOBS]), p->w_floor);
+	}
+	int st = sw_glm_relax(tm.a1, tm.a2, tm.g12, tm.g21, wt);
+	if (st != SW_SUCCESS)
+		return st;
+	y[SW_STATE_WTAR] = wt[0];
+	y[SW_STATE_WOBS] = wt[1];
+	return SW_SUCCESS;
+}
+
+/* Writes the algebraic outputs of agent i (commanded speed; PF heading). */
+static void algebraic(sw_world *w, int i)
+{
+	const sw_agent *a = &w->m->agents[i];
+	double *y = agent_y(w, i);
+	if (w->mode[i] == MODE_ARRIVED) {
+		y[SW_STATE_V] = 0.0;
+		y[SW_STATE_OMEGA] = 0.0;
+		return;
+	}
+	sw_situation s;
+	sw__perceive(w, i, w->t, y, sw__wall_near(a), &s, w->scratch, w->cap);
+	sw_steer_algebraic(&a->steer, &a->personality, &s, y);
+}
+
+/* Clearances, collision episodes and overlap time of agent i at the current time. */
+static void measure(sw_world *w, int i, double dt)
+{
+	const sw_model *m = w->m;
+	const double *y = agent_y(w, i);
+	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
+	double r = m->agents[i].radius;
+	sw_agent_metrics *mt = &w->metrics[i];
+	int overlapping = 0;
+	for (int j = 0; j < m->n_obstacles; j++) {
+		double c = sw_model_obstacle_clearance(m, j, w->t, p, r);
+		size_t k = (size_t)i * m->n_obstacles + j;
+		if (c < w->min_clear[k])
+			w->min_clear[k] = c;
+		if (c < mt->min_clearance)
+			mt->min_clearance = c;
+		if (c < 0.0) {
+			overlapping = 1;
+			if (!w->overlap[k])
+				mt->collisions++;
+			if (-c > mt->max_penetration)
+				mt->max_penetration = -c;
+		}
+		w->overlap[k] = c < 0.0;
+	}
+	if (overlapping)
+		mt->overlap_time += dt;
+	int agent_hit = 0;
+	for (int j = 0; j < w->n; j++) {
+		if (j == i)
+			continue;
+		const double *yj = agent_y(w, j);
+		double c = hypot(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y) - r - m->agents[j].radius;
+		if (c < mt->min_agent_clearance)
+			mt->min_agent_clearance = c;
+		if (c < 0.0)
+			agent_hit = 1;
+	}
+	if (agent_hit && !w->agent_overlap[i])
+		mt->agent_collisions++;
+	w->agent_overlap[i] = (unsigned char)agent_hit;
+}
+
+static void reached(sw_world *w, int i, double t)
+{
+	sw_agent_metrics *mt = &w->metrics[i];
+	if (!mt->reached) {
+		mt->reached = 1;
+		mt->t_reached = t;
+	}
+	if (w->m->agents[i].stop_at_target) {
+		w->mode[i] = MODE_ARRIVED;
+		if (w->event_fn)
+			w->event_fn(w, i, t, MODE_STEER, MODE_ARRIVED, "arrived", w->event_ctx);
+	}
+}
+
+const char *sw_world_mode_name(const sw_world *w, int i, int mode)
+{
+	(void)w;
+	(void)i;
+	return mode == MODE_ARRIVED ? "arrived" : "steer";
+}
+
+void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx)
+{
+	w->event_fn = fn;
+	w->event_ctx = ctx;
+}
+
+int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
+{
+	*out = NULL;
+	if (!m || !m->finalized)
+		return SW_EUSAGE;
+	const gsl_odeiv2_step_type *type = NULL;
+	if (strcmp(m->run.integrator, "euler") != 0) {
+		for (size_t k = 0; k < sizeof integrators / sizeof integrators[0]; k++)
+			if (strcmp(m->run.integrator, integrators[k].name) == 0)
+				type = *integrators[k].type;
+		if (!type)
+			return sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+					   "unknown integrator '%s'; expected euler, rk2, rk4, rkf45, "
+					   "rkck, rk8pd, rk1imp, rk2imp, rk4imp, bsimp, msadams or msbdf",
+					   m->run.integrator);
+	}
+	sw_world *w = calloc(1, sizeof *w);
+	if (!w)
+		return SW_ENOMEM;
+	int n = m->n_agents;
+	size_t no = (size_t)n * (size_t)(m->n_obstacles > 0 ? m->n_obstacles : 1);
+	w->m = m;
+	w->n = n;
+	w->type = type;
+	w->cap = m->n_prims + n + 1;
+	w->y = calloc((size_t)n * SW_STATE_DIM, sizeof *w->y);
+	w->y_snap = calloc((size_t)n * SW_STATE_DIM, sizeof *w->y_snap);
+	w->y_work = calloc(SW_STATE_DIM, sizeof *w->y_work);
+	w->mode = calloc((size_t)n, sizeof *w->mode);
+	w->target = calloc((size_t)n, sizeof *w->target);
+	w->rng = calloc((size_t)n, sizeof *w->rng);
+	w->metrics = calloc((size_t)n, sizeof *w->metrics);
+	w->min_clear = calloc(no, sizeof *w->min_clear);
+	w->overlap = calloc(no, 1);
+	w->agent_overlap = calloc((size_t)n, 1);
+	w->sys = calloc((size_t)n, sizeof *w->sys);
+	w->drv = calloc((size_t)n, sizeof *w->drv);
+	w->ctx = calloc((size_t)n, sizeof *w->ctx);
+	w->scratch = calloc((size_t)w->cap, sizeof *w->scratch);
+	if (!w->y || !w->y_snap || !w->y_work || !w->mode || !w->target || !w->rng || !w->metrics ||
+	    !w->min_clear || !w->overlap || !w->agent_overlap || !w->sys || !w->drv || !w->ctx ||
+	    !w->scratch) {
+		sw_world_destroy(w);
+		return SW_ENOMEM;
+	}
+	for (size_t k = 0; k < no; k++)
+		w->min_clear[k] = INFINITY;
+	for (int i = 0; i < n; i++) {
+		const sw_agent *a = &m->agents[i];
+		double *y = agent_y(w, i);
+		y[SW_STATE_X] = a->position.x;
+		y[SW_STATE_Y] = a->position.y;
+		y[SW_STATE_PHI] = a->heading;
+		y[SW_STATE_V] = a->speed;
+		/* Initial weights: both constraints on; relaxation selects the stable point. */
+		y[SW_STATE_WTAR] = 1.0;
+		y[SW_STATE_WOBS] = 1.0;
+		w->ctx[i].w = w;
+		w->ctx[i].i = i;
+		w->rng[i] = sw_rng_stream_alloc(m->run.seed, (uint64_t)i);
+		w->metrics[i].t_reached = NAN;
+		w->metrics[i].min_clearance = INFINITY;
+		w->metrics[i].min_agent_clearance = INFINITY;
+		w->target[i] = -1;
+		if (!w->rng[i]) {
+			sw_world_destroy(w);
+			return SW_ENOMEM;
+		}
+		if (type) {
+			w->sys[i] = (gsl_odeiv2_system){sw__agent_flow, sw__agent_jac, SW_STATE_DIM,
+							&w->ctx[i]};
+			w->drv[i] = gsl_odeiv2_driver_alloc_y_new(&w->sys[i], type, 0.1 * m->run.step,
+								  m->run.atol, m->run.rtol);
+			if (!w->drv[i]) {
+				sw_world_destroy(w);
+				return SW_ENOMEM;
+			}
+		}
+	}
+	memcpy(w->y_snap, w->y, (size_t)n * SW_STATE_DIM * sizeof *w->y);
+	for (int i = 0; i < n; i++) {
+		w->target[i] = pick_target(w, i, 0.0);
+		int st = relax_weights(w, i);
+		if (st != SW_SUCCESS) {
+			sw_world_destroy(w);
+			return st;
+		}
+		if (w->target[i] >= 0 && arrival_margin(w, i, 0.0, agent_y(w, i)) <= 0.0)
+			reached(w, i, 0.0);
+		algebraic(w, i);
+		measure(w, i, 0.0);
+	}
+	*out = w;
+	return SW_SUCCESS;
+}
+
+/* Arrival event location: params of the Brent function. */
+typedef struct {
+	sw_world *w;
+	int i;
+	double t0;
+	const double *y0;
+	int status;
+} event_ctx;
+
+static double event_fn(double tau, void *params)
+{
+	event_ctx *e = params;
+	double *y = e->w->y_work;
+	memcpy(y, e->y0, SW_STATE_DIM * sizeof *y);
+	int st = sw__integrate(e->w, e->i, e->t0, tau, y);
+	if (st != SW_SUCCESS && e->status == SW_SUCCESS)
+		e->status = st;
+	return arrival_margin(e->w, e->i, tau, y);
+}
+
+/* Locates the arrival instant in (t0, t1] and leaves the agent's state there. */
+static int locate_arrival(sw_world *w, int i, double t0, double t1, const double *y0, double *y)
+{
+	event_ctx e = {w, i, t0, y0, SW_SUCCESS};
+	gsl_function f = {event_fn, &e};
+	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	if (!s)
+		return SW_ENOMEM;
+	double lo = t0, hi = t1;
+	int st = gsl_root_fsolver_set(s, &f, lo, hi);
+	for (int it = 0; st == GSL_SUCCESS && it < 200; it++) {
+		st = gsl_root_fsolver_iterate(s);
+		lo = gsl_root_fsolver_x_lower(s);
+		hi = gsl_root_fsolver_x_upper(s);
+		if (gsl_root_test_interval(lo, hi, w->m->run.event_tol, 0.0) == GSL_SUCCESS)
+			break;
+	}
+	gsl_root_fsolver_free(s);
+	if (st != GSL_SUCCESS)
+		return st;
+	if (e.status != SW_SUCCESS)
+		return e.status;
+	/* Report the upper bracket: the first instant known to be inside the arrival radius. */
+	memcpy(y, y0, SW_STATE_DIM * sizeof *y);
+	st = sw__integrate(w, i, t0, hi, y);
+	if (st != SW_SUCCESS)
+		return st;
+	reached(w, i, hi);
+	if (w->mode[i] != MODE_ARRIVED) /* keeps going: finish the step */
+		st = sw__integrate(w, i, hi, t1, y);
+	return st;
+}
+
+static int numeric_failure(sw_world *w, int i, const double *y0, int st, sw_diag *diag)
+{
+	const sw_agent *a = &w->m->agents[i];
+	sw_diag_add(diag, SW_SEV_ERROR, w->m->file, a->line, 0,
+		    "agent '%s' (law %s) at t = %.9g s: %s; last good state x = %.17g, y = %.17g, "
+		    "heading = %.17g, speed = %.17g",
+		    a->name, sw_law_name(a->steer.law), w->t, sw_strerror(st), y0[SW_STATE_X],
+		    y0[SW_STATE_Y], y0[SW_STATE_PHI], y0[SW_STATE_V]);
+	return SW_ENUMERIC;
+}
+
+static int state_finite(const double *y)
+{
+	for (int j = 0; j < SW_STATE_DIM; j++)
+		if (!isfinite(y[j]))
+			return 0;
+	return 1;
+}
+
+int sw_world_step(sw_world *w, sw_diag *diag)
+{
+	const sw_model *m = w->m;
+	double h = m->run.step, t0 = w->t, t1 = t0 + h;
+	double y0[SW_STATE_DIM];
+	memcpy(w->y_snap, w->y, (size_t)w->n * SW_STATE_DIM * sizeof *w->y);
+	for (int i = 0; i < w->n; i++) {
+		if (w->mode[i] == MODE_ARRIVED)
+			continue;
+		double *y = agent_y(w, i);
+		memcpy(y0, y, sizeof y0);
+		w->target[i] = pick_target(w, i, t0);
+		int st = relax_weights(w, i);
+		if (st == SW_SUCCESS) {
+			memcpy(y0, y, sizeof y0);
+			st = sw__integrate(w, i, t0, t1, y);
+		}
+		if (st == SW_SUCCESS && state_finite(y) && w->target[i] >= 0 &&
+		    arrival_margin(w, i, t1, y) <= 0.0 && arrival_margin(w, i, t0, y0) > 0.0)
+			st = locate_arrival(w, i, t0, t1, y0, y);
+		if (st == SW_SUCCESS && !state_finite(y))
+			st = SW_ENUMERIC;
+		if (st != SW_SUCCESS) {
+			memcpy(y, y0, sizeof y0);
+			return numeric_failure(w, i, y0, st, diag);
+		}
+		const sw_agent *a = &m->agents[i];
+		if (w->mode[i] != MODE_ARRIVED && a->steer.law == SW_LAW_GLM &&
+		    a->steer.glm.sigma_phi > 0.0)
+			y[SW_STATE_PHI] += a->steer.glm.sigma_phi * sqrt(h) *
+					   gsl_ran_gaussian_ziggurat(w->rng[i], 1.0);
+		w->metrics[i].path_length += hypot(y[SW_STATE_X] - y0[SW_STATE_X],
+						   y[SW_STATE_Y] - y0[SW_STATE_Y]);
+	}
+	w->t = t1;
+	w->steps++;
+	/* Outputs and metrics use the time-t1 positions of every agent. */
+	for (int i = 0; i < w->n; i++) {
+		algebraic(w, i);
+		measure(w, i, h);
+	}
+	return SW_SUCCESS;
+}
+
+const sw_model *sw_world_model(const sw_world *w) { return w->m; }
+
+double sw_world_time(const sw_world *w) { return w->t; }
+
+long sw_world_steps(const sw_world *w) { return w->steps; }
+
+void sw_world_agent(const sw_world *w, int i, sw_agent_state *out)
+{
+	memcpy(out->y, agent_y(w, i), sizeof out->y);
+	out->mode = w->mode[i];
+	out->target = w->target[i];
+}
+
+const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i) { return &w->metrics[i]; }
+
+double sw_world_min_clearance(const sw_world *w, int i, int j)
+{
+	return w->min_clear[(size_t)i * w->m->n_obstacles + j];
+}
+
+int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap)
+{
+	return sw__perceive(w, i, w->t, agent_y(w, i), sw__wall_near(&w->m->agents[i]), s, buf,
+			    cap);
+}
+
+int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out)
+{
+	const sw_agent *a = &w->m->agents[i];
+	if (a->steer.law != SW_LAW_GLM)
+		return SW_EUSAGE;
+	const double *y = agent_y(w, i);
+	sw_situation s;
+	sw__perceive(w, i, w->t, y, a->steer.glm.wall_near, &s, w->scratch, w->cap);
+	sw_glm_eval(&a->steer.glm, &s, y[SW_STATE_PHI], y[SW_STATE_WTAR], y[SW_STATE_WOBS], out);
+	return SW_SUCCESS;
+}
+
+int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(double frac),
+		 sw_diag *diag)
+{
+	const sw_run_def *r = &w->m->run;
+	long total = (long)ceil(r->duration / r->step - 1e-9);
+	long every = lround(r->sample / r->step);
+	if (every < 1)
+		every = 1;
+	int st = sample ? sample(w, ctx) : SW_SUCCESS;
+	while (st == SW_SUCCESS && w->steps < total) {
+		st = sw_world_step(w, diag);
+		if (st == SW_SUCCESS && sample && (w->steps % every == 0 || w->steps == total))
+			st = sample(w, ctx);
+		if (progress)
+			progress((double)w->steps / (double)total);
+	}
+	return st;
+}
