@@ -1,0 +1,221 @@
+/* steer/glm.c - the GLM heading law: attractor, repellers, speed and courage, eqs. (1)-(12).
+ *
+ * Method.  For every percept i the law needs e_i = wrap(phi - psi_i) with psi_i = atan2(dy, dx),
+ * the half-width dpsi_i, the window bound c_i = min(2 dpsi_i + delta, pi) and the three factors
+ * R, W, D of eqs. (4)-(7) with the derivative of their product in phi.  Written literally this is
+ * atan2, a wrap, asin, cos(e), sin(e), cos(2 dpsi), cos(c), tanh and two exp per percept.  The
+ * evaluation below computes the same quantities with fewer transcendental calls, by identities
+ * that are exact in real arithmetic (so results agree with the literal formula to rounding,
+ * ~1e-15 relative; tests/test_steer.c checks 1e-12 against a literal transcription):
+ *
+ *   - sin e and cos e come from the cross and dot products of the heading (cos phi, sin phi),
+ *     computed once per evaluation, with the unit vector (dx, dy) / |(dx, dy)|:
+ *         cos e = (cos phi dx + sin phi dy) / r,     sin e = (sin phi dx - cos phi dy) / r,
+ *     and e itself is atan2(sin e, cos e), which already lies in (-pi, pi] (a -0 sine is turned
+ *     into +0 so that e = pi, not -pi, behind the agent): one atan2 replaces atan2, wrap, sin, cos.
+ *   - With q = sin dpsi = (rho_i + rho_a + m) / dist_i (clamped to [q_min, 1]), dpsi = asin(q)
+ *     is still needed for R, but cos(2 dpsi) = 1 - 2 q^2 and sin(2 dpsi) = 2 q sqrt(1 - q^2), so
+ *     cos(c) = cos(2 dpsi) cos(delta) - sin(2 dpsi) sin(delta) (when c < pi, else -1), with
+ *     cos(delta) and sin(delta) computed once per evaluation.
+ *   - The window (5) is a logistic function: 0.5 (tanh(x) + 1) = 1 / (1 + exp(-2 x)), whose
+ *     derivative is 2 W (1 - W) with 1 - W = exp(-2 x) W.  This form costs one exp and, unlike
+ *     1 + tanh(x), keeps full relative accuracy in the tail where W is tiny.
+ *   - R = (e / dpsi) exp(1 - |e| / dpsi) has dR/de = (1 / dpsi) exp(1 - |e| / dpsi) (1 - |e| / dpsi)
+ *     for every e, including e = 0 where it is e^1 / dpsi (the |e| only makes the second derivative
+ *     jump); dW/de = 0.5 (1 - tanh^2) h1 (-sin e); D does not depend on phi, and de/dphi = 1.
+ *
+ * That leaves atan2, asin and three exp per percept (D, R, W).  When c_i = pi and dpsi_i = pi/2
+ * (the agent touches or overlaps the obstacle) the denominator of h1 in (6) vanishes; the window
+ * is then the step it tends to: W = 1 where cos e > cos c, 0.5 on the boundary, dW = 0.
+ *
+ * **Decision (dpsi floor):** dpsi is floored at asin(SW_GLM_Q_MIN) ~ 1e-6 rad so that a point
+ * obstacle seen by a point agent with no margin (zero numerator) does not divide by zero in (4).
+ * A percept with dist <= 0 has q = 1 (dpsi = pi/2) and psi = atan2(0, 0) = 0, as the C formula. */
+#include <math.h>
+
+#include "steer_internal.h"
+
+/* Smallest sin(dpsi): keeps dpsi > 0 for a point agent facing a point obstacle without margin. */
+#define SW_GLM_Q_MIN 1e-6
+
+double sw_glm_target(double a, double phi, double psi_t, double *dfdphi)
+{
+	/* Eq. (2); sin is periodic, so phi need not be wrapped. */
+	double d = phi - psi_t;
+	if (dfdphi)
+		*dfdphi = -a * cos(d);
+	return -a * sin(d);
+}
+
+/* q = sin(dpsi) of the dpsi decision (section 1.1), clamped to [SW_GLM_Q_MIN, 1]. */
+static double dpsi_sine(double rho, double rho_a, double margin, double dist)
+{
+	double q = (rho + rho_a + margin) / dist;
+	if (!(q < 1.0)) /* also dist == 0 and NaN from 0 / 0 */
+		return 1.0;
+	return q > SW_GLM_Q_MIN ? q : SW_GLM_Q_MIN;
+}
+
+double sw_glm_dpsi(double rho, double rho_a, double margin, double dist)
+{
+	return asin(dpsi_sine(rho, rho_a, margin, dist));
+}
+
+/* R W D of eqs. (3)-(7) and its derivative in phi, from e, sin e, cos e, dpsi, cos(2 dpsi),
+ * cos(c) and D.  Shared by the public building block and by the evaluation loop. */
+static double repeller_core(double e, double sin_e, double cos_e, double dpsi, double cos2,
+			    double cosc, double dval, double *dfdphi, double *wval)
+{
+	/* Eq. (4) and its derivative (continuous at e = 0, where it is e^1 / dpsi). */
+	double inv = 1.0 / dpsi;
+	double ae = fabs(e) * inv;
+	double ex = exp(1.0 - ae);
+	double r = e * inv * ex;
+	double dr = inv * ex * (1.0 - ae);
+
+	/* Eqs. (5)-(6) as a logistic function; a step when h1 is infinite. */
+	double w, dw;
+	double h1 = 4.0 / (cos2 - cosc);
+	if (isfinite(h1) && h1 > 0.0) {
+		double big = exp(-2.0 * h1 * (cos_e - cosc));
+		w = 1.0 / (1.0 + big);
+		double one_minus_w = isinf(big) ? 1.0 : big * w;
+		dw = -2.0 * h1 * w * one_minus_w * sin_e;
+	} else {
+		w = cos_e > cosc ? 1.0 : (cos_e == cosc ? 0.5 : 0.0);
+		dw = 0.0;
+	}
+
+	if (dfdphi)
+		*dfdphi = dval * (dr * w + r * dw);
+	if (wval)
+		*wval = w;
+	return r * w * dval;
+}
+
+double sw_glm_repeller(double e, double dpsi, double r, double delta, double d0, double *dfdphi,
+		       double *w, double *d)
+{
+	/* The literal route: dpsi clamped to [asin(q_min), pi/2] as sw_glm_dpsi() produces it. */
+	double lo = asin(SW_GLM_Q_MIN);
+	dpsi = dpsi > lo ? (dpsi < M_PI_2 ? dpsi : M_PI_2) : lo;
+	double c = fmin(2.0 * dpsi + delta, M_PI);
+	double dval = exp(-r / d0); /* eq. (7) */
+	if (d)
+		*d = dval;
+	return repeller_core(e, sin(e), cos(e), dpsi, cos(2.0 * dpsi), cos(c), dval, dfdphi, w);
+}
+
+/* Sine and cosine of e = phi - psi for psi = atan2(dy, dx), from the heading's sine and cosine;
+ * a zero vector gives psi = atan2(0, 0) = 0 as in the formula. */
+static void rel_dir(double sphi, double cphi, double dx, double dy, double *se, double *ce)
+{
+	double r = sqrt(dx * dx + dy * dy);
+	if (r > 0.0) {
+		double inv = 1.0 / r;
+		*ce = (cphi * dx + sphi * dy) * inv;
+		*se = (sphi * dx - cphi * dy) * inv;
+	} else {
+		*ce = cphi;
+		*se = sphi;
+	}
+}
+
+/* Speed from the smallest clearance in front (found == 0: none in front), eq. (12) or v_max,
+ * then the arrival cap (applied to both speed laws). */
+static double speed_law(const sw_glm_params *p, const sw_situation *s, int found, double r_min)
+{
+	double v = p->v_max;
+	if (p->speed == SW_SPEED_T2C && found) {
+		v = (r_min - p->d1) / p->t2c;
+		v = fmin(fmax(v, -p->v_max), p->v_max);
+	}
+	if (p->arrive && s->has_target)
+		v = fmin(v, hypot(s->tx - s->x, s->ty - s->y) / p->t2c);
+	return v;
+}
+
+double sw__glm_speed(const sw_glm_params *p, const sw_situation *s, double phi)
+{
+	double sphi = sin(phi), cphi = cos(phi);
+	double r_min = INFINITY;
+	int found = 0;
+	for (int i = 0; i < s->n_obs; i++) {
+		const sw_percept *o = &s->obs[i];
+		double se, ce;
+		rel_dir(sphi, cphi, o->dx, o->dy, &se, &ce);
+		if (ce > 0.0 && (!found || o->clearance < r_min)) { /* |e_i| < pi/2 */
+			r_min = o->clearance;
+			found = 1;
+		}
+	}
+	return speed_law(p, s, found, r_min);
+}
+
+void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, double w_tar,
+		 double w_obs, sw_glm_terms *out)
+{
+	sw_glm_terms t = {0};
+
+	/* Target attractor, eq. (2); without a target f_tar = df_tar = 0. */
+	if (s->has_target) {
+		t.psi_t = atan2(s->ty - s->y, s->tx - s->x);
+		t.f_tar = sw_glm_target(p->a, phi, t.psi_t, &t.df_tar);
+	}
+
+	/* Obstacle repellers, eqs. (3)-(7), by the identities of the header comment. */
+	double sphi = sin(phi), cphi = cos(phi);
+	double sdel = sin(p->delta), cdel = cos(p->delta);
+	double margin = p->margin < 0.0 ? p->d1 : p->margin;
+	double r_min = INFINITY;
+	int found = 0;
+	for (int i = 0; i < s->n_obs; i++) {
+		const sw_percept *o = &s->obs[i];
+		double se, ce;
+		rel_dir(sphi, cphi, o->dx, o->dy, &se, &ce);
+		double e = atan2(se + 0.0, ce); /* wrap(phi - psi_i) in (-pi, pi] */
+
+		double q = dpsi_sine(o->rho, s->radius, margin, o->dist);
+		double dpsi = asin(q);
+		double cos2 = 1.0 - 2.0 * q * q;
+		double cosc = -1.0; /* c = pi */
+		if (2.0 * dpsi + p->delta < M_PI)
+			cosc = cos2 * cdel - 2.0 * q * sqrt(1.0 - q * q) * sdel;
+
+		double r = fmax(o->clearance, p->r_floor);
+		double dval = exp(-r / p->d0);
+		double df, w;
+		t.f_obs += repeller_core(e, se, ce, dpsi, cos2, cosc, dval, &df, &w);
+		t.df_obs += df;
+		t.sum_d += dval;
+		t.sum_w += w;
+
+		if (ce > 0.0 && (!found || o->clearance < r_min)) { /* |e_i| < pi/2, eq. (12) */
+			r_min = o->clearance;
+			found = 1;
+		}
+	}
+
+	/* Competition parameters (9)-(10), heading rate (1) without noise, speed (12). */
+	sw_glm_competition(p, t.f_tar, t.df_tar, t.f_obs, t.df_obs, t.sum_d, t.sum_w, &t.a1, &t.a2,
+			   &t.g12, &t.g21);
+	t.phidot = fabs(w_tar) * t.f_tar + fabs(w_obs) * t.f_obs;
+	t.v_cmd = speed_law(p, s, found, r_min);
+	*out = t;
+}
+
+sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers)
+{
+	sw_glm_params q = *p;
+	if (!pers || !pers->has_courage)
+		return q;
+	/* Section 1.4: d0(co) = exp(k0 (1 - co)) - 1 with k0 = ln(d0_base + 1), so that co = 0 gives
+	 * d0_base and co = 1 gives 0 (floored); d1 from the same d0_base.  The trait is clamped to
+	 * [0, 1]. */
+	double co = sw__unit(pers->courage);
+	double base = p->d0;
+	double k0 = log1p(base);
+	q.d0 = fmax(expm1(k0 * (1.0 - co)), pers->d0_floor);
+	q.d1 = co < 0.5 ? base : 2.0 * base * (1.0 - co);
+	return q;
+}

@@ -1,0 +1,103 @@
+/* tests/test_core.c - diagnostics, status names, RNG streams, angle wrapping. */
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "swerve/core.h"
+#include "tests.h"
+
+START_TEST(wrap_angle_matches_atan2_form_and_range)
+{
+	/* Independent form: atan2(sin a, cos a) lies in (-pi, pi]. */
+	for (int k = -2000; k <= 2000; k++) {
+		double a = k * 0.0123456789 * 7.3;
+		double w = sw_wrap_angle(a);
+		ck_assert(w > -M_PI && w <= M_PI);
+		ck_assert_double_eq_tol(w, atan2(sin(a), cos(a)), 1e-9);
+	}
+	ck_assert_double_eq(sw_wrap_angle(M_PI), M_PI);
+	ck_assert_double_eq(sw_wrap_angle(-M_PI), M_PI);
+	ck_assert_double_eq(sw_wrap_angle(3 * M_PI), M_PI);
+}
+END_TEST
+
+START_TEST(rng_streams_reproducible_and_distinct)
+{
+	gsl_rng *a = sw_rng_stream_alloc(42, 0), *b = sw_rng_stream_alloc(42, 0);
+	gsl_rng *c = sw_rng_stream_alloc(42, 1), *d = sw_rng_stream_alloc(43, 0);
+	int same_ab = 1, same_ac = 1, same_ad = 1;
+	for (int i = 0; i < 100; i++) {
+		unsigned long x = gsl_rng_get(a), y = gsl_rng_get(b);
+		unsigned long z = gsl_rng_get(c), v = gsl_rng_get(d);
+		same_ab &= x == y;
+		same_ac &= x == z;
+		same_ad &= x == v;
+	}
+	ck_assert_int_eq(same_ab, 1);
+	ck_assert_int_eq(same_ac, 0);
+	ck_assert_int_eq(same_ad, 0);
+	gsl_rng_free(a);
+	gsl_rng_free(b);
+	gsl_rng_free(c);
+	gsl_rng_free(d);
+}
+END_TEST
+
+START_TEST(mix64_is_injective_on_a_sample)
+{
+	/* A bijection cannot map distinct inputs to equal outputs. */
+	uint64_t seen[512];
+	for (int i = 0; i < 512; i++) {
+		seen[i] = sw_mix64((uint64_t)i * 0x100000001ULL);
+		for (int j = 0; j < i; j++)
+			ck_assert(seen[i] != seen[j]);
+	}
+}
+END_TEST
+
+START_TEST(diag_formats_location_and_counts_errors)
+{
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_diag_has_error(&d), 0);
+	ck_assert_int_eq(sw_diag_add(&d, SW_SEV_WARNING, "a.xml", 3, 0, "careful %d", 1),
+			 SW_SUCCESS);
+	ck_assert_int_eq(sw_diag_add(&d, SW_SEV_ERROR, "a.xml", 12, 7, "bad %s", "thing"),
+			 SW_EINPUT);
+	ck_assert_int_eq(sw_diag_has_error(&d), 1);
+	char buf[1024];
+	sw_diag_format(&d, 0, buf, sizeof buf);
+	ck_assert_str_eq(buf, "a.xml:3: warning: careful 1");
+	sw_diag_format(&d, 1, buf, sizeof buf);
+	ck_assert_str_eq(buf, "a.xml:12:7: error: bad thing");
+	for (int i = 0; i < SW_DIAG_MAX + 5; i++)
+		sw_diag_add(&d, SW_SEV_ERROR, NULL, 0, 0, "x");
+	ck_assert_int_eq(d.count, SW_DIAG_MAX);
+	ck_assert_int_eq(d.dropped, 7);
+	ck_assert_int_eq(d.errors, SW_DIAG_MAX + 6);
+	sw_diag_add(NULL, SW_SEV_ERROR, NULL, 0, 0, "discarded"); /* must not crash */
+}
+END_TEST
+
+START_TEST(status_names_cover_ours_and_gsl)
+{
+	ck_assert_str_eq(sw_strerror(SW_SUCCESS), "success");
+	ck_assert_str_eq(sw_strerror(SW_EINPUT), "bad input");
+	ck_assert_str_eq(sw_strerror(GSL_ENOMEM), gsl_strerror(GSL_ENOMEM));
+	ck_assert(SW_EINPUT > 1024);
+}
+END_TEST
+
+Suite *core_suite(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, wrap_angle_matches_atan2_form_and_range);
+	tcase_add_test(tc, rng_streams_reproducible_and_distinct);
+	tcase_add_test(tc, mix64_is_injective_on_a_sample);
+	tcase_add_test(tc, diag_formats_location_and_counts_errors);
+	tcase_add_test(tc, status_names_cover_ours_and_gsl);
+	suite_add_tcase(s, tc);
+	return s;
+}
