@@ -98,8 +98,8 @@ double sw_glm_repeller(double e, double dpsi, double r, double delta, double d0,
 {
 	/* The literal route: dpsi clamped to [asin(q_min), pi/2] as sw_glm_dpsi() produces it. */
 	double lo = asin(SW_GLM_Q_MIN);
-	dpsi = dpsi > lo ? (dpsi < M_PI_2 ? dpsi : M_PI_2) : lo;
-	double c = fmin(2.0 * dpsi + delta, M_PI);
+	dpsi = dpsi > lo ? (dpsi < SW_PI_2 ? dpsi : SW_PI_2) : lo;
+	double c = fmin(2.0 * dpsi + delta, SW_PI);
 	double dval = exp(-r / d0); /* eq. (7) */
 	if (d)
 		*d = dval;
@@ -179,7 +179,7 @@ void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, doub
 		double dpsi = asin(q);
 		double cos2 = 1.0 - 2.0 * q * q;
 		double cosc = -1.0; /* c = pi */
-		if (2.0 * dpsi + p->delta < M_PI)
+		if (2.0 * dpsi + p->delta < SW_PI)
 			cosc = cos2 * cdel - 2.0 * q * sqrt(1.0 - q * q) * sdel;
 
 		double r = fmax(o->clearance, p->r_floor);

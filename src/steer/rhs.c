@@ -1,0 +1,123 @@
+/* steer/rhs.c - whole right-hand sides of the agent state for each law, and the algebraic
+ * outputs written after a step.
+ *
+ * State layout SW_STATE_*.  The heading noise of eq. (1) is not part of the right-hand side: the
+ * simulator adds sigma_phi sqrt(h) N(0, 1) per step (Euler-Maruyama).  Personality: agility and
+ * mass act here as first-order lags (section 1.4); courage is not applied here, because it
+ * changes the law's parameters once per agent (sw_glm_with_personality(), applied by the model
+ * when agents are finalised) and applying it again here would compound it.  Agility and mass only
+ * act on the GLM law; FW has its own turning-rate state and both FW and PF move at constant speed.
+ * Traits outside [0, 1] are clamped. */
+#include <math.h>
+
+#include "steer_internal.h"
+
+/* GLM: heading rate from (1) with the weights of the state; lags; dynamic weights (8) / eps. */
+static void glm_rhs(const sw_glm_params *p, const sw_personality *pers, const sw_situation *s,
+		    const double y[], double dydt[], sw_glm_terms *terms)
+{
+	sw_glm_terms t;
+	sw_glm_eval(p, s, y[SW_STATE_PHI], y[SW_STATE_WTAR], y[SW_STATE_WOBS], &t);
+
+	if (pers && pers->has_agility) {
+		double lk = pers->lambda_k_min +
+			    sw__unit(pers->agility) * (pers->lambda_k_max - pers->lambda_k_min);
+		dydt[SW_STATE_PHI] = y[SW_STATE_OMEGA];
+		dydt[SW_STATE_OMEGA] = lk * (t.phidot - y[SW_STATE_OMEGA]);
+	} else {
+		dydt[SW_STATE_PHI] = t.phidot;
+		dydt[SW_STATE_OMEGA] = 0.0;
+	}
+
+	double v = t.v_cmd;
+	if (pers && pers->has_mass) {
+		double lm = pers->lambda_m_max -
+			    sw__unit(pers->mass) * (pers->lambda_m_max - pers->lambda_m_min);
+		v = y[SW_STATE_V];
+		dydt[SW_STATE_V] = lm * (t.v_cmd - v);
+	} else {
+		dydt[SW_STATE_V] = 0.0;
+	}
+	dydt[SW_STATE_X] = v * cos(y[SW_STATE_PHI]);
+	dydt[SW_STATE_Y] = v * sin(y[SW_STATE_PHI]);
+
+	/* (8) is odd in each weight, so the signed weights are used as they are. */
+	if (p->weights == SW_WEIGHTS_DYNAMIC) {
+		double dw[2];
+		sw_glm_weights_rhs(t.a1, t.a2, t.g12, t.g21, &y[SW_STATE_WTAR], dw);
+		dydt[SW_STATE_WTAR] = dw[0] / p->eps;
+		dydt[SW_STATE_WOBS] = dw[1] / p->eps;
+	} else {
+		dydt[SW_STATE_WTAR] = dydt[SW_STATE_WOBS] = 0.0;
+	}
+	if (terms)
+		*terms = t;
+}
+
+/* PF: direction of steepest descent of U; y[PHI] when the gradient vanishes. */
+static double pf_heading(const sw_pf_params *p, const sw_situation *s, double phi)
+{
+	double g[2];
+	sw_pf_gradient(p, s, g);
+	if (g[0] == 0.0 && g[1] == 0.0)
+		return phi;
+	return atan2(-g[1], -g[0]);
+}
+
+int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_situation *s,
+		 const double y[SW_STATE_DIM], double dydt[SW_STATE_DIM], sw_glm_terms *terms)
+{
+	if (!def || !s || !y || !dydt)
+		return SW_EUSAGE;
+	for (int i = 0; i < SW_STATE_DIM; i++)
+		dydt[i] = 0.0;
+
+	switch (def->law) {
+	case SW_LAW_GLM:
+		glm_rhs(&def->glm, pers, s, y, dydt, terms);
+		break;
+	case SW_LAW_FW: {
+		/* Eq. (13): phi' = omega, omega' = phi''; constant speed. */
+		double v = def->fw.speed;
+		dydt[SW_STATE_PHI] = y[SW_STATE_OMEGA];
+		dydt[SW_STATE_OMEGA] = sw_fw_accel(&def->fw, s, y[SW_STATE_PHI], y[SW_STATE_OMEGA]);
+		dydt[SW_STATE_X] = v * cos(y[SW_STATE_PHI]);
+		dydt[SW_STATE_Y] = v * sin(y[SW_STATE_PHI]);
+		break;
+	}
+	case SW_LAW_PF: {
+		/* Section 3: motion along -grad U at constant speed; phi is algebraic. */
+		double th = pf_heading(&def->pf, s, y[SW_STATE_PHI]);
+		dydt[SW_STATE_X] = def->pf.speed * cos(th);
+		dydt[SW_STATE_Y] = def->pf.speed * sin(th);
+		break;
+	}
+	default:
+		return SW_EUSAGE;
+	}
+
+	for (int i = 0; i < SW_STATE_DIM; i++)
+		if (!isfinite(dydt[i]))
+			return SW_ENUMERIC;
+	return SW_SUCCESS;
+}
+
+void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
+			const sw_situation *s, double y[SW_STATE_DIM])
+{
+	if (!def || !s || !y)
+		return;
+	switch (def->law) {
+	case SW_LAW_GLM:
+		if (!(pers && pers->has_mass))
+			y[SW_STATE_V] = sw__glm_speed(&def->glm, s, y[SW_STATE_PHI]);
+		break;
+	case SW_LAW_FW:
+		y[SW_STATE_V] = def->fw.speed;
+		break;
+	case SW_LAW_PF:
+		y[SW_STATE_V] = def->pf.speed;
+		y[SW_STATE_PHI] = pf_heading(&def->pf, s, y[SW_STATE_PHI]);
+		break;
+	}
+}
