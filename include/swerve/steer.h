@@ -2,8 +2,9 @@
  *
  * Each law is a native right-hand side over the agent state vector (layout SW_STATE_*) given a
  * perceived situation (agent pose, target, obstacles as sw_percept).  The functions are pure: no
- * allocation, no global state, safe to call from any thread.  Equation numbers (n) refer to
- * steering-models.md. */
+ * allocation, no global state, safe to call from any thread.  Two exceptions allocate (and free)
+ * GSL workspaces: sw_glm_fixed_points (an eigensolver) and the rare bistable branch of
+ * sw_glm_relax (an ODE driver).  Equation numbers (n) refer to steering-models.md. */
 #ifndef SWERVE_STEER_H
 #define SWERVE_STEER_H
 
@@ -193,8 +194,8 @@ int sw_glm_fixed_points(double a1, double a2, double g12, double g21, sw_fixed_p
 			int *n);
 
 /** Relaxes the weights w[2] (in: warm start, out: the stable fixed point reached from it) for
- * fixed parameters, robustly for stiff parameter sets (see glm.c).  Returns SW_SUCCESS or an
- * error code when the relaxation fails. */
+ * fixed parameters, robustly for stiff parameter sets (see competition.c).  Returns SW_SUCCESS or
+ * an error code when the relaxation fails. */
 int sw_glm_relax(double a1, double a2, double g12, double g21, double w[2]);
 
 /** Evaluates every GLM term at heading phi for the situation, with weights |w_tar|, |w_obs|. */

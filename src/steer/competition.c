@@ -96,8 +96,10 @@ static int classify(double a1, double a2, double g12, double g21, double wt, dou
 		    gsl_eigen_nonsymm_workspace *ws, sw_fixed_point *fp)
 {
 	double jac[4] = {
-		a1 * (1.0 - 3.0 * wt * wt) - g12 * wo * wo, -2.0 * g12 * wt * wo,
-		-2.0 * g21 * wt * wo, a2 * (1.0 - 3.0 * wo * wo) - g21 * wt * wt,
+	    a1 * (1.0 - 3.0 * wt * wt) - g12 * wo * wo,
+	    -2.0 * g12 * wt * wo,
+	    -2.0 * g21 * wt * wo,
+	    a2 * (1.0 - 3.0 * wo * wo) - g21 * wt * wt,
 	};
 	double ev[4];
 	gsl_matrix_view m = gsl_matrix_view_array(jac, 2, 2);
@@ -116,8 +118,7 @@ static int classify(double a1, double a2, double g12, double g21, double wt, dou
 	return GSL_SUCCESS;
 }
 
-int sw_glm_fixed_points(double a1, double a2, double g12, double g21, sw_fixed_point fp[4],
-			int *n)
+int sw_glm_fixed_points(double a1, double a2, double g12, double g21, sw_fixed_point fp[4], int *n)
 {
 	if (!fp || !n)
 		return SW_EUSAGE;
@@ -219,9 +220,8 @@ static int relax_bistable(const lv_params *c, double u, double s, double w[2])
 	double horizon = SW_RELAX_HORIZON / slow;
 
 	gsl_odeiv2_system sys = {lv_rhs, lv_jac, 2, (void *)c};
-	gsl_odeiv2_driver *d = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_msbdf,
-							     1e-3 / fast, SW_RELAX_EPSABS,
-							     SW_RELAX_EPSREL);
+	gsl_odeiv2_driver *d = gsl_odeiv2_driver_alloc_y_new(
+	    &sys, gsl_odeiv2_step_msbdf, 1e-3 / fast, SW_RELAX_EPSABS, SW_RELAX_EPSREL);
 	if (!d)
 		return GSL_ENOMEM;
 	gsl_odeiv2_driver_set_nmax(d, SW_RELAX_NMAX);

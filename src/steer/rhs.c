@@ -73,9 +73,7 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 		dydt[i] = 0.0;
 
 	switch (def->law) {
-	case SW_LAW_GLM:
-		glm_rhs(&def->glm, pers, s, y, dydt, terms);
-		break;
+	case SW_LAW_GLM: glm_rhs(&def->glm, pers, s, y, dydt, terms); break;
 	case SW_LAW_FW: {
 		/* Eq. (13): phi' = omega, omega' = phi''; constant speed. */
 		double v = def->fw.speed;
@@ -92,8 +90,7 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 		dydt[SW_STATE_Y] = def->pf.speed * sin(th);
 		break;
 	}
-	default:
-		return SW_EUSAGE;
+	default: return SW_EUSAGE;
 	}
 
 	for (int i = 0; i < SW_STATE_DIM; i++)
@@ -102,8 +99,8 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 	return SW_SUCCESS;
 }
 
-void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
-			const sw_situation *s, double y[SW_STATE_DIM])
+void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers, const sw_situation *s,
+			double y[SW_STATE_DIM])
 {
 	if (!def || !s || !y)
 		return;
@@ -112,9 +109,7 @@ void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
 		if (!(pers && pers->has_mass))
 			y[SW_STATE_V] = sw__glm_speed(&def->glm, s, y[SW_STATE_PHI]);
 		break;
-	case SW_LAW_FW:
-		y[SW_STATE_V] = def->fw.speed;
-		break;
+	case SW_LAW_FW: y[SW_STATE_V] = def->fw.speed; break;
 	case SW_LAW_PF:
 		y[SW_STATE_V] = def->pf.speed;
 		y[SW_STATE_PHI] = pf_heading(&def->pf, s, y[SW_STATE_PHI]);
