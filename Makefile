@@ -13,17 +13,21 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
+# SLEEF (optional): SIMD exp/atan2/asin for the GLM obstacle loop; without it the scalar path runs.
+SLEEF_CFLAGS := $(shell pkg-config --exists sleef 2>/dev/null && echo -DSW_HAVE_SLEEF $$(pkg-config --cflags sleef))
+SLEEF_LIBS   := $(shell pkg-config --exists sleef 2>/dev/null && pkg-config --libs sleef)
+
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fPIC -Iinclude -Isrc $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS  = $(PKG_LIBS) -lm
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fPIC -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
+LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm
 
 # Library sources, one folder per module.
 LIB_SRC := \
 	src/core/diag.c src/core/rng.c \
 	src/geom/geom.c \
-	src/steer/defaults.c src/steer/glm.c src/steer/competition.c src/steer/fw.c \
+	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/rhs.c \
 	src/model/model.c src/model/motion.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c \
@@ -32,7 +36,7 @@ GEN_SRC := $(BUILD)/gen/scenario_schema.c
 
 CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c
 
-TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_steer.c \
+TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_io.c \
 	tests/test_scenarios.c
 

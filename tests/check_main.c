@@ -8,6 +8,7 @@ int main(void)
 	SRunner *sr = srunner_create(core_suite());
 	srunner_add_suite(sr, geom_suite());
 	srunner_add_suite(sr, steer_suite());
+	srunner_add_suite(sr, steer_simd_suite());
 	srunner_add_suite(sr, competition_suite());
 	srunner_add_suite(sr, model_suite());
 	srunner_add_suite(sr, sim_suite());

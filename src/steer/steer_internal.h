@@ -13,6 +13,26 @@
  * section 1.3 when p->arrive is set.  sw_glm_eval() reports the same value in v_cmd. */
 double sw__glm_speed(const sw_glm_params *p, const sw_situation *s, double phi);
 
+/* The per-obstacle part of one GLM evaluation (eqs. (3)-(7) summed, and the closest clearance in
+ * front for eq. (12)) at the heading with sine sphi and cosine cphi. */
+typedef struct sw__glm_obs_sums {
+	double f_obs, df_obs; /* eq. (3) summed, and its derivative in phi */
+	double sum_d, sum_w;  /* sum_i D_i (7) and sum_i W_i (5) */
+	double r_min;         /* smallest clearance with |e_i| < pi/2 (valid when found) */
+	int found;            /* 1 when some obstacle is in front */
+} sw__glm_obs_sums;
+
+/* The scalar reference loop of sw_glm_eval() (glm.c): one obstacle at a time with libm. */
+void sw__glm_obstacles_scalar(const sw_glm_params *p, const sw_situation *s, double sphi,
+			      double cphi, sw__glm_obs_sums *out);
+
+/* The vectorised loop (glm_simd.c): blocks of 4 obstacles with SLEEF's AVX2 functions.  Returns 1
+ * and fills *out when the fast path ran; returns 0 (leaving *out untouched) when the library was
+ * built without SW_HAVE_SLEEF or the CPU lacks AVX2 and FMA.  Agrees with the scalar reference
+ * to rounding (tests/test_steer_simd.c states the bound). */
+int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double sphi,
+			   double cphi, sw__glm_obs_sums *out);
+
 /* x clamped to [0, 1]; NaN maps to 0. */
 static inline double sw__unit(double x)
 {
