@@ -31,7 +31,7 @@ LIB_SRC := \
 	src/steer/pf.c src/steer/rhs.c \
 	src/model/model.c src/model/motion.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c \
-	src/io/scenario.c src/io/angle.c src/io/output.c src/io/summary.c
+	src/io/scenario.c src/io/scenario_read.c src/io/angle.c src/io/output.c src/io/summary.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c
 
 CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c

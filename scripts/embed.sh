@@ -4,6 +4,9 @@
 set -eu
 name="$1"; file="$2"
 echo "/* generated from $file by scripts/embed.sh - do not edit */"
+echo "#if defined(__GNUC__)"
+echo "#pragma GCC diagnostic ignored \"-Woverlength-strings\""
+echo "#endif"
 echo "const char $name[] ="
 sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' "$file"
 echo ";"

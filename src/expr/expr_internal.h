@@ -101,4 +101,82 @@ typedef struct token {
  * SW_SUCCESS, or SW_EINPUT with a sentence in msg and t->start at the offending byte. */
 int sw_expr_lex(const char *text, size_t *pos, token *t, char *msg, size_t n);
 
+/* ---- bytecode ------------------------------------------------------------------------- */
+
+/* Stack-machine instructions.  Binary operations pop b then a and push the result; jumps go to
+ * the absolute instruction index in .a. */
+typedef enum {
+	VM_CONST,   /* push .k */
+	VM_LOAD,    /* push slots[.a] */
+	VM_LOADB,   /* push slots[.a] != 0 */
+	VM_NEG,
+	VM_NOT,
+	VM_ADD,
+	VM_SUB,
+	VM_MUL,
+	VM_DIV,
+	VM_POW,
+	VM_LT,
+	VM_LE,
+	VM_GT,
+	VM_GE,
+	VM_EQ,
+	VM_NE,
+	VM_JF_KEEP, /* top == 0: jump, keeping it; else pop (short-circuit and) */
+	VM_JT_KEEP, /* top != 0: jump, keeping it; else pop (short-circuit or) */
+	VM_JF_POP,  /* pop; jump when it was 0 (if) */
+	VM_JMP,
+	VM_SIN,
+	VM_COS,
+	VM_TAN,
+	VM_ASIN,
+	VM_ACOS,
+	VM_ATAN,
+	VM_ATAN2,
+	VM_EXP,
+	VM_LOG,
+	VM_SQRT,
+	VM_TANH,
+	VM_SINH,
+	VM_COSH,
+	VM_ABS,
+	VM_SIGN,
+	VM_MIN,
+	VM_MAX,
+	VM_FLOOR,
+	VM_CEIL,
+	VM_HOST,    /* host value: pops hosts[.a].nreal args, pushes env->call(...) */
+	VM_HOSTB,   /* same, normalised to 0/1 */
+	VM_HOSTM,   /* host boolean margin through env->margin */
+	VM_MGT,     /* margin of a > b, a >= b: a - b */
+	VM_MLT,     /* margin of a < b, a <= b: b - a */
+	VM_MEQ,     /* margin of a == b: -|a - b| */
+	VM_MNE,     /* margin of a != b: |a - b| */
+	VM_MBOOL    /* 0/1 -> -1/+1 */
+} vm_op;
+
+typedef struct insn {
+	int op;   /* vm_op */
+	int a;    /* slot, jump target or host-call index */
+	double k; /* constant */
+} insn;
+
+typedef struct host_call {
+	int func;                      /* host function id */
+	int nreal;                     /* real arguments on the stack */
+	int names[SW_EXPR_MAX_ARGS];   /* resolved name arguments, in written order */
+} host_call;
+
+struct sw_expr {
+	sw_expr_type type;
+	int depth;         /* evaluation-stack entries needed by either program */
+	insn *code;        /* value program */
+	int ncode;
+	insn *mcode;       /* margin program (boolean expressions; else NULL) */
+	int nmcode;
+	host_call *hosts;
+	int nhosts;
+	sw_expr_ast *ast;  /* owned copy of the tree */
+};
+
 #endif
