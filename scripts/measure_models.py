@@ -98,12 +98,12 @@ def route_selection(model):
         gd, off = a["name"][1:].split("m-off")
         # The goal is counter-clockwise of the obstacle: passing on its left is "inside".
         table.setdefault(int(gd), {})[int(off)] = "in" if sides[0] > 0 else "out"
-    print("| goal distance | " + " | ".join(f"{o}°" for o in range(1, 16)) + " | first outside offset |")
+    print("| goal distance | " + " | ".join(f"{o}°" for o in range(1, 16)) + " | outside routes |")
     print("|---|" + "---|" * 16)
     for gd in sorted(table):
         row = table[gd]
-        first_out = next((o for o in range(1, 16) if row[o] == "out"), None)
-        print(f"| {gd} m | " + " | ".join(row[o] for o in range(1, 16)) + f" | {first_out if first_out else 'none'} |")
+        n_out = sum(1 for o in range(1, 16) if row[o] == "out")
+        print(f"| {gd} m | " + " | ".join(row[o] for o in range(1, 16)) + f" | {n_out}/15 |")
     reached = sum(1 for a, *_ in rows if a["reached"])
     print(f"\n{reached}/{len(rows)} reached the goal; collisions: {sum(a['collisions'] for a, *_ in rows)}.")
 

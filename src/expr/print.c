@@ -1,0 +1,116 @@
+/* expr/print.c - tree -> text with minimal parentheses.
+ *
+ * Spellings and precedences come from the sw_expr_ops table (ast.c), one column per syntax, so
+ * a new operator set (a verifier's dialect) is a new column rather than new code.  A child is
+ * parenthesised when it binds more loosely than its parent, or equally loosely on the side that
+ * associativity does not group (the right of a left-associative operator, the left of ^, either
+ * side of a comparison).  Parser-made trees therefore print to text that parses back to an equal
+ * tree; numbers print in the shortest form that reads back exactly. */
+#include <math.h>
+#include <string.h>
+
+#include "expr/expr_internal.h"
+
+typedef struct writer {
+	char *buf;
+	size_t n;   /* capacity of buf */
+	size_t len; /* characters the full text needs so far */
+} writer;
+
+static void put(writer *w, const char *s)
+{
+	size_t k = strlen(s);
+	if (w->len + 1 < w->n) {
+		size_t room = w->n - 1 - w->len;
+		memcpy(w->buf + w->len, s, k < room ? k : room);
+	}
+	w->len += k;
+}
+
+/* Precedence of a node as printed. */
+static int prec_of(const sw_expr_ast *a)
+{
+	if (a->op == SW_EXPR_NUM)
+		return (isfinite(a->value) && signbit(a->value)) ? PREC_NEG : PREC_ATOM;
+	return sw_expr_ops[a->op].prec;
+}
+
+static void print_node(writer *w, const sw_expr_ast *a, sw_expr_syntax syn);
+
+static void print_child(writer *w, const sw_expr_ast *kid, int parens, sw_expr_syntax syn)
+{
+	if (parens)
+		put(w, "(");
+	print_node(w, kid, syn);
+	if (parens)
+		put(w, ")");
+}
+
+static void print_number(writer *w, const sw_expr_ast *a)
+{
+	char buf[64];
+	if (isnan(a->value)) {
+		put(w, "(0/0)");
+	} else if (isinf(a->value)) {
+		put(w, a->value > 0 ? "(1/0)" : "(-1/0)");
+	} else if (a->value == M_PI) {
+		put(w, "pi");
+	} else if (a->degrees) {
+		sw_expr_format_number(a->written, buf, sizeof buf);
+		put(w, buf);
+		put(w, "deg");
+	} else {
+		sw_expr_format_number(a->value, buf, sizeof buf);
+		put(w, buf);
+	}
+}
+
+static void print_node(writer *w, const sw_expr_ast *a, sw_expr_syntax syn)
+{
+	const op_info *oi = &sw_expr_ops[a->op];
+	switch (oi->form) {
+	case FORM_LEAF:
+		if (a->op == SW_EXPR_NUM)
+			print_number(w, a);
+		else if (a->op == SW_EXPR_BOOLEAN)
+			put(w, a->value != 0.0 ? "true" : "false");
+		else
+			put(w, a->name);
+		return;
+	case FORM_PREFIX:
+		put(w, oi->spell[syn]);
+		print_child(w, a->kid[0], prec_of(a->kid[0]) < oi->prec, syn);
+		return;
+	case FORM_INFIX: {
+		int pl = prec_of(a->kid[0]), pr = prec_of(a->kid[1]);
+		int left = pl < oi->prec || (pl == oi->prec && (oi->right_assoc || oi->non_assoc));
+		int right = pr < oi->prec || (pr == oi->prec && !oi->right_assoc);
+		print_child(w, a->kid[0], left, syn);
+		put(w, oi->spell[syn]);
+		print_child(w, a->kid[1], right, syn);
+		return;
+	}
+	default:
+		put(w, a->op == SW_EXPR_HOST ? a->name : oi->fname);
+		put(w, "(");
+		for (int i = 0; i < a->nkid; i++) {
+			if (i > 0)
+				put(w, ", ");
+			print_node(w, a->kid[i], syn);
+		}
+		put(w, ")");
+		return;
+	}
+}
+
+int sw_expr_ast_print(const sw_expr_ast *a, sw_expr_syntax syntax, char *buf, size_t n)
+{
+	writer w = { buf, buf ? n : 0, 0 };
+	if ((int)syntax < 0 || syntax >= SW_EXPR_SYNTAX_COUNT)
+		syntax = SW_EXPR_SYNTAX_PLAIN;
+	if (a)
+		print_node(&w, a, syntax);
+	if (w.n > 0)
+		buf[w.len < w.n ? w.len : w.n - 1] = '\0';
+	return (int)w.len;
+}
