@@ -47,70 +47,71 @@ typedef enum {
 	SW_EXPR_NUM = 0, /**< number literal, value in .value */
 	SW_EXPR_BOOLEAN, /**< `true` / `false`, value 1 or 0 in .value */
 	SW_EXPR_VAR,     /**< variable: .name, .slot, .type */
-	SW_EXPR_NAME,    /**< name argument of a host function: .name and its resolved id in .slot */
-	SW_EXPR_NEG,     /**< `-a` */
-	SW_EXPR_NOT,     /**< `not a`, `!a` */
-	SW_EXPR_ADD,     /**< `a + b` */
-	SW_EXPR_SUB,     /**< `a - b` */
-	SW_EXPR_MUL,     /**< `a * b` */
-	SW_EXPR_DIV,     /**< `a / b` */
-	SW_EXPR_POW,     /**< `a ^ b`, `pow(a, b)` */
-	SW_EXPR_LT,      /**< `a < b`, `a lt b` */
-	SW_EXPR_LE,      /**< `a <= b`, `a le b` */
-	SW_EXPR_GT,      /**< `a > b`, `a gt b` */
-	SW_EXPR_GE,      /**< `a >= b`, `a ge b` */
-	SW_EXPR_EQ,      /**< `a == b`, `a eq b` */
-	SW_EXPR_NE,      /**< `a != b`, `a ne b` */
-	SW_EXPR_AND,     /**< `a and b`, `a && b` */
-	SW_EXPR_OR,      /**< `a or b`, `a || b` */
-	SW_EXPR_IF,      /**< `if(c, a, b)` */
-	SW_EXPR_SIN,     /**< `sin(a)` */
-	SW_EXPR_COS,     /**< `cos(a)` */
-	SW_EXPR_TAN,     /**< `tan(a)` */
-	SW_EXPR_ASIN,    /**< `asin(a)` */
-	SW_EXPR_ACOS,    /**< `acos(a)` */
-	SW_EXPR_ATAN,    /**< `atan(a)` */
-	SW_EXPR_ATAN2,   /**< `atan2(y, x)` */
-	SW_EXPR_EXP,     /**< `exp(a)` */
-	SW_EXPR_LOG,     /**< `log(a)`, natural logarithm */
-	SW_EXPR_SQRT,    /**< `sqrt(a)` */
-	SW_EXPR_TANH,    /**< `tanh(a)` */
-	SW_EXPR_SINH,    /**< `sinh(a)` */
-	SW_EXPR_COSH,    /**< `cosh(a)` */
-	SW_EXPR_ABS,     /**< `abs(a)` */
-	SW_EXPR_SIGN,    /**< `sign(a)`: -1, 0 or 1 */
-	SW_EXPR_MIN,     /**< `min(a, b)` */
-	SW_EXPR_MAX,     /**< `max(a, b)` */
-	SW_EXPR_FLOOR,   /**< `floor(a)` */
-	SW_EXPR_CEIL,    /**< `ceil(a)` */
-	SW_EXPR_HOST,    /**< call of a host function: .name, host id in .slot, arguments in .kid */
+	SW_EXPR_NAME,  /**< name argument of a host function: .name and its resolved id in .slot */
+	SW_EXPR_NEG,   /**< `-a` */
+	SW_EXPR_NOT,   /**< `not a`, `!a` */
+	SW_EXPR_ADD,   /**< `a + b` */
+	SW_EXPR_SUB,   /**< `a - b` */
+	SW_EXPR_MUL,   /**< `a * b` */
+	SW_EXPR_DIV,   /**< `a / b` */
+	SW_EXPR_POW,   /**< `a ^ b`, `pow(a, b)` */
+	SW_EXPR_LT,    /**< `a < b`, `a lt b` */
+	SW_EXPR_LE,    /**< `a <= b`, `a le b` */
+	SW_EXPR_GT,    /**< `a > b`, `a gt b` */
+	SW_EXPR_GE,    /**< `a >= b`, `a ge b` */
+	SW_EXPR_EQ,    /**< `a == b`, `a eq b` */
+	SW_EXPR_NE,    /**< `a != b`, `a ne b` */
+	SW_EXPR_AND,   /**< `a and b`, `a && b` */
+	SW_EXPR_OR,    /**< `a or b`, `a || b` */
+	SW_EXPR_IF,    /**< `if(c, a, b)` */
+	SW_EXPR_SIN,   /**< `sin(a)` */
+	SW_EXPR_COS,   /**< `cos(a)` */
+	SW_EXPR_TAN,   /**< `tan(a)` */
+	SW_EXPR_ASIN,  /**< `asin(a)` */
+	SW_EXPR_ACOS,  /**< `acos(a)` */
+	SW_EXPR_ATAN,  /**< `atan(a)` */
+	SW_EXPR_ATAN2, /**< `atan2(y, x)` */
+	SW_EXPR_EXP,   /**< `exp(a)` */
+	SW_EXPR_LOG,   /**< `log(a)`, natural logarithm */
+	SW_EXPR_SQRT,  /**< `sqrt(a)` */
+	SW_EXPR_TANH,  /**< `tanh(a)` */
+	SW_EXPR_SINH,  /**< `sinh(a)` */
+	SW_EXPR_COSH,  /**< `cosh(a)` */
+	SW_EXPR_ABS,   /**< `abs(a)` */
+	SW_EXPR_SIGN,  /**< `sign(a)`: -1, 0 or 1 */
+	SW_EXPR_MIN,   /**< `min(a, b)` */
+	SW_EXPR_MAX,   /**< `max(a, b)` */
+	SW_EXPR_FLOOR, /**< `floor(a)` */
+	SW_EXPR_CEIL,  /**< `ceil(a)` */
+	SW_EXPR_HOST,  /**< call of a host function: .name, host id in .slot, arguments in .kid */
 	SW_EXPR_OP_COUNT /**< number of node kinds (not a kind) */
 } sw_expr_op;
 
 /** Operator spellings used by the printer.  All of them parse back to the same tree. */
 typedef enum {
 	SW_EXPR_SYNTAX_PLAIN = 0, /**< `<` `<=` ... with `and` `or` `not` (the canonical form) */
-	SW_EXPR_SYNTAX_XML = 1,   /**< `lt` `le` ... with `and` `or` `not`: no character XML escapes */
-	SW_EXPR_SYNTAX_C = 2,     /**< `<` `<=` ... with `&&` `||` `!` */
-	SW_EXPR_SYNTAX_COUNT = 3  /**< number of syntaxes (not a syntax) */
+	SW_EXPR_SYNTAX_XML =
+	    1,                /**< `lt` `le` ... with `and` `or` `not`: no character XML escapes */
+	SW_EXPR_SYNTAX_C = 2, /**< `<` `<=` ... with `&&` `||` `!` */
+	SW_EXPR_SYNTAX_COUNT = 3 /**< number of syntaxes (not a syntax) */
 } sw_expr_syntax;
 
 /** One node of an expression tree.  Trees are read freely (the fields are public) but built only
  * with the sw_expr_ast_* constructors, which check types and heights; every node owns its
  * children and its name.  A tree is immutable once built and may be read by many threads. */
 typedef struct sw_expr_ast {
-	sw_expr_op op;       /**< node kind */
-	sw_expr_type type;   /**< result type: SW_EXPR_REAL or SW_EXPR_BOOL (SW_EXPR_REAL for NAME) */
-	double value;        /**< NUM: the value (radians for angle literals); BOOLEAN: 1 or 0 */
-	int slot;            /**< VAR: slot index; NAME: resolved name id; HOST: host function id */
-	int nkid;            /**< number of children (operands or arguments, in written order) */
+	sw_expr_op op;     /**< node kind */
+	sw_expr_type type; /**< result type: SW_EXPR_REAL or SW_EXPR_BOOL (SW_EXPR_REAL for NAME) */
+	double value;      /**< NUM: the value (radians for angle literals); BOOLEAN: 1 or 0 */
+	int slot;          /**< VAR: slot index; NAME: resolved name id; HOST: host function id */
+	int nkid;          /**< number of children (operands or arguments, in written order) */
 	struct sw_expr_ast *kid[SW_EXPR_MAX_ARGS]; /**< children, owned; unused entries NULL */
-	char *name;          /**< VAR, NAME, HOST: the identifier as written (owned); else NULL */
-	int line;            /**< 1-based source line of the node's token, 0 when built */
-	int column;          /**< 1-based source column of the node's token, 0 when built */
-	int height;          /**< 1 for a leaf, else 1 + the greatest child height */
-	int degrees;         /**< NUM: 1 when written as an angle in degrees ("15deg") */
-	double written;      /**< NUM with degrees: the number as written (15 for "15deg") */
+	char *name;     /**< VAR, NAME, HOST: the identifier as written (owned); else NULL */
+	int line;       /**< 1-based source line of the node's token, 0 when built */
+	int column;     /**< 1-based source column of the node's token, 0 when built */
+	int height;     /**< 1 for a leaf, else 1 + the greatest child height */
+	int degrees;    /**< NUM: 1 when written as an angle in degrees ("15deg") */
+	double written; /**< NUM with degrees: the number as written (15 for "15deg") */
 } sw_expr_ast;
 
 /** A variable the host declares: a name bound to an index into the slot array the evaluator
@@ -124,16 +125,17 @@ typedef struct sw_expr_var {
 /** Kind of one argument of a host function. */
 typedef enum {
 	SW_EXPR_ARG_REAL = 0, /**< a real-valued expression, evaluated at run time */
-	SW_EXPR_ARG_NAME = 1  /**< a bare identifier resolved once at compile time to an integer id */
+	SW_EXPR_ARG_NAME =
+	    1 /**< a bare identifier resolved once at compile time to an integer id */
 } sw_expr_arg_kind;
 
 /** A host function ("perception"): dist(goal), inside(crosswalk), progress(goal, 2.0), ... */
 typedef struct sw_expr_func {
-	const char *name;                    /**< identifier, borrowed for the parse */
-	int id;                              /**< passed back to the host's callbacks */
-	int arity;                           /**< number of arguments, 0..SW_EXPR_MAX_ARGS */
+	const char *name;                       /**< identifier, borrowed for the parse */
+	int id;                                 /**< passed back to the host's callbacks */
+	int arity;                              /**< number of arguments, 0..SW_EXPR_MAX_ARGS */
 	sw_expr_arg_kind arg[SW_EXPR_MAX_ARGS]; /**< kind of each argument */
-	sw_expr_type result;                 /**< SW_EXPR_REAL or SW_EXPR_BOOL */
+	sw_expr_type result;                    /**< SW_EXPR_REAL or SW_EXPR_BOOL */
 } sw_expr_func;
 
 /** The names an expression may use, supplied by the host (automaton reader, scenario reader,

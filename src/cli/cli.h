@@ -16,4 +16,7 @@ void cli_print_diag(const sw_diag *diag);
 /** Exit code for a library status: 0, 2 for bad input/usage, 1 otherwise. */
 int cli_exit_code(int status);
 
+/** Exit code for a failed load: an unreadable input file is bad input too (2). */
+int cli_load_exit_code(int status);
+
 #endif

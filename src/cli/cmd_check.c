@@ -46,8 +46,8 @@ int cmd_check(int argc, char **argv)
 		if (st == SW_SUCCESS && !quiet)
 			printf("%s: ok (%d agents, %d obstacles, %d targets)\n", argv[k], m->n_agents,
 			       m->n_obstacles, m->n_targets);
-		if (st != SW_SUCCESS && cli_exit_code(st) > worst)
-			worst = cli_exit_code(st);
+		if (st != SW_SUCCESS && cli_load_exit_code(st) > worst)
+			worst = cli_load_exit_code(st);
 		sw_model_free(m);
 	}
 	return worst;

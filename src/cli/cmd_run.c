@@ -91,7 +91,7 @@ int cmd_run(int argc, char **argv)
 	int st = sw_scenario_load(path, &m, &diag);
 	if (st != SW_SUCCESS) {
 		cli_print_diag(&diag);
-		return cli_exit_code(st);
+		return cli_load_exit_code(st);
 	}
 	if (have_seed)
 		m->run.seed = seed;

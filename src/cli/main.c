@@ -24,6 +24,11 @@ int cli_exit_code(int status)
 	return EXIT_RUNTIME;
 }
 
+int cli_load_exit_code(int status)
+{
+	return status == SW_EIO ? EXIT_BAD_INPUT : cli_exit_code(status);
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: swerve COMMAND [OPTIONS] [ARGS]\n"

@@ -9,51 +9,53 @@
 #define R SW_EXPR_REAL
 #define B SW_EXPR_BOOL
 #define A SW_EXPR_ANY
-#define INFIX(prec, ra, na, opnd, res, plain, xml, c)                                              \
+/* clang-format off */
+#define INFIX(prec, ra, na, opnd, res, plain, xml, c) \
 	{ NULL, FORM_INFIX, 2, prec, ra, na, opnd, res, { plain, xml, c } }
 #define FUNC(name, n) { name, FORM_CALL, n, PREC_ATOM, 0, 0, R, R, { NULL, NULL, NULL } }
+/* clang-format on */
 
 const op_info sw_expr_ops[SW_EXPR_OP_COUNT] = {
-	[SW_EXPR_NUM] = { NULL, FORM_LEAF, -1, PREC_ATOM, 0, 0, R, R, { NULL, NULL, NULL } },
-	[SW_EXPR_BOOLEAN] = { NULL, FORM_LEAF, -1, PREC_ATOM, 0, 0, B, B, { NULL, NULL, NULL } },
-	[SW_EXPR_VAR] = { NULL, FORM_LEAF, -1, PREC_ATOM, 0, 0, A, A, { NULL, NULL, NULL } },
-	[SW_EXPR_NAME] = { NULL, FORM_LEAF, -1, PREC_ATOM, 0, 0, A, R, { NULL, NULL, NULL } },
-	[SW_EXPR_NEG] = { NULL, FORM_PREFIX, 1, PREC_NEG, 0, 0, R, R, { "-", "-", "-" } },
-	[SW_EXPR_NOT] = { NULL, FORM_PREFIX, 1, PREC_NOT, 0, 0, B, B, { "not ", "not ", "!" } },
-	[SW_EXPR_ADD] = INFIX(PREC_ADD, 0, 0, R, R, " + ", " + ", " + "),
-	[SW_EXPR_SUB] = INFIX(PREC_ADD, 0, 0, R, R, " - ", " - ", " - "),
-	[SW_EXPR_MUL] = INFIX(PREC_MUL, 0, 0, R, R, "*", "*", "*"),
-	[SW_EXPR_DIV] = INFIX(PREC_MUL, 0, 0, R, R, "/", "/", "/"),
-	[SW_EXPR_POW] = INFIX(PREC_POW, 1, 0, R, R, "^", "^", "^"),
-	[SW_EXPR_LT] = INFIX(PREC_CMP, 0, 1, R, B, " < ", " lt ", " < "),
-	[SW_EXPR_LE] = INFIX(PREC_CMP, 0, 1, R, B, " <= ", " le ", " <= "),
-	[SW_EXPR_GT] = INFIX(PREC_CMP, 0, 1, R, B, " > ", " gt ", " > "),
-	[SW_EXPR_GE] = INFIX(PREC_CMP, 0, 1, R, B, " >= ", " ge ", " >= "),
-	[SW_EXPR_EQ] = INFIX(PREC_CMP, 0, 1, R, B, " == ", " eq ", " == "),
-	[SW_EXPR_NE] = INFIX(PREC_CMP, 0, 1, R, B, " != ", " ne ", " != "),
-	[SW_EXPR_AND] = INFIX(PREC_AND, 0, 0, B, B, " and ", " and ", " && "),
-	[SW_EXPR_OR] = INFIX(PREC_OR, 0, 0, B, B, " or ", " or ", " || "),
-	[SW_EXPR_IF] = { "if", FORM_CALL, 3, PREC_ATOM, 0, 0, A, A, { NULL, NULL, NULL } },
-	[SW_EXPR_SIN] = FUNC("sin", 1),
-	[SW_EXPR_COS] = FUNC("cos", 1),
-	[SW_EXPR_TAN] = FUNC("tan", 1),
-	[SW_EXPR_ASIN] = FUNC("asin", 1),
-	[SW_EXPR_ACOS] = FUNC("acos", 1),
-	[SW_EXPR_ATAN] = FUNC("atan", 1),
-	[SW_EXPR_ATAN2] = FUNC("atan2", 2),
-	[SW_EXPR_EXP] = FUNC("exp", 1),
-	[SW_EXPR_LOG] = FUNC("log", 1),
-	[SW_EXPR_SQRT] = FUNC("sqrt", 1),
-	[SW_EXPR_TANH] = FUNC("tanh", 1),
-	[SW_EXPR_SINH] = FUNC("sinh", 1),
-	[SW_EXPR_COSH] = FUNC("cosh", 1),
-	[SW_EXPR_ABS] = FUNC("abs", 1),
-	[SW_EXPR_SIGN] = FUNC("sign", 1),
-	[SW_EXPR_MIN] = FUNC("min", 2),
-	[SW_EXPR_MAX] = FUNC("max", 2),
-	[SW_EXPR_FLOOR] = FUNC("floor", 1),
-	[SW_EXPR_CEIL] = FUNC("ceil", 1),
-	[SW_EXPR_HOST] = { NULL, FORM_CALL, -1, PREC_ATOM, 0, 0, A, A, { NULL, NULL, NULL } },
+    [SW_EXPR_NUM] = {NULL, FORM_LEAF, -1, PREC_ATOM, 0, 0, R, R, {NULL, NULL, NULL}},
+    [SW_EXPR_BOOLEAN] = {NULL, FORM_LEAF, -1, PREC_ATOM, 0, 0, B, B, {NULL, NULL, NULL}},
+    [SW_EXPR_VAR] = {NULL, FORM_LEAF, -1, PREC_ATOM, 0, 0, A, A, {NULL, NULL, NULL}},
+    [SW_EXPR_NAME] = {NULL, FORM_LEAF, -1, PREC_ATOM, 0, 0, A, R, {NULL, NULL, NULL}},
+    [SW_EXPR_NEG] = {NULL, FORM_PREFIX, 1, PREC_NEG, 0, 0, R, R, {"-", "-", "-"}},
+    [SW_EXPR_NOT] = {NULL, FORM_PREFIX, 1, PREC_NOT, 0, 0, B, B, {"not ", "not ", "!"}},
+    [SW_EXPR_ADD] = INFIX(PREC_ADD, 0, 0, R, R, " + ", " + ", " + "),
+    [SW_EXPR_SUB] = INFIX(PREC_ADD, 0, 0, R, R, " - ", " - ", " - "),
+    [SW_EXPR_MUL] = INFIX(PREC_MUL, 0, 0, R, R, "*", "*", "*"),
+    [SW_EXPR_DIV] = INFIX(PREC_MUL, 0, 0, R, R, "/", "/", "/"),
+    [SW_EXPR_POW] = INFIX(PREC_POW, 1, 0, R, R, "^", "^", "^"),
+    [SW_EXPR_LT] = INFIX(PREC_CMP, 0, 1, R, B, " < ", " lt ", " < "),
+    [SW_EXPR_LE] = INFIX(PREC_CMP, 0, 1, R, B, " <= ", " le ", " <= "),
+    [SW_EXPR_GT] = INFIX(PREC_CMP, 0, 1, R, B, " > ", " gt ", " > "),
+    [SW_EXPR_GE] = INFIX(PREC_CMP, 0, 1, R, B, " >= ", " ge ", " >= "),
+    [SW_EXPR_EQ] = INFIX(PREC_CMP, 0, 1, R, B, " == ", " eq ", " == "),
+    [SW_EXPR_NE] = INFIX(PREC_CMP, 0, 1, R, B, " != ", " ne ", " != "),
+    [SW_EXPR_AND] = INFIX(PREC_AND, 0, 0, B, B, " and ", " and ", " && "),
+    [SW_EXPR_OR] = INFIX(PREC_OR, 0, 0, B, B, " or ", " or ", " || "),
+    [SW_EXPR_IF] = {"if", FORM_CALL, 3, PREC_ATOM, 0, 0, A, A, {NULL, NULL, NULL}},
+    [SW_EXPR_SIN] = FUNC("sin", 1),
+    [SW_EXPR_COS] = FUNC("cos", 1),
+    [SW_EXPR_TAN] = FUNC("tan", 1),
+    [SW_EXPR_ASIN] = FUNC("asin", 1),
+    [SW_EXPR_ACOS] = FUNC("acos", 1),
+    [SW_EXPR_ATAN] = FUNC("atan", 1),
+    [SW_EXPR_ATAN2] = FUNC("atan2", 2),
+    [SW_EXPR_EXP] = FUNC("exp", 1),
+    [SW_EXPR_LOG] = FUNC("log", 1),
+    [SW_EXPR_SQRT] = FUNC("sqrt", 1),
+    [SW_EXPR_TANH] = FUNC("tanh", 1),
+    [SW_EXPR_SINH] = FUNC("sinh", 1),
+    [SW_EXPR_COSH] = FUNC("cosh", 1),
+    [SW_EXPR_ABS] = FUNC("abs", 1),
+    [SW_EXPR_SIGN] = FUNC("sign", 1),
+    [SW_EXPR_MIN] = FUNC("min", 2),
+    [SW_EXPR_MAX] = FUNC("max", 2),
+    [SW_EXPR_FLOOR] = FUNC("floor", 1),
+    [SW_EXPR_CEIL] = FUNC("ceil", 1),
+    [SW_EXPR_HOST] = {NULL, FORM_CALL, -1, PREC_ATOM, 0, 0, A, A, {NULL, NULL, NULL}},
 };
 
 int sw_expr_builtin_lookup(const char *name, size_t len)
@@ -75,7 +77,7 @@ const char *sw_expr_type_word(sw_expr_type t)
 
 sw_expr_def sw_default_expr_def(void)
 {
-	sw_expr_def d = { NULL, 1, 1, SW_EXPR_ANY };
+	sw_expr_def d = {NULL, 1, 1, SW_EXPR_ANY};
 	return d;
 }
 
@@ -125,15 +127,17 @@ int sw_expr_node_check(sw_expr_ast *a, const char *spelled, char *msg, size_t n)
 	op[k] = '\0';
 	if (a->op == SW_EXPR_IF) {
 		if (a->kid[0]->type != SW_EXPR_BOOL) {
-			snprintf(msg, n, "type error: the condition of 'if' must be a boolean, got a %s",
+			snprintf(msg, n,
+				 "type error: the condition of 'if' must be a boolean, got a %s",
 				 sw_expr_type_word(a->kid[0]->type));
 			return SW_EINPUT;
 		}
 		if (a->kid[1]->type != a->kid[2]->type) {
-			snprintf(msg, n,
-				 "type error: the branches of 'if' must have the same type, got a %s "
-				 "and a %s",
-				 sw_expr_type_word(a->kid[1]->type), sw_expr_type_word(a->kid[2]->type));
+			snprintf(
+			    msg, n,
+			    "type error: the branches of 'if' must have the same type, got a %s "
+			    "and a %s",
+			    sw_expr_type_word(a->kid[1]->type), sw_expr_type_word(a->kid[2]->type));
 			return SW_EINPUT;
 		}
 		a->type = a->kid[1]->type;
@@ -143,15 +147,17 @@ int sw_expr_node_check(sw_expr_ast *a, const char *spelled, char *msg, size_t n)
 		if (a->kid[i]->type == oi->operand)
 			continue;
 		if (oi->form == FORM_CALL)
-			snprintf(msg, n, "type error: argument %d of '%s' must be a %s, got a %s", i + 1,
-				 op, sw_expr_type_word(oi->operand),
+			snprintf(msg, n, "type error: argument %d of '%s' must be a %s, got a %s",
+				 i + 1, op, sw_expr_type_word(oi->operand),
 				 sw_expr_type_word(a->kid[i]->type));
 		else if (oi->form == FORM_PREFIX)
 			snprintf(msg, n, "type error: '%s' needs a %s operand, got a %s", op,
-				 sw_expr_type_word(oi->operand), sw_expr_type_word(a->kid[i]->type));
+				 sw_expr_type_word(oi->operand),
+				 sw_expr_type_word(a->kid[i]->type));
 		else
 			snprintf(msg, n, "type error: '%s' needs %s operands, got a %s", op,
-				 sw_expr_type_word(oi->operand), sw_expr_type_word(a->kid[i]->type));
+				 sw_expr_type_word(oi->operand),
+				 sw_expr_type_word(a->kid[i]->type));
 		return SW_EINPUT;
 	}
 	a->type = oi->result;
@@ -210,7 +216,7 @@ sw_expr_ast *sw_expr_ast_name(const char *name, int id)
 
 sw_expr_ast *sw_expr_ast_node(sw_expr_op op, sw_expr_ast *a, sw_expr_ast *b, sw_expr_ast *c)
 {
-	sw_expr_ast *in[3] = { a, b, c };
+	sw_expr_ast *in[3] = {a, b, c};
 	sw_expr_ast *n = NULL;
 	int arity = op >= 0 && op < SW_EXPR_OP_COUNT ? sw_expr_ops[op].arity : -1;
 	int ok = arity >= 1 && arity <= 3;

@@ -35,7 +35,7 @@ static int emit(compiler *c, int op, int a, double k)
 		c->code = code;
 		c->cap = cap;
 	}
-	insn in = { op, a, k };
+	insn in = {op, a, k};
 	c->code[c->n] = in;
 	return c->n++;
 }
@@ -54,17 +54,17 @@ static void push(compiler *c)
 
 /* VM instruction for operators and built-ins that map one to one (0 = none). */
 static const int direct[SW_EXPR_OP_COUNT] = {
-	[SW_EXPR_NEG] = VM_NEG,     [SW_EXPR_NOT] = VM_NOT,     [SW_EXPR_ADD] = VM_ADD,
-	[SW_EXPR_SUB] = VM_SUB,     [SW_EXPR_MUL] = VM_MUL,     [SW_EXPR_DIV] = VM_DIV,
-	[SW_EXPR_POW] = VM_POW,     [SW_EXPR_LT] = VM_LT,       [SW_EXPR_LE] = VM_LE,
-	[SW_EXPR_GT] = VM_GT,       [SW_EXPR_GE] = VM_GE,       [SW_EXPR_EQ] = VM_EQ,
-	[SW_EXPR_NE] = VM_NE,       [SW_EXPR_SIN] = VM_SIN,     [SW_EXPR_COS] = VM_COS,
-	[SW_EXPR_TAN] = VM_TAN,     [SW_EXPR_ASIN] = VM_ASIN,   [SW_EXPR_ACOS] = VM_ACOS,
-	[SW_EXPR_ATAN] = VM_ATAN,   [SW_EXPR_ATAN2] = VM_ATAN2, [SW_EXPR_EXP] = VM_EXP,
-	[SW_EXPR_LOG] = VM_LOG,     [SW_EXPR_SQRT] = VM_SQRT,   [SW_EXPR_TANH] = VM_TANH,
-	[SW_EXPR_SINH] = VM_SINH,   [SW_EXPR_COSH] = VM_COSH,   [SW_EXPR_ABS] = VM_ABS,
-	[SW_EXPR_SIGN] = VM_SIGN,   [SW_EXPR_MIN] = VM_MIN,     [SW_EXPR_MAX] = VM_MAX,
-	[SW_EXPR_FLOOR] = VM_FLOOR, [SW_EXPR_CEIL] = VM_CEIL,
+    [SW_EXPR_NEG] = VM_NEG,     [SW_EXPR_NOT] = VM_NOT,     [SW_EXPR_ADD] = VM_ADD,
+    [SW_EXPR_SUB] = VM_SUB,     [SW_EXPR_MUL] = VM_MUL,     [SW_EXPR_DIV] = VM_DIV,
+    [SW_EXPR_POW] = VM_POW,     [SW_EXPR_LT] = VM_LT,       [SW_EXPR_LE] = VM_LE,
+    [SW_EXPR_GT] = VM_GT,       [SW_EXPR_GE] = VM_GE,       [SW_EXPR_EQ] = VM_EQ,
+    [SW_EXPR_NE] = VM_NE,       [SW_EXPR_SIN] = VM_SIN,     [SW_EXPR_COS] = VM_COS,
+    [SW_EXPR_TAN] = VM_TAN,     [SW_EXPR_ASIN] = VM_ASIN,   [SW_EXPR_ACOS] = VM_ACOS,
+    [SW_EXPR_ATAN] = VM_ATAN,   [SW_EXPR_ATAN2] = VM_ATAN2, [SW_EXPR_EXP] = VM_EXP,
+    [SW_EXPR_LOG] = VM_LOG,     [SW_EXPR_SQRT] = VM_SQRT,   [SW_EXPR_TANH] = VM_TANH,
+    [SW_EXPR_SINH] = VM_SINH,   [SW_EXPR_COSH] = VM_COSH,   [SW_EXPR_ABS] = VM_ABS,
+    [SW_EXPR_SIGN] = VM_SIGN,   [SW_EXPR_MIN] = VM_MIN,     [SW_EXPR_MAX] = VM_MAX,
+    [SW_EXPR_FLOOR] = VM_FLOOR, [SW_EXPR_CEIL] = VM_CEIL,
 };
 
 static void emit_value(compiler *c, const sw_expr_ast *a);
@@ -73,7 +73,7 @@ static void emit_margin(compiler *c, const sw_expr_ast *a);
 /* Host call: real arguments are pushed in order, name ids go to the call table. */
 static void emit_host(compiler *c, const sw_expr_ast *a, int op)
 {
-	host_call h = { a->slot, 0, { 0 } };
+	host_call h = {a->slot, 0, {0}};
 	int nnames = 0;
 	for (int i = 0; i < a->nkid; i++) {
 		if (a->kid[i]->op == SW_EXPR_NAME) {
@@ -100,7 +100,8 @@ static void emit_host(compiler *c, const sw_expr_ast *a, int op)
 }
 
 /* if(cond, a, b): both branches start from the same stack height. */
-static void emit_if(compiler *c, const sw_expr_ast *a, void (*branch)(compiler *, const sw_expr_ast *))
+static void emit_if(compiler *c, const sw_expr_ast *a,
+		    void (*branch)(compiler *, const sw_expr_ast *))
 {
 	emit_value(c, a->kid[0]);
 	int jf = emit(c, VM_JF_POP, 0, 0.0);
@@ -134,12 +135,8 @@ static void emit_value(compiler *c, const sw_expr_ast *a)
 		patch(c, j);
 		return;
 	}
-	case SW_EXPR_IF:
-		emit_if(c, a, emit_value);
-		return;
-	case SW_EXPR_HOST:
-		emit_host(c, a, a->type == SW_EXPR_BOOL ? VM_HOSTB : VM_HOST);
-		return;
+	case SW_EXPR_IF: emit_if(c, a, emit_value); return;
+	case SW_EXPR_HOST: emit_host(c, a, a->type == SW_EXPR_BOOL ? VM_HOSTB : VM_HOST); return;
 	default:
 		for (int i = 0; i < a->nkid; i++)
 			emit_value(c, a->kid[i]);
@@ -172,12 +169,8 @@ static void emit_margin(compiler *c, const sw_expr_ast *a)
 		emit(c, a->op == SW_EXPR_AND ? VM_MIN : VM_MAX, 0, 0.0);
 		c->sp--;
 		return;
-	case SW_EXPR_IF:
-		emit_if(c, a, emit_margin);
-		return;
-	case SW_EXPR_HOST:
-		emit_host(c, a, VM_HOSTM);
-		return;
+	case SW_EXPR_IF: emit_if(c, a, emit_margin); return;
+	case SW_EXPR_HOST: emit_host(c, a, VM_HOSTM); return;
 	case SW_EXPR_LT:
 	case SW_EXPR_LE: op = VM_MLT; break;
 	case SW_EXPR_GT:
@@ -216,7 +209,7 @@ static int compile_owned(sw_expr_ast *a, const char *file, sw_diag *diag, sw_exp
 	}
 	e->ast = a;
 	e->type = a->type;
-	compiler c = { 0 };
+	compiler c = {0};
 	emit_value(&c, a);
 	e->code = c.code;
 	e->ncode = c.n;

@@ -124,9 +124,13 @@ static sw_expr_ast *mk(dctx *d, sw_expr_op op, sw_expr_ast *a, sw_expr_ast *b, s
 			sw_expr_ast_free(b);
 			return a;
 		}
-		if (is_num(a, 1.0) || is_num(b, 1.0)) {
-			sw_expr_ast_free(is_num(a, 1.0) ? a : b);
-			return is_num(a, 1.0) ? b : a;
+		if (is_num(a, 1.0)) {
+			sw_expr_ast_free(a);
+			return b;
+		}
+		if (is_num(b, 1.0)) {
+			sw_expr_ast_free(b);
+			return a;
 		}
 		if (is_num(a, -1.0)) {
 			sw_expr_ast_free(a);
@@ -161,8 +165,7 @@ static sw_expr_ast *mk(dctx *d, sw_expr_op op, sw_expr_ast *a, sw_expr_ast *b, s
 			return b;
 		}
 		break;
-	default:
-		break;
+	default: break;
 	}
 	int h = a->height;
 	if (b && b->height > h)
@@ -230,16 +233,15 @@ static sw_expr_ast *deriv(dctx *d, const sw_expr_ast *a)
 		if (is_num(dy, 0.0)) {
 			sw_expr_ast_free(dy);
 			sw_expr_ast *pw =
-				MK2(SW_EXPR_POW, cp(d, x), MK2(SW_EXPR_SUB, cp(d, y), num(d, 1.0)));
+			    MK2(SW_EXPR_POW, cp(d, x), MK2(SW_EXPR_SUB, cp(d, y), num(d, 1.0)));
 			return MK2(SW_EXPR_MUL, MK2(SW_EXPR_MUL, cp(d, y), pw), deriv(d, x));
 		}
 		sw_expr_ast *t1 = MK2(SW_EXPR_MUL, dy, MK1(SW_EXPR_LOG, cp(d, x)));
 		sw_expr_ast *t2 =
-			MK2(SW_EXPR_DIV, MK2(SW_EXPR_MUL, cp(d, y), deriv(d, x)), cp(d, x));
+		    MK2(SW_EXPR_DIV, MK2(SW_EXPR_MUL, cp(d, y), deriv(d, x)), cp(d, x));
 		return MK2(SW_EXPR_MUL, cp(d, a), MK2(SW_EXPR_ADD, t1, t2));
 	}
-	case SW_EXPR_IF:
-		return mk(d, SW_EXPR_IF, cp(d, x), deriv(d, y), deriv(d, a->kid[2]));
+	case SW_EXPR_IF: return mk(d, SW_EXPR_IF, cp(d, x), deriv(d, y), deriv(d, a->kid[2]));
 	case SW_EXPR_SIN: return MK2(SW_EXPR_MUL, MK1(SW_EXPR_COS, cp(d, x)), deriv(d, x));
 	case SW_EXPR_COS:
 		return MK2(SW_EXPR_MUL, MK1(SW_EXPR_NEG, MK1(SW_EXPR_SIN, cp(d, x))), deriv(d, x));
@@ -248,8 +250,9 @@ static sw_expr_ast *deriv(dctx *d, const sw_expr_ast *a)
 			   MK2(SW_EXPR_POW, MK1(SW_EXPR_COS, cp(d, x)), num(d, 2.0)));
 	case SW_EXPR_ASIN:
 	case SW_EXPR_ACOS: {
-		sw_expr_ast *r = MK2(SW_EXPR_DIV, deriv(d, x),
-				     MK1(SW_EXPR_SQRT, MK2(SW_EXPR_SUB, num(d, 1.0), square(d, x))));
+		sw_expr_ast *r =
+		    MK2(SW_EXPR_DIV, deriv(d, x),
+			MK1(SW_EXPR_SQRT, MK2(SW_EXPR_SUB, num(d, 1.0), square(d, x))));
 		return a->op == SW_EXPR_ACOS ? MK1(SW_EXPR_NEG, r) : r;
 	}
 	case SW_EXPR_ATAN:
@@ -278,8 +281,7 @@ static sw_expr_ast *deriv(dctx *d, const sw_expr_ast *a)
 			  MK2(a->op == SW_EXPR_MIN ? SW_EXPR_LE : SW_EXPR_GE, cp(d, x), cp(d, y)),
 			  deriv(d, x), deriv(d, y));
 	case SW_EXPR_HOST: return deriv_host(d, a);
-	default: /* numbers, sign, floor, ceil */
-		return num(d, 0.0);
+	default: /* numbers, sign, floor, ceil */ return num(d, 0.0);
 	}
 }
 
@@ -296,7 +298,7 @@ int sw_expr_ast_derivative(const sw_expr_ast *a, int slot, const sw_expr_symbols
 			    "cannot differentiate a condition (a boolean expression)");
 		return SW_EUSAGE;
 	}
-	dctx d = { slot, sym, diag, SW_SUCCESS };
+	dctx d = {slot, sym, diag, SW_SUCCESS};
 	sw_expr_ast *r = deriv(&d, a);
 	if (d.status != SW_SUCCESS) {
 		sw_expr_ast_free(r);

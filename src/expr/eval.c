@@ -105,7 +105,7 @@ static double run(const sw_expr *e, const insn *code, int n, const double *slots
 			const host_call *h = &e->hosts[in->a];
 			sp -= h->nreal;
 			double v = host(h, &st[sp], env, in->op == VM_HOSTM);
-			st[sp++] = in->op == VM_HOSTB ? v != 0.0 : v;
+			st[sp++] = in->op == VM_HOSTB && !isnan(v) ? v != 0.0 : v;
 			break;
 		}
 		case VM_MGT: U = U - T, sp--; break;

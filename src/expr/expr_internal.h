@@ -25,14 +25,14 @@ enum {
 /* Static description of one node kind: the table that drives the type checker, the printer
  * and the function-name lookup of the parser. */
 typedef struct op_info {
-	const char *fname;        /* function name for FORM_CALL, NULL otherwise */
-	int form;                 /* FORM_* */
-	int arity;                /* operands; -1 for leaves and host calls */
-	int prec;                 /* PREC_* when printed */
-	int right_assoc;          /* 1 for ^ */
-	int non_assoc;            /* 1 for comparisons */
-	sw_expr_type operand;     /* type every operand must have (SW_EXPR_ANY: see checker) */
-	sw_expr_type result;      /* result type (SW_EXPR_ANY: that of the branches, for if) */
+	const char *fname;    /* function name for FORM_CALL, NULL otherwise */
+	int form;             /* FORM_* */
+	int arity;            /* operands; -1 for leaves and host calls */
+	int prec;             /* PREC_* when printed */
+	int right_assoc;      /* 1 for ^ */
+	int non_assoc;        /* 1 for comparisons */
+	sw_expr_type operand; /* type every operand must have (SW_EXPR_ANY: see checker) */
+	sw_expr_type result;  /* result type (SW_EXPR_ANY: that of the branches, for if) */
 	const char *spell[SW_EXPR_SYNTAX_COUNT]; /* operator text per syntax (PREFIX/INFIX) */
 } op_info;
 
@@ -106,9 +106,9 @@ int sw_expr_lex(const char *text, size_t *pos, token *t, char *msg, size_t n);
 /* Stack-machine instructions.  Binary operations pop b then a and push the result; jumps go to
  * the absolute instruction index in .a. */
 typedef enum {
-	VM_CONST,   /* push .k */
-	VM_LOAD,    /* push slots[.a] */
-	VM_LOADB,   /* push slots[.a] != 0 */
+	VM_CONST, /* push .k */
+	VM_LOAD,  /* push slots[.a] */
+	VM_LOADB, /* push slots[.a] != 0 */
 	VM_NEG,
 	VM_NOT,
 	VM_ADD,
@@ -145,14 +145,14 @@ typedef enum {
 	VM_MAX,
 	VM_FLOOR,
 	VM_CEIL,
-	VM_HOST,    /* host value: pops hosts[.a].nreal args, pushes env->call(...) */
-	VM_HOSTB,   /* same, normalised to 0/1 */
-	VM_HOSTM,   /* host boolean margin through env->margin */
-	VM_MGT,     /* margin of a > b, a >= b: a - b */
-	VM_MLT,     /* margin of a < b, a <= b: b - a */
-	VM_MEQ,     /* margin of a == b: -|a - b| */
-	VM_MNE,     /* margin of a != b: |a - b| */
-	VM_MBOOL    /* 0/1 -> -1/+1 */
+	VM_HOST,  /* host value: pops hosts[.a].nreal args, pushes env->call(...) */
+	VM_HOSTB, /* same, normalised to 0/1 */
+	VM_HOSTM, /* host boolean margin through env->margin */
+	VM_MGT,   /* margin of a > b, a >= b: a - b */
+	VM_MLT,   /* margin of a < b, a <= b: b - a */
+	VM_MEQ,   /* margin of a == b: -|a - b| */
+	VM_MNE,   /* margin of a != b: |a - b| */
+	VM_MBOOL  /* 0/1 -> -1/+1 */
 } vm_op;
 
 typedef struct insn {
@@ -162,21 +162,21 @@ typedef struct insn {
 } insn;
 
 typedef struct host_call {
-	int func;                      /* host function id */
-	int nreal;                     /* real arguments on the stack */
-	int names[SW_EXPR_MAX_ARGS];   /* resolved name arguments, in written order */
+	int func;                    /* host function id */
+	int nreal;                   /* real arguments on the stack */
+	int names[SW_EXPR_MAX_ARGS]; /* resolved name arguments, in written order */
 } host_call;
 
 struct sw_expr {
 	sw_expr_type type;
-	int depth;         /* evaluation-stack entries needed by either program */
-	insn *code;        /* value program */
+	int depth;  /* evaluation-stack entries needed by either program */
+	insn *code; /* value program */
 	int ncode;
-	insn *mcode;       /* margin program (boolean expressions; else NULL) */
+	insn *mcode; /* margin program (boolean expressions; else NULL) */
 	int nmcode;
 	host_call *hosts;
 	int nhosts;
-	sw_expr_ast *ast;  /* owned copy of the tree */
+	sw_expr_ast *ast; /* owned copy of the tree */
 };
 
 #endif

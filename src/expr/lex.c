@@ -122,10 +122,11 @@ static int lex_number(const char *text, size_t *pos, token *t, char *msg, size_t
 			snprintf(msg, n, "expected digits in the exponent of '%.*s%c'", (int)len, s,
 				 *p);
 		else
-			snprintf(msg, n,
-				 "unexpected '%.*s' after the number '%.*s' (only the units 'deg' and "
-				 "'rad' may follow a number)",
-				 (int)(slen > 32 ? 32 : slen), p, (int)len, s);
+			snprintf(
+			    msg, n,
+			    "unexpected '%.*s' after the number '%.*s' (only the units 'deg' and "
+			    "'rad' may follow a number)",
+			    (int)(slen > 32 ? 32 : slen), p, (int)len, s);
 		return SW_EINPUT;
 	} else if (*p == '.') {
 		t->start = (size_t)(p - text);
@@ -142,9 +143,9 @@ static const struct {
 	const char *word;
 	tok_kind kind;
 } words[] = {
-	{ "and", TOK_AND }, { "or", TOK_OR },     { "not", TOK_NOT },     { "lt", TOK_LT },
-	{ "le", TOK_LE },   { "gt", TOK_GT },     { "ge", TOK_GE },       { "eq", TOK_EQ },
-	{ "ne", TOK_NE },   { "true", TOK_TRUE }, { "false", TOK_FALSE },
+    {"and", TOK_AND}, {"or", TOK_OR},     {"not", TOK_NOT},     {"lt", TOK_LT},
+    {"le", TOK_LE},   {"gt", TOK_GT},     {"ge", TOK_GE},       {"eq", TOK_EQ},
+    {"ne", TOK_NE},   {"true", TOK_TRUE}, {"false", TOK_FALSE},
 };
 
 int sw_expr_lex(const char *text, size_t *pos, token *t, char *msg, size_t n)
@@ -171,7 +172,8 @@ int sw_expr_lex(const char *text, size_t *pos, token *t, char *msg, size_t n)
 		t->kind = TOK_IDENT;
 		t->len = (size_t)(p - s);
 		for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-			if (strlen(words[k].word) == t->len && memcmp(words[k].word, s, t->len) == 0)
+			if (strlen(words[k].word) == t->len &&
+			    memcmp(words[k].word, s, t->len) == 0)
 				t->kind = words[k].kind;
 		*pos = i + t->len;
 		return SW_SUCCESS;

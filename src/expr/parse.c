@@ -26,23 +26,23 @@
 
 typedef struct parser {
 	const char *text;
-	size_t pos;      /* lexer position (after the current token) */
-	token tok;       /* current token */
-	int line, col;   /* position of the current token */
-	size_t lc_off;   /* offset up to which line/col have been counted */
+	size_t pos;    /* lexer position (after the current token) */
+	token tok;     /* current token */
+	int line, col; /* position of the current token */
+	size_t lc_off; /* offset up to which line/col have been counted */
 	int lc_line, lc_col;
 	const sw_expr_symbols *sym;
 	int depth;
-	int status;      /* SW_SUCCESS until the first error */
+	int status; /* SW_SUCCESS until the first error */
 	int err_line, err_col;
 	char msg[SW_DIAG_MSG];
 } parser;
 
 static void fail_at(parser *p, int line, int col, int status, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 5, 6)))
+    __attribute__((format(printf, 5, 6)))
 #endif
-	;
+    ;
 
 static void fail_at(parser *p, int line, int col, int status, const char *fmt, ...)
 {
@@ -101,8 +101,9 @@ static const char *describe(const parser *p, char *buf, size_t n)
 static int enter(parser *p)
 {
 	if (++p->depth > SW_EXPR_MAX_NESTING) {
-		FAIL(p, "nesting too deep (more than %d levels of parentheses, calls or prefix "
-			"operators)",
+		FAIL(p,
+		     "nesting too deep (more than %d levels of parentheses, calls or prefix "
+		     "operators)",
 		     SW_EXPR_MAX_NESTING);
 		return 0;
 	}
@@ -117,7 +118,7 @@ typedef struct at {
 
 static at here(const parser *p)
 {
-	at a = { p->line, p->col, "" };
+	at a = {p->line, p->col, ""};
 	size_t n = p->tok.len < sizeof a.spelled ? p->tok.len : sizeof a.spelled - 1;
 	memcpy(a.spelled, p->text + p->tok.start, n);
 	a.spelled[n] = '\0';
@@ -155,7 +156,7 @@ static sw_expr_ast *build(parser *p, sw_expr_op op, const at *where, int nkid, s
 static sw_expr_ast *binary(parser *p, sw_expr_op op, const at *where, sw_expr_ast *l,
 			   sw_expr_ast *r)
 {
-	sw_expr_ast *kids[2] = { l, r };
+	sw_expr_ast *kids[2] = {l, r};
 	return build(p, op, where, 2, kids);
 }
 
@@ -169,8 +170,8 @@ static int is_cmp(tok_kind k)
 
 static sw_expr_op cmp_op(tok_kind k)
 {
-	static const sw_expr_op map[] = { SW_EXPR_LT, SW_EXPR_LE, SW_EXPR_GT,
-					  SW_EXPR_GE, SW_EXPR_EQ, SW_EXPR_NE };
+	static const sw_expr_op map[] = {SW_EXPR_LT, SW_EXPR_LE, SW_EXPR_GT,
+					 SW_EXPR_GE, SW_EXPR_EQ, SW_EXPR_NE};
 	return map[k - TOK_LT];
 }
 
@@ -240,6 +241,25 @@ static sw_expr_ast *parse_name_arg(parser *p, const sw_expr_func *f, int i)
 	return n;
 }
 
+/* Counts the arguments left in a call whose current token starts an argument (for the arity
+ * message), without moving the parser: 1 + the commas before the matching ')'. */
+static int count_rest(const parser *p)
+{
+	size_t pos = p->pos;
+	int depth = p->tok.kind == TOK_LPAREN, count = 1;
+	token t;
+	char msg[SW_DIAG_MSG];
+	while (sw_expr_lex(p->text, &pos, &t, msg, sizeof msg) == SW_SUCCESS && t.kind != TOK_END) {
+		if (t.kind == TOK_LPAREN)
+			depth++;
+		else if (t.kind == TOK_RPAREN && depth-- == 0)
+			break;
+		else if (t.kind == TOK_COMMA && depth == 0)
+			count++;
+	}
+	return count;
+}
+
 /* Function call; the current token is the '(' after the name. */
 static sw_expr_ast *parse_call(parser *p, const char *name, const at *where)
 {
@@ -252,22 +272,23 @@ static sw_expr_ast *parse_call(parser *p, const char *name, const at *where)
 	if (!enter(p))
 		return NULL;
 	next(p);
-	sw_expr_ast *args[SW_EXPR_MAX_ARGS] = { NULL };
+	sw_expr_ast *args[SW_EXPR_MAX_ARGS] = {NULL};
 	int nargs = 0;
 	char got[64];
+	int arity = hf ? hf->arity : sw_expr_ops[bop].arity;
 	while (p->status == SW_SUCCESS && p->tok.kind != TOK_RPAREN) {
 		sw_expr_ast *arg;
+		if (nargs == arity) { /* too many: count them rather than parse them */
+			nargs += count_rest(p);
+			break;
+		}
 		if (hf && nargs < hf->arity && hf->arg[nargs] == SW_EXPR_ARG_NAME)
 			arg = parse_name_arg(p, hf, nargs);
 		else
 			arg = parse_or(p);
 		if (!arg)
 			break;
-		if (nargs < SW_EXPR_MAX_ARGS)
-			args[nargs] = arg;
-		else
-			sw_expr_ast_free(arg); /* only counted, for the arity message */
-		nargs++;
+		args[nargs++] = arg;
 		if (p->tok.kind == TOK_RPAREN)
 			break;
 		if (p->tok.kind != TOK_COMMA) {
@@ -279,13 +300,12 @@ static sw_expr_ast *parse_call(parser *p, const char *name, const at *where)
 		if (p->tok.kind == TOK_RPAREN)
 			FAIL(p, "expected an argument after ',' in the call of '%s'", name);
 	}
-	next(p);
-	p->depth--;
-	int arity = hf ? hf->arity : sw_expr_ops[bop].arity;
+	int kept = nargs < arity ? nargs : arity;
 	if (p->status == SW_SUCCESS && nargs != arity)
 		fail_at(p, where->line, where->col, SW_EINPUT, "'%s' takes %d argument%s, got %d",
 			name, arity, arity == 1 ? "" : "s", nargs);
-	int kept = nargs < SW_EXPR_MAX_ARGS ? nargs : SW_EXPR_MAX_ARGS;
+	next(p);
+	p->depth--;
 	if (p->status != SW_SUCCESS) {
 		for (int i = 0; i < kept; i++)
 			sw_expr_ast_free(args[i]);
@@ -384,8 +404,7 @@ static sw_expr_ast *parse_primary(parser *p)
 		n = leaf(p, SW_EXPR_BOOLEAN, p->tok.kind == TOK_TRUE ? 1.0 : 0.0);
 		next(p);
 		return n;
-	case TOK_IDENT:
-		return parse_identifier(p);
+	case TOK_IDENT: return parse_identifier(p);
 	case TOK_LPAREN: {
 		int line = p->line, col = p->col;
 		if (!enter(p))
@@ -531,8 +550,8 @@ int sw_expr_ast_parse(const char *text, const sw_expr_symbols *sym, const sw_exp
 	sw_expr_def d = def ? *def : sw_default_expr_def();
 	if (!text)
 		return SW_EUSAGE;
-	static const sw_expr_symbols none = { NULL, 0, NULL, 0, NULL, NULL, NULL };
-	parser p = { 0 };
+	static const sw_expr_symbols none = {NULL, 0, NULL, 0, NULL, NULL, NULL};
+	parser p = {0};
 	p.text = text;
 	p.sym = sym ? sym : &none;
 	p.lc_line = d.line > 0 ? d.line : 1;
@@ -552,8 +571,8 @@ int sw_expr_ast_parse(const char *text, const sw_expr_symbols *sym, const sw_exp
 	if (a && p.status == SW_SUCCESS && d.expect != SW_EXPR_ANY && a->type != d.expect)
 		fail_at(&p, first_line, first_col, SW_EINPUT,
 			d.expect == SW_EXPR_BOOL
-				? "expected a condition (a boolean expression), got a number"
-				: "expected a number, got a condition (a boolean expression)");
+			    ? "expected a condition (a boolean expression), got a number"
+			    : "expected a number, got a condition (a boolean expression)");
 	if (p.status != SW_SUCCESS) {
 		sw_expr_ast_free(a);
 		sw_diag_add(diag, SW_SEV_ERROR, d.file, p.err_line, p.err_col, "%s", p.msg);

@@ -105,7 +105,7 @@ static void print_node(writer *w, const sw_expr_ast *a, sw_expr_syntax syn)
 
 int sw_expr_ast_print(const sw_expr_ast *a, sw_expr_syntax syntax, char *buf, size_t n)
 {
-	writer w = { buf, buf ? n : 0, 0 };
+	writer w = {buf, buf ? n : 0, 0};
 	if ((int)syntax < 0 || syntax >= SW_EXPR_SYNTAX_COUNT)
 		syntax = SW_EXPR_SYNTAX_PLAIN;
 	if (a)
