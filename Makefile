@@ -26,6 +26,8 @@ LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm
 # Library sources, one folder per module.
 LIB_SRC := \
 	src/core/diag.c src/core/rng.c \
+	src/expr/lex.c src/expr/parse.c src/expr/ast.c src/expr/compile.c src/expr/eval.c \
+	src/expr/print.c src/expr/deriv.c \
 	src/geom/geom.c \
 	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/rhs.c \
@@ -36,7 +38,7 @@ GEN_SRC := $(BUILD)/gen/scenario_schema.c
 
 CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c
 
-TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_steer.c tests/test_steer_simd.c \
+TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_io.c \
 	tests/test_scenarios.c
 

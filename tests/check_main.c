@@ -7,6 +7,7 @@ int main(void)
 {
 	SRunner *sr = srunner_create(core_suite());
 	srunner_add_suite(sr, geom_suite());
+	srunner_add_suite(sr, expr_suite());
 	srunner_add_suite(sr, steer_suite());
 	srunner_add_suite(sr, steer_simd_suite());
 	srunner_add_suite(sr, competition_suite());

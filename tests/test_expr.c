@@ -138,89 +138,42 @@ static int same(double a, double b)
 /* ---- evaluation ---------------------------------------------------------------------------- */
 
 typedef double (*cfun)(const double *s);
-static double c01(const double *s)
-{
-	return s[X] + s[Y] * s[Z] - s[T] / 3.0;
-}
-static double c02(const double *s)
-{
-	return sin(s[X]) * cos(s[Y]) + tan(s[Z] / 4.0);
-}
-static double c03(const double *s)
-{
-	return asin(s[X] / 2.0) + acos(s[Y] / 2.0) + atan(s[Z]);
-}
-static double c04(const double *s)
-{
-	return atan2(s[Y], s[X]) - exp(s[Z]) * log(fabs(s[T]) + 1.0);
-}
-static double c05(const double *s)
-{
-	return sqrt(fabs(s[X])) + tanh(s[Y]) + sinh(s[Z]) - cosh(s[T]);
-}
-static double c06(const double *s)
-{
-	return fabs(s[X]) * (s[Y] > 0 ? 1.0 : s[Y] < 0 ? -1.0 : 0.0);
-}
-static double c07(const double *s)
-{
-	return fmin(s[X], s[Y]) + fmax(s[Z], s[T]) + floor(s[X] * 3) - ceil(s[Y] * 3);
-}
-static double c08(const double *s)
-{
-	return pow(fabs(s[X]), s[Y]) + pow(s[Z], 2.0) + pow(2.0, pow(s[T], 2.0));
-}
-static double c09(const double *s)
-{
-	return -s[X] * -s[Y] - (-(s[Z]));
-}
-static double c10(const double *s)
-{
-	return (s[X] < s[Y] && s[Z] >= 0) || !(s[T] != s[T]);
-}
-static double c11(const double *s)
-{
-	return s[P] != 0 ? s[X] * M_PI : 15.0 * (M_PI / 180.0);
-}
-static double c12(const double *s)
-{
-	return (s[X] <= 1 && s[P] == 0) || (s[Q] != 0 && s[Y] > s[X]);
-}
-static double c13(const double *s)
-{
-	return hypot(s[X] - 7, s[Y]) + sin(s[Z]) + 9;
-}
-static double c14(const double *s)
-{
-	return s[X] * s[X] + s[Y] * s[Y] < 1.0 && s[X] > 1.1;
-}
-static double c15(const double *s)
-{
-	return 1e-3 * s[X] + .5 - 2. * s[Y] + 1.5e+2;
-}
+/* clang-format off */
+static double c01(const double *s) { return s[X] + s[Y] * s[Z] - s[T] / 3.0; }
+static double c02(const double *s) { return sin(s[X]) * cos(s[Y]) + tan(s[Z] / 4.0); }
+static double c03(const double *s) { return asin(s[X] / 2.0) + acos(s[Y] / 2.0) + atan(s[Z]); }
+static double c04(const double *s) { return atan2(s[Y], s[X]) - exp(s[Z]) * log(fabs(s[T]) + 1.0); }
+static double c05(const double *s) { return sqrt(fabs(s[X])) + tanh(s[Y]) + sinh(s[Z]) - cosh(s[T]); }
+static double c06(const double *s) { return fabs(s[X]) * (s[Y] > 0 ? 1.0 : s[Y] < 0 ? -1.0 : 0.0); }
+static double c07(const double *s) { return fmin(s[X], s[Y]) + fmax(s[Z], s[T]) + floor(s[X] * 3) - ceil(s[Y] * 3); }
+static double c08(const double *s) { return pow(fabs(s[X]), s[Y]) + pow(s[Z], 2.0) + pow(2.0, pow(s[T], 2.0)); }
+static double c09(const double *s) { return -s[X] * -s[Y] - (-(s[Z])); }
+static double c10(const double *s) { return (s[X] < s[Y] && s[Z] >= 0) || !(s[T] != s[T]); }
+static double c11(const double *s) { return s[P] != 0 ? s[X] * M_PI : 15.0 * (M_PI / 180.0); }
+static double c12(const double *s) { return (s[X] <= 1 && s[P] == 0) || (s[Q] != 0 && s[Y] > s[X]); }
+static double c13(const double *s) { return hypot(s[X] - 7, s[Y]) + sin(s[Z]) + 9; }
+static double c14(const double *s) { return s[X] * s[X] + s[Y] * s[Y] < 1.0 && s[X] > 1.1; }
+static double c15(const double *s) { return 1e-3 * s[X] + .5 - 2. * s[Y] + 1.5e+2; }
+/* clang-format on */
 
 START_TEST(eval_matches_c_at_random_points)
 {
+	/* clang-format off */
 	static const struct {
 		const char *text;
 		cfun f;
 	} cases[] = {
-	    {"x + y*z - t/3", c01},
-	    {"sin(x)*cos(y) + tan(z/4)", c02},
-	    {"asin(x/2) + acos(y/2) + atan(z)", c03},
-	    {"atan2(y, x) - exp(z)*log(abs(t) + 1)", c04},
-	    {"sqrt(abs(x)) + tanh(y) + sinh(z) - cosh(t)", c05},
-	    {"abs(x)*sign(y)", c06},
-	    {"min(x, y) + max(z, t) + floor(x*3) - ceil(y*3)", c07},
-	    {"pow(abs(x), y) + z^2 + 2^t^2", c08},
-	    {"-x*-y - -z", c09},
-	    {"x < y and z >= 0 or not t != t", c10},
-	    {"if(p, x*pi, 15deg)", c11},
-	    {"x le 1 && !p || q && y gt x", c12},
-	    {"dist(goal) + progress(home, z)", c13},
-	    {"near(x, y) and x > 1.1", c14},
-	    {"1e-3*x + .5 - 2.*y + 1.5e+2", c15},
+		{"x + y*z - t/3", c01}, {"sin(x)*cos(y) + tan(z/4)", c02},
+		{"asin(x/2) + acos(y/2) + atan(z)", c03},
+		{"atan2(y, x) - exp(z)*log(abs(t) + 1)", c04},
+		{"sqrt(abs(x)) + tanh(y) + sinh(z) - cosh(t)", c05}, {"abs(x)*sign(y)", c06},
+		{"min(x, y) + max(z, t) + floor(x*3) - ceil(y*3)", c07},
+		{"pow(abs(x), y) + z^2 + 2^t^2", c08}, {"-x*-y - -z", c09},
+		{"x < y and z >= 0 or not t != t", c10}, {"if(p, x*pi, 15deg)", c11},
+		{"x le 1 && !p || q && y gt x", c12}, {"dist(goal) + progress(home, z)", c13},
+		{"near(x, y) and x > 1.1", c14}, {"1e-3*x + .5 - 2.*y + 1.5e+2", c15},
 	};
+	/* clang-format on */
 	gsl_rng *r = sw_rng_stream_alloc(1, 0);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		sw_expr *e = compile_ok(cases[i].text);
@@ -654,28 +607,15 @@ END_TEST
 
 START_TEST(margin_sign_equals_truth_at_random_points)
 {
+	/* clang-format off */
 	static const char *guards[] = {
-	    "x > y",
-	    "x >= y",
-	    "x < y",
-	    "x <= y",
-	    "x != y",
-	    "x == y",
-	    "x > 0 and y < 1",
-	    "x > 0 or y < 1 and not z > 0.5",
-	    "not (x < y)",
-	    "p",
-	    "not q",
-	    "p and x > 0",
-	    "true",
-	    "false",
-	    "if(p, x > 0, y > 0)",
-	    "inside(crosswalk)",
-	    "near(x, y) or inside(goal)",
-	    "x ge y and y le z or z eq t",
-	    "sin(x) > cos(y) and (p or not near(z, t))",
-	    "floor(x) == floor(y)",
+		"x > y", "x >= y", "x < y", "x <= y", "x != y", "x == y", "x > 0 and y < 1",
+		"x > 0 or y < 1 and not z > 0.5", "not (x < y)", "p", "not q", "p and x > 0",
+		"true", "false", "if(p, x > 0, y > 0)", "inside(crosswalk)",
+		"near(x, y) or inside(goal)", "x ge y and y le z or z eq t",
+		"sin(x) > cos(y) and (p or not near(z, t))", "floor(x) == floor(y)",
 	};
+	/* clang-format on */
 	gsl_rng *r = sw_rng_stream_alloc(4, 0);
 	for (size_t i = 0; i < sizeof guards / sizeof guards[0]; i++) {
 		sw_expr *e = compile_ok(guards[i]);
@@ -706,27 +646,17 @@ START_TEST(margin_sign_equals_truth_at_random_points)
 	s[Y] = 5;
 	s[P] = 1;
 	sw_expr_env env = {host_call, host_margin, s};
+	/* clang-format off */
 	static const struct {
 		const char *text;
 		double m;
 	} m[] = {
-	    {"x > y", -2},
-	    {"x >= y", -2},
-	    {"x < y", 2},
-	    {"x le y", 2},
-	    {"x == y", -2},
-	    {"x != y", 2},
-	    {"not x > y", 2},
-	    {"x < y and x > 1", 2},
-	    {"x < y and x > 2.5", 0.5},
-	    {"x > y or x > 2.5", 0.5},
-	    {"p", 1},
-	    {"q", -1},
-	    {"true", 1},
-	    {"if(p, x > 1, x > 10)", 2},
-	    {"inside(crosswalk)", 1.9},
-	    {"x*2", 6},
+		{"x > y", -2}, {"x >= y", -2}, {"x < y", 2}, {"x le y", 2}, {"x == y", -2},
+		{"x != y", 2}, {"not x > y", 2}, {"x < y and x > 1", 2},
+		{"x < y and x > 2.5", 0.5}, {"x > y or x > 2.5", 0.5}, {"p", 1}, {"q", -1},
+		{"true", 1}, {"if(p, x > 1, x > 10)", 2}, {"inside(crosswalk)", 1.9}, {"x*2", 6},
 	};
+	/* clang-format on */
 	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
 		sw_expr *e = compile_ok(m[i].text);
 		ck_assert_double_eq_tol(sw_expr_margin(e, s, &env), m[i].m, 1e-15);
@@ -809,34 +739,17 @@ static double eval_tree(const sw_expr_ast *a, double *s)
 START_TEST(derivative_matches_central_differences)
 {
 	/* Arguments are kept inside each function's domain for s in [-2, 2]^n. */
+	/* clang-format off */
 	static const char *fs[] = {
-	    "x*y + z",
-	    "x/y + y/(x*x + 1)",
-	    "x^3 - 2*x^y + y^2",
-	    "(x*x + 1)^(y/3)",
-	    "sin(x*y)",
-	    "cos(x + y)",
-	    "tan(x/3)",
-	    "asin(x/3)",
-	    "acos(y/3 - x/9)",
-	    "atan(x*y)",
-	    "atan2(y, x)",
-	    "atan2(x*y + 3, x - y)",
-	    "exp(x*y/2)",
-	    "log(x*x + y*y + 0.1)",
-	    "sqrt(x*x + 1)",
-	    "tanh(x*y)",
-	    "sinh(x/2)",
-	    "cosh(x - y)",
-	    "abs(x*y) + abs(x - 0.123)",
-	    "sign(x) + floor(x) + ceil(y)*x",
-	    "min(x, y*y) + max(x*y, 1)",
-	    "if(x > y, x*x, sin(y)*x)",
-	    "-x*-(y + pi)",
-	    "scale(x*x*y) + scale(y)",
-	    "progress(goal, 1) + z*0",
-	    "2^x + x^2",
+		"x*y + z", "x/y + y/(x*x + 1)", "x^3 - 2*x^y + y^2", "(x*x + 1)^(y/3)", "sin(x*y)",
+		"cos(x + y)", "tan(x/3)", "asin(x/3)", "acos(y/3 - x/9)", "atan(x*y)",
+		"atan2(y, x)", "atan2(x*y + 3, x - y)", "exp(x*y/2)", "log(x*x + y*y + 0.1)",
+		"sqrt(x*x + 1)", "tanh(x*y)", "sinh(x/2)", "cosh(x - y)",
+		"abs(x*y) + abs(x - 0.123)", "sign(x) + floor(x) + ceil(y)*x",
+		"min(x, y*y) + max(x*y, 1)", "if(x > y, x*x, sin(y)*x)", "-x*-(y + pi)",
+		"scale(x*x*y) + scale(y)", "progress(goal, 1) + z*0", "2^x + x^2",
 	};
+	/* clang-format on */
 	gsl_rng *r = sw_rng_stream_alloc(5, 0);
 	for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
 		sw_expr_ast *a = NULL;
@@ -882,24 +795,16 @@ END_TEST
 
 START_TEST(derivative_is_simplified_and_reports_what_it_cannot_do)
 {
+	/* clang-format off */
 	static const struct {
 		const char *f, *df;
 	} cases[] = {
-	    {"3*x", "3"},
-	    {"x^2", "2*x"},
-	    {"x^3", "3*x^2"},
-	    {"y*0 + x", "1"},
-	    {"sin(y)", "0"},
-	    {"x*y + x", "y + 1"},
-	    {"x^1 + 0", "1"},
-	    {"sin(x)", "cos(x)"},
-	    {"-x", "-1"},
-	    {"exp(2*x)", "exp(2*x)*2"},
-	    {"min(x, 1)", "if(x <= 1, 1, 0)"},
-	    {"abs(x)", "sign(x)"},
-	    {"x/y", "1/y"},
-	    {"sign(x) + floor(x)", "0"},
+		{"3*x", "3"}, {"x^2", "2*x"}, {"x^3", "3*x^2"}, {"y*0 + x", "1"}, {"sin(y)", "0"},
+		{"x*y + x", "y + 1"}, {"x^1 + 0", "1"}, {"sin(x)", "cos(x)"}, {"-x", "-1"},
+		{"exp(2*x)", "exp(2*x)*2"}, {"min(x, 1)", "if(x <= 1, 1, 0)"},
+		{"abs(x)", "sign(x)"}, {"x/y", "1/y"}, {"sign(x) + floor(x)", "0"},
 	};
+	/* clang-format on */
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		sw_expr_ast *a = NULL, *da = NULL;
 		ck_assert_int_eq(sw_expr_ast_parse(cases[i].f, &syms, NULL, NULL, &a), SW_SUCCESS);

@@ -6,6 +6,7 @@
 
 Suite *core_suite(void);
 Suite *geom_suite(void);
+Suite *expr_suite(void);
 Suite *steer_suite(void);
 Suite *steer_simd_suite(void);
 Suite *competition_suite(void);

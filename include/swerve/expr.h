@@ -174,8 +174,8 @@ sw_expr_def sw_default_expr_def(void);
  * of its name arguments (names[j] = j-th name argument in written order) and the values of its
  * real arguments (args[j] = j-th real argument in written order). */
 typedef struct sw_expr_env {
-	/** Value of a host function; booleans return non-zero for true.  NULL makes every host
-	 * call evaluate to NaN. */
+	/** Value of a host function; booleans return non-zero for true (NaN stays NaN).  NULL
+	 * makes every host call evaluate to NaN, booleans included. */
 	double (*call)(void *ctx, int func, const int *names, const double *args);
 	/** Signed margin of a boolean host function (> 0 when true, < 0 when false, continuous
 	 * where possible).  NULL: +1 when call() says true, -1 otherwise. */

@@ -5,6 +5,7 @@
 #define SWERVE_VERSION "0.1.0"
 
 #include "swerve/core.h"
+#include "swerve/expr.h"
 #include "swerve/geom.h"
 #include "swerve/io.h"
 #include "swerve/model.h"

@@ -39,6 +39,7 @@
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlschemastypes.h>
 
 #include "io/io_internal.h"
 #include "swerve/io.h"
@@ -241,7 +242,10 @@ static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
 static void xml_init(void)
 {
 	xmlInitParser();
-	xmlRelaxNGInitTypes(); /* its lazy initialisation is not thread-safe */
+	/* Both lazy initialisations are not thread-safe in libxml2 2.9: the XSD datatype library
+	 * the schema uses ('token', 'double', ...) must be registered before threads load. */
+	xmlSchemaInitTypes();
+	xmlRelaxNGInitTypes();
 }
 
 /* Stage 2: parses buf; returns the document or NULL (errors recorded in ld). */

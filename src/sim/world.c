@@ -163,8 +163,10 @@ static void measure(sw_world *w, int i, double dt)
 	}
 	if (overlapping)
 		mt->overlap_time += dt;
+	/* Agents that do not perceive each other are independent (ghosts to each other, as in
+	 * the lane experiments): no agent-agent metrics. */
 	int agent_hit = 0;
-	for (int j = 0; j < w->n; j++) {
+	for (int j = 0; m->run.agents_perceive && j < w->n; j++) {
 		if (j == i)
 			continue;
 		const double *yj = agent_y(w, j);
