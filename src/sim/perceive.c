@@ -16,7 +16,7 @@ static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
 {
 	o->dx = d.x;
 	o->dy = d.y;
-	o->dist = hypot(d.x, d.y);
+	o->dist = sw_v2_len(d);
 	o->rho = rho;
 	o->clearance = clearance;
 	o->id = id;

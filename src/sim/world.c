@@ -61,6 +61,12 @@ void sw_world_destroy(sw_world *w)
 	free(w);
 }
 
+/* sqrt(x^2 + y^2): see sw_v2_len. */
+static double sw_hypot(double x, double y)
+{
+	return sqrt(x * x + y * y);
+}
+
 static double *agent_y(const sw_world *w, int i)
 {
 	return w->y + (size_t)i * SW_STATE_DIM;
@@ -77,7 +83,7 @@ static int pick_target(const sw_world *w, int i, double t)
 	double bd = INFINITY;
 	for (int k = 0; k < m->n_targets; k++) {
 		sw_vec2 q = sw_model_target_position(m, k, t);
-		double d = hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]);
+		double d = sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]);
 		if (d < bd) {
 			bd = d;
 			best = k;
@@ -91,7 +97,7 @@ static double arrival_margin(const sw_world *w, int i, double t, const double *y
 {
 	int tg = w->target[i];
 	sw_vec2 q = sw_model_target_position(w->m, tg, t);
-	return hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->m->targets[tg].radius;
+	return sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->m->targets[tg].radius;
 }
 
 /* GLM weights relaxed at the step start (step 1 of the header comment). */
@@ -170,7 +176,7 @@ static void measure(sw_world *w, int i, double dt)
 		if (j == i)
 			continue;
 		const double *yj = agent_y(w, j);
-		double c = hypot(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y) - r - m->agents[j].radius;
+		double c = sw_hypot(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y) - r - m->agents[j].radius;
 		if (c < mt->min_agent_clearance)
 			mt->min_agent_clearance = c;
 		if (c < 0.0)
@@ -407,7 +413,7 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 		    a->steer.glm.sigma_phi > 0.0)
 			y[SW_STATE_PHI] += a->steer.glm.sigma_phi * sqrt(h) *
 					   gsl_ran_gaussian_ziggurat(w->rng[i], 1.0);
-		w->metrics[i].path_length += hypot(y[SW_STATE_X] - y0[SW_STATE_X],
+		w->metrics[i].path_length += sw_hypot(y[SW_STATE_X] - y0[SW_STATE_X],
 						   y[SW_STATE_Y] - y0[SW_STATE_Y]);
 	}
 	w->t = t1;
