@@ -31,15 +31,16 @@ LIB_SRC := \
 	src/geom/geom.c \
 	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/rhs.c \
-	src/model/model.c src/model/motion.c \
-	src/sim/world.c src/sim/perceive.c src/sim/integrate.c \
+	src/model/model.c src/model/motion.c src/model/automaton.c \
+	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
+	src/sim/hybrid.c \
 	src/io/scenario.c src/io/scenario_read.c src/io/angle.c src/io/output.c src/io/summary.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c
 
 CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
-	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_io.c \
+	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c \
 	tests/test_scenarios.c
 
 BENCH_SRC := bench/bench_main.c

@@ -12,6 +12,7 @@ Suite *steer_simd_suite(void);
 Suite *competition_suite(void);
 Suite *model_suite(void);
 Suite *sim_suite(void);
+Suite *hybrid_suite(void);
 Suite *io_suite(void);
 Suite *scenarios_suite(void);
 

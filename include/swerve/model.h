@@ -18,6 +18,120 @@ extern "C" {
 /** Longest object name, including the terminating NUL. */
 #define SW_NAME_MAX 64
 
+/* --- behaviour automata ------------------------------------------------------------------- */
+
+/** Kinds of automaton variables.  All are stored as doubles in the agent's state; int and enum
+ * variables change only through resets, clocks grow at rate 1, reals follow the mode's flow
+ * equation (0 when it has none). */
+typedef enum {
+	SW_VAR_REAL = 0,  /**< continuous, with optional flow x' = expr per mode */
+	SW_VAR_INT = 1,   /**< integer, piecewise constant */
+	SW_VAR_ENUM = 2,  /**< one of named labels (stored as the label's index) */
+	SW_VAR_CLOCK = 3, /**< continuous with rate 1 in every mode */
+	SW_VAR_BOOL = 4   /**< true/false, piecewise constant */
+} sw_var_kind;
+
+/** Kinds of automaton parameters, bound per agent by the scenario. */
+typedef enum {
+	SW_PARAM_REAL = 0,     /**< a number */
+	SW_PARAM_TARGET = 1,   /**< a world target (name) */
+	SW_PARAM_REGION = 2,   /**< a world region (name) */
+	SW_PARAM_OBSTACLE = 3, /**< a world obstacle (name) */
+	SW_PARAM_SIGNAL = 4,   /**< a world signal (name) */
+	SW_PARAM_AGENT = 5     /**< another agent (name) */
+} sw_param_kind;
+
+/** Most labels of one enumerated variable. */
+#define SW_ENUM_MAX 16
+
+/** Definition of an automaton variable. */
+typedef struct sw_var_def {
+	const char *name;    /**< identifier, unique in the automaton */
+	int line, column;    /**< source position */
+	sw_var_kind kind;    /**< kind */
+	double init;         /**< initial value (enum: label index; bool: 0/1); default 0 */
+	int n_labels;        /**< enum labels (<= SW_ENUM_MAX) */
+	const char *const *labels; /**< enum label names (usable as constants in expressions) */
+} sw_var_def;
+
+/** Definition of an automaton parameter. */
+typedef struct sw_param_def {
+	const char *name;    /**< identifier, unique in the automaton */
+	int line, column;
+	sw_param_kind kind;
+	int has_default;     /**< 1: a default exists (real: def_value; others: def_name) */
+	double def_value;
+	const char *def_name;
+} sw_param_def;
+
+/** A flow equation var' = expr, or a reset var := expr. */
+typedef struct sw_assign_def {
+	const char *var;     /**< assigned variable */
+	const char *expr;    /**< right-hand side text */
+	int line, column;    /**< position of the expression text */
+} sw_assign_def;
+
+/** Definition of a mode. */
+typedef struct sw_mode_def {
+	const char *name;    /**< identifier, unique in the automaton */
+	int line;
+	int moves;           /**< 1: runs steer; 0: the agent stands still (speed 0, heading kept) */
+	sw_steer_def steer;  /**< law and parameters when moves */
+	const char *target;  /**< name of a target/agent parameter steered to; NULL = closest target */
+	int n_flows;
+	const sw_assign_def *flows; /**< flows of real variables */
+	const char *invariant; /**< boolean expression text, NULL = true */
+	int inv_line, inv_column;
+} sw_mode_def;
+
+/** Definition of a transition (urgent: fires the instant its guard becomes true). */
+typedef struct sw_transition_def {
+	const char *from, *to; /**< mode names */
+	int line;
+	const char *guard;   /**< boolean expression text (NULL = true: fires on entry) */
+	int guard_line, guard_column;
+	int n_resets;
+	const sw_assign_def *resets; /**< assignments with pre-jump values on the right */
+	const char *label;   /**< optional label (events, export synchronisation); NULL none */
+} sw_transition_def;
+
+/** Definition of a behaviour automaton (or, with is_signal, a signal automaton: no body, no
+ * perception, read by agents through in(signal, mode)). */
+typedef struct sw_automaton_def {
+	const char *name;    /**< automaton name */
+	const char *file;    /**< source file for diagnostics (may be NULL) */
+	int line;
+	int is_signal;
+	const char *initial; /**< initial mode name; NULL = the first mode */
+	int n_params, n_vars, n_modes, n_transitions;
+	const sw_param_def *params;
+	const sw_var_def *vars;
+	const sw_mode_def *modes;
+	const sw_transition_def *transitions; /**< in document order (priority) */
+} sw_automaton_def;
+
+/** A compiled automaton (immutable; see model/automaton.c for the expression slot layout). */
+typedef struct sw_automaton sw_automaton;
+
+/** Compiles def: resolves names, compiles every expression (errors cite file:line:column and
+ * say what was expected), checks types, and detects zero-time cycles whose guards are constant
+ * true.  Returns SW_SUCCESS with *out owned by the caller (sw_automaton_free), or SW_EINPUT. */
+int sw_automaton_compile(const sw_automaton_def *def, sw_automaton **out, sw_diag *diag);
+
+/** Frees a compiled automaton.  NULL is allowed. */
+void sw_automaton_free(sw_automaton *a);
+
+/** Name, file, counts and names of a compiled automaton (for tools such as graph output). */
+const char *sw_automaton_name(const sw_automaton *a);
+int sw_automaton_is_signal(const sw_automaton *a);
+int sw_automaton_n_modes(const sw_automaton *a);
+const char *sw_automaton_mode_name(const sw_automaton *a, int mode);
+int sw_automaton_initial(const sw_automaton *a);
+int sw_automaton_n_transitions(const sw_automaton *a);
+/** Transition k: source and target modes, label (NULL none) and guard text as printed back. */
+void sw_automaton_transition(const sw_automaton *a, int k, int *from, int *to,
+			     const char **label, char *guard, size_t guard_size);
+
 /** Scripted motion of a target or obstacle. */
 typedef enum {
 	SW_MOTION_NONE = 0,     /**< static */
@@ -67,6 +181,29 @@ typedef struct sw_target_def {
 	sw_motion_def motion; /**< scripted motion; default none */
 } sw_target_def;
 
+/** A named region (a simple polygon; rectangles are 4 vertices): read by inside(region). */
+typedef struct sw_region_def {
+	const char *name;     /**< unique name (copied); required */
+	int line;
+	int n_vertices;       /**< >= 3 */
+	const sw_vec2 *vertices; /**< copied */
+} sw_region_def;
+
+/** A signal in the world: an instance of a signal automaton (e.g. a traffic light). */
+typedef struct sw_signal_def {
+	const char *name;      /**< unique name (copied); required */
+	int line;
+	const char *automaton; /**< name of a signal automaton added with sw_model_add_automaton */
+} sw_signal_def;
+
+/** One parameter binding of an agent's behaviour: param = value (a number for real parameters,
+ * an object name for the others). */
+typedef struct sw_binding_def {
+	const char *param;    /**< parameter name */
+	const char *value;    /**< value text */
+	int line;
+} sw_binding_def;
+
 /** Definition of an agent. */
 typedef struct sw_agent_def {
 	const char *name;     /**< unique name (copied); NULL or "" = automatic "agentN" */
@@ -80,6 +217,10 @@ typedef struct sw_agent_def {
 	int stop_at_target;   /**< 1: the agent stops when it reaches its target; default 1 */
 	sw_steer_def steer;   /**< law and parameters; default GLM with defaults */
 	sw_personality personality; /**< traits; default none active */
+	const char *behaviour; /**< automaton name (see sw_model_add_automaton); NULL = run `steer`
+				    to the target and stop on arrival (the plain-law behaviour) */
+	int n_bindings;       /**< parameter bindings of the behaviour */
+	const sw_binding_def *bindings; /**< copied */
 } sw_agent_def;
 
 /** Run settings. */
@@ -139,6 +280,29 @@ typedef struct sw_target {
 	sw_motion motion;
 } sw_target;
 
+/** A compiled region. */
+typedef struct sw_region {
+	char name[SW_NAME_MAX];
+	int line;
+	int first, count;     /**< vertices in model->points */
+} sw_region;
+
+/** A compiled signal: an instance of a signal automaton. */
+typedef struct sw_signal {
+	char name[SW_NAME_MAX];
+	int line;
+	int automaton;        /**< index into model->automata */
+} sw_signal;
+
+/** A resolved behaviour parameter of one agent. */
+typedef struct sw_binding {
+	double value;         /**< real parameters */
+	int index;            /**< object parameters: index of the target, region, obstacle, signal
+				   or agent; -1 for real ones */
+	int line;             /**< source line of the binding (or of the agent for defaults) */
+	char text[SW_NAME_MAX]; /**< the value as written */
+} sw_binding;
+
 /** A compiled agent. */
 typedef struct sw_agent {
 	char name[SW_NAME_MAX];
@@ -149,6 +313,8 @@ typedef struct sw_agent {
 	int stop_at_target;
 	sw_steer_def steer;   /**< with courage already applied to GLM parameters */
 	sw_personality personality;
+	int behaviour;        /**< automaton index, -1 = plain law (steer, stop on arrival) */
+	int binding_first;    /**< its parameters' values: model->bindings[binding_first + j] */
 } sw_agent;
 
 /** The compiled scenario.  Read-only after sw_model_finalize(). */
@@ -162,8 +328,14 @@ typedef struct sw_model {
 	sw_target *targets;
 	sw_agent *agents;
 	sw_vec2 *points;      /**< storage for polygon vertices and waypoints */
+	int n_automata, n_regions, n_signals, n_bindings;
+	sw_automaton **automata; /**< owned */
+	sw_region *regions;
+	sw_signal *signals;
+	sw_binding *bindings;
 	int finalized;        /**< 1 after sw_model_finalize() succeeded */
 	int cap_obstacles, cap_prims, cap_targets, cap_agents, cap_points; /**< internal */
+	int cap_automata, cap_regions, cap_signals, cap_bindings; /**< internal */
 } sw_model;
 
 /** Defaults (the one place where they live). */
@@ -184,6 +356,17 @@ void sw_model_free(sw_model *m);
 int sw_model_add_obstacle(sw_model *m, const sw_obstacle_def *def, sw_diag *diag);
 int sw_model_add_target(sw_model *m, const sw_target_def *def, sw_diag *diag);
 int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag);
+/** Adds a compiled automaton; the model takes ownership of a (also on failure).  Names must be
+ * unique.  Agents and signals refer to automata by name, so add automata first. */
+int sw_model_add_automaton(sw_model *m, sw_automaton *a, int line, sw_diag *diag);
+int sw_model_add_region(sw_model *m, const sw_region_def *def, sw_diag *diag);
+int sw_model_add_signal(sw_model *m, const sw_signal_def *def, sw_diag *diag);
+
+/** Index of the named automaton, region or signal, or -1. */
+int sw_model_find_automaton(const sw_model *m, const char *name);
+int sw_model_find_region(const sw_model *m, const char *name);
+int sw_model_find_signal(const sw_model *m, const char *name);
+
 /** Sets the run settings after checking them (line: source line for diagnostics). */
 int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_diag *diag);
 

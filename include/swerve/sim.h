@@ -75,8 +75,8 @@ int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf
  * when the agent does not run GLM. */
 int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);
 
-/** Called at every discrete transition of an agent: time t (s), modes from and to, and a short
- * description of the guard that fired. */
+/** Called at every discrete transition of a unit (agent or signal, see sw_world_n_units): time t
+ * (s), modes from and to, and the transition's label or, without one, its guard as text. */
 typedef void (*sw_event_fn)(const sw_world *w, int agent, double t, int from, int to,
 			    const char *guard, void *ctx);
 
@@ -84,8 +84,19 @@ typedef void (*sw_event_fn)(const sw_world *w, int agent, double t, int from, in
  * sw_world_create() (agents starting at their target) happen before registration. */
 void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx);
 
-/** Static name of mode `mode` of agent i ("steer", "arrived"). */
+/** Static name of mode `mode` of unit i: for plain-law agents "steer" or "arrived", else the
+ * automaton's mode name. */
 const char *sw_world_mode_name(const sw_world *w, int i, int mode);
+
+/** Units are the agents (0 .. n_agents - 1) followed by the signals; their number. */
+int sw_world_n_units(const sw_world *w);
+/** Name of unit u (agent or signal name). */
+const char *sw_world_unit_name(const sw_world *w, int u);
+/** Current mode of unit u. */
+int sw_world_unit_mode(const sw_world *w, int u);
+/** Continuous state of unit u: [steering state 0..6, then for automaton units time_in_mode and
+ * the automaton's variables in declaration order]; *dim (may be NULL) receives its length. */
+const double *sw_world_unit_state(const sw_world *w, int u, int *dim);
 
 /** Called at every sample (t = 0 and every run.sample seconds); non-zero return stops the run
  * with that status. */

@@ -60,10 +60,9 @@ static void on_event(const sw_world *w, int agent, double t, int from, int to, c
 		     void *ctx)
 {
 	sw_output *o = ctx;
-	const sw_model *m = o->m;
 	if (fprintf(o->f[OUT_EVENTS],
 		    "{\"t\":%.17g,\"agent\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"guard\":\"%s\"}\n", t,
-		    m->agents[agent].name, sw_world_mode_name(w, agent, from),
+		    sw_world_unit_name(w, agent), sw_world_mode_name(w, agent, from),
 		    sw_world_mode_name(w, agent, to), guard) < 0)
 		o->failed = 1;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "swerve/model.h"
+#include "automaton_impl.h"
 
 sw_obstacle_def sw_default_obstacle_def(void)
 {
@@ -79,8 +79,16 @@ void sw_model_free(sw_model *m)
 	free(m->targets);
 	free(m->agents);
 	free(m->points);
+	for (int k = 0; k < m->n_automata; k++)
+		sw_automaton_free(m->automata[k]);
+	free(m->automata);
+	free(m->regions);
+	free(m->signals);
+	free(m->bindings);
 	free(m);
 }
+
+static int find(const char *name, const void *base, int n, size_t stride);
 
 /* Grows an array to hold at least need elements; returns 0 on success. */
 static int grow(void **arr, int *cap, int need, size_t elem)
@@ -411,6 +419,69 @@ static void check_personality(checker *c, const sw_personality *p)
 	}
 }
 
+/* Appends one binding per parameter of automaton a: defaults, then the agent's own values. */
+static int add_bindings(sw_model *m, checker *c, const struct sw_automaton *a,
+			const sw_agent_def *def, int *first)
+{
+	if (GROW(m, bindings, cap_bindings, m->n_bindings + a->n_params))
+		return SW_ENOMEM;
+	sw_binding *b = m->bindings + m->n_bindings;
+	for (int j = 0; j < a->n_params; j++) {
+		memset(&b[j], 0, sizeof b[j]);
+		b[j].index = -1;
+		b[j].line = -def->line; /* negative: not bound (yet) */
+		if (a->params[j].has_default) {
+			b[j].line = def->line;
+			b[j].value = a->params[j].def_value;
+			snprintf(b[j].text, SW_NAME_MAX, "%s", a->params[j].def_name);
+		}
+	}
+	for (int k = 0; k < def->n_bindings; k++) {
+		const sw_binding_def *bd = &def->bindings[k];
+		int j = 0;
+		while (j < a->n_params && strcmp(a->params[j].name, bd->param ? bd->param : "") != 0)
+			j++;
+		if (j == a->n_params) {
+			sw_diag_add(c->diag, SW_SEV_ERROR, m->file, bd->line, 0,
+				    "%s: behaviour '%s' has no parameter '%s'", c->what, a->name,
+				    bd->param ? bd->param : "");
+			c->bad = 1;
+			continue;
+		}
+		b[j].line = bd->line;
+		if (a->params[j].kind == SW_PARAM_REAL) {
+			char *end = NULL;
+			b[j].value = strtod(bd->value ? bd->value : "", &end);
+			if (!bd->value || end == bd->value || *end || !isfinite(b[j].value)) {
+				sw_diag_add(c->diag, SW_SEV_ERROR, m->file, bd->line, 0,
+					    "%s: parameter '%s' = '%s'; expected a finite number",
+					    c->what, bd->param, bd->value ? bd->value : "");
+				c->bad = 1;
+			}
+		} else if (!bd->value || strlen(bd->value) >= SW_NAME_MAX) {
+			sw_diag_add(c->diag, SW_SEV_ERROR, m->file, bd->line, 0,
+				    "%s: parameter '%s' needs the name of a %s", c->what, bd->param,
+				    "world object");
+			c->bad = 1;
+		} else {
+			snprintf(b[j].text, SW_NAME_MAX, "%s", bd->value);
+		}
+	}
+	for (int j = 0; j < a->n_params; j++)
+		if (b[j].line < 0) {
+			sw_diag_add(c->diag, SW_SEV_ERROR, m->file, def->line, 0,
+				    "%s: behaviour '%s' needs a value for parameter '%s' (no default); "
+				    "expected <bind param=\"%s\" value=\"...\"/>",
+				    c->what, a->name, a->params[j].name, a->params[j].name);
+			c->bad = 1;
+		}
+	if (c->bad)
+		return SW_EINPUT;
+	*first = m->n_bindings;
+	m->n_bindings += a->n_params;
+	return SW_SUCCESS;
+}
+
 int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag)
 {
 	if (!m || !def || m->finalized)
@@ -455,6 +526,23 @@ int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag)
 	a.steer = def->steer;
 	a.personality = def->personality;
 	a.target = -1; /* the closest target */
+	a.behaviour = -1;
+	if (def->behaviour && def->behaviour[0]) {
+		a.behaviour = sw_model_find_automaton(m, def->behaviour);
+		if (a.behaviour < 0 || m->automata[a.behaviour]->is_signal)
+			return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
+					   "%s: unknown behaviour '%s'; expected the name of a "
+					   "behaviour automaton of the scenario",
+					   what, def->behaviour);
+		int st = add_bindings(m, &c, m->automata[a.behaviour], def, &a.binding_first);
+		if (st != SW_SUCCESS)
+			return st;
+	} else if (def->n_bindings > 0) {
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->bindings[0].line, 0,
+				   "%s: parameter bindings without a behaviour; expected a "
+				   "behaviour attribute",
+				   what);
+	}
 	m->agents[m->n_agents] = a;
 	if (def->target && def->target[0]) {
 		int t = sw_model_find_target(m, def->target);
@@ -469,6 +557,100 @@ int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag)
 	}
 	m->n_agents++;
 	return SW_SUCCESS;
+}
+
+int sw_model_add_automaton(sw_model *m, sw_automaton *a, int line, sw_diag *diag)
+{
+	if (!m || !a || m->finalized) {
+		sw_automaton_free(a);
+		return SW_EUSAGE;
+	}
+	if (sw_model_find_automaton(m, a->name) >= 0) {
+		sw_diag_add(diag, SW_SEV_ERROR, m->file, line, 0,
+			    "automaton name '%s' is already used; expected a unique name", a->name);
+		sw_automaton_free(a);
+		return SW_EINPUT;
+	}
+	if (GROW(m, automata, cap_automata, m->n_automata + 1)) {
+		sw_automaton_free(a);
+		return SW_ENOMEM;
+	}
+	m->automata[m->n_automata++] = a;
+	return SW_SUCCESS;
+}
+
+int sw_model_add_region(sw_model *m, const sw_region_def *def, sw_diag *diag)
+{
+	if (!m || !def || m->finalized)
+		return SW_EUSAGE;
+	char what[SW_NAME_MAX + 32];
+	snprintf(what, sizeof what, "region '%.*s'", SW_NAME_MAX - 1, def->name ? def->name : "");
+	checker c = {diag, m, def->line, what, 0};
+	if (!def->name || !def->name[0])
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
+				   "region: a name is required");
+	name_ok(&c, def->name);
+	if (def->n_vertices < 3 || !def->vertices)
+		bad(&c, "vertex count", def->n_vertices, "at least 3 vertices");
+	for (int i = 0; !c.bad && i < def->n_vertices; i++)
+		vec(&c, "vertex", def->vertices[i]);
+	if (c.bad)
+		return SW_EINPUT;
+	if (GROW(m, regions, cap_regions, m->n_regions + 1))
+		return SW_ENOMEM;
+	sw_region r;
+	memset(&r, 0, sizeof r);
+	snprintf(r.name, sizeof r.name, "%s", def->name);
+	r.line = def->line;
+	r.first = m->n_points;
+	r.count = def->n_vertices;
+	if (add_points(m, def->vertices, def->n_vertices))
+		return SW_ENOMEM;
+	m->regions[m->n_regions++] = r;
+	return SW_SUCCESS;
+}
+
+int sw_model_add_signal(sw_model *m, const sw_signal_def *def, sw_diag *diag)
+{
+	if (!m || !def || m->finalized)
+		return SW_EUSAGE;
+	if (!def->name || !def->name[0] || strlen(def->name) >= SW_NAME_MAX)
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
+				   "signal: a name of at most %d characters is required",
+				   SW_NAME_MAX - 1);
+	int a = def->automaton ? sw_model_find_automaton(m, def->automaton) : -1;
+	if (a < 0 || !m->automata[a]->is_signal)
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
+				   "signal '%s': unknown signal automaton '%s'; expected the name of "
+				   "an automaton of kind signal",
+				   def->name, def->automaton ? def->automaton : "");
+	if (GROW(m, signals, cap_signals, m->n_signals + 1))
+		return SW_ENOMEM;
+	sw_signal sg;
+	memset(&sg, 0, sizeof sg);
+	snprintf(sg.name, sizeof sg.name, "%s", def->name);
+	sg.line = def->line;
+	sg.automaton = a;
+	m->signals[m->n_signals++] = sg;
+	return SW_SUCCESS;
+}
+
+int sw_model_find_automaton(const sw_model *m, const char *name)
+{
+	for (int k = 0; k < m->n_automata; k++)
+		if (strcmp(m->automata[k]->name, name) == 0)
+			return k;
+	return -1;
+}
+
+int sw_model_find_region(const sw_model *m, const char *name)
+{
+	return find(name, m->regions, m->n_regions, sizeof *m->regions);
+}
+
+int sw_model_find_signal(const sw_model *m, const char *name)
+{
+	return find(name, m->signals, m->n_signals, sizeof *m->signals);
 }
 
 int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_diag *diag)
@@ -542,6 +724,52 @@ static void check_unique(const sw_model *m, const char *kind, const void *base, 
 	}
 }
 
+/* Resolves agent i's object parameters to indices. */
+static int resolve_bindings(sw_model *m, int i, sw_diag *diag)
+{
+	const sw_agent *ag = &m->agents[i];
+	const struct sw_automaton *a = m->automata[ag->behaviour];
+	int st = SW_SUCCESS;
+	for (int j = 0; j < a->n_params; j++) {
+		sw_binding *b = &m->bindings[ag->binding_first + j];
+		const char *t = b->text;
+		switch (a->params[j].kind) {
+		case SW_PARAM_REAL: continue;
+		case SW_PARAM_TARGET: b->index = sw_model_find_target(m, t); break;
+		case SW_PARAM_REGION: b->index = sw_model_find_region(m, t); break;
+		case SW_PARAM_OBSTACLE: b->index = sw_model_find_obstacle(m, t); break;
+		case SW_PARAM_SIGNAL: b->index = sw_model_find_signal(m, t); break;
+		case SW_PARAM_AGENT: b->index = sw_model_find_agent(m, t); break;
+		}
+		if (b->index < 0) {
+			static const char *kind[] = {"number", "target", "region", "obstacle",
+						     "signal", "agent"};
+			st = sw_diag_add(diag, SW_SEV_ERROR, m->file, b->line, 0,
+					 "agent '%s': parameter '%s' of behaviour '%s' is bound to "
+					 "'%s', which is not a %s of the scenario",
+					 ag->name, a->params[j].name, a->name, t, kind[a->params[j].kind]);
+		}
+	}
+	/* Modes named in in(signal, mode) must exist in some signal bound to the agent. */
+	for (int k = 0; k < a->n_names && st == SW_SUCCESS; k++) {
+		int found = 0;
+		for (int j = 0; j < a->n_params; j++) {
+			const sw_binding *b = &m->bindings[ag->binding_first + j];
+			if (a->params[j].kind != SW_PARAM_SIGNAL || b->index < 0)
+				continue;
+			const struct sw_automaton *sa = m->automata[m->signals[b->index].automaton];
+			for (int q = 0; q < sa->n_modes; q++)
+				found |= strcmp(sa->modes[q].name, a->names[k]) == 0;
+		}
+		if (!found)
+			st = sw_diag_add(diag, SW_SEV_ERROR, m->file, ag->line, 0,
+					 "agent '%s': behaviour '%s' tests signal mode '%s', which no "
+					 "signal bound to the agent has",
+					 ag->name, a->name, a->names[k]);
+	}
+	return st;
+}
+
 int sw_model_finalize(sw_model *m, sw_diag *diag)
 {
 	if (!m || m->finalized)
@@ -574,6 +802,13 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 		if (a->steer.law == SW_LAW_GLM)
 			a->steer.glm = sw_glm_with_personality(&a->steer.glm, &a->personality);
 	}
+	check_unique(m, "region", m->regions, m->n_regions, sizeof *m->regions,
+		     offsetof(sw_region, line), diag, &badf);
+	check_unique(m, "signal", m->signals, m->n_signals, sizeof *m->signals,
+		     offsetof(sw_signal, line), diag, &badf);
+	for (int i = 0; i < m->n_agents; i++)
+		if (m->agents[i].behaviour >= 0 && resolve_bindings(m, i, diag) != SW_SUCCESS)
+			badf = 1;
 	if (badf)
 		return SW_EINPUT;
 	m->finalized = 1;

@@ -1,11 +1,11 @@
-/* sim/integrate.c - one agent's flow integrated over an interval.
+/* sim/integrate.c - one unit's flow integrated over an interval.
  *
  * "euler" is the publications' fixed-step explicit Euler; GSL's odeiv2 has no first-order
- * explicit stepper, so it is written here (three lines).  Every other integrator is a GSL odeiv2
+ * explicit stepper, so it is written here (a few lines).  Every other integrator is a GSL odeiv2
  * step type driven adaptively (tolerances rtol/atol, largest step the macro step) or, with
  * run.fixed, at a fixed sub-step.  The driver is reset before every interval: intervals start
  * after jumps or perception snapshots, and GSL's multistep methods must not carry history across
- * them. */
+ * them (GSL requires a reset after a discontinuity). */
 #include <math.h>
 #include <string.h>
 
@@ -13,14 +13,49 @@
 
 #include "sim_internal.h"
 
+/* Flow of an automaton unit: the mode's steering (or standing still), time_in_mode, clocks and
+ * the mode's flow equations. */
+static int automaton_flow(struct sw_world *w, int u, double t, const double y[], double dydt[])
+{
+	const struct sw_automaton *a = w->aut[u];
+	const sw_amode *md = &a->modes[w->mode[u]];
+	memset(dydt, 0, (size_t)w->dim[u] * sizeof *dydt);
+	if (u < w->n && md->moves) {
+		const sw_agent *ag = &w->m->agents[u];
+		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
+		sw_situation s;
+		sw__perceive(w, u, t, y, sw__wall_near(def), &s, w->scratch, w->cap);
+		int st = sw_steer_rhs(def, &ag->personality, &s, y, dydt, NULL);
+		if (st != SW_SUCCESS)
+			return st;
+	}
+	dydt[SW_STATE_DIM] = 1.0; /* time_in_mode */
+	for (int k = 0; k < a->n_vars; k++) {
+		double *d = &dydt[SW_STATE_DIM + 1 + k];
+		if (a->vars[k].kind == SW_VAR_CLOCK)
+			*d = 1.0;
+		else if (md->flows[k])
+			*d = sw__eval(w, u, t, y, md->flows[k]);
+		if (!isfinite(*d))
+			return SW_ENUMERIC;
+	}
+	return SW_SUCCESS;
+}
+
 int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 {
 	agent_ctx *c = params;
 	struct sw_world *w = c->w;
-	const sw_agent *a = &w->m->agents[c->i];
-	sw_situation s;
-	sw__perceive(w, c->i, t, y, sw__wall_near(a), &s, w->scratch, w->cap);
-	int st = sw_steer_rhs(&a->steer, &a->personality, &s, y, dydt, NULL);
+	int u = c->i, st;
+	if (w->aut[u]) {
+		st = automaton_flow(w, u, t, y, dydt);
+	} else {
+		const sw_agent *a = &w->m->agents[u];
+		const sw_steer_def *def = sw__steer_of(w, u, 0);
+		sw_situation s;
+		sw__perceive(w, u, t, y, sw__wall_near(def), &s, w->scratch, w->cap);
+		st = sw_steer_rhs(def, &a->personality, &s, y, dydt, NULL);
+	}
 	if (st != SW_SUCCESS) {
 		if (w->rhs_status == SW_SUCCESS)
 			w->rhs_status = st;
@@ -30,55 +65,57 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 }
 
 /* Forward differences rather than gsl_deriv_central: the latter differentiates scalar functions
- * and would need 4 * SW_STATE_DIM^2 full right-hand-side evaluations; the implicit steppers only
- * need a rough Jacobian for their Newton iterations. */
+ * and would need 4 * dim^2 full right-hand-side evaluations; the implicit steppers only need a
+ * rough Jacobian for their Newton iterations. */
 int sw__agent_jac(double t, const double y[], double *dfdy, double dfdt[], void *params)
 {
-	double f0[SW_STATE_DIM], f1[SW_STATE_DIM], yp[SW_STATE_DIM];
+	agent_ctx *c = params;
+	int n = c->w->dim[c->i];
+	double *f0 = c->w->work + c->w->maxdim, *f1 = f0 + c->w->maxdim, *yp = f1 + c->w->maxdim;
 	int st = sw__agent_flow(t, y, f0, params);
 	if (st != GSL_SUCCESS)
 		return st;
-	memcpy(yp, y, sizeof yp);
-	for (int j = 0; j < SW_STATE_DIM; j++) {
+	memcpy(yp, y, (size_t)n * sizeof *yp);
+	for (int j = 0; j < n; j++) {
 		double hj = 1e-7 * fmax(1.0, fabs(y[j]));
 		yp[j] = y[j] + hj;
 		if ((st = sw__agent_flow(t, yp, f1, params)) != GSL_SUCCESS)
 			return st;
-		for (int i = 0; i < SW_STATE_DIM; i++)
-			dfdy[i * SW_STATE_DIM + j] = (f1[i] - f0[i]) / hj;
+		for (int i = 0; i < n; i++)
+			dfdy[i * n + j] = (f1[i] - f0[i]) / hj;
 		yp[j] = y[j];
 	}
 	double ht = 1e-7 * fmax(1.0, fabs(t));
 	if ((st = sw__agent_flow(t + ht, y, f1, params)) != GSL_SUCCESS)
 		return st;
-	for (int i = 0; i < SW_STATE_DIM; i++)
+	for (int i = 0; i < n; i++)
 		dfdt[i] = (f1[i] - f0[i]) / ht;
 	return GSL_SUCCESS;
 }
 
-static int euler(struct sw_world *w, int i, double t0, double t1, double *y)
+static int euler(struct sw_world *w, int u, double t0, double t1, double *y)
 {
-	int n = w->m->run.substeps;
+	int n = w->m->run.substeps, dim = w->dim[u];
 	double h = (t1 - t0) / n;
-	double dydt[SW_STATE_DIM];
+	double *dydt = w->work;
 	for (int k = 0; k < n; k++) {
-		int st = sw__agent_flow(t0 + k * h, y, dydt, &w->ctx[i]);
+		int st = sw__agent_flow(t0 + k * h, y, dydt, &w->ctx[u]);
 		if (st != GSL_SUCCESS)
 			return w->rhs_status ? w->rhs_status : SW_ENUMERIC;
-		for (int j = 0; j < SW_STATE_DIM; j++)
+		for (int j = 0; j < dim; j++)
 			y[j] += h * dydt[j];
 	}
 	return SW_SUCCESS;
 }
 
-int sw__integrate(struct sw_world *w, int i, double t0, double t1, double *y)
+int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 {
 	if (!(t1 > t0))
 		return SW_SUCCESS;
 	w->rhs_status = SW_SUCCESS;
 	if (!w->type)
-		return euler(w, i, t0, t1, y);
-	gsl_odeiv2_driver *d = w->drv[i];
+		return euler(w, u, t0, t1, y);
+	gsl_odeiv2_driver *d = w->drv[u];
 	gsl_odeiv2_driver_reset(d);
 	double t = t0;
 	int st;

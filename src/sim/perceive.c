@@ -7,9 +7,30 @@
 
 #include "sim_internal.h"
 
-double sw__wall_near(const sw_agent *a)
+double sw__wall_near(const sw_steer_def *def)
 {
-	return a->steer.law == SW_LAW_GLM ? a->steer.glm.wall_near : INFINITY;
+	return def->law == SW_LAW_GLM ? def->glm.wall_near : INFINITY;
+}
+
+const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)
+{
+	return &w->steer[w->steer_first[i] + (w->aut[i] ? mode : 0)];
+}
+
+int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out)
+{
+	switch (w->tkind[i]) {
+	case TGT_TARGET:
+		*out = sw_model_target_position(w->m, w->tindex[i], t);
+		return 1;
+	case TGT_AGENT: {
+		const double *yj = w->y_snap + w->off[w->tindex[i]];
+		*out = sw_v2(yj[SW_STATE_X], yj[SW_STATE_Y]);
+		return 1;
+	}
+	default:
+		return 0;
+	}
 }
 
 static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
@@ -31,15 +52,10 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 	s->x = p.x;
 	s->y = p.y;
 	s->radius = a->radius;
-	s->has_target = 0;
-	s->tx = s->ty = 0.0;
-	int tg = w->target[i];
-	if (tg >= 0) {
-		sw_vec2 q = sw_model_target_position(m, tg, t);
-		s->has_target = 1;
-		s->tx = q.x;
-		s->ty = q.y;
-	}
+	sw_vec2 q = sw_v2(0.0, 0.0);
+	s->has_target = sw__target_pos(w, i, t, &q);
+	s->tx = q.x;
+	s->ty = q.y;
 	int n = 0;
 	for (int k = 0; k < m->n_prims && n < cap; k++) {
 		const sw_prim *pr = &m->prims[k];
@@ -52,13 +68,13 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 				put(&buf[n++], d, pr->radius, c, k);
 			continue;
 		}
-		sw_vec2 q = sw_segment_closest(pa, pb, p, NULL);
-		double c = sw_v2_dist(q, p) - a->radius;
+		sw_vec2 cp = sw_segment_closest(pa, pb, p, NULL);
+		double c = sw_v2_dist(cp, p) - a->radius;
 		if (c > a->perception)
 			continue;
 		double half = 0.5 * sw_v2_dist(pa, pb);
 		if (c < wall_near * half) {
-			put(&buf[n++], sw_v2_sub(q, p), 0.0, c, k);
+			put(&buf[n++], sw_v2_sub(cp, p), 0.0, c, k);
 		} else {
 			/* Midpoint repeller; rho such that asin(rho / dist) is half the angle the
 			 * wall subtends from p. */
@@ -72,7 +88,7 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 		for (int j = 0; j < w->n && n < cap; j++) {
 			if (j == i)
 				continue;
-			const double *yj = w->y_snap + (size_t)j * SW_STATE_DIM;
+			const double *yj = w->y_snap + w->off[j];
 			sw_vec2 d = sw_v2(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y);
 			double rj = m->agents[j].radius;
 			double c = sw_v2_len(d) - rj - a->radius;

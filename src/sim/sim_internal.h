@@ -1,67 +1,115 @@
-/* sim/sim_internal.h - the world structure shared by the files of the sim module. */
+/* sim/sim_internal.h - the world structure shared by the files of the sim module.
+ *
+ * A world steps "units": the n agents, then the signals (instances of signal automata, with no
+ * body).  Each unit has its own continuous state vector in y (offset off[u], dimension dim[u]):
+ * plain-law agents [steering state 0..6]; automaton units [steering 0..6, time_in_mode, vars]
+ * (signals keep zeros in the steering part). */
 #ifndef SWERVE_SIM_INTERNAL_H
 #define SWERVE_SIM_INTERNAL_H
 
 #include <gsl/gsl_odeiv2.h>
 #include <gsl/gsl_rng.h>
 
+#include "model/automaton_impl.h"
 #include "swerve/sim.h"
 
-/** Agent modes until behaviour automata land. */
+/** Modes of plain-law agents. */
 enum { MODE_STEER = 0, MODE_ARRIVED = 1 };
+
+/** Kinds of steering target of an agent. */
+enum { TGT_NONE = 0, TGT_TARGET = 1, TGT_AGENT = 2 };
+
+/** Positions kept per agent for progress(obj, window). */
+#define SW_HISTORY 256
 
 struct sw_world;
 
-/** What an agent's GSL system receives as params. */
+/** What a unit's GSL system receives as params. */
 typedef struct agent_ctx {
 	struct sw_world *w;
 	int i;
 } agent_ctx;
 
+/** A signal switch during the current step. */
+typedef struct sig_switch {
+	int sig;
+	double t;
+	int mode;
+} sig_switch;
+
 struct sw_world {
 	const sw_model *m;
 	double t;               /* current time, s */
 	long steps;             /* macro steps taken */
-	int n;                  /* number of agents */
-	double *y;              /* n * SW_STATE_DIM current states */
+	int n;                  /* agents */
+	int ns;                 /* signals */
+	int nu;                 /* units: agents then signals */
+	int *dim;               /* per unit state dimension */
+	size_t *off;            /* per unit offset into y */
+	double *y;              /* all unit states */
 	double *y_snap;         /* states at the start of the step (what others perceive) */
-	double *y_work;         /* n * SW_STATE_DIM scratch for event location */
-	int *mode;              /* per agent: MODE_* */
-	int *target;            /* per agent: target steered to (-1 none) */
+	double *work;           /* scratch: 4 * maxdim */
+	int maxdim;
+	int *mode;              /* per unit mode */
+	const struct sw_automaton **aut; /* per unit automaton, NULL for plain-law agents */
+	sw_steer_def *steer;    /* per agent per mode steering (personality applied) */
+	int *steer_first;       /* per agent: its modes' entries in steer */
+	int *tkind, *tindex;    /* per agent current steering target */
 	gsl_rng **rng;          /* per agent random stream */
 	sw_agent_metrics *metrics;
 	double *min_clear;      /* n * n_obstacles minimum clearances */
 	unsigned char *overlap; /* n * n_obstacles: overlapping at the last check */
 	unsigned char *agent_overlap; /* n: overlapping some agent at the last check */
 	const gsl_odeiv2_step_type *type; /* NULL: explicit Euler */
-	gsl_odeiv2_system *sys; /* n systems */
-	gsl_odeiv2_driver **drv; /* n drivers (NULL for Euler) */
-	agent_ctx *ctx;         /* n contexts */
+	gsl_odeiv2_system *sys; /* per unit */
+	gsl_odeiv2_driver **drv; /* per unit (NULL for Euler) */
+	agent_ctx *ctx;         /* per unit */
 	sw_percept *scratch;    /* percept buffer (cap entries) */
 	int cap;
-	int rhs_status;
-	sw_event_fn event_fn;    /* called at every discrete transition (may be NULL) */
-	void *event_ctx;         /* first non-success status of an rhs call in this integration */
+	double *slots;          /* expression slot scratch (max_slots) */
+	int max_slots;
+	int rhs_status;         /* first non-success status of an rhs call in this integration */
+	sw_event_fn event_fn;   /* called at every discrete transition (may be NULL) */
+	void *event_ctx;
+	int *sig_mode0;         /* per signal: mode at the start of the step */
+	sig_switch *switches;   /* signal switches during this step, in time order */
+	int n_switch, cap_switch;
+	double *hist;           /* per agent SW_HISTORY x (t, x, y) ring of step-end positions */
+	int hist_len, hist_head;
+	int zeno_max;           /* most jumps of one unit at one instant */
 };
 
-/** Perceives for agent i at time t with its own state y (others from y_snap), into s and buf
- * (capacity cap).  wall_near: a wall is seen at its closest point when its clearance is below
- * wall_near times its half length, else at its midpoint (INFINITY: always the closest point).
- * Returns the number of percepts (at most cap). */
+/* perceive.c */
 int sw__perceive(const struct sw_world *w, int i, double t, const double *y, double wall_near,
 		 sw_situation *s, sw_percept *buf, int cap);
+double sw__wall_near(const sw_steer_def *def);
+/** Steering definition agent i uses in mode `mode` (plain-law agents: their law). */
+const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode);
+/** Position of agent i's current steering target at time t; returns 0 when it has none. */
+int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out);
 
-/** Wall-near factor the agent's law wants (GLM's parameter, else INFINITY). */
-double sw__wall_near(const sw_agent *a);
-
-/** Integrates agent i's state y from t0 to t1 (t1 >= t0) with the world's integrator.
- * Returns SW_SUCCESS or an error status. */
-int sw__integrate(struct sw_world *w, int i, double t0, double t1, double *y);
-
-/** The GSL right-hand side of agent i (params: agent_ctx). */
+/* integrate.c */
+int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y);
 int sw__agent_flow(double t, const double y[], double dydt[], void *params);
-
-/** Finite-difference Jacobian for the implicit GSL steppers (params: agent_ctx). */
 int sw__agent_jac(double t, const double y[], double *dfdy, double dfdt[], void *params);
+
+/* host.c: expressions of automaton units */
+/** Fills w->slots for unit u at time t with state y; returns the slot array. */
+double *sw__slots(struct sw_world *w, int u, double t, const double *y);
+/** Evaluates e (value) / its margin for unit u at (t, y). */
+double sw__eval(struct sw_world *w, int u, double t, const double *y, const sw_expr *e);
+double sw__margin(struct sw_world *w, int u, double t, const double *y, const sw_expr *e);
+/** Mode of signal s at time t within the current step. */
+int sw__signal_mode(const struct sw_world *w, int s, double t);
+/** Records agent i's position at the end of a step (for progress()). */
+void sw__history_push(struct sw_world *w);
+
+/* hybrid.c */
+/** Advances automaton unit u over [t0, t1] with exact transition instants. */
+int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag *diag);
+/** Enters the initial mode of unit u at time t (fires transitions enabled at t). */
+int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag);
+/** Sets the steering target of agent i for its current mode at time t. */
+void sw__retarget(struct sw_world *w, int i, double t);
 
 #endif

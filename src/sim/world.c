@@ -11,7 +11,10 @@
  *      run.event_tol, and the agent stops there (arrived agents no longer move);
  *   4. the heading noise of (1) is added as an Euler-Maruyama increment sigma sqrt(h) N(0,1);
  *   5. algebraic outputs (commanded speed) and metrics are updated.
- * Collisions and clearances are measured at step ends. */
+ * Collisions and clearances are measured at step ends.  Agents running a behaviour automaton and
+ * the signals follow sim/hybrid.c instead of steps 3: every guard is watched, not only arrival;
+ * signals are advanced first so that agents reading them see their switches at the exact
+ * instants. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,7 @@
 #include <gsl/gsl_roots.h>
 
 #include "sim_internal.h"
+
 
 static const struct {
 	const char *name;
@@ -34,21 +38,36 @@ static const struct {
 	{"msbdf", &gsl_odeiv2_step_msbdf},
 };
 
+/* Most jumps of one unit at one instant before a Zeno error. */
+#define SW_ZENO_MAX 64
+
+/* sqrt(x^2 + y^2): see sw_v2_len. */
+static double sw_hypot(double x, double y)
+{
+	return sqrt(x * x + y * y);
+}
+
 void sw_world_destroy(sw_world *w)
 {
 	if (!w)
 		return;
-	for (int i = 0; i < w->n; i++) {
-		if (w->rng && w->rng[i])
-			gsl_rng_free(w->rng[i]);
-		if (w->drv && w->drv[i])
-			gsl_odeiv2_driver_free(w->drv[i]);
+	for (int u = 0; u < w->nu; u++) {
+		if (w->rng && u < w->n && w->rng[u])
+			gsl_rng_free(w->rng[u]);
+		if (w->drv && w->drv[u])
+			gsl_odeiv2_driver_free(w->drv[u]);
 	}
+	free(w->dim);
+	free(w->off);
 	free(w->y);
 	free(w->y_snap);
-	free(w->y_work);
+	free(w->work);
 	free(w->mode);
-	free(w->target);
+	free(w->aut);
+	free(w->steer);
+	free(w->steer_first);
+	free(w->tkind);
+	free(w->tindex);
 	free(w->rng);
 	free(w->metrics);
 	free(w->min_clear);
@@ -58,55 +77,71 @@ void sw_world_destroy(sw_world *w)
 	free(w->drv);
 	free(w->ctx);
 	free(w->scratch);
+	free(w->slots);
+	free(w->sig_mode0);
+	free(w->switches);
+	free(w->hist);
 	free(w);
-}
-
-/* sqrt(x^2 + y^2): see sw_v2_len. */
-static double sw_hypot(double x, double y)
-{
-	return sqrt(x * x + y * y);
 }
 
 static double *agent_y(const sw_world *w, int i)
 {
-	return w->y + (size_t)i * SW_STATE_DIM;
+	return w->y + w->off[i];
 }
 
-/* Index of the target agent i steers to at time t: its bound target, else the closest one. */
-static int pick_target(const sw_world *w, int i, double t)
+/* Plain-law agents: index of the target agent i steers to at time t (bound, else closest). */
+static void pick_target(sw_world *w, int i, double t)
 {
 	const sw_model *m = w->m;
-	if (m->agents[i].target >= 0)
-		return m->agents[i].target;
+	if (w->aut[i]) {
+		if (m->agents[i].behaviour >= 0 && w->aut[i]->modes[w->mode[i]].target_param < 0)
+			sw__retarget(w, i, t); /* closest target may change */
+		return;
+	}
+	w->tkind[i] = TGT_NONE;
+	if (m->agents[i].target >= 0) {
+		w->tkind[i] = TGT_TARGET;
+		w->tindex[i] = m->agents[i].target;
+		return;
+	}
 	const double *y = agent_y(w, i);
-	int best = -1;
 	double bd = INFINITY;
 	for (int k = 0; k < m->n_targets; k++) {
 		sw_vec2 q = sw_model_target_position(m, k, t);
 		double d = sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]);
 		if (d < bd) {
 			bd = d;
-			best = k;
+			w->tkind[i] = TGT_TARGET;
+			w->tindex[i] = k;
 		}
 	}
-	return best;
 }
 
-/* Signed arrival margin: > 0 away from the target, <= 0 inside its arrival radius. */
+/* Signed arrival margin of a plain-law agent: > 0 away, <= 0 inside the arrival radius. */
 static double arrival_margin(const sw_world *w, int i, double t, const double *y)
 {
-	int tg = w->target[i];
+	int tg = w->tindex[i];
 	sw_vec2 q = sw_model_target_position(w->m, tg, t);
 	return sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->m->targets[tg].radius;
+}
+
+/* Whether agent i is moving under a steering law now. */
+static int moving(const sw_world *w, int i)
+{
+	if (w->aut[i])
+		return w->aut[i]->modes[w->mode[i]].moves;
+	return w->mode[i] != MODE_ARRIVED;
 }
 
 /* GLM weights relaxed at the step start (step 1 of the header comment). */
 static int relax_weights(sw_world *w, int i)
 {
-	const sw_agent *a = &w->m->agents[i];
-	if (a->steer.law != SW_LAW_GLM || a->steer.glm.weights == SW_WEIGHTS_DYNAMIC)
+	if (!moving(w, i))
 		return SW_SUCCESS;
-	const sw_glm_params *p = &a->steer.glm;
+	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	if (def->law != SW_LAW_GLM || def->glm.weights == SW_WEIGHTS_DYNAMIC)
+		return SW_SUCCESS;
+	const sw_glm_params *p = &def->glm;
 	double *y = agent_y(w, i);
 	sw_situation s;
 	sw__perceive(w, i, w->t, y, p->wall_near, &s, w->scratch, w->cap);
@@ -130,16 +165,16 @@ static int relax_weights(sw_world *w, int i)
 /* Writes the algebraic outputs of agent i (commanded speed; PF heading). */
 static void algebraic(sw_world *w, int i)
 {
-	const sw_agent *a = &w->m->agents[i];
 	double *y = agent_y(w, i);
-	if (w->mode[i] == MODE_ARRIVED) {
+	if (!moving(w, i)) {
 		y[SW_STATE_V] = 0.0;
 		y[SW_STATE_OMEGA] = 0.0;
 		return;
 	}
+	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
 	sw_situation s;
-	sw__perceive(w, i, w->t, y, sw__wall_near(a), &s, w->scratch, w->cap);
-	sw_steer_algebraic(&a->steer, &a->personality, &s, y);
+	sw__perceive(w, i, w->t, y, sw__wall_near(def), &s, w->scratch, w->cap);
+	sw_steer_algebraic(def, &w->m->agents[i].personality, &s, y);
 }
 
 /* Clearances, collision episodes and overlap time of agent i at the current time. */
@@ -176,7 +211,8 @@ static void measure(sw_world *w, int i, double dt)
 		if (j == i)
 			continue;
 		const double *yj = agent_y(w, j);
-		double c = sw_hypot(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y) - r - m->agents[j].radius;
+		double c = sw_hypot(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y) - r -
+			   m->agents[j].radius;
 		if (c < mt->min_agent_clearance)
 			mt->min_agent_clearance = c;
 		if (c < 0.0)
@@ -203,15 +239,75 @@ static void reached(sw_world *w, int i, double t)
 
 const char *sw_world_mode_name(const sw_world *w, int i, int mode)
 {
-	(void)w;
-	(void)i;
+	if (w->aut[i])
+		return sw_automaton_mode_name(w->aut[i], mode);
 	return mode == MODE_ARRIVED ? "arrived" : "steer";
+}
+
+const char *sw_world_unit_name(const sw_world *w, int u)
+{
+	return u < w->n ? w->m->agents[u].name : w->m->signals[u - w->n].name;
+}
+
+int sw_world_n_units(const sw_world *w)
+{
+	return w->nu;
 }
 
 void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx)
 {
 	w->event_fn = fn;
 	w->event_ctx = ctx;
+}
+
+/* Sizes and layout of every unit; steering definitions per agent and mode. */
+static int layout(sw_world *w)
+{
+	const sw_model *m = w->m;
+	size_t off = 0;
+	int nsteer = 0;
+	w->maxdim = SW_STATE_DIM;
+	w->max_slots = 1;
+	for (int u = 0; u < w->nu; u++) {
+		const struct sw_automaton *a = NULL;
+		if (u < w->n && m->agents[u].behaviour >= 0)
+			a = m->automata[m->agents[u].behaviour];
+		else if (u >= w->n)
+			a = m->automata[m->signals[u - w->n].automaton];
+		w->aut[u] = a;
+		w->dim[u] = a ? sw__automaton_dim(a) : SW_STATE_DIM;
+		w->off[u] = off;
+		off += (size_t)w->dim[u];
+		if (w->dim[u] > w->maxdim)
+			w->maxdim = w->dim[u];
+		if (a && a->n_slots > w->max_slots)
+			w->max_slots = a->n_slots;
+		if (u < w->n) {
+			w->steer_first[u] = nsteer;
+			nsteer += a ? a->n_modes : 1;
+		}
+	}
+	w->y = calloc(off + 1, sizeof *w->y);
+	w->y_snap = calloc(off + 1, sizeof *w->y_snap);
+	w->work = calloc(8 * (size_t)w->maxdim, sizeof *w->work);
+	w->slots = calloc((size_t)w->max_slots, sizeof *w->slots);
+	w->steer = calloc((size_t)nsteer + 1, sizeof *w->steer);
+	if (!w->y || !w->y_snap || !w->work || !w->slots || !w->steer)
+		return SW_ENOMEM;
+	for (int i = 0; i < w->n; i++) {
+		const sw_agent *ag = &m->agents[i];
+		if (!w->aut[i]) {
+			w->steer[w->steer_first[i]] = ag->steer; /* courage applied at finalize */
+			continue;
+		}
+		for (int q = 0; q < w->aut[i]->n_modes; q++) {
+			sw_steer_def d = w->aut[i]->modes[q].steer;
+			if (d.law == SW_LAW_GLM)
+				d.glm = sw_glm_with_personality(&d.glm, &ag->personality);
+			w->steer[w->steer_first[i] + q] = d;
+		}
+	}
+	return SW_SUCCESS;
 }
 
 int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
@@ -233,84 +329,108 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	sw_world *w = calloc(1, sizeof *w);
 	if (!w)
 		return SW_ENOMEM;
-	int n = m->n_agents;
+	int n = m->n_agents, nu = n + m->n_signals;
 	size_t no = (size_t)n * (size_t)(m->n_obstacles > 0 ? m->n_obstacles : 1);
 	w->m = m;
 	w->n = n;
+	w->ns = m->n_signals;
+	w->nu = nu;
 	w->type = type;
+	w->zeno_max = SW_ZENO_MAX;
 	w->cap = m->n_prims + n + 1;
-	w->y = calloc((size_t)n * SW_STATE_DIM, sizeof *w->y);
-	w->y_snap = calloc((size_t)n * SW_STATE_DIM, sizeof *w->y_snap);
-	w->y_work = calloc(SW_STATE_DIM, sizeof *w->y_work);
-	w->mode = calloc((size_t)n, sizeof *w->mode);
-	w->target = calloc((size_t)n, sizeof *w->target);
-	w->rng = calloc((size_t)n, sizeof *w->rng);
-	w->metrics = calloc((size_t)n, sizeof *w->metrics);
-	w->min_clear = calloc(no, sizeof *w->min_clear);
-	w->overlap = calloc(no, 1);
-	w->agent_overlap = calloc((size_t)n, 1);
-	w->sys = calloc((size_t)n, sizeof *w->sys);
-	w->drv = calloc((size_t)n, sizeof *w->drv);
-	w->ctx = calloc((size_t)n, sizeof *w->ctx);
+	w->dim = calloc((size_t)nu, sizeof *w->dim);
+	w->off = calloc((size_t)nu, sizeof *w->off);
+	w->mode = calloc((size_t)nu, sizeof *w->mode);
+	w->aut = calloc((size_t)nu, sizeof *w->aut);
+	w->steer_first = calloc((size_t)n + 1, sizeof *w->steer_first);
+	w->tkind = calloc((size_t)n + 1, sizeof *w->tkind);
+	w->tindex = calloc((size_t)n + 1, sizeof *w->tindex);
+	w->rng = calloc((size_t)n + 1, sizeof *w->rng);
+	w->metrics = calloc((size_t)n + 1, sizeof *w->metrics);
+	w->min_clear = calloc(no + 1, sizeof *w->min_clear);
+	w->overlap = calloc(no + 1, 1);
+	w->agent_overlap = calloc((size_t)n + 1, 1);
+	w->sys = calloc((size_t)nu + 1, sizeof *w->sys);
+	w->drv = calloc((size_t)nu + 1, sizeof *w->drv);
+	w->ctx = calloc((size_t)nu + 1, sizeof *w->ctx);
 	w->scratch = calloc((size_t)w->cap, sizeof *w->scratch);
-	if (!w->y || !w->y_snap || !w->y_work || !w->mode || !w->target || !w->rng || !w->metrics ||
-	    !w->min_clear || !w->overlap || !w->agent_overlap || !w->sys || !w->drv || !w->ctx ||
-	    !w->scratch) {
+	w->sig_mode0 = calloc((size_t)w->ns + 1, sizeof *w->sig_mode0);
+	w->hist = calloc((size_t)n * SW_HISTORY * 3 + 1, sizeof *w->hist);
+	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
+	    !w->tindex || !w->rng || !w->metrics || !w->min_clear || !w->overlap ||
+	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
+	    !w->hist || layout(w) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;
 	}
 	for (size_t k = 0; k < no; k++)
 		w->min_clear[k] = INFINITY;
-	for (int i = 0; i < n; i++) {
-		const sw_agent *a = &m->agents[i];
-		double *y = agent_y(w, i);
-		y[SW_STATE_X] = a->position.x;
-		y[SW_STATE_Y] = a->position.y;
-		y[SW_STATE_PHI] = a->heading;
-		y[SW_STATE_V] = a->speed;
-		/* Initial weights: both constraints on; relaxation selects the stable point. */
-		y[SW_STATE_WTAR] = 1.0;
-		y[SW_STATE_WOBS] = 1.0;
-		w->ctx[i].w = w;
-		w->ctx[i].i = i;
-		w->rng[i] = sw_rng_stream_alloc(m->run.seed, (uint64_t)i);
-		w->metrics[i].t_reached = NAN;
-		w->metrics[i].min_clearance = INFINITY;
-		w->metrics[i].min_agent_clearance = INFINITY;
-		w->target[i] = -1;
-		if (!w->rng[i]) {
-			sw_world_destroy(w);
-			return SW_ENOMEM;
+	for (int u = 0; u < nu; u++) {
+		double *y = agent_y(w, u);
+		w->ctx[u].w = w;
+		w->ctx[u].i = u;
+		if (u < n) {
+			const sw_agent *a = &m->agents[u];
+			y[SW_STATE_X] = a->position.x;
+			y[SW_STATE_Y] = a->position.y;
+			y[SW_STATE_PHI] = a->heading;
+			y[SW_STATE_V] = a->speed;
+			/* Initial weights: both constraints on; relaxation selects the stable point. */
+			y[SW_STATE_WTAR] = 1.0;
+			y[SW_STATE_WOBS] = 1.0;
+			w->rng[u] = sw_rng_stream_alloc(m->run.seed, (uint64_t)u);
+			w->metrics[u].t_reached = NAN;
+			w->metrics[u].min_clearance = INFINITY;
+			w->metrics[u].min_agent_clearance = INFINITY;
+			if (!w->rng[u]) {
+				sw_world_destroy(w);
+				return SW_ENOMEM;
+			}
 		}
+		for (int k = 0; w->aut[u] && k < w->aut[u]->n_vars; k++)
+			y[SW_STATE_DIM + 1 + k] = w->aut[u]->vars[k].init;
 		if (type) {
-			w->sys[i] = (gsl_odeiv2_system){sw__agent_flow, sw__agent_jac, SW_STATE_DIM,
-							&w->ctx[i]};
-			w->drv[i] = gsl_odeiv2_driver_alloc_y_new(&w->sys[i], type, 0.1 * m->run.step,
+			w->sys[u] = (gsl_odeiv2_system){sw__agent_flow, sw__agent_jac,
+							(size_t)w->dim[u], &w->ctx[u]};
+			w->drv[u] = gsl_odeiv2_driver_alloc_y_new(&w->sys[u], type, 0.1 * m->run.step,
 								  m->run.atol, m->run.rtol);
-			if (!w->drv[i]) {
+			if (!w->drv[u]) {
 				sw_world_destroy(w);
 				return SW_ENOMEM;
 			}
 		}
 	}
-	memcpy(w->y_snap, w->y, (size_t)n * SW_STATE_DIM * sizeof *w->y);
-	for (int i = 0; i < n; i++) {
-		w->target[i] = pick_target(w, i, 0.0);
-		int st = relax_weights(w, i);
-		if (st != SW_SUCCESS) {
-			sw_world_destroy(w);
-			return st;
+	memcpy(w->y_snap, w->y, (w->off[nu - 1] + (size_t)w->dim[nu - 1]) * sizeof *w->y);
+	int st = SW_SUCCESS;
+	/* Signals first: agents' guards read them. */
+	for (int u = n; u < nu && st == SW_SUCCESS; u++)
+		st = sw__hybrid_start(w, u, 0.0, diag);
+	for (int s = 0; s < w->ns; s++)
+		w->sig_mode0[s] = w->mode[n + s];
+	w->n_switch = 0;
+	for (int i = 0; i < n && st == SW_SUCCESS; i++) {
+		if (w->aut[i]) {
+			st = sw__hybrid_start(w, i, 0.0, diag);
+		} else {
+			pick_target(w, i, 0.0);
+			if (w->tkind[i] == TGT_TARGET && arrival_margin(w, i, 0.0, agent_y(w, i)) <= 0.0)
+				reached(w, i, 0.0);
 		}
-		if (w->target[i] >= 0 && arrival_margin(w, i, 0.0, agent_y(w, i)) <= 0.0)
-			reached(w, i, 0.0);
+		if (st == SW_SUCCESS)
+			st = relax_weights(w, i);
 		algebraic(w, i);
 		measure(w, i, 0.0);
 	}
+	if (st != SW_SUCCESS) {
+		sw_world_destroy(w);
+		return st;
+	}
+	sw__history_push(w);
 	*out = w;
 	return SW_SUCCESS;
 }
 
-/* Arrival event location: params of the Brent function. */
+/* Arrival event location of a plain-law agent: params of the Brent function. */
 typedef struct {
 	sw_world *w;
 	int i;
@@ -322,7 +442,7 @@ typedef struct {
 static double event_fn(double tau, void *params)
 {
 	event_ctx *e = params;
-	double *y = e->w->y_work;
+	double *y = e->w->work + 5 * (size_t)e->w->maxdim;
 	memcpy(y, e->y0, SW_STATE_DIM * sizeof *y);
 	int st = sw__integrate(e->w, e->i, e->t0, tau, y);
 	if (st != SW_SUCCESS && e->status == SW_SUCCESS)
@@ -330,7 +450,8 @@ static double event_fn(double tau, void *params)
 	return arrival_margin(e->w, e->i, tau, y);
 }
 
-/* Locates the arrival instant in (t0, t1] and leaves the agent's state there. */
+/* Locates the arrival instant in (t0, t1] and leaves the agent's state there (or, when it does
+ * not stop at its target, at t1). */
 static int locate_arrival(sw_world *w, int i, double t0, double t1, const double *y0, double *y)
 {
 	event_ctx e = {w, i, t0, y0, SW_SUCCESS};
@@ -363,58 +484,84 @@ static int locate_arrival(sw_world *w, int i, double t0, double t1, const double
 	return st;
 }
 
-static int numeric_failure(sw_world *w, int i, const double *y0, int st, sw_diag *diag)
+static int numeric_failure(sw_world *w, int u, const double *y0, int st, sw_diag *diag)
 {
-	const sw_agent *a = &w->m->agents[i];
+	if (st == SW_EZENO || st == SW_EMODEL)
+		return st; /* already reported with its own message */
+	if (u >= w->n)
+		return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, w->m->signals[u - w->n].line, 0,
+				   "signal '%s' at t = %.9g s: %s", w->m->signals[u - w->n].name,
+				   w->t, sw_strerror(st)),
+		       SW_ENUMERIC;
+	const sw_agent *a = &w->m->agents[u];
 	sw_diag_add(diag, SW_SEV_ERROR, w->m->file, a->line, 0,
-		    "agent '%s' (law %s) at t = %.9g s: %s; last good state x = %.17g, y = %.17g, "
+		    "agent '%s' (mode '%s') at t = %.9g s: %s; last good state x = %.17g, y = %.17g, "
 		    "heading = %.17g, speed = %.17g",
-		    a->name, sw_law_name(a->steer.law), w->t, sw_strerror(st), y0[SW_STATE_X],
-		    y0[SW_STATE_Y], y0[SW_STATE_PHI], y0[SW_STATE_V]);
+		    a->name, sw_world_mode_name(w, u, w->mode[u]), w->t, sw_strerror(st),
+		    y0[SW_STATE_X], y0[SW_STATE_Y], y0[SW_STATE_PHI], y0[SW_STATE_V]);
 	return SW_ENUMERIC;
 }
 
-static int state_finite(const double *y)
+static int state_finite(const double *y, int dim)
 {
-	for (int j = 0; j < SW_STATE_DIM; j++)
+	for (int j = 0; j < dim; j++)
 		if (!isfinite(y[j]))
 			return 0;
 	return 1;
+}
+
+/* One plain-law agent over [t0, t1] (steps 2-3 of the header comment). */
+static int advance_plain(sw_world *w, int i, double t0, double t1, const double *y0)
+{
+	double *y = agent_y(w, i);
+	int st = sw__integrate(w, i, t0, t1, y);
+	if (st == SW_SUCCESS && state_finite(y, SW_STATE_DIM) && w->tkind[i] == TGT_TARGET &&
+	    arrival_margin(w, i, t1, y) <= 0.0 && arrival_margin(w, i, t0, y0) > 0.0)
+		st = locate_arrival(w, i, t0, t1, y0, y);
+	return st;
 }
 
 int sw_world_step(sw_world *w, sw_diag *diag)
 {
 	const sw_model *m = w->m;
 	double h = m->run.step, t0 = w->t, t1 = t0 + h;
-	double y0[SW_STATE_DIM];
-	memcpy(w->y_snap, w->y, (size_t)w->n * SW_STATE_DIM * sizeof *w->y);
-	for (int i = 0; i < w->n; i++) {
-		if (w->mode[i] == MODE_ARRIVED)
-			continue;
-		double *y = agent_y(w, i);
-		memcpy(y0, y, sizeof y0);
-		w->target[i] = pick_target(w, i, t0);
-		int st = relax_weights(w, i);
-		if (st == SW_SUCCESS) {
-			memcpy(y0, y, sizeof y0);
-			st = sw__integrate(w, i, t0, t1, y);
+	double *y0 = w->work + 6 * (size_t)w->maxdim;
+	size_t total = w->off[w->nu - 1] + (size_t)w->dim[w->nu - 1];
+	memcpy(w->y_snap, w->y, total * sizeof *w->y);
+	for (int s = 0; s < w->ns; s++)
+		w->sig_mode0[s] = w->mode[w->n + s];
+	w->n_switch = 0;
+	/* Signals first, then agents (which may read the signals' switches in this step). */
+	for (int k = 0; k < w->nu; k++) {
+		int u = k < w->ns ? w->n + k : k - w->ns;
+		double *y = agent_y(w, u);
+		memcpy(y0, y, (size_t)w->dim[u] * sizeof *y0);
+		int st = SW_SUCCESS;
+		if (u < w->n && moving(w, u)) {
+			pick_target(w, u, t0);
+			st = relax_weights(w, u);
+			memcpy(y0, y, (size_t)w->dim[u] * sizeof *y0);
 		}
-		if (st == SW_SUCCESS && state_finite(y) && w->target[i] >= 0 &&
-		    arrival_margin(w, i, t1, y) <= 0.0 && arrival_margin(w, i, t0, y0) > 0.0)
-			st = locate_arrival(w, i, t0, t1, y0, y);
-		if (st == SW_SUCCESS && !state_finite(y))
+		if (st == SW_SUCCESS) {
+			if (w->aut[u])
+				st = sw__hybrid_advance(w, u, t0, t1, diag);
+			else if (w->mode[u] != MODE_ARRIVED)
+				st = advance_plain(w, u, t0, t1, y0);
+		}
+		if (st == SW_SUCCESS && !state_finite(y, w->dim[u]))
 			st = SW_ENUMERIC;
 		if (st != SW_SUCCESS) {
-			memcpy(y, y0, sizeof y0);
-			return numeric_failure(w, i, y0, st, diag);
+			memcpy(y, y0, (size_t)w->dim[u] * sizeof *y0);
+			return numeric_failure(w, u, y0, st, diag);
 		}
-		const sw_agent *a = &m->agents[i];
-		if (w->mode[i] != MODE_ARRIVED && a->steer.law == SW_LAW_GLM &&
-		    a->steer.glm.sigma_phi > 0.0)
-			y[SW_STATE_PHI] += a->steer.glm.sigma_phi * sqrt(h) *
-					   gsl_ran_gaussian_ziggurat(w->rng[i], 1.0);
-		w->metrics[i].path_length += sw_hypot(y[SW_STATE_X] - y0[SW_STATE_X],
-						   y[SW_STATE_Y] - y0[SW_STATE_Y]);
+		if (u >= w->n)
+			continue;
+		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
+		if (moving(w, u) && def->law == SW_LAW_GLM && def->glm.sigma_phi > 0.0)
+			y[SW_STATE_PHI] +=
+			    def->glm.sigma_phi * sqrt(h) * gsl_ran_gaussian_ziggurat(w->rng[u], 1.0);
+		w->metrics[u].path_length +=
+		    sw_hypot(y[SW_STATE_X] - y0[SW_STATE_X], y[SW_STATE_Y] - y0[SW_STATE_Y]);
 	}
 	w->t = t1;
 	w->steps++;
@@ -423,6 +570,7 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 		algebraic(w, i);
 		measure(w, i, h);
 	}
+	sw__history_push(w);
 	return SW_SUCCESS;
 }
 
@@ -436,7 +584,19 @@ void sw_world_agent(const sw_world *w, int i, sw_agent_state *out)
 {
 	memcpy(out->y, agent_y(w, i), sizeof out->y);
 	out->mode = w->mode[i];
-	out->target = w->target[i];
+	out->target = w->tkind[i] == TGT_TARGET ? w->tindex[i] : -1;
+}
+
+int sw_world_unit_mode(const sw_world *w, int u)
+{
+	return w->mode[u];
+}
+
+const double *sw_world_unit_state(const sw_world *w, int u, int *dim)
+{
+	if (dim)
+		*dim = w->dim[u];
+	return agent_y(w, u);
 }
 
 const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i) { return &w->metrics[i]; }
@@ -448,19 +608,19 @@ double sw_world_min_clearance(const sw_world *w, int i, int j)
 
 int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap)
 {
-	return sw__perceive(w, i, w->t, agent_y(w, i), sw__wall_near(&w->m->agents[i]), s, buf,
-			    cap);
+	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	return sw__perceive(w, i, w->t, agent_y(w, i), sw__wall_near(def), s, buf, cap);
 }
 
 int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out)
 {
-	const sw_agent *a = &w->m->agents[i];
-	if (a->steer.law != SW_LAW_GLM)
+	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	if (def->law != SW_LAW_GLM)
 		return SW_EUSAGE;
 	const double *y = agent_y(w, i);
 	sw_situation s;
-	sw__perceive(w, i, w->t, y, a->steer.glm.wall_near, &s, w->scratch, w->cap);
-	sw_glm_eval(&a->steer.glm, &s, y[SW_STATE_PHI], y[SW_STATE_WTAR], y[SW_STATE_WOBS], out);
+	sw__perceive(w, i, w->t, y, def->glm.wall_near, &s, w->scratch, w->cap);
+	sw_glm_eval(&def->glm, &s, y[SW_STATE_PHI], y[SW_STATE_WTAR], y[SW_STATE_WOBS], out);
 	return SW_SUCCESS;
 }
 

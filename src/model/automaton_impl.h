@@ -1,0 +1,97 @@
+/* model/automaton_impl.h - the compiled automaton, shared by the model and sim modules.
+ *
+ * Expression slot layout (what sw_expr_eval reads for an agent running automaton a):
+ *   0..6                 the steering state: x, y, heading, turn_rate, speed, w_tar, w_obs
+ *   SW_SLOT_T            world time t
+ *   SW_SLOT_TMODE        time_in_mode
+ *   SW_SLOT_VARS + k     variable k
+ *   param_slot + j       real parameter j (bound per agent; other kinds leave 0)
+ *   label_slot + l       enum label l (its index within its enumeration)
+ * The agent's continuous state vector is [steering 0..6, time_in_mode, vars...]: state index of
+ * slot s >= SW_SLOT_TMODE is s - 1. */
+#ifndef SWERVE_AUTOMATON_IMPL_H
+#define SWERVE_AUTOMATON_IMPL_H
+
+#include "swerve/expr.h"
+#include "swerve/model.h"
+
+enum { SW_SLOT_T = 7, SW_SLOT_TMODE = 8, SW_SLOT_VARS = 9 };
+
+/** Host ("perception") functions of behaviour expressions. */
+enum {
+	SW_HF_DIST = 0,     /* dist(obj): centre distance to a target/agent, clearance to an
+			       obstacle, distance to a region (0 inside), m */
+	SW_HF_BEARING = 1,  /* bearing(obj): wrap(direction of obj - heading), rad */
+	SW_HF_VISIBLE = 2,  /* visible(obj): no obstacle crosses the line of sight */
+	SW_HF_INSIDE = 3,   /* inside(region) */
+	SW_HF_CLEARANCE = 4, /* clearance(): smallest clearance to any obstacle, m */
+	SW_HF_NEIGHBORS = 5, /* neighbors(r): number of other agents within r (centre distance) */
+	SW_HF_PROGRESS = 6, /* progress(obj, w): how much dist(obj) shrank over the last w s */
+	SW_HF_IN = 7,       /* in(signal, mode): the signal is in that mode */
+	SW_HF_COUNT = 8
+};
+
+typedef struct sw_aparam {
+	char name[SW_NAME_MAX];
+	int line;
+	sw_param_kind kind;
+	int has_default;
+	double def_value;
+	char def_name[SW_NAME_MAX];
+} sw_aparam;
+
+typedef struct sw_avar {
+	char name[SW_NAME_MAX];
+	int line;
+	sw_var_kind kind;
+	double init;
+} sw_avar;
+
+typedef struct sw_areset {
+	int var;        /* variable index */
+	sw_expr *expr;
+} sw_areset;
+
+typedef struct sw_atrans {
+	int from, to, line;
+	sw_expr *guard; /* NULL = true */
+	int n_resets;
+	sw_areset *resets;
+	char label[SW_NAME_MAX]; /* "" = none */
+} sw_atrans;
+
+typedef struct sw_amode {
+	char name[SW_NAME_MAX];
+	int line;
+	int moves;
+	sw_steer_def steer;
+	int target_param; /* parameter index steered to, -1 = closest target */
+	sw_expr **flows;  /* per variable: NULL = 0 (clocks: 1) */
+	sw_expr *invariant; /* NULL = true */
+	int trans_first, trans_count; /* outgoing transitions, in priority order */
+} sw_amode;
+
+struct sw_automaton {
+	char name[SW_NAME_MAX];
+	char file[SW_DIAG_FILE];
+	int line;
+	int is_signal;
+	int n_params, n_vars, n_modes, n_trans, n_labels, n_names;
+	sw_aparam *params;
+	sw_avar *vars;
+	sw_amode *modes;
+	sw_atrans *trans;
+	double *label_value; /* per enum label: its index in its enumeration */
+	char (*names)[SW_NAME_MAX]; /* interned name arguments that are not parameters (modes of
+				       signals in in(signal, mode)) */
+	int initial;
+	int param_slot, label_slot, n_slots;
+};
+
+/** Dimension of the continuous state of an agent running a (7 + 1 + n_vars). */
+static inline int sw__automaton_dim(const struct sw_automaton *a)
+{
+	return SW_STATE_DIM + 1 + a->n_vars;
+}
+
+#endif

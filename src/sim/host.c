@@ -1,0 +1,238 @@
+/* sim/host.c - what behaviour expressions read: the slot array (state, time, variables,
+ * parameters, enum labels) and the perception functions dist, bearing, visible, inside,
+ * clearance, neighbors, progress and in (see model/automaton_impl.h for their definitions).
+ * Other agents are seen as they were at the start of the step, like in steering. */
+#include <math.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+/* Evaluation context handed to the expression callbacks. */
+typedef struct {
+	struct sw_world *w;
+	int u;
+	double t;
+	const double *y;
+} host_ctx;
+
+double *sw__slots(struct sw_world *w, int u, double t, const double *y)
+{
+	const struct sw_automaton *a = w->aut[u];
+	double *s = w->slots;
+	memcpy(s, y, SW_STATE_DIM * sizeof *s);
+	s[SW_SLOT_T] = t;
+	memcpy(s + SW_SLOT_TMODE, y + SW_STATE_DIM, (size_t)(1 + a->n_vars) * sizeof *s);
+	const sw_binding *b = u < w->n ? w->m->bindings + w->m->agents[u].binding_first : NULL;
+	for (int j = 0; j < a->n_params; j++)
+		s[a->param_slot + j] = b ? b[j].value : a->params[j].def_value;
+	memcpy(s + a->label_slot, a->label_value, (size_t)a->n_labels * sizeof *s);
+	return s;
+}
+
+int sw__signal_mode(const struct sw_world *w, int s, double t)
+{
+	int mode = w->sig_mode0[s];
+	for (int k = 0; k < w->n_switch; k++)
+		if (w->switches[k].sig == s && w->switches[k].t <= t)
+			mode = w->switches[k].mode;
+	return mode;
+}
+
+/* Reference point of object parameter j of agent u at time t (targets, agents, obstacle
+ * closest points, region centroids).  Returns the binding index or -1. */
+static int object_point(const host_ctx *c, int j, sw_vec2 p, sw_vec2 *out, int *kind)
+{
+	const sw_model *m = c->w->m;
+	const struct sw_automaton *a = c->w->aut[c->u];
+	int idx = m->bindings[m->agents[c->u].binding_first + j].index;
+	*kind = a->params[j].kind;
+	switch (*kind) {
+	case SW_PARAM_TARGET:
+		*out = sw_model_target_position(m, idx, c->t);
+		return idx;
+	case SW_PARAM_AGENT: {
+		const double *yj = c->w->y_snap + c->w->off[idx];
+		*out = sw_v2(yj[SW_STATE_X], yj[SW_STATE_Y]);
+		return idx;
+	}
+	case SW_PARAM_OBSTACLE: {
+		const sw_obstacle *o = &m->obstacles[idx];
+		double best = INFINITY;
+		for (int k = o->prim_first; k < o->prim_first + o->prim_count; k++) {
+			sw_vec2 pa, pb, q;
+			sw_model_prim_at(m, k, c->t, &pa, &pb);
+			q = m->prims[k].is_segment ? sw_segment_closest(pa, pb, p, NULL) : pa;
+			if (sw_v2_dist(q, p) < best) {
+				best = sw_v2_dist(q, p);
+				*out = q;
+			}
+		}
+		return idx;
+	}
+	case SW_PARAM_REGION: {
+		const sw_region *r = &m->regions[idx];
+		sw_vec2 sum = sw_v2(0, 0);
+		for (int k = 0; k < r->count; k++)
+			sum = sw_v2_add(sum, m->points[r->first + k]);
+		*out = sw_v2_scale(sum, 1.0 / r->count);
+		return idx;
+	}
+	default:
+		return -1;
+	}
+}
+
+/* Signed distance of p to region idx: > 0 inside (distance to the boundary), < 0 outside. */
+static double region_margin(const sw_model *m, int idx, sw_vec2 p)
+{
+	const sw_region *r = &m->regions[idx];
+	const sw_vec2 *v = m->points + r->first;
+	double d = INFINITY;
+	for (int k = 0; k < r->count; k++)
+		d = fmin(d, sw_segment_distance(v[k], v[(k + 1) % r->count], p));
+	return sw_polygon_contains(v, r->count, p) ? d : -d;
+}
+
+/* 1 when no obstacle other than `skip` (obstacle index or -1) crosses segment p-q. */
+static int line_of_sight(const struct sw_world *w, double t, sw_vec2 p, sw_vec2 q, int skip)
+{
+	const sw_model *m = w->m;
+	for (int k = 0; k < m->n_prims; k++) {
+		if (m->prims[k].owner == skip)
+			continue;
+		sw_vec2 a, b;
+		sw_model_prim_at(m, k, t, &a, &b);
+		if (m->prims[k].is_segment) {
+			if (sw_segments_intersect(p, q, a, b))
+				return 0;
+		} else if (sw_segment_distance(p, q, a) < m->prims[k].radius) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Position of agent u at time tau in the past (history ring, linear interpolation). */
+static sw_vec2 past_position(const struct sw_world *w, int u, double tau, sw_vec2 now)
+{
+	const double *h = w->hist + (size_t)u * SW_HISTORY * 3;
+	sw_vec2 later = now;
+	double tl = w->t;
+	for (int k = 0; k < w->hist_len; k++) {
+		int e = (w->hist_head - 1 - k + SW_HISTORY) % SW_HISTORY;
+		const double *r = h + 3 * e;
+		if (r[0] <= tau) {
+			double f = tl > r[0] ? (tau - r[0]) / (tl - r[0]) : 0.0;
+			return sw_v2(r[1] + f * (later.x - r[1]), r[2] + f * (later.y - r[2]));
+		}
+		later = sw_v2(r[1], r[2]);
+		tl = r[0];
+	}
+	return later; /* older than the history: its oldest position */
+}
+
+static double host_value(void *ctx, int func, const int *names, const double *args, int margin)
+{
+	host_ctx *c = ctx;
+	struct sw_world *w = c->w;
+	const sw_model *m = w->m;
+	sw_vec2 p = sw_v2(c->y[SW_STATE_X], c->y[SW_STATE_Y]), q;
+	double r = c->u < w->n ? m->agents[c->u].radius : 0.0;
+	int kind;
+	switch (func) {
+	case SW_HF_DIST: {
+		int idx = object_point(c, names[0], p, &q, &kind);
+		if (kind == SW_PARAM_OBSTACLE)
+			return sw_model_obstacle_clearance(m, idx, c->t, p, r);
+		if (kind == SW_PARAM_REGION)
+			return fmax(0.0, -region_margin(m, idx, p));
+		return sw_v2_dist(p, q);
+	}
+	case SW_HF_BEARING:
+		object_point(c, names[0], p, &q, &kind);
+		return sw_wrap_angle(atan2(q.y - p.y, q.x - p.x) - c->y[SW_STATE_PHI]);
+	case SW_HF_VISIBLE: {
+		int idx = object_point(c, names[0], p, &q, &kind);
+		int vis = line_of_sight(w, c->t, p, q, kind == SW_PARAM_OBSTACLE ? idx : -1);
+		return margin ? (vis ? 1.0 : -1.0) : vis;
+	}
+	case SW_HF_INSIDE: {
+		int idx = m->bindings[m->agents[c->u].binding_first + names[0]].index;
+		double d = region_margin(m, idx, p);
+		return margin ? d : d > 0.0;
+	}
+	case SW_HF_CLEARANCE: {
+		double best = INFINITY;
+		for (int j = 0; j < m->n_obstacles; j++)
+			best = fmin(best, sw_model_obstacle_clearance(m, j, c->t, p, r));
+		return best;
+	}
+	case SW_HF_NEIGHBORS: {
+		int count = 0;
+		for (int j = 0; j < w->n; j++) {
+			const double *yj = w->y_snap + w->off[j];
+			if (j != c->u && hypot(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y) <= args[0])
+				count++;
+		}
+		return count;
+	}
+	case SW_HF_PROGRESS: {
+		object_point(c, names[0], p, &q, &kind);
+		double tau = fmax(0.0, c->t - args[0]);
+		sw_vec2 pp = past_position(w, c->u, tau, p);
+		host_ctx past = *c;
+		past.t = tau;
+		sw_vec2 qp;
+		object_point(&past, names[0], pp, &qp, &kind);
+		return sw_v2_dist(pp, qp) - sw_v2_dist(p, q);
+	}
+	case SW_HF_IN: {
+		const sw_binding *b = m->bindings + m->agents[c->u].binding_first;
+		int s = b[names[0]].index;
+		const struct sw_automaton *sa = m->automata[m->signals[s].automaton];
+		int now = sw__signal_mode(w, s, c->t);
+		int in = strcmp(sa->modes[now].name, w->aut[c->u]->names[names[1]]) == 0;
+		return margin ? (in ? 1.0 : -1.0) : in;
+	}
+	default:
+		return NAN;
+	}
+}
+
+static double host_call(void *ctx, int func, const int *names, const double *args)
+{
+	return host_value(ctx, func, names, args, 0);
+}
+
+static double host_margin(void *ctx, int func, const int *names, const double *args)
+{
+	return host_value(ctx, func, names, args, 1);
+}
+
+double sw__eval(struct sw_world *w, int u, double t, const double *y, const sw_expr *e)
+{
+	host_ctx c = {w, u, t, y};
+	sw_expr_env env = {host_call, host_margin, &c};
+	return sw_expr_eval(e, sw__slots(w, u, t, y), &env);
+}
+
+double sw__margin(struct sw_world *w, int u, double t, const double *y, const sw_expr *e)
+{
+	host_ctx c = {w, u, t, y};
+	sw_expr_env env = {host_call, host_margin, &c};
+	return sw_expr_margin(e, sw__slots(w, u, t, y), &env);
+}
+
+void sw__history_push(struct sw_world *w)
+{
+	for (int i = 0; i < w->n; i++) {
+		double *r = w->hist + ((size_t)i * SW_HISTORY + w->hist_head) * 3;
+		const double *y = w->y + w->off[i];
+		r[0] = w->t;
+		r[1] = y[SW_STATE_X];
+		r[2] = y[SW_STATE_Y];
+	}
+	w->hist_head = (w->hist_head + 1) % SW_HISTORY;
+	if (w->hist_len < SW_HISTORY)
+		w->hist_len++;
+}

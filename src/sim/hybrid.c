@@ -1,0 +1,246 @@
+/* sim/hybrid.c - exact hybrid-automaton semantics for automaton units (DESIGN.md, Semantics).
+ *
+ * Over a macro step [t0, t1] a unit in mode q integrates q's flow.  Transitions are urgent: one
+ * fires at the first instant its guard becomes true.  After integrating to t1 the outgoing guards
+ * of q are evaluated there; for every guard that is true at t1 (and so became true inside the
+ * interval, since guards are false at the interval's start) the instant is located by GSL's Brent
+ * solver on the guard's signed margin (expr.h: > 0 exactly when true) along the flow,
+ * re-integrated from the interval's start, to run.event_tol.  The earliest instant wins; at equal
+ * instants the transition listed first in the file wins.  The unit is then placed at that instant
+ * (the upper end of the final bracket, where the guard is known true), resets are applied with
+ * pre-jump values on the right, time_in_mode restarts, and the new mode's guards are evaluated at
+ * the same instant: chains are allowed, more than zeno_max jumps at one instant is a Zeno error.
+ * Integration then resumes from the jump instant (the GSL driver is reset, as GSL requires after
+ * a discontinuity).  A guard that becomes true and false again within one macro step is not
+ * seen: choose a step smaller than the shortest such episode.  Invariants are checked at every
+ * jump and step end; leaving one with no transition enabled is a model error. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+
+#include "sim_internal.h"
+
+static const char *unit_name(const struct sw_world *w, int u)
+{
+	return u < w->n ? w->m->agents[u].name : w->m->signals[u - w->n].name;
+}
+
+void sw__retarget(struct sw_world *w, int i, double t)
+{
+	(void)t;
+	if (i >= w->n || !w->aut[i])
+		return;
+	const sw_amode *md = &w->aut[i]->modes[w->mode[i]];
+	w->tkind[i] = TGT_NONE;
+	if (md->target_param >= 0) {
+		const sw_binding *b = &w->m->bindings[w->m->agents[i].binding_first + md->target_param];
+		w->tkind[i] = w->aut[i]->params[md->target_param].kind == SW_PARAM_AGENT ? TGT_AGENT
+											   : TGT_TARGET;
+		w->tindex[i] = b->index;
+	} else if (w->m->n_targets > 0) {
+		/* closest target, like the plain law */
+		const double *y = w->y + w->off[i];
+		double bd = INFINITY;
+		for (int k = 0; k < w->m->n_targets; k++) {
+			sw_vec2 q = sw_model_target_position(w->m, k, t);
+			double d = hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]);
+			if (d < bd) {
+				bd = d;
+				w->tkind[i] = TGT_TARGET;
+				w->tindex[i] = k;
+			}
+		}
+	}
+}
+
+/* Applies transition k of unit u at time t (state y in place); logs the event. */
+static void fire(struct sw_world *w, int u, const sw_atrans *tr, double t, double *y)
+{
+	const struct sw_automaton *a = w->aut[u];
+	double *pre = w->work + 7 * (size_t)w->maxdim;
+	memcpy(pre, y, (size_t)w->dim[u] * sizeof *pre);
+	for (int r = 0; r < tr->n_resets; r++) {
+		double v = sw__eval(w, u, t, pre, tr->resets[r].expr);
+		if (a->vars[tr->resets[r].var].kind == SW_VAR_INT)
+			v = nearbyint(v);
+		y[SW_STATE_DIM + 1 + tr->resets[r].var] = v;
+	}
+	y[SW_STATE_DIM] = 0.0; /* time_in_mode */
+	int from = w->mode[u];
+	w->mode[u] = tr->to;
+	if (u < w->n) {
+		if (!a->modes[tr->to].moves) {
+			y[SW_STATE_V] = 0.0;
+			y[SW_STATE_OMEGA] = 0.0;
+		}
+		sw__retarget(w, u, t);
+	} else {
+		/* a signal switched: agents reading it see the new mode from t on */
+		if (w->n_switch == w->cap_switch) {
+			int nc = w->cap_switch ? 2 * w->cap_switch : 16;
+			void *p = realloc(w->switches, (size_t)nc * sizeof *w->switches);
+			if (p) {
+				w->switches = p;
+				w->cap_switch = nc;
+			}
+		}
+		if (w->n_switch < w->cap_switch)
+			w->switches[w->n_switch++] = (sig_switch){u - w->n, t, tr->to};
+	}
+	if (w->event_fn) {
+		char guard[256];
+		sw_automaton_transition(a, (int)(tr - a->trans), NULL, NULL, NULL, guard, sizeof guard);
+		w->event_fn(w, u, t, from, tr->to, tr->label[0] ? tr->label : guard, w->event_ctx);
+	}
+}
+
+/* First enabled outgoing transition of u's mode at (t, y), or NULL. */
+static const sw_atrans *enabled(struct sw_world *w, int u, double t, const double *y)
+{
+	const struct sw_automaton *a = w->aut[u];
+	const sw_amode *md = &a->modes[w->mode[u]];
+	for (int k = md->trans_first; k < md->trans_first + md->trans_count; k++) {
+		const sw_atrans *tr = &a->trans[k];
+		if (!tr->guard || sw__eval(w, u, t, y, tr->guard) != 0.0)
+			return tr;
+	}
+	return NULL;
+}
+
+/* Fires enabled transitions at instant t until none is (chains), then checks the invariant. */
+static int settle(struct sw_world *w, int u, double t, double *y, sw_diag *diag)
+{
+	const struct sw_automaton *a = w->aut[u];
+	int jumps = 0, first_mode = w->mode[u];
+	const sw_atrans *tr;
+	while ((tr = enabled(w, u, t, y)) != NULL) {
+		if (++jumps > w->zeno_max)
+			return sw_diag_add(diag, SW_SEV_ERROR, w->m->file,
+					   u < w->n ? w->m->agents[u].line : 0, 0,
+					   "Zeno behaviour: '%s' (automaton '%s') made more than %d jumps "
+					   "at t = %.9g s, starting in mode '%s' and now in mode '%s'",
+					   unit_name(w, u), a->name, w->zeno_max, t,
+					   a->modes[first_mode].name, a->modes[w->mode[u]].name),
+			       SW_EZENO;
+		fire(w, u, tr, t, y);
+	}
+	const sw_amode *md = &a->modes[w->mode[u]];
+	if (md->invariant && sw__eval(w, u, t, y, md->invariant) == 0.0)
+		return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, u < w->n ? w->m->agents[u].line : 0,
+				   0,
+				   "'%s' (automaton '%s') left the invariant of mode '%s' at t = %.9g "
+				   "s with no transition enabled",
+				   unit_name(w, u), a->name, md->name, t),
+		       SW_EMODEL;
+	return SW_SUCCESS;
+}
+
+int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag)
+{
+	w->mode[u] = w->aut[u]->initial;
+	sw__retarget(w, u, t);
+	return settle(w, u, t, w->y + w->off[u], diag);
+}
+
+/* Brent context: margin of one guard along the flow from (t0, y0). */
+typedef struct {
+	struct sw_world *w;
+	int u;
+	double t0;
+	const double *y0;
+	const sw_expr *guard;
+	int status;
+} locate_ctx;
+
+static double guard_along_flow(double tau, void *params)
+{
+	locate_ctx *c = params;
+	double *y = c->w->work + 5 * (size_t)c->w->maxdim;
+	memcpy(y, c->y0, (size_t)c->w->dim[c->u] * sizeof *y);
+	int st = sw__integrate(c->w, c->u, c->t0, tau, y);
+	if (st != SW_SUCCESS && c->status == SW_SUCCESS)
+		c->status = st;
+	double g = sw__margin(c->w, c->u, tau, y, c->guard);
+	/* At the interval start the guard is false: a zero margin there (strict comparison at
+	 * equality) counts as negative so that the bracket has a sign change. */
+	if (tau <= c->t0 && !(g < 0.0))
+		g = -DBL_MIN;
+	return g;
+}
+
+/* Locates the instant in (t0, t1] at which `guard` becomes true; returns it in *tstar. */
+static int locate(struct sw_world *w, int u, double t0, double t1, const double *y0,
+		  const sw_expr *guard, double *tstar)
+{
+	locate_ctx c = {w, u, t0, y0, guard, SW_SUCCESS};
+	gsl_function f = {guard_along_flow, &c};
+	double g1 = guard_along_flow(t1, &c);
+	if (!(g1 > 0.0)) { /* true but not by margin (== at equality, host booleans): at t1 */
+		*tstar = t1;
+		return c.status;
+	}
+	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	if (!s)
+		return SW_ENOMEM;
+	int st = gsl_root_fsolver_set(s, &f, t0, t1);
+	double hi = t1;
+	for (int it = 0; st == GSL_SUCCESS && it < 200; it++) {
+		st = gsl_root_fsolver_iterate(s);
+		double lo = gsl_root_fsolver_x_lower(s);
+		hi = gsl_root_fsolver_x_upper(s);
+		if (gsl_root_test_interval(lo, hi, w->m->run.event_tol, 0.0) == GSL_SUCCESS)
+			break;
+	}
+	gsl_root_fsolver_free(s);
+	*tstar = hi;
+	return st != GSL_SUCCESS ? st : c.status;
+}
+
+int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag *diag)
+{
+	double *y = w->y + w->off[u];
+	double *y0 = w->work + 4 * (size_t)w->maxdim;
+	int dim = w->dim[u];
+	double t = t0;
+	for (int guard_jumps = 0; t < t1; guard_jumps++) {
+		memcpy(y0, y, (size_t)dim * sizeof *y0);
+		int st = sw__integrate(w, u, t, t1, y);
+		if (st != SW_SUCCESS)
+			return st;
+		const struct sw_automaton *a = w->aut[u];
+		const sw_amode *md = &a->modes[w->mode[u]];
+		const sw_atrans *best = NULL;
+		double tbest = INFINITY;
+		for (int k = md->trans_first; k < md->trans_first + md->trans_count; k++) {
+			const sw_atrans *tr = &a->trans[k];
+			if (!tr->guard || sw__eval(w, u, t1, y, tr->guard) == 0.0)
+				continue;
+			double ts;
+			st = locate(w, u, t, t1, y0, tr->guard, &ts);
+			if (st != SW_SUCCESS)
+				return st;
+			if (ts < tbest) { /* strict: at equal instants document order wins */
+				tbest = ts;
+				best = tr;
+			}
+		}
+		if (!best) {
+			if (md->invariant && sw__eval(w, u, t1, y, md->invariant) == 0.0)
+				return settle(w, u, t1, y, diag); /* reports the violation */
+			return SW_SUCCESS;
+		}
+		memcpy(y, y0, (size_t)dim * sizeof *y);
+		if ((st = sw__integrate(w, u, t, tbest, y)) != SW_SUCCESS)
+			return st;
+		fire(w, u, best, tbest, y);
+		if ((st = settle(w, u, tbest, y, diag)) != SW_SUCCESS)
+			return st;
+		t = tbest;
+		if (guard_jumps > 1000000)
+			return SW_EZENO;
+	}
+	return SW_SUCCESS;
+}
