@@ -30,22 +30,24 @@ LIB_SRC := \
 	src/expr/print.c src/expr/deriv.c \
 	src/geom/geom.c \
 	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/competition.c src/steer/fw.c \
-	src/steer/pf.c src/steer/rhs.c \
+	src/steer/pf.c src/steer/wall.c src/steer/rhs.c \
 	src/model/model.c src/model/motion.c src/model/automaton.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
 	src/sim/hybrid.c \
-	src/io/scenario.c src/io/scenario_read.c src/io/angle.c src/io/output.c src/io/summary.c
-GEN_SRC := $(BUILD)/gen/scenario_schema.c
+	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
+	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c
+GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c
 
-CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c
+CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
-	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c \
+	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c \
 	tests/test_scenarios.c
 
 BENCH_SRC := bench/bench_main.c
 
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenario_schema.o
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenario_schema.o \
+	$(BUILD)/gen/automaton_schema.o
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
@@ -81,7 +83,11 @@ $(BUILD)/gen/scenario_schema.c: schema/scenario.rng scripts/embed.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh sw_scenario_schema_text $< > $@
 
-$(BUILD)/gen/scenario_schema.o: $(BUILD)/gen/scenario_schema.c
+$(BUILD)/gen/automaton_schema.c: schema/automaton.rng scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh sw_automaton_schema_text $< > $@
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB_A): $(LIB_OBJ)

@@ -442,7 +442,7 @@ END_TEST
 
 START_TEST(test_unknown_element)
 {
-	expect_error("bad_unknown_element.xml", SW_EINPUT, 6, "unknown element <wall> inside <world>; expected <target>, <disc>, <segment> or <polygon>");
+	expect_error("bad_unknown_element.xml", SW_EINPUT, 6, "unknown element <wall> inside <world>; expected <target>, <disc>, <segment>, <polygon>, <region> or <signal>");
 }
 END_TEST
 
@@ -455,7 +455,7 @@ END_TEST
 START_TEST(test_unknown_law)
 {
 	expect_error("bad_unknown_law.xml", SW_EINPUT, 8, "unknown element <rvo> inside <agent>");
-	expect_error("bad_unknown_law.xml", SW_EINPUT, 8, "<glm>, <fw> or <potential>");
+	expect_error("bad_unknown_law.xml", SW_EINPUT, 8, "<glm>, <fw>, <potential> or <wall>");
 }
 END_TEST
 

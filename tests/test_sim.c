@@ -227,6 +227,27 @@ START_TEST(unknown_integrator_is_bad_input)
 }
 END_TEST
 
+START_TEST(wall_following_heading_keeps_the_wall_on_the_chosen_side)
+{
+	/* Wall point 1 m to the right (-y) of an agent at the origin. */
+	sw_wall_params p = sw_default_wall_params();
+	sw_percept w = {0.0, -1.0, 1.0, 0.0, 1.0 - 0.25, 0};
+	sw_situation s = {0, 0, 0.25, 0, 0, 0, 1, &w};
+	p.distance = 0.75; /* at the desired clearance: walk along +x, wall on the right */
+	ck_assert_double_eq_tol(sw_wall_heading(&p, &s, 0.3), 0.0, 1e-15);
+	p.distance = 0.55; /* 0.2 m too far: turn towards the wall by gain * 0.2 */
+	ck_assert_double_eq_tol(sw_wall_heading(&p, &s, 0.3), -p.gain * 0.2, 1e-15);
+	p.side = -1; /* wall on the left: walk along -x */
+	p.distance = 0.75;
+	ck_assert_double_eq_tol(fabs(sw_wall_heading(&p, &s, 0.3)), M_PI, 1e-15);
+	p.distance = -10; /* far too far: the correction saturates at pi/4 */
+	p.side = 1;
+	ck_assert_double_eq_tol(sw_wall_heading(&p, &s, 0.3), -M_PI / 4, 1e-15);
+	s.n_obs = 0; /* nothing perceived, no target: keep the heading */
+	ck_assert_double_eq(sw_wall_heading(&p, &s, 0.3), 0.3);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -239,6 +260,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, samples_every_interval_including_start_and_end);
 	tcase_add_test(tc, same_seed_same_bits_other_seed_differs);
 	tcase_add_test(tc, unknown_integrator_is_bad_input);
+	tcase_add_test(tc, wall_following_heading_keeps_the_wall_on_the_chosen_side);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,6 +14,7 @@ Suite *model_suite(void);
 Suite *sim_suite(void);
 Suite *hybrid_suite(void);
 Suite *io_suite(void);
+Suite *io_automata_suite(void);
 Suite *scenarios_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */

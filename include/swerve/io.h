@@ -1,8 +1,9 @@
-/* swerve/io.h - reading scenario files and writing run outputs.
+/* swerve/io.h - reading scenario and automaton files, and writing run outputs.
  *
  * io is the only module that reads XML.  Files are parsed by libxml2 with network access, DTD
- * loading and entity substitution off, then validated against the RELAX NG schema compiled into
- * the library (schema/scenario.rng).  Every problem becomes a diagnostic with file:line. */
+ * loading and entity substitution off, then validated against the RELAX NG schemas compiled
+ * into the library (schema/scenario.rng, schema/automaton.rng).  Every problem becomes a
+ * diagnostic with file:line, and file:line:column inside expressions. */
 #ifndef SWERVE_IO_H
 #define SWERVE_IO_H
 
@@ -15,14 +16,39 @@
 extern "C" {
 #endif
 
-/** Loads and finalises the scenario at path.  On success *out owns a new model (free with
+/** Loads and finalises the scenario at path (format: docs/scenario-format.md), with the
+ * automata it uses: <use file="..."/> paths are relative to the scenario's folder, and errors in
+ * those files cite their own path.  On success *out owns a new model (free with
  * sw_model_free()).  On failure *out is NULL, every problem found is in diag, and the status is
  * SW_EINPUT (bad file content), SW_EIO (cannot read) or SW_ENOMEM. */
 int sw_scenario_load(const char *path, sw_model **out, sw_diag *diag);
 
-/** Same as sw_scenario_load() for a document in memory; name is used in diagnostics. */
+/** Same as sw_scenario_load() for a document in memory; name is used in diagnostics, and
+ * <use file="..."/> paths are relative to the current directory. */
 int sw_scenario_load_memory(const char *buf, size_t len, const char *name, sw_model **out,
 			    sw_diag *diag);
+
+/** Loads and compiles the automaton file at path (format: docs/automata-format.md).  On success
+ * *out owns a new automaton (free with sw_automaton_free(), or hand it to
+ * sw_model_add_automaton()).  On failure *out is NULL, every problem found is in diag, and the
+ * status is SW_EINPUT, SW_EIO or SW_ENOMEM. */
+int sw_automaton_load(const char *path, sw_automaton **out, sw_diag *diag);
+
+/** Same as sw_automaton_load() for a document in memory; name is used in diagnostics. */
+int sw_automaton_load_memory(const char *buf, size_t len, const char *name, sw_automaton **out,
+			     sw_diag *diag);
+
+/** Kinds of swerve XML files, by their root element. */
+typedef enum {
+	SW_XML_UNKNOWN = 0,  /**< anything else (another root, no root, a DOCTYPE first) */
+	SW_XML_SCENARIO = 1, /**< <scenario> */
+	SW_XML_AUTOMATON = 2 /**< <automaton> */
+} sw_xml_kind;
+
+/** Looks at the root element of the file at path without parsing it (reads at most 8 KiB) and
+ * stores an sw_xml_kind in *kind.  Returns SW_SUCCESS (also for SW_XML_UNKNOWN: the caller then
+ * lets a full load report what is wrong) or SW_EIO with a diagnostic. */
+int sw_xml_root_kind(const char *path, int *kind, sw_diag *diag);
 
 /** Parses an angle: a number in radians, or a number followed by "deg" or "rad".  Returns
  * SW_SUCCESS and *out, or SW_EINPUT for anything else (including non-finite values). */
@@ -30,6 +56,9 @@ int sw_parse_angle(const char *text, double *out);
 
 /** The text of the scenario schema compiled into the library (NUL-terminated). */
 const char *sw_scenario_schema(void);
+
+/** The text of the automaton schema compiled into the library (NUL-terminated). */
+const char *sw_automaton_schema(void);
 
 /** A set of output files written atomically: each is written to a temporary file in the same
  * directory and renamed into place by sw_output_commit(); sw_output_abort() removes them. */

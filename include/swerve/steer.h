@@ -29,7 +29,8 @@ enum {
 typedef enum {
 	SW_LAW_GLM = 0, /**< Goldenstein-Large-Metaxas heading dynamics, eqs. (1)-(12) */
 	SW_LAW_FW = 1,  /**< Fajen-Warren second-order steering, eq. (13) */
-	SW_LAW_PF = 2   /**< Khatib potential field, direction only (section 3) */
+	SW_LAW_PF = 2,  /**< Khatib potential field, direction only (section 3) */
+	SW_LAW_WALL = 3 /**< wall following around the closest obstacle (escape behaviour) */
 } sw_law;
 
 /** How the GLM competition weights (8) are handled. */
@@ -91,6 +92,22 @@ typedef struct sw_pf_params {
 	double speed; /**< constant speed, m/s; default 0.5 */
 } sw_pf_params;
 
+/** Parameters of the wall-following law (not in the publications; the escape mode of
+ * seek-escape uses it until harmonic navigation fields exist).  With the closest perceived
+ * obstacle point in direction psi_c at clearance r, the desired heading keeps that point on one
+ * side at the chosen distance:
+ *     psi_d = psi_c + side (pi/2 - clamp(gain (r - distance), -pi/4, pi/4))
+ *     phi'  = -a sin(phi - psi_d),   v = speed
+ * (side = +1 keeps the wall on the agent's right).  With nothing perceived it heads for the
+ * target (psi_d = psi_T) or keeps its heading. */
+typedef struct sw_wall_params {
+	double a;        /**< heading stiffness, 1/s; default 2 */
+	int side;        /**< +1: wall on the right, -1: on the left; default +1 */
+	double distance; /**< clearance kept to the wall, m; default 0.6 */
+	double gain;     /**< heading correction per metre of clearance error, rad/m; default 1.5 */
+	double speed;    /**< forward speed, m/s; default 0.8 */
+} sw_wall_params;
+
 /** Personality traits (section 1.4), each in [0, 1]; a trait acts only when its flag is set. */
 typedef struct sw_personality {
 	int has_agility;  /**< 1: heading rate lags through omega' = lambda_k (phidot~ - omega) */
@@ -112,6 +129,7 @@ typedef struct sw_steer_def {
 	sw_glm_params glm; /**< used when law == SW_LAW_GLM */
 	sw_fw_params fw;   /**< used when law == SW_LAW_FW */
 	sw_pf_params pf;   /**< used when law == SW_LAW_PF */
+	sw_wall_params wall; /**< used when law == SW_LAW_WALL */
 } sw_steer_def;
 
 /** One perceived obstacle, relative to the agent (filled by the simulator's perception). */
@@ -158,11 +176,12 @@ typedef struct sw_fixed_point {
 sw_glm_params sw_default_glm_params(void);
 sw_fw_params sw_default_fw_params(void);
 sw_pf_params sw_default_pf_params(void);
+sw_wall_params sw_default_wall_params(void);
 sw_personality sw_default_personality(void);
 /** A GLM steer def with default parameters. */
 sw_steer_def sw_default_steer_def(void);
 
-/** Returns the static name of a law ("glm", "fw", "potential"). */
+/** Returns the static name of a law ("glm", "fw", "potential", "wall"). */
 const char *sw_law_name(sw_law law);
 
 /* --- GLM building blocks ------------------------------------------------------------------ */
@@ -210,6 +229,9 @@ sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personali
 /** phi'' of eq. (13) at heading phi and turning rate phidot. Obstacles are points at the
  * percepts' reference points; d_i is the centre-to-reference distance. */
 double sw_fw_accel(const sw_fw_params *p, const sw_situation *s, double phi, double phidot);
+
+/** Desired heading psi_d of the wall-following law for the situation (see sw_wall_params). */
+double sw_wall_heading(const sw_wall_params *p, const sw_situation *s, double phi);
 
 /** Gradient of the potential U of section 3 at the agent position, into grad[2]. */
 void sw_pf_gradient(const sw_pf_params *p, const sw_situation *s, double grad[2]);

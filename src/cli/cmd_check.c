@@ -8,7 +8,7 @@ static void check_usage(FILE *f)
 {
 	fputs("usage: swerve check FILE...\n"
 	      "\n"
-	      "Validates scenario files against the schema and the model rules, and reports every\n"
+	      "Validates scenario and automaton files against their schemas and the model rules, and reports every\n"
 	      "error found (file:line: message).  Exit status 0 when all files are valid, 2 when\n"
 	      "any is not.\n"
 	      "\n"
@@ -41,11 +41,21 @@ int cmd_check(int argc, char **argv)
 	for (int k = optind; k < argc; k++) {
 		sw_diag_init(&diag);
 		sw_model *m = NULL;
-		int st = sw_scenario_load(argv[k], &m, &diag);
+		sw_automaton *a = NULL;
+		int kind = SW_XML_UNKNOWN;
+		int st = sw_xml_root_kind(argv[k], &kind, &diag);
+		if (st == SW_SUCCESS)
+			st = kind == SW_XML_AUTOMATON ? sw_automaton_load(argv[k], &a, &diag)
+						      : sw_scenario_load(argv[k], &m, &diag);
 		cli_print_diag(&diag);
-		if (st == SW_SUCCESS && !quiet)
-			printf("%s: ok (%d agents, %d obstacles, %d targets)\n", argv[k], m->n_agents,
-			       m->n_obstacles, m->n_targets);
+		if (st == SW_SUCCESS && !quiet && m)
+			printf("%s: ok (scenario: %d agents, %d obstacles, %d targets, %d automata)\n",
+			       argv[k], m->n_agents, m->n_obstacles, m->n_targets, m->n_automata);
+		if (st == SW_SUCCESS && !quiet && a)
+			printf("%s: ok (%s automaton '%s': %d modes, %d transitions)\n", argv[k],
+			       sw_automaton_is_signal(a) ? "signal" : "behaviour", sw_automaton_name(a),
+			       sw_automaton_n_modes(a), sw_automaton_n_transitions(a));
+		sw_automaton_free(a);
 		if (st != SW_SUCCESS && cli_load_exit_code(st) > worst)
 			worst = cli_load_exit_code(st);
 		sw_model_free(m);

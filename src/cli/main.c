@@ -39,7 +39,8 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  run SCENARIO [-o DIR]   simulate a scenario; write trajectory.csv,\n"
 	      "                          events.jsonl and summary.json\n"
-	      "  check FILE...           validate scenario files and report every error\n"
+	      "  check FILE...           validate scenario and automaton files; report every error\n"
+	      "  graph FILE              mode graph of an automaton or scenario as Graphviz DOT\n"
 	      "  version                 print the version\n"
 	      "  help [COMMAND]          this text, or a command's help\n"
 	      "\n"
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "check") == 0)
 		return cmd_check(argc - 1, argv + 1);
+	if (strcmp(cmd, "graph") == 0)
+		return cmd_graph(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("swerve %s\n", SWERVE_VERSION);
 		return EXIT_OK;
@@ -70,11 +73,13 @@ int main(int argc, char **argv)
 				return cmd_run(2, hargv);
 			if (strcmp(argv[2], "check") == 0)
 				return cmd_check(2, hargv);
+			if (strcmp(argv[2], "graph") == 0)
+				return cmd_graph(2, hargv);
 		}
 		usage(stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, version or help\n",
+	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, version or help\n",
 		cmd);
 	return EXIT_BAD_INPUT;
 }

@@ -1,10 +1,9 @@
 /* io/scenario_read.c - stage 4 of the scenario reader: the walk over the parsed tree.
  *
- * Each element has a table of its attributes (name, kind, offset of the def field the value goes
- * to).  read_attrs() reads a node through its table, so one table both fills the sw_*_def structs
- * and names unknown attributes with the list of expected ones.  Values the schema admits but the
- * model cannot use (INF, NaN, integers out of range) are refused here.  When the loader holds a
- * model (a valid document), each finished object is handed to the builder. */
+ * Elements are read through their attribute tables (attrs.c).  When the loader holds a model (a
+ * valid document), each finished object is handed to the builder.  Automata the scenario uses
+ * (<behaviours>) are loaded and compiled here, before the world and the agents that refer to
+ * them; a <group> passes its behaviour, law, personality and bindings to its agents. */
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,423 +16,91 @@
 #include "io/io_internal.h"
 #include "swerve/io.h"
 
-/* Longest attribute value quoted in a message. */
-#define QUOTE_MAX 40
-
 /* --- attribute tables -------------------------------------------------------------------- */
 
-typedef enum {
-	A_NUMBER,     /* double, finite */
-	A_ANGLE,      /* double, radians; "deg"/"rad" suffix allowed */
-	A_BOOL,       /* int 0/1 from true, false, 1, 0 */
-	A_INT,        /* int */
-	A_SEED,       /* uint64_t */
-	A_NAME,       /* const char *, whitespace-collapsed, kept alive until the object is added */
-	A_CHOICE,     /* int index into choices */
-	A_CHOICE_STR  /* char[size] copy of one of choices */
-} attr_kind;
+static const char *const integrators[] = {"euler",   "rk2",    "rk4",    "rkf45",  "rkck",
+					  "rk8pd",   "rk1imp", "rk2imp", "rk4imp", "bsimp",
+					  "msadams", "msbdf",  NULL};
 
-typedef struct attr_spec {
+static const sw__attr_spec run_attrs[] = {
+    SW__NUM("duration", sw_run_def, duration),
+    SW__NUM("step", sw_run_def, step),
+    SW__NUM("sample", sw_run_def, sample),
+    {"seed", SW__A_SEED, offsetof(sw_run_def, seed), 0, NULL, 0},
+    {"integrator", SW__A_CHOICE_STR, offsetof(sw_run_def, integrator), 0, integrators,
+     sizeof(((sw_run_def *)0)->integrator)},
+    SW__BOOL("fixed", sw_run_def, fixed),
+    {"substeps", SW__A_INT, offsetof(sw_run_def, substeps), 0, NULL, 0},
+    SW__NUM("rtol", sw_run_def, rtol),
+    SW__NUM("atol", sw_run_def, atol),
+    SW__NUM("event-tol", sw_run_def, event_tol),
+    SW__BOOL("agents-perceive", sw_run_def, agents_perceive),
+    SW__END};
+
+static const sw__attr_spec target_attrs[] = {
+    SW__NAME("name", sw_target_def, name, 1), SW__REQ_NUM("x", sw_target_def, position.x),
+    SW__REQ_NUM("y", sw_target_def, position.y), SW__NUM("radius", sw_target_def, radius), SW__END};
+
+static const sw__attr_spec disc_attrs[] = {SW__NAME("name", sw_obstacle_def, name, 0),
+					   SW__REQ_NUM("x", sw_obstacle_def, center.x),
+					   SW__REQ_NUM("y", sw_obstacle_def, center.y),
+					   SW__NUM("radius", sw_obstacle_def, radius), SW__END};
+
+static const sw__attr_spec segment_attrs[] = {
+    SW__NAME("name", sw_obstacle_def, name, 0), SW__REQ_NUM("x1", sw_obstacle_def, a.x),
+    SW__REQ_NUM("y1", sw_obstacle_def, a.y),    SW__REQ_NUM("x2", sw_obstacle_def, b.x),
+    SW__REQ_NUM("y2", sw_obstacle_def, b.y),    SW__END};
+
+static const sw__attr_spec polygon_attrs[] = {SW__NAME("name", sw_obstacle_def, name, 0),
+					      SW__BOOL("closed", sw_obstacle_def, closed), SW__END};
+
+/* A <region>: a name, and either the rectangle x1 y1 x2 y2 or <vertex> children. */
+typedef struct {
 	const char *name;
-	attr_kind kind;
-	size_t off;                 /* offset of the field in the def the values go to */
-	int required;
-	const char *const *choices; /* A_CHOICE, A_CHOICE_STR: NULL-terminated */
-	size_t size;                /* A_CHOICE_STR: size of the char array */
-} attr_spec;
+	double x1, y1, x2, y2;
+} region_fields;
 
-#define NUM(n, type, field) {n, A_NUMBER, offsetof(type, field), 0, NULL, 0}
-#define REQ_NUM(n, type, field) {n, A_NUMBER, offsetof(type, field), 1, NULL, 0}
-#define ANGLE(n, type, field) {n, A_ANGLE, offsetof(type, field), 0, NULL, 0}
-#define BOOL(n, type, field) {n, A_BOOL, offsetof(type, field), 0, NULL, 0}
-#define NAME(n, type, field, req) {n, A_NAME, offsetof(type, field), req, NULL, 0}
-#define CHOICE(n, type, field, list) {n, A_CHOICE, offsetof(type, field), 0, list, 0}
-#define END {NULL, A_NUMBER, 0, 0, NULL, 0}
+static const sw__attr_spec region_attrs[] = {
+    SW__NAME("name", region_fields, name, 1), SW__NUM("x1", region_fields, x1),
+    SW__NUM("y1", region_fields, y1),         SW__NUM("x2", region_fields, x2),
+    SW__NUM("y2", region_fields, y2),         SW__END};
 
-_Static_assert(SW_WEIGHTS_RELAX == 0 && SW_WEIGHTS_RESTART == 1 && SW_WEIGHTS_DYNAMIC == 2,
-	       "weights choices follow the enum");
-_Static_assert(SW_SPEED_T2C == 0 && SW_SPEED_CONSTANT == 1, "speed choices follow the enum");
+static const sw__attr_spec signal_attrs[] = {SW__NAME("name", sw_signal_def, name, 1),
+					     SW__NAME("automaton", sw_signal_def, automaton, 1),
+					     SW__END};
 
-static const char *const integrators[] = {"euler",  "rk2",    "rk4",   "rkf45", "rkck",
-					  "rk8pd",  "rk1imp", "rk2imp", "rk4imp", "bsimp",
-					  "msadams", "msbdf", NULL};
-static const char *const weights_modes[] = {"relax", "restart", "dynamic", NULL};
-static const char *const speed_modes[] = {"t2c", "constant", NULL};
+static const sw__attr_spec linear_attrs[] = {SW__REQ_NUM("vx", sw_motion_def, velocity.x),
+					     SW__REQ_NUM("vy", sw_motion_def, velocity.y), SW__END};
 
-static const attr_spec no_attrs[] = {END};
+static const sw__attr_spec waypoints_attrs[] = {SW__REQ_NUM("speed", sw_motion_def, speed),
+						SW__END};
 
-static const attr_spec run_attrs[] = {
-	NUM("duration", sw_run_def, duration),
-	NUM("step", sw_run_def, step),
-	NUM("sample", sw_run_def, sample),
-	{"seed", A_SEED, offsetof(sw_run_def, seed), 0, NULL, 0},
-	{"integrator", A_CHOICE_STR, offsetof(sw_run_def, integrator), 0, integrators,
-	 sizeof(((sw_run_def *)0)->integrator)},
-	BOOL("fixed", sw_run_def, fixed),
-	{"substeps", A_INT, offsetof(sw_run_def, substeps), 0, NULL, 0},
-	NUM("rtol", sw_run_def, rtol),
-	NUM("atol", sw_run_def, atol),
-	NUM("event-tol", sw_run_def, event_tol),
-	BOOL("agents-perceive", sw_run_def, agents_perceive),
-	END};
+static const sw__attr_spec agent_attrs[] = {
+    SW__NAME("name", sw_agent_def, name, 0),
+    SW__REQ_NUM("x", sw_agent_def, position.x),
+    SW__REQ_NUM("y", sw_agent_def, position.y),
+    SW__ANGLE("heading", sw_agent_def, heading),
+    SW__NUM("speed", sw_agent_def, speed),
+    SW__NUM("radius", sw_agent_def, radius),
+    SW__NUM("perception", sw_agent_def, perception),
+    SW__NAME("target", sw_agent_def, target, 0),
+    SW__BOOL("stop-at-target", sw_agent_def, stop_at_target),
+    SW__NAME("behaviour", sw_agent_def, behaviour, 0),
+    SW__END};
 
-static const attr_spec target_attrs[] = {
-	NAME("name", sw_target_def, name, 1),
-	REQ_NUM("x", sw_target_def, position.x),
-	REQ_NUM("y", sw_target_def, position.y),
-	NUM("radius", sw_target_def, radius),
-	END};
+static const sw__attr_spec group_attrs[] = {SW__NAME("behaviour", sw_agent_def, behaviour, 0),
+					    SW__END};
 
-static const attr_spec disc_attrs[] = {
-	NAME("name", sw_obstacle_def, name, 0),
-	REQ_NUM("x", sw_obstacle_def, center.x),
-	REQ_NUM("y", sw_obstacle_def, center.y),
-	NUM("radius", sw_obstacle_def, radius),
-	END};
+static const sw__attr_spec bind_attrs[] = {SW__NAME("param", sw_binding_def, param, 1),
+					   SW__NAME("value", sw_binding_def, value, 1), SW__END};
 
-static const attr_spec segment_attrs[] = {
-	NAME("name", sw_obstacle_def, name, 0),
-	REQ_NUM("x1", sw_obstacle_def, a.x),
-	REQ_NUM("y1", sw_obstacle_def, a.y),
-	REQ_NUM("x2", sw_obstacle_def, b.x),
-	REQ_NUM("y2", sw_obstacle_def, b.y),
-	END};
+typedef struct {
+	const char *file;
+} use_fields;
 
-static const attr_spec polygon_attrs[] = {
-	NAME("name", sw_obstacle_def, name, 0),
-	BOOL("closed", sw_obstacle_def, closed),
-	END};
+static const sw__attr_spec use_attrs[] = {SW__NAME("file", use_fields, file, 1), SW__END};
 
-static const attr_spec point_attrs[] = {
-	REQ_NUM("x", sw_vec2, x),
-	REQ_NUM("y", sw_vec2, y),
-	END};
-
-static const attr_spec linear_attrs[] = {
-	REQ_NUM("vx", sw_motion_def, velocity.x),
-	REQ_NUM("vy", sw_motion_def, velocity.y),
-	END};
-
-static const attr_spec waypoints_attrs[] = {
-	REQ_NUM("speed", sw_motion_def, speed),
-	END};
-
-static const attr_spec agent_attrs[] = {
-	NAME("name", sw_agent_def, name, 0),
-	REQ_NUM("x", sw_agent_def, position.x),
-	REQ_NUM("y", sw_agent_def, position.y),
-	ANGLE("heading", sw_agent_def, heading),
-	NUM("speed", sw_agent_def, speed),
-	NUM("radius", sw_agent_def, radius),
-	NUM("perception", sw_agent_def, perception),
-	NAME("target", sw_agent_def, target, 0),
-	BOOL("stop-at-target", sw_agent_def, stop_at_target),
-	END};
-
-static const attr_spec glm_attrs[] = {
-	NUM("a", sw_glm_params, a),
-	NUM("d0", sw_glm_params, d0),
-	ANGLE("delta", sw_glm_params, delta),
-	NUM("margin", sw_glm_params, margin),
-	NUM("r-floor", sw_glm_params, r_floor),
-	NUM("wall-near", sw_glm_params, wall_near),
-	NUM("a1-scale", sw_glm_params, a1_scale),
-	NUM("g21", sw_glm_params, g21),
-	NUM("c1", sw_glm_params, c1),
-	NUM("c2", sw_glm_params, c2),
-	CHOICE("weights", sw_glm_params, weights, weights_modes),
-	NUM("eps", sw_glm_params, eps),
-	NUM("w-floor", sw_glm_params, w_floor),
-	NUM("w-restart", sw_glm_params, w_restart),
-	CHOICE("speed", sw_glm_params, speed, speed_modes),
-	NUM("v-max", sw_glm_params, v_max),
-	NUM("d1", sw_glm_params, d1),
-	NUM("t2c", sw_glm_params, t2c),
-	BOOL("arrive", sw_glm_params, arrive),
-	NUM("sigma", sw_glm_params, sigma_phi),
-	END};
-
-static const attr_spec fw_attrs[] = {
-	NUM("b", sw_fw_params, b),
-	NUM("kg", sw_fw_params, kg),
-	NUM("c1", sw_fw_params, c1),
-	NUM("c2", sw_fw_params, c2),
-	NUM("ko", sw_fw_params, ko),
-	NUM("c3", sw_fw_params, c3),
-	NUM("c4", sw_fw_params, c4),
-	NUM("speed", sw_fw_params, speed),
-	END};
-
-static const attr_spec potential_attrs[] = {
-	NUM("kp", sw_pf_params, kp),
-	NUM("eta", sw_pf_params, eta),
-	NUM("rho0", sw_pf_params, rho0),
-	NUM("r-floor", sw_pf_params, r_floor),
-	NUM("speed", sw_pf_params, speed),
-	END};
-
-static const attr_spec personality_attrs[] = {
-	NUM("agility", sw_personality, agility),
-	NUM("mass", sw_personality, mass),
-	NUM("courage", sw_personality, courage),
-	NUM("lambda-k-min", sw_personality, lambda_k_min),
-	NUM("lambda-k-max", sw_personality, lambda_k_max),
-	NUM("lambda-m-min", sw_personality, lambda_m_min),
-	NUM("lambda-m-max", sw_personality, lambda_m_max),
-	NUM("d0-floor", sw_personality, d0_floor),
-	END};
-
-/* --- reading values ---------------------------------------------------------------------- */
-
-int sw__is_element(xmlNodePtr n, const char *name)
-{
-	return n->type == XML_ELEMENT_NODE && n->ns == NULL &&
-	       strcmp((const char *)n->name, name) == 0;
-}
-
-/* Writes "a, b or c" (the names of a table or list) into buf. */
-static void join_names(char *buf, size_t n, const attr_spec *specs, const char *const *list)
-{
-	size_t count = 0, used = 0;
-	while (specs ? specs[count].name != NULL : list[count] != NULL)
-		count++;
-	buf[0] = '\0';
-	for (size_t i = 0; i < count && used < n; i++) {
-		const char *name = specs ? specs[i].name : list[i];
-		const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
-		int w = snprintf(buf + used, n - used, "%s%s", sep, name);
-		if (w < 0)
-			break;
-		used += (size_t)w;
-	}
-}
-
-/* Trims and collapses whitespace in place (the xsd:token normalisation). */
-static void collapse_space(char *s)
-{
-	char *w = s;
-	int space = 0;
-	for (const char *r = s; *r; r++) {
-		if (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r') {
-			space = w != s;
-			continue;
-		}
-		if (space)
-			*w++ = ' ';
-		space = 0;
-		*w++ = *r;
-	}
-	*w = '\0';
-}
-
-static int parse_bool(const char *s, int *out)
-{
-	char buf[8];
-	snprintf(buf, sizeof buf, "%s", s);
-	collapse_space(buf);
-	if (strlen(s) >= sizeof buf)
-		return -1;
-	if (strcmp(buf, "true") == 0 || strcmp(buf, "1") == 0)
-		*out = 1;
-	else if (strcmp(buf, "false") == 0 || strcmp(buf, "0") == 0)
-		*out = 0;
-	else
-		return -1;
-	return 0;
-}
-
-/* Parses an optionally signed decimal integer; returns 0, -1 (syntax) or 1 (out of range). */
-static int parse_integer(const char *s, int allow_negative, unsigned long long limit,
-			 int *negative, unsigned long long *mag)
-{
-	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-		s++;
-	*negative = 0;
-	if (*s == '+' || *s == '-') {
-		*negative = *s == '-';
-		s++;
-	}
-	if (*s < '0' || *s > '9')
-		return -1;
-	unsigned long long v = 0;
-	int overflow = 0;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		unsigned d = (unsigned)(*s - '0');
-		if (v > (ULLONG_MAX - d) / 10)
-			overflow = 1;
-		else
-			v = v * 10 + d;
-	}
-	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-		s++;
-	if (*s != '\0')
-		return -1;
-	if (*negative && v != 0 && !allow_negative)
-		return -1;
-	if (overflow || v > limit + (*negative ? 1ULL : 0ULL))
-		return 1;
-	*mag = v;
-	return 0;
-}
-
-/* Parses one attribute value into base + spec->off; reports problems at node. */
-static void read_value(sw__loader *ld, xmlNodePtr node, const attr_spec *spec, xmlChar *xval,
-		       void *base)
-{
-	const char *val = (const char *)xval;
-	char *field = (char *)base + spec->off;
-	const char *el = (const char *)node->name;
-	char expected[256];
-	switch (spec->kind) {
-	case A_NUMBER: {
-		int r = sw__parse_number(val, (double *)(void *)field);
-		if (r == SW__NUM_NONFINITE)
-			sw__walk_error(ld, node,
-				   "attribute %s of <%s>: '%.*s' is not a finite number; expected a "
-				   "decimal number such as 0.5, -2 or 1e-3",
-				   spec->name, el, QUOTE_MAX, val);
-		else if (r != SW__NUM_OK)
-			sw__walk_error(ld, node,
-				   "attribute %s of <%s>: '%.*s' is not a number; expected a decimal "
-				   "number such as 0.5, -2 or 1e-3",
-				   spec->name, el, QUOTE_MAX, val);
-		break;
-	}
-	case A_ANGLE:
-		if (sw_parse_angle(val, (double *)(void *)field) != SW_SUCCESS)
-			sw__walk_error(ld, node,
-				   "attribute %s of <%s>: '%.*s' is not an angle; expected a number "
-				   "in radians, or a number followed by deg or rad (e.g. 15deg, "
-				   "-0.5rad)",
-				   spec->name, el, QUOTE_MAX, val);
-		break;
-	case A_BOOL:
-		if (parse_bool(val, (int *)(void *)field) != 0)
-			sw__walk_error(ld, node,
-				   "attribute %s of <%s>: '%.*s' is not a boolean; expected true, "
-				   "false, 1 or 0",
-				   spec->name, el, QUOTE_MAX, val);
-		break;
-	case A_INT:
-	case A_SEED: {
-		int neg = 0;
-		unsigned long long mag = 0;
-		int seed = spec->kind == A_SEED;
-		int r = parse_integer(val, !seed, seed ? UINT64_MAX : (unsigned long long)INT_MAX,
-				      &neg, &mag);
-		if (r < 0)
-			sw__walk_error(ld, node,
-				   "attribute %s of <%s>: '%.*s' is not %s; expected a whole number "
-				   "such as 4",
-				   spec->name, el, QUOTE_MAX, val,
-				   seed ? "a non-negative integer" : "an integer");
-		else if (r > 0)
-			sw__walk_error(ld, node,
-				   "attribute %s of <%s>: '%.*s' is out of range; expected at most "
-				   "%llu",
-				   spec->name, el, QUOTE_MAX, val,
-				   seed ? (unsigned long long)UINT64_MAX
-					: (unsigned long long)INT_MAX);
-		else if (seed)
-			*(uint64_t *)(void *)field = (uint64_t)mag;
-		else
-			*(int *)(void *)field = neg ? -(int)(mag - 1) - 1 : (int)mag;
-		break;
-	}
-	case A_NAME:
-		collapse_space((char *)xval);
-		*(const char **)(void *)field = val;
-		break;
-	case A_CHOICE:
-	case A_CHOICE_STR: {
-		char word[64];
-		snprintf(word, sizeof word, "%s", val);
-		collapse_space(word);
-		int k = 0;
-		while (spec->choices[k] && strcmp(spec->choices[k], word) != 0)
-			k++;
-		if (!spec->choices[k]) {
-			join_names(expected, sizeof expected, NULL, spec->choices);
-			sw__walk_error(ld, node, "attribute %s of <%s>: '%.*s' is not allowed; expected %s",
-				   spec->name, el, QUOTE_MAX, val, expected);
-		} else if (spec->kind == A_CHOICE) {
-			*(int *)(void *)field = k;
-		} else {
-			snprintf(field, spec->size, "%s", spec->choices[k]);
-		}
-		break;
-	}
-	}
-}
-
-/* Reads the attributes of node into base according to specs; reports unknown and missing
- * attributes and bad values.  Returns the number of problems found. */
-static int read_attrs(sw__loader *ld, xmlNodePtr node, const attr_spec *specs, void *base)
-{
-	int before = ld->walk_errors;
-	const char *el = (const char *)node->name;
-	for (xmlAttrPtr a = node->properties; a; a = a->next) {
-		const attr_spec *spec = NULL;
-		if (a->ns == NULL)
-			for (const attr_spec *s = specs; s->name; s++)
-				if (strcmp(s->name, (const char *)a->name) == 0)
-					spec = s;
-		if (!spec) {
-			char expected[512];
-			join_names(expected, sizeof expected, specs, NULL);
-			const char *prefix = a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "";
-			if (specs[0].name == NULL)
-				sw__walk_error(ld, node,
-					   "unknown attribute %s%s%s on <%s>; <%s> takes no attributes",
-					   prefix, *prefix ? ":" : "", (const char *)a->name, el, el);
-			else
-				sw__walk_error(ld, node, "unknown attribute %s%s%s on <%s>; expected %s",
-					   prefix, *prefix ? ":" : "", (const char *)a->name, el,
-					   expected);
-			continue;
-		}
-		xmlChar *val = xmlNodeListGetString(ld->doc, a->children, 1);
-		if (!val) {
-			val = xmlStrdup((const xmlChar *)"");
-			if (!val) {
-				ld->oom = 1;
-				continue;
-			}
-		}
-		int keep = spec->kind == A_NAME &&
-			   ld->n_strs < (int)(sizeof ld->strs / sizeof *ld->strs);
-		if (spec->kind != A_NAME || keep)
-			read_value(ld, node, spec, val, base);
-		if (keep)
-			ld->strs[ld->n_strs++] = val; /* referenced by the def until it is added */
-		else
-			xmlFree(val);
-	}
-	for (const attr_spec *s = specs; s->name; s++)
-		if (s->required && !xmlHasProp(node, (const xmlChar *)s->name))
-			sw__walk_error(ld, node, "<%s> needs attribute %s", el, s->name);
-	return ld->walk_errors - before;
-}
-
-/* Frees the attribute strings the finished object referenced. */
-void sw__release_strings(sw__loader *ld)
-{
-	for (int i = 0; i < ld->n_strs; i++)
-		xmlFree(ld->strs[i]);
-	ld->n_strs = 0;
-}
-
-static void unknown_child(sw__loader *ld, xmlNodePtr child, const char *parent, const char *expected)
-{
-	if (child->ns && child->ns->href)
-		sw__walk_error(ld, child,
-			   "element <%s> in namespace '%s' inside <%s>; scenario files use no "
-			   "namespace: expected %s",
-			   (const char *)child->name, (const char *)child->ns->href, parent, expected);
-	else
-		sw__walk_error(ld, child, "unknown element <%s> inside <%s>; expected %s",
-			   (const char *)child->name, parent, expected);
-}
+/* --- helpers ------------------------------------------------------------------------------- */
 
 /* Records a builder status: the first failure wins, running out of memory is remembered. */
 static void built(sw__loader *ld, int status)
@@ -463,10 +130,8 @@ static int read_points(sw__loader *ld, xmlNodePtr node, const char *kind, sw_vec
 	int i = 0;
 	for (xmlNodePtr c = node->children; c; c = c->next)
 		if (sw__is_element(c, kind)) {
-			bad += read_attrs(ld, c, point_attrs, &pts[i]);
-			for (xmlNodePtr g = c->children; g; g = g->next)
-				if (g->type == XML_ELEMENT_NODE)
-					bad++, unknown_child(ld, g, kind, "no child elements");
+			bad += sw__read_attrs(ld, c, sw__point_attrs, &pts[i]);
+			bad += sw__no_children(ld, c, "no child elements");
 			i++;
 		}
 	*out = pts;
@@ -481,40 +146,124 @@ static int read_motion(sw__loader *ld, xmlNodePtr node, sw_motion_def *mo, sw_ve
 	int bad;
 	if (sw__is_element(node, "linear")) {
 		mo->kind = SW_MOTION_LINEAR;
-		bad = read_attrs(ld, node, linear_attrs, mo);
-		for (xmlNodePtr c = node->children; c; c = c->next)
-			if (c->type == XML_ELEMENT_NODE)
-				bad++, unknown_child(ld, c, "linear", "no child elements");
-		return bad;
+		bad = sw__read_attrs(ld, node, linear_attrs, mo);
+		return bad + sw__no_children(ld, node, "no child elements");
 	}
 	mo->kind = SW_MOTION_WAYPOINTS;
-	bad = read_attrs(ld, node, waypoints_attrs, mo);
+	bad = sw__read_attrs(ld, node, waypoints_attrs, mo);
 	for (xmlNodePtr c = node->children; c; c = c->next)
 		if (c->type == XML_ELEMENT_NODE && !sw__is_element(c, "point"))
-			bad++, unknown_child(ld, c, "waypoints", "<point x= y=/>");
+			bad++, sw__unknown_child(ld, c, "waypoints", "<point x= y=/>");
 	free(*pts);
 	bad += read_points(ld, node, "point", pts, &mo->n_points);
 	mo->points = *pts;
 	if (mo->n_points < 2) {
 		sw__walk_error(ld, node, "<waypoints> has %d <point>; expected at least 2",
-			   mo->n_points);
+			       mo->n_points);
 		bad++;
 	}
 	return bad;
 }
 
-/* --- elements ---------------------------------------------------------------------------- */
+/* --- run and behaviours -------------------------------------------------------------------- */
 
 static void read_run(sw__loader *ld, xmlNodePtr node)
 {
 	sw_run_def run = sw_default_run_def();
-	int bad = read_attrs(ld, node, run_attrs, &run);
-	for (xmlNodePtr c = node->children; c; c = c->next)
-		if (c->type == XML_ELEMENT_NODE)
-			bad++, unknown_child(ld, c, "run", "no child elements (settings are attributes)");
+	int bad = sw__read_attrs(ld, node, run_attrs, &run);
+	bad += sw__no_children(ld, node, "no child elements (settings are attributes)");
 	if (ld->m && bad == 0)
 		built(ld, sw_model_set_run(ld->m, &run, sw__node_line(node), ld->diag));
 }
+
+/* A behaviour the scenario could not load: no model is built any more (agents naming it would
+ * only add follow-on errors), but the walk goes on. */
+static void behaviour_failed(sw__loader *ld, int status)
+{
+	ld->load_errors++;
+	if (status == SW_ENOMEM)
+		ld->oom = 1;
+	sw_model_free(ld->m);
+	ld->m = NULL;
+}
+
+static void add_automaton(sw__loader *ld, sw_automaton *a, int line)
+{
+	if (ld->m)
+		built(ld, sw_model_add_automaton(ld->m, a, line, ld->diag));
+	else
+		sw_automaton_free(a);
+}
+
+/* <use file="..."/>: the path is relative to the scenario's folder (to the current directory
+ * for documents loaded from memory); the file's own errors cite the file. */
+static void read_use(sw__loader *ld, xmlNodePtr node)
+{
+	use_fields f = {NULL};
+	int bad = sw__read_attrs(ld, node, use_attrs, &f);
+	bad += sw__no_children(ld, node, "no child elements");
+	if (bad || !f.file)
+		return;
+	const char *slash = ld->from_file ? strrchr(ld->file, '/') : NULL;
+	size_t dir = f.file[0] != '/' && slash ? (size_t)(slash - ld->file) + 1 : 0;
+	size_t n = dir + strlen(f.file) + 1;
+	char *path = malloc(n);
+	if (!path) {
+		ld->oom = 1;
+		return;
+	}
+	snprintf(path, n, "%.*s%s", (int)dir, ld->file, f.file);
+	char *buf = NULL;
+	size_t len = 0;
+	sw_diag tmp;
+	sw_diag_init(&tmp);
+	int st = sw__read_file(path, &buf, &len, &tmp);
+	if (st != SW_SUCCESS) {
+		/* A wrong path is the scenario's mistake: cite the <use> element. */
+		sw__walk_error(ld, node, "<use file=\"%s\">: %s", f.file,
+			       tmp.count > 0 ? tmp.entry[0].message : "cannot read the file");
+		if (st == SW_ENOMEM)
+			ld->oom = 1;
+		behaviour_failed(ld, st);
+		free(path);
+		return;
+	}
+	int first = ld->diag ? ld->diag->count : 0;
+	sw_automaton *a = NULL;
+	st = sw__automaton_load_buffer(buf, len, path, &a, ld->diag);
+	free(buf);
+	sw__loader_foreign(ld, first, sw__node_line(node));
+	free(path);
+	if (st != SW_SUCCESS)
+		behaviour_failed(ld, st);
+	else
+		add_automaton(ld, a, sw__node_line(node));
+}
+
+static void read_behaviours(sw__loader *ld, xmlNodePtr node)
+{
+	sw__read_attrs(ld, node, sw__no_attrs, NULL);
+	for (xmlNodePtr c = node->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		if (sw__is_element(c, "use")) {
+			read_use(ld, c);
+		} else if (sw__is_element(c, "automaton")) {
+			int valid = sw__validate_element(ld, sw_automaton_schema_text, c);
+			sw_automaton *a = NULL;
+			int st = sw__read_automaton(ld, c, valid, &a);
+			if (st != SW_SUCCESS)
+				behaviour_failed(ld, st);
+			else
+				add_automaton(ld, a, sw__node_line(c));
+		} else {
+			sw__unknown_child(ld, c, "behaviours",
+					  "<use file=\"...\"/> or <automaton> elements");
+		}
+	}
+}
+
+/* --- world --------------------------------------------------------------------------------- */
 
 /* Reads a target or obstacle: its attributes, motion and (polygon) vertices. */
 static void read_world_object(sw__loader *ld, xmlNodePtr node)
@@ -528,16 +277,16 @@ static void read_world_object(sw__loader *ld, xmlNodePtr node)
 	int bad;
 	t.line = o.line = sw__node_line(node);
 	if (is_target) {
-		bad = read_attrs(ld, node, target_attrs, &t);
+		bad = sw__read_attrs(ld, node, target_attrs, &t);
 	} else if (strcmp(el, "disc") == 0) {
 		o.shape = SW_SHAPE_DISC;
-		bad = read_attrs(ld, node, disc_attrs, &o);
+		bad = sw__read_attrs(ld, node, disc_attrs, &o);
 	} else if (strcmp(el, "segment") == 0) {
 		o.shape = SW_SHAPE_SEGMENT;
-		bad = read_attrs(ld, node, segment_attrs, &o);
+		bad = sw__read_attrs(ld, node, segment_attrs, &o);
 	} else {
 		o.shape = SW_SHAPE_POLYGON;
-		bad = read_attrs(ld, node, polygon_attrs, &o);
+		bad = sw__read_attrs(ld, node, polygon_attrs, &o);
 	}
 	int motions = 0;
 	for (xmlNodePtr c = node->children; c; c = c->next) {
@@ -545,17 +294,19 @@ static void read_world_object(sw__loader *ld, xmlNodePtr node)
 			continue;
 		if (sw__is_element(c, "linear") || sw__is_element(c, "waypoints")) {
 			if (motions++ > 0) {
-				sw__walk_error(ld, c, "<%s> has more than one motion; expected at most one "
-						  "<linear> or <waypoints>", el);
+				sw__walk_error(ld, c,
+					       "<%s> has more than one motion; expected at most "
+					       "one <linear> or <waypoints>",
+					       el);
 				bad++;
 				continue;
 			}
 			bad += read_motion(ld, c, mo, &waypoints);
 		} else if (!(is_polygon && sw__is_element(c, "vertex"))) {
-			unknown_child(ld, c, el,
-				      is_polygon ? "<vertex x= y=/> (two or more), then optionally "
-						   "<linear> or <waypoints>"
-						 : "optionally one <linear> or <waypoints>");
+			sw__unknown_child(ld, c, el,
+					  is_polygon ? "<vertex x= y=/> (two or more), then "
+						       "optionally <linear> or <waypoints>"
+						     : "optionally one <linear> or <waypoints>");
 			bad++;
 		}
 	}
@@ -563,8 +314,10 @@ static void read_world_object(sw__loader *ld, xmlNodePtr node)
 		bad += read_points(ld, node, "vertex", &vertices, &o.n_vertices);
 		o.vertices = vertices;
 		if (o.n_vertices < 2) {
-			sw__walk_error(ld, node, "<polygon> has %d <vertex>; expected at least 2 (3 when "
-					     "closed)", o.n_vertices);
+			sw__walk_error(ld, node,
+				       "<polygon> has %d <vertex>; expected at least 2 (3 "
+				       "when closed)",
+				       o.n_vertices);
 			bad++;
 		}
 	}
@@ -576,87 +329,315 @@ static void read_world_object(sw__loader *ld, xmlNodePtr node)
 	free(vertices);
 }
 
+static void read_region(sw__loader *ld, xmlNodePtr node)
+{
+	region_fields f = {NULL, 0, 0, 0, 0};
+	int bad = sw__read_attrs(ld, node, region_attrs, &f);
+	static const char *const corners[] = {"x1", "y1", "x2", "y2"};
+	int n_corners = 0;
+	for (int k = 0; k < 4; k++)
+		n_corners += xmlHasProp(node, (const xmlChar *)corners[k]) != NULL;
+	for (xmlNodePtr c = node->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && !sw__is_element(c, "vertex"))
+			bad++,
+			    sw__unknown_child(ld, c, "region", "<vertex x= y=/> (three or more)");
+	sw_vec2 *vertices = NULL, rect[4];
+	sw_region_def r;
+	memset(&r, 0, sizeof r);
+	r.name = f.name;
+	r.line = sw__node_line(node);
+	bad += read_points(ld, node, "vertex", &vertices, &r.n_vertices);
+	if (n_corners > 0 && r.n_vertices > 0) {
+		sw__walk_error(ld, node,
+			       "<region> has both rectangle corners (x1 y1 x2 y2) and "
+			       "<vertex> children; expected one of them");
+		bad++;
+	} else if (n_corners > 0 && n_corners < 4) {
+		sw__walk_error(ld, node,
+			       "<region> rectangle needs all of x1, y1, x2 and y2 (got %d "
+			       "of them)",
+			       n_corners);
+		bad++;
+	} else if (n_corners == 4) {
+		rect[0] = (sw_vec2){f.x1, f.y1};
+		rect[1] = (sw_vec2){f.x2, f.y1};
+		rect[2] = (sw_vec2){f.x2, f.y2};
+		rect[3] = (sw_vec2){f.x1, f.y2};
+		r.vertices = rect;
+		r.n_vertices = 4;
+	} else if (r.n_vertices < 3) {
+		sw__walk_error(ld, node,
+			       "<region> has %d <vertex>; expected at least 3, or the "
+			       "rectangle attributes x1 y1 x2 y2",
+			       r.n_vertices);
+		bad++;
+	} else {
+		r.vertices = vertices;
+	}
+	if (ld->m && bad == 0)
+		built(ld, sw_model_add_region(ld->m, &r, ld->diag));
+	sw__release_strings(ld);
+	free(vertices);
+}
+
+static void read_signal(sw__loader *ld, xmlNodePtr node)
+{
+	sw_signal_def s;
+	memset(&s, 0, sizeof s);
+	s.line = sw__node_line(node);
+	int bad = sw__read_attrs(ld, node, signal_attrs, &s);
+	bad += sw__no_children(ld, node, "no child elements");
+	if (ld->m && bad == 0)
+		built(ld, sw_model_add_signal(ld->m, &s, ld->diag));
+	sw__release_strings(ld);
+}
+
 static void read_world(sw__loader *ld, xmlNodePtr node)
 {
-	read_attrs(ld, node, no_attrs, NULL);
+	sw__read_attrs(ld, node, sw__no_attrs, NULL);
 	for (xmlNodePtr c = node->children; c; c = c->next) {
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
-		if (sw__is_element(c, "target") || sw__is_element(c, "disc") || sw__is_element(c, "segment") ||
-		    sw__is_element(c, "polygon"))
+		if (sw__is_element(c, "target") || sw__is_element(c, "disc") ||
+		    sw__is_element(c, "segment") || sw__is_element(c, "polygon"))
 			read_world_object(ld, c);
+		else if (sw__is_element(c, "region"))
+			read_region(ld, c);
+		else if (sw__is_element(c, "signal"))
+			read_signal(ld, c);
 		else
-			unknown_child(ld, c, "world", "<target>, <disc>, <segment> or <polygon>");
+			sw__unknown_child(ld, c, "world",
+					  "<target>, <disc>, <segment>, <polygon>, <region> or "
+					  "<signal>");
 	}
 }
 
-static void read_agent(sw__loader *ld, xmlNodePtr node)
+/* --- agents and groups --------------------------------------------------------------------- */
+
+/* What an agent has of its own, or what a <group> gives its agents. */
+typedef struct {
+	const char *behaviour;
+	xmlNodePtr node; /* the <agent> or <group> */
+	xmlNodePtr law;  /* its law element, NULL if none */
+	sw_steer_def steer;
+	xmlNodePtr personality; /* its <personality>, NULL if none */
+	sw_personality pers;
+	int n_binds;
+	sw_binding_def *binds; /* owned */
+} settings;
+
+/* Reads the law, <personality> and <bind> children of an <agent> or <group> into s (other
+ * children are left to the caller: return 0 for them).  Returns 1 when c was one of these. */
+static int read_setting(sw__loader *ld, xmlNodePtr c, settings *s, int *bad)
+{
+	const char *el = (const char *)s->node->name;
+	if (sw__is_law(c)) {
+		if (s->law) {
+			sw__walk_error(ld, c,
+				       "<%s> has more than one steering law; expected at most "
+				       "one of <glm>, <fw>, <potential> or <wall>",
+				       el);
+			(*bad)++;
+			return 1;
+		}
+		s->law = c;
+		*bad += sw__read_law(ld, c, &s->steer, NULL, NULL);
+		return 1;
+	}
+	if (sw__is_element(c, "personality")) {
+		if (s->personality) {
+			sw__walk_error(ld, c,
+				       "<%s> has more than one <personality>; expected at most "
+				       "one",
+				       el);
+			(*bad)++;
+			return 1;
+		}
+		s->personality = c;
+		*bad += sw__read_personality(ld, c, &s->pers);
+		return 1;
+	}
+	if (!sw__is_element(c, "bind"))
+		return 0;
+	sw_binding_def b;
+	memset(&b, 0, sizeof b);
+	b.line = sw__node_line(c);
+	int e = sw__read_attrs(ld, c, bind_attrs, &b);
+	e += sw__no_children(ld, c, "no child elements");
+	for (int k = 0; !e && k < s->n_binds; k++)
+		if (strcmp(s->binds[k].param, b.param) == 0) {
+			sw__walk_error(ld, c,
+				       "parameter '%s' is bound twice in this <%s> (first on line "
+				       "%d); expected one <bind> per parameter",
+				       b.param, el, s->binds[k].line);
+			e++;
+		}
+	*bad += e;
+	if (e)
+		return 1;
+	sw_binding_def *p = realloc(s->binds, (size_t)(s->n_binds + 1) * sizeof *p);
+	if (!p) {
+		ld->oom = 1;
+		return 1;
+	}
+	s->binds = p;
+	s->binds[s->n_binds++] = b;
+	return 1;
+}
+
+static const char *law_name(const settings *s)
+{
+	return s->law ? (const char *)s->law->name : "";
+}
+
+/* Reads an agent; g holds what its group gives it (NULL outside a group). */
+static void read_agent(sw__loader *ld, xmlNodePtr node, const settings *g)
 {
 	sw_agent_def a = sw_default_agent_def();
 	a.line = sw__node_line(node);
-	int bad = read_attrs(ld, node, agent_attrs, &a);
-	int laws = 0, personalities = 0;
-	for (xmlNodePtr c = node->children; c; c = c->next) {
-		if (c->type != XML_ELEMENT_NODE)
-			continue;
-		if (sw__is_element(c, "glm") || sw__is_element(c, "fw") || sw__is_element(c, "potential")) {
-			if (laws++ > 0) {
-				sw__walk_error(ld, c, "<agent> has more than one steering law; expected at "
-						  "most one of <glm>, <fw> or <potential>");
-				bad++;
-				continue;
-			}
-			if (sw__is_element(c, "glm")) {
-				a.steer.law = SW_LAW_GLM;
-				a.steer.glm = sw_default_glm_params();
-				bad += read_attrs(ld, c, glm_attrs, &a.steer.glm);
-			} else if (sw__is_element(c, "fw")) {
-				a.steer.law = SW_LAW_FW;
-				a.steer.fw = sw_default_fw_params();
-				bad += read_attrs(ld, c, fw_attrs, &a.steer.fw);
-			} else {
-				a.steer.law = SW_LAW_PF;
-				a.steer.pf = sw_default_pf_params();
-				bad += read_attrs(ld, c, potential_attrs, &a.steer.pf);
-			}
-		} else if (sw__is_element(c, "personality")) {
-			if (personalities++ > 0) {
-				sw__walk_error(ld, c, "<agent> has more than one <personality>; expected at "
-						  "most one");
-				bad++;
-				continue;
-			}
-			sw_personality *p = &a.personality;
-			bad += read_attrs(ld, c, personality_attrs, p);
-			p->has_agility = xmlHasProp(c, (const xmlChar *)"agility") != NULL;
-			p->has_mass = xmlHasProp(c, (const xmlChar *)"mass") != NULL;
-			p->has_courage = xmlHasProp(c, (const xmlChar *)"courage") != NULL;
-		} else {
-			unknown_child(ld, c, "agent",
-				      "optionally one of <glm>, <fw> or <potential>, and optionally "
-				      "<personality>");
+	int bad = sw__read_attrs(ld, node, agent_attrs, &a);
+	settings own;
+	memset(&own, 0, sizeof own);
+	own.node = node;
+	own.steer = a.steer;
+	own.pers = a.personality;
+	for (xmlNodePtr c = node->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && !read_setting(ld, c, &own, &bad)) {
+			sw__unknown_child(
+			    ld, c, "agent",
+			    "optionally one of <glm>, <fw>, <potential> or <wall>, optionally "
+			    "<personality>, and <bind> elements");
 			bad++;
-			continue;
 		}
-		for (xmlNodePtr g = c->children; g; g = g->next)
-			if (g->type == XML_ELEMENT_NODE)
-				bad++, unknown_child(ld, g, (const char *)c->name,
-						     "no child elements (parameters are attributes)");
+	/* Inheritance: the agent's own settings win, each as a whole. */
+	const char *behaviour = a.behaviour ? a.behaviour : g ? g->behaviour : NULL;
+	int group_behaviour =
+	    g && g->behaviour && (!a.behaviour || strcmp(a.behaviour, g->behaviour) == 0);
+	const settings *law = own.law ? &own : g && g->law ? g : NULL;
+	const settings *pers = own.personality ? &own : g && g->personality ? g : NULL;
+	if (law)
+		a.steer = law->steer;
+	if (pers)
+		a.personality = pers->pers;
+	if (behaviour && law && !(law == g && g->behaviour)) { /* else reported with the group */
+		if (law == &own)
+			sw__walk_error(ld, own.law,
+				       "<%s> in an agent that runs behaviour '%s'%s: the "
+				       "behaviour's modes choose the law; expected no "
+				       "law element (or no behaviour)",
+				       law_name(&own), behaviour,
+				       a.behaviour ? "" : " (from its <group>)");
+		else
+			sw__walk_error(ld, node,
+				       "agent runs behaviour '%s' but its <group> (line %d) "
+				       "gives it <%s>: the behaviour's modes choose the law; "
+				       "expected the agent outside the group, or no law in "
+				       "the group",
+				       behaviour, sw__node_line(g->node), law_name(g));
+		bad++;
 	}
+	if (behaviour && a.target) {
+		sw__walk_error(ld, node,
+			       "attribute target of <agent> does not apply to an agent that "
+			       "runs behaviour '%s': its parameters choose the targets; "
+			       "expected <bind param=\"...\" value=\"%s\"/>",
+			       behaviour, a.target);
+		bad++;
+	}
+	if (behaviour && xmlHasProp(node, (const xmlChar *)"stop-at-target")) {
+		sw__walk_error(ld, node,
+			       "attribute stop-at-target of <agent> does not apply to an "
+			       "agent that runs behaviour '%s': its modes say when it stops",
+			       behaviour);
+		bad++;
+	}
+	if (!behaviour && own.n_binds > 0) {
+		sw__walk_error_at(ld, own.binds[0].line, 0,
+				  "<bind> in an agent without a behaviour; expected a behaviour "
+				  "attribute on the agent or its <group>");
+		bad++;
+	}
+	/* Bindings: the group's (when the agent runs the group's behaviour), then its own. */
+	int n = own.n_binds + (group_behaviour ? g->n_binds : 0);
+	sw_binding_def *binds = n ? calloc((size_t)n, sizeof *binds) : NULL;
+	int nb = 0;
+	if (n && !binds) {
+		ld->oom = 1;
+		bad++;
+	}
+	for (int k = 0; binds && group_behaviour && k < g->n_binds; k++) {
+		int mine = 0;
+		for (int q = 0; q < own.n_binds; q++)
+			mine |= strcmp(own.binds[q].param, g->binds[k].param) == 0;
+		if (!mine)
+			binds[nb++] = g->binds[k];
+	}
+	for (int k = 0; binds && k < own.n_binds; k++)
+		binds[nb++] = own.binds[k];
+	a.behaviour = behaviour;
+	a.n_bindings = nb;
+	a.bindings = binds;
 	if (ld->m && bad == 0)
 		built(ld, sw_model_add_agent(ld->m, &a, ld->diag));
-	sw__release_strings(ld);
+	free(binds);
+	free(own.binds);
+}
+
+static void read_group(sw__loader *ld, xmlNodePtr node)
+{
+	int mark = ld->n_strs;
+	sw_agent_def holder; /* only its behaviour field is used */
+	holder.behaviour = NULL;
+	settings g;
+	memset(&g, 0, sizeof g);
+	g.node = node;
+	g.steer = sw_default_agent_def().steer;
+	g.pers = sw_default_agent_def().personality;
+	int bad = sw__read_attrs(ld, node, group_attrs, &holder);
+	g.behaviour = holder.behaviour;
+	int agents = 0;
+	for (xmlNodePtr c = node->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE || sw__is_element(c, "agent"))
+			continue;
+		if (!read_setting(ld, c, &g, &bad)) {
+			sw__unknown_child(
+			    ld, c, "group",
+			    "optionally one of <glm>, <fw>, <potential> or <wall>, optionally "
+			    "<personality>, <bind> elements, then one or more <agent>");
+			bad++;
+		}
+	}
+	if (g.behaviour && g.law)
+		sw__walk_error(ld, g.law,
+			       "<%s> in a <group> that runs behaviour '%s': the "
+			       "behaviour's modes choose the law; expected no law element",
+			       law_name(&g), g.behaviour);
+	if (!g.behaviour && g.n_binds > 0)
+		sw__walk_error_at(ld, g.binds[0].line, 0,
+				  "<bind> in a <group> without a behaviour; expected a behaviour "
+				  "attribute on the group");
+	int shared = ld->n_strs;
+	for (xmlNodePtr c = node->children; c; c = c->next)
+		if (sw__is_element(c, "agent")) {
+			agents++;
+			read_agent(ld, c, &g);
+			sw__release_strings_to(ld, shared);
+		}
+	if (agents == 0)
+		sw__walk_error(ld, node, "<group> has no <agent>; expected at least one");
+	free(g.binds);
+	sw__release_strings_to(ld, mark);
 }
 
 void sw__read_scenario(sw__loader *ld, xmlNodePtr root)
 {
-	static const attr_spec name_attr[] = {NAME("name", sw_agent_def, name, 0), END};
+	static const sw__attr_spec name_attr[] = {SW__NAME("name", sw_agent_def, name, 0), SW__END};
 	sw_agent_def holder; /* only its name field is used */
 	holder.name = NULL;
-	read_attrs(ld, root, name_attr, &holder);
+	sw__read_attrs(ld, root, name_attr, &holder);
 	if (holder.name && strlen(holder.name) >= SW_NAME_MAX)
 		sw__walk_error(ld, root, "the scenario name is longer than %d characters",
-			   SW_NAME_MAX - 1);
+			       SW_NAME_MAX - 1);
 	else if (ld->m && holder.name && holder.name[0])
 		snprintf(ld->m->name, sizeof ld->m->name, "%s", holder.name);
 	sw__release_strings(ld);
@@ -664,19 +645,24 @@ void sw__read_scenario(sw__loader *ld, xmlNodePtr root)
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
 		if (sw__is_element(c, "description")) {
-			read_attrs(ld, c, no_attrs, NULL);
-			for (xmlNodePtr g = c->children; g; g = g->next)
-				if (g->type == XML_ELEMENT_NODE)
-					unknown_child(ld, g, "description", "plain text");
+			sw__read_attrs(ld, c, sw__no_attrs, NULL);
+			sw__no_children(ld, c, "plain text");
 		} else if (sw__is_element(c, "run")) {
 			read_run(ld, c);
+		} else if (sw__is_element(c, "behaviours")) {
+			read_behaviours(ld, c);
 		} else if (sw__is_element(c, "world")) {
 			read_world(ld, c);
 		} else if (sw__is_element(c, "agent")) {
-			read_agent(ld, c);
+			read_agent(ld, c, NULL);
+			sw__release_strings(ld);
+		} else if (sw__is_element(c, "group")) {
+			read_group(ld, c);
 		} else {
-			unknown_child(ld, c, "scenario",
-				      "<description>, <run>, <world> or <agent> (in that order)");
+			sw__unknown_child(
+			    ld, c, "scenario",
+			    "<description>, <run>, <behaviours>, <world>, then <agent> "
+			    "or <group> elements (in that order)");
 		}
 	}
 }

@@ -303,6 +303,16 @@ static void declare(cctx *c)
 		if (def->is_signal && md->moves)
 			err(c, md->line, 0, "signal automaton mode '%s' has a steering law; expected "
 					    "no law (signals do not move)%s", o->name, "");
+		if (md->moves) {
+			/* Reuse the model's value checks with this file in the diagnostics. */
+			sw_model fake;
+			memset(&fake, 0, sizeof fake);
+			snprintf(fake.file, sizeof fake.file, "%s", def->file ? def->file : "");
+			char what[SW_NAME_MAX + 16];
+			snprintf(what, sizeof what, "mode '%s'", o->name);
+			if (sw__check_steer(&fake, &md->steer, md->line, what, c->diag) != SW_SUCCESS)
+				c->bad = 1;
+		}
 		if (md->target) {
 			int j = find_param(a, md->target);
 			if (j < 0 || (a->params[j].kind != SW_PARAM_TARGET &&

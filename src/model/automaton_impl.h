@@ -88,6 +88,11 @@ struct sw_automaton {
 	int param_slot, label_slot, n_slots;
 };
 
+/** Checks the values of a steering definition (model.c); problems go to diag at file:line with
+ * `what` naming the owner ("mode 'go'"). */
+int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const char *what,
+		    sw_diag *diag);
+
 /** Dimension of the continuous state of an agent running a (7 + 1 + n_vars). */
 static inline int sw__automaton_dim(const struct sw_automaton *a)
 {

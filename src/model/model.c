@@ -401,6 +401,30 @@ static void check_pf(checker *c, const sw_pf_params *p)
 	nonneg(c, "potential speed", p->speed);
 }
 
+static void check_wall(checker *c, const sw_wall_params *p)
+{
+	nonneg(c, "wall a", p->a);
+	if (p->side != 1 && p->side != -1)
+		bad(c, "wall side", p->side, "right (+1) or left (-1)");
+	nonneg(c, "wall distance", p->distance);
+	nonneg(c, "wall gain", p->gain);
+	nonneg(c, "wall speed", p->speed);
+}
+
+int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const char *what,
+		     sw_diag *diag)
+{
+	checker c = {diag, m, line, what, 0};
+	switch (def->law) {
+	case SW_LAW_GLM: check_glm(&c, &def->glm); break;
+	case SW_LAW_FW: check_fw(&c, &def->fw); break;
+	case SW_LAW_PF: check_pf(&c, &def->pf); break;
+	case SW_LAW_WALL: check_wall(&c, &def->wall); break;
+	default: bad(&c, "law", def->law, "glm, fw, potential or wall");
+	}
+	return c.bad ? SW_EINPUT : SW_SUCCESS;
+}
+
 static void check_personality(checker *c, const sw_personality *p)
 {
 	if (p->has_agility) {
@@ -499,12 +523,8 @@ int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag)
 		bad(&c, "perception", def->perception, "a number > 0");
 	if (def->target && strlen(def->target) >= SW_NAME_MAX)
 		bad(&c, "target name length", (double)strlen(def->target), "a shorter name");
-	switch (def->steer.law) {
-	case SW_LAW_GLM: check_glm(&c, &def->steer.glm); break;
-	case SW_LAW_FW: check_fw(&c, &def->steer.fw); break;
-	case SW_LAW_PF: check_pf(&c, &def->steer.pf); break;
-	default: bad(&c, "law", def->steer.law, "glm, fw or potential");
-	}
+	if (sw__check_steer(m, &def->steer, def->line, what, diag) != SW_SUCCESS)
+		c.bad = 1;
 	check_personality(&c, &def->personality);
 	if (c.bad)
 		return SW_EINPUT;

@@ -83,8 +83,15 @@ sw_steer_def sw_default_steer_def(void)
 	    .glm = sw_default_glm_params(),
 	    .fw = sw_default_fw_params(),
 	    .pf = sw_default_pf_params(),
+	    .wall = sw_default_wall_params(),
 	};
 	return d;
+}
+
+sw_wall_params sw_default_wall_params(void)
+{
+	sw_wall_params p = {.a = 2.0, .side = 1, .distance = 0.6, .gain = 1.5, .speed = 0.8};
+	return p;
 }
 
 const char *sw_law_name(sw_law law)
@@ -93,6 +100,7 @@ const char *sw_law_name(sw_law law)
 	case SW_LAW_GLM: return "glm";
 	case SW_LAW_FW: return "fw";
 	case SW_LAW_PF: return "potential";
+	case SW_LAW_WALL: return "wall";
 	}
 	return "unknown";
 }

@@ -90,6 +90,13 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 		dydt[SW_STATE_Y] = def->pf.speed * sin(th);
 		break;
 	}
+	case SW_LAW_WALL: {
+		double psi = sw_wall_heading(&def->wall, s, y[SW_STATE_PHI]);
+		dydt[SW_STATE_PHI] = -def->wall.a * sin(y[SW_STATE_PHI] - psi);
+		dydt[SW_STATE_X] = def->wall.speed * cos(y[SW_STATE_PHI]);
+		dydt[SW_STATE_Y] = def->wall.speed * sin(y[SW_STATE_PHI]);
+		break;
+	}
 	default: return SW_EUSAGE;
 	}
 
@@ -110,6 +117,7 @@ void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers, con
 			y[SW_STATE_V] = sw__glm_speed(&def->glm, s, y[SW_STATE_PHI]);
 		break;
 	case SW_LAW_FW: y[SW_STATE_V] = def->fw.speed; break;
+	case SW_LAW_WALL: y[SW_STATE_V] = def->wall.speed; break;
 	case SW_LAW_PF:
 		y[SW_STATE_V] = def->pf.speed;
 		y[SW_STATE_PHI] = pf_heading(&def->pf, s, y[SW_STATE_PHI]);

@@ -1,0 +1,129 @@
+/* cli/cmd_graph.c - `swerve graph`: the mode graph of automata as Graphviz DOT. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void graph_usage(FILE *f)
+{
+	fputs("usage: swerve graph FILE [-o OUT.dot]\n"
+	      "\n"
+	      "Prints the mode graph of an automaton file, or of every automaton a scenario uses,\n"
+	      "as Graphviz DOT: one node per mode (the initial mode drawn double), one edge per\n"
+	      "transition labelled with its label and guard, in priority order.  Render with\n"
+	      "`dot -Tsvg`.\n"
+	      "\n"
+	      "options:\n"
+	      "  -o, --output FILE   write to FILE instead of standard output\n"
+	      "  -h, --help          this text\n",
+	      f);
+}
+
+/* Writes s as the inside of a DOT double-quoted string. */
+static void dot_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static void graph_automaton(FILE *f, const sw_automaton *a, const char *indent)
+{
+	const char *name = sw_automaton_name(a);
+	for (int q = 0; q < sw_automaton_n_modes(a); q++) {
+		fprintf(f, "%s\"", indent);
+		dot_str(f, name);
+		fputs(".", f);
+		dot_str(f, sw_automaton_mode_name(a, q));
+		fputs("\" [label=\"", f);
+		dot_str(f, sw_automaton_mode_name(a, q));
+		fprintf(f, "\"%s];\n", q == sw_automaton_initial(a) ? ", peripheries=2" : "");
+	}
+	for (int k = 0; k < sw_automaton_n_transitions(a); k++) {
+		int from, to;
+		const char *label;
+		char guard[1024];
+		sw_automaton_transition(a, k, &from, &to, &label, guard, sizeof guard);
+		fprintf(f, "%s\"", indent);
+		dot_str(f, name);
+		fputs(".", f);
+		dot_str(f, sw_automaton_mode_name(a, from));
+		fputs("\" -> \"", f);
+		dot_str(f, name);
+		fputs(".", f);
+		dot_str(f, sw_automaton_mode_name(a, to));
+		fputs("\" [label=\"", f);
+		if (label) {
+			dot_str(f, label);
+			fputs(": ", f);
+		}
+		dot_str(f, guard);
+		fputs("\"];\n", f);
+	}
+}
+
+int cmd_graph(int argc, char **argv)
+{
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *outpath = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': outpath = optarg; break;
+		case 'h': graph_usage(stdout); return EXIT_OK;
+		default: graph_usage(stderr); return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "swerve graph: expected exactly one file\n");
+		return EXIT_BAD_INPUT;
+	}
+	const char *path = argv[optind];
+	static sw_diag diag;
+	sw_diag_init(&diag);
+	int kind = 0;
+	int st = sw_xml_root_kind(path, &kind, &diag);
+	sw_model *m = NULL;
+	sw_automaton *a = NULL;
+	if (st == SW_SUCCESS)
+		st = kind == SW_XML_AUTOMATON ? sw_automaton_load(path, &a, &diag)
+					      : sw_scenario_load(path, &m, &diag);
+	if (st != SW_SUCCESS) {
+		cli_print_diag(&diag);
+		return cli_load_exit_code(st);
+	}
+	FILE *f = outpath ? fopen(outpath, "w") : stdout;
+	if (!f) {
+		perror(outpath);
+		sw_automaton_free(a);
+		sw_model_free(m);
+		return EXIT_RUNTIME;
+	}
+	fputs("digraph \"", f);
+	dot_str(f, a ? sw_automaton_name(a) : m->name);
+	fputs("\" {\n  rankdir=LR;\n  node [shape=box, style=rounded];\n", f);
+	if (a) {
+		graph_automaton(f, a, "  ");
+	} else {
+		for (int k = 0; k < m->n_automata; k++) {
+			fprintf(f, "  subgraph \"cluster_%d\" {\n    label=\"", k);
+			dot_str(f, sw_automaton_name(m->automata[k]));
+			fprintf(f, "%s\";\n", sw_automaton_is_signal(m->automata[k]) ? " (signal)" : "");
+			graph_automaton(f, m->automata[k], "    ");
+			fputs("  }\n", f);
+		}
+	}
+	fputs("}\n", f);
+	int bad = ferror(f);
+	if (outpath && fclose(f) != 0)
+		bad = 1;
+	sw_automaton_free(a);
+	sw_model_free(m);
+	return bad ? EXIT_RUNTIME : EXIT_OK;
+}

@@ -1,0 +1,460 @@
+/* io/attrs.c - attribute tables: one table per element, shared by the scenario and automaton
+ * readers.
+ *
+ * Each element has a table of its attributes (name, kind, offset of the def field the value goes
+ * to).  sw__read_attrs() reads a node through its table, so one table both fills the sw_*_def
+ * structs and names unknown attributes with the list of expected ones.  Values the schema admits
+ * but the model cannot use (INF, NaN, integers out of range) are refused here. */
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+
+#include "io/io_internal.h"
+
+/* Longest attribute value quoted in a message. */
+#define QUOTE_MAX 40
+
+_Static_assert(SW_WEIGHTS_RELAX == 0 && SW_WEIGHTS_RESTART == 1 && SW_WEIGHTS_DYNAMIC == 2,
+	       "weights choices follow the enum");
+_Static_assert(SW_SPEED_T2C == 0 && SW_SPEED_CONSTANT == 1, "speed choices follow the enum");
+
+static const char *const weights_modes[] = {"relax", "restart", "dynamic", NULL};
+static const char *const speed_modes[] = {"t2c", "constant", NULL};
+
+const sw__attr_spec sw__no_attrs[] = {SW__END};
+
+const sw__attr_spec sw__point_attrs[] = {SW__REQ_NUM("x", sw_vec2, x), SW__REQ_NUM("y", sw_vec2, y),
+					 SW__END};
+
+static const sw__attr_spec glm_attrs[] = {
+    SW__NUM("a", sw_glm_params, a),
+    SW__NUM("d0", sw_glm_params, d0),
+    SW__ANGLE("delta", sw_glm_params, delta),
+    SW__NUM("margin", sw_glm_params, margin),
+    SW__NUM("r-floor", sw_glm_params, r_floor),
+    SW__NUM("wall-near", sw_glm_params, wall_near),
+    SW__NUM("a1-scale", sw_glm_params, a1_scale),
+    SW__NUM("g21", sw_glm_params, g21),
+    SW__NUM("c1", sw_glm_params, c1),
+    SW__NUM("c2", sw_glm_params, c2),
+    SW__CHOICE("weights", sw_glm_params, weights, weights_modes),
+    SW__NUM("eps", sw_glm_params, eps),
+    SW__NUM("w-floor", sw_glm_params, w_floor),
+    SW__NUM("w-restart", sw_glm_params, w_restart),
+    SW__CHOICE("speed", sw_glm_params, speed, speed_modes),
+    SW__NUM("v-max", sw_glm_params, v_max),
+    SW__NUM("d1", sw_glm_params, d1),
+    SW__NUM("t2c", sw_glm_params, t2c),
+    SW__BOOL("arrive", sw_glm_params, arrive),
+    SW__NUM("sigma", sw_glm_params, sigma_phi),
+    SW__END};
+
+static const sw__attr_spec fw_attrs[] = {SW__NUM("b", sw_fw_params, b),
+					 SW__NUM("kg", sw_fw_params, kg),
+					 SW__NUM("c1", sw_fw_params, c1),
+					 SW__NUM("c2", sw_fw_params, c2),
+					 SW__NUM("ko", sw_fw_params, ko),
+					 SW__NUM("c3", sw_fw_params, c3),
+					 SW__NUM("c4", sw_fw_params, c4),
+					 SW__NUM("speed", sw_fw_params, speed),
+					 SW__END};
+
+static const sw__attr_spec potential_attrs[] = {
+    SW__NUM("kp", sw_pf_params, kp),       SW__NUM("eta", sw_pf_params, eta),
+    SW__NUM("rho0", sw_pf_params, rho0),   SW__NUM("r-floor", sw_pf_params, r_floor),
+    SW__NUM("speed", sw_pf_params, speed), SW__END};
+
+/* side is read by sw__read_law (right = +1, left = -1). */
+static const sw__attr_spec wall_attrs[] = {SW__NUM("a", sw_wall_params, a),
+					   SW__OTHER("side", 0),
+					   SW__NUM("distance", sw_wall_params, distance),
+					   SW__NUM("gain", sw_wall_params, gain),
+					   SW__NUM("speed", sw_wall_params, speed),
+					   SW__END};
+
+const sw__attr_spec sw__personality_attrs[] = {
+    SW__NUM("agility", sw_personality, agility),
+    SW__NUM("mass", sw_personality, mass),
+    SW__NUM("courage", sw_personality, courage),
+    SW__NUM("lambda-k-min", sw_personality, lambda_k_min),
+    SW__NUM("lambda-k-max", sw_personality, lambda_k_max),
+    SW__NUM("lambda-m-min", sw_personality, lambda_m_min),
+    SW__NUM("lambda-m-max", sw_personality, lambda_m_max),
+    SW__NUM("d0-floor", sw_personality, d0_floor),
+    SW__END};
+
+/* --- reading values ---------------------------------------------------------------------- */
+
+/* Writes "a, b or c" (the names of one or two tables, or of a list) into buf. */
+static void join_names(char *buf, size_t n, const sw__attr_spec *specs, const sw__attr_spec *extra,
+		       const char *const *list)
+{
+	const char *names[64];
+	size_t count = 0, used = 0;
+	if (list)
+		while (list[count] && count < 64)
+			names[count] = list[count], count++;
+	for (const sw__attr_spec *s = specs; s && s->name && count < 64; s++)
+		names[count++] = s->name;
+	for (const sw__attr_spec *s = extra; s && s->name && count < 64; s++)
+		names[count++] = s->name;
+	buf[0] = '\0';
+	for (size_t i = 0; i < count && used < n; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+		int w = snprintf(buf + used, n - used, "%s%s", sep, names[i]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+void sw__collapse_space(char *s)
+{
+	char *w = s;
+	int space = 0;
+	for (const char *r = s; *r; r++) {
+		if (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r') {
+			space = w != s;
+			continue;
+		}
+		if (space)
+			*w++ = ' ';
+		space = 0;
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
+int sw__parse_bool(const char *s, int *out)
+{
+	char buf[8];
+	if (strlen(s) >= sizeof buf)
+		return -1;
+	snprintf(buf, sizeof buf, "%s", s);
+	sw__collapse_space(buf);
+	if (strcmp(buf, "true") == 0 || strcmp(buf, "1") == 0)
+		*out = 1;
+	else if (strcmp(buf, "false") == 0 || strcmp(buf, "0") == 0)
+		*out = 0;
+	else
+		return -1;
+	return 0;
+}
+
+int sw__parse_int(const char *s, int allow_negative, unsigned long long limit, int *negative,
+		  unsigned long long *mag)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	*negative = 0;
+	if (*s == '+' || *s == '-') {
+		*negative = *s == '-';
+		s++;
+	}
+	if (*s < '0' || *s > '9')
+		return -1;
+	unsigned long long v = 0;
+	int overflow = 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (ULLONG_MAX - d) / 10)
+			overflow = 1;
+		else
+			v = v * 10 + d;
+	}
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	if (*s != '\0')
+		return -1;
+	if (*negative && v != 0 && !allow_negative)
+		return -1;
+	if (overflow || v > limit + (*negative ? 1ULL : 0ULL))
+		return 1;
+	*mag = v;
+	return 0;
+}
+
+/* Parses one attribute value into base + spec->off; reports problems at node. */
+static void read_value(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *spec, xmlChar *xval,
+		       void *base)
+{
+	const char *val = (const char *)xval;
+	char *field = (char *)base + spec->off;
+	const char *el = (const char *)node->name;
+	char expected[256];
+	switch (spec->kind) {
+	case SW__A_NUMBER: {
+		int r = sw__parse_number(val, (double *)(void *)field);
+		if (r == SW__NUM_NONFINITE)
+			sw__walk_error(
+			    ld, node,
+			    "attribute %s of <%s>: '%.*s' is not a finite number; expected a "
+			    "decimal number such as 0.5, -2 or 1e-3",
+			    spec->name, el, QUOTE_MAX, val);
+		else if (r != SW__NUM_OK)
+			sw__walk_error(
+			    ld, node,
+			    "attribute %s of <%s>: '%.*s' is not a number; expected a decimal "
+			    "number such as 0.5, -2 or 1e-3",
+			    spec->name, el, QUOTE_MAX, val);
+		break;
+	}
+	case SW__A_ANGLE:
+		if (sw_parse_angle(val, (double *)(void *)field) != SW_SUCCESS)
+			sw__walk_error(
+			    ld, node,
+			    "attribute %s of <%s>: '%.*s' is not an angle; expected a number "
+			    "in radians, or a number followed by deg or rad (e.g. 15deg, "
+			    "-0.5rad)",
+			    spec->name, el, QUOTE_MAX, val);
+		break;
+	case SW__A_BOOL:
+		if (sw__parse_bool(val, (int *)(void *)field) != 0)
+			sw__walk_error(
+			    ld, node,
+			    "attribute %s of <%s>: '%.*s' is not a boolean; expected true, "
+			    "false, 1 or 0",
+			    spec->name, el, QUOTE_MAX, val);
+		break;
+	case SW__A_INT:
+	case SW__A_SEED: {
+		int neg = 0;
+		unsigned long long mag = 0;
+		int seed = spec->kind == SW__A_SEED;
+		int r = sw__parse_int(val, !seed, seed ? UINT64_MAX : (unsigned long long)INT_MAX,
+				      &neg, &mag);
+		if (r < 0)
+			sw__walk_error(
+			    ld, node,
+			    "attribute %s of <%s>: '%.*s' is not %s; expected a whole number "
+			    "such as 4",
+			    spec->name, el, QUOTE_MAX, val,
+			    seed ? "a non-negative integer" : "an integer");
+		else if (r > 0)
+			sw__walk_error(
+			    ld, node,
+			    "attribute %s of <%s>: '%.*s' is out of range; expected at most "
+			    "%llu",
+			    spec->name, el, QUOTE_MAX, val,
+			    seed ? (unsigned long long)UINT64_MAX : (unsigned long long)INT_MAX);
+		else if (seed)
+			*(uint64_t *)(void *)field = (uint64_t)mag;
+		else
+			*(int *)(void *)field = neg ? -(int)(mag - 1) - 1 : (int)mag;
+		break;
+	}
+	case SW__A_NAME:
+		sw__collapse_space((char *)xval);
+		*(const char **)(void *)field = val;
+		break;
+	case SW__A_CHOICE:
+	case SW__A_CHOICE_STR: {
+		char word[64];
+		snprintf(word, sizeof word, "%s", val);
+		sw__collapse_space(word);
+		int k = 0;
+		while (spec->choices[k] && strcmp(spec->choices[k], word) != 0)
+			k++;
+		if (!spec->choices[k]) {
+			join_names(expected, sizeof expected, NULL, NULL, spec->choices);
+			sw__walk_error(ld, node,
+				       "attribute %s of <%s>: '%.*s' is not allowed; expected %s",
+				       spec->name, el, QUOTE_MAX, val, expected);
+		} else if (spec->kind == SW__A_CHOICE) {
+			*(int *)(void *)field = k;
+		} else {
+			snprintf(field, spec->size, "%s", spec->choices[k]);
+		}
+		break;
+	}
+	case SW__A_OTHER: break;
+	}
+}
+
+int sw__keep_string(sw__loader *ld, xmlChar *s)
+{
+	if (ld->n_strs == ld->cap_strs) {
+		int cap = ld->cap_strs ? 2 * ld->cap_strs : 16;
+		xmlChar **p = realloc(ld->strs, (size_t)cap * sizeof *p);
+		if (!p) {
+			xmlFree(s);
+			ld->oom = 1;
+			return -1;
+		}
+		ld->strs = p;
+		ld->cap_strs = cap;
+	}
+	ld->strs[ld->n_strs++] = s;
+	return 0;
+}
+
+void sw__release_strings_to(sw__loader *ld, int mark)
+{
+	while (ld->n_strs > mark)
+		xmlFree(ld->strs[--ld->n_strs]);
+}
+
+void sw__release_strings(sw__loader *ld)
+{
+	sw__release_strings_to(ld, 0);
+}
+
+static const sw__attr_spec *find_spec(const sw__attr_spec *specs, const char *name)
+{
+	for (const sw__attr_spec *s = specs; s && s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
+int sw__read_attrs2(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *specs, void *base,
+		    const sw__attr_spec *extra, void *extra_base)
+{
+	int before = ld->walk_errors;
+	const char *el = (const char *)node->name;
+	for (xmlAttrPtr a = node->properties; a; a = a->next) {
+		const sw__attr_spec *spec = NULL;
+		void *into = base;
+		if (a->ns == NULL) {
+			spec = find_spec(specs, (const char *)a->name);
+			if (!spec && (spec = find_spec(extra, (const char *)a->name)) != NULL)
+				into = extra_base;
+		}
+		if (!spec) {
+			char expected[512];
+			join_names(expected, sizeof expected, specs, extra, NULL);
+			const char *prefix =
+			    a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "";
+			if (!expected[0])
+				sw__walk_error(ld, node,
+					       "unknown attribute %s%s%s on <%s>; <%s> takes no "
+					       "attributes",
+					       prefix, *prefix ? ":" : "", (const char *)a->name,
+					       el, el);
+			else
+				sw__walk_error(ld, node,
+					       "unknown attribute %s%s%s on <%s>; expected %s",
+					       prefix, *prefix ? ":" : "", (const char *)a->name,
+					       el, expected);
+			continue;
+		}
+		if (spec->kind == SW__A_OTHER)
+			continue;
+		xmlChar *val = xmlNodeListGetString(ld->doc, a->children, 1);
+		if (!val) {
+			val = xmlStrdup((const xmlChar *)"");
+			if (!val) {
+				ld->oom = 1;
+				continue;
+			}
+		}
+		read_value(ld, node, spec, val, into);
+		if (spec->kind == SW__A_NAME) {
+			if (sw__keep_string(ld, val) !=
+			    0) /* referenced by the def until released */
+				*(const char **)(void *)((char *)into + spec->off) = NULL;
+		} else {
+			xmlFree(val);
+		}
+	}
+	for (int t = 0; t < 2; t++)
+		for (const sw__attr_spec *s = t ? extra : specs; s && s->name; s++)
+			if (s->required && !xmlHasProp(node, (const xmlChar *)s->name))
+				sw__walk_error(ld, node, "<%s> needs attribute %s", el, s->name);
+	return ld->walk_errors - before;
+}
+
+int sw__read_attrs(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *specs, void *base)
+{
+	return sw__read_attrs2(ld, node, specs, base, NULL, NULL);
+}
+
+void sw__unknown_child(sw__loader *ld, xmlNodePtr child, const char *parent, const char *expected)
+{
+	if (child->ns && child->ns->href)
+		sw__walk_error(ld, child,
+			       "element <%s> in namespace '%s' inside <%s>; %s files use no "
+			       "namespace: expected %s",
+			       (const char *)child->name, (const char *)child->ns->href, parent,
+			       ld->what, expected);
+	else
+		sw__walk_error(ld, child, "unknown element <%s> inside <%s>; expected %s",
+			       (const char *)child->name, parent, expected);
+}
+
+int sw__no_children(sw__loader *ld, xmlNodePtr node, const char *why)
+{
+	int bad = 0;
+	for (xmlNodePtr c = node->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			bad++, sw__unknown_child(ld, c, (const char *)node->name, why);
+	return bad;
+}
+
+int sw__is_law(xmlNodePtr node)
+{
+	return sw__is_element(node, "glm") || sw__is_element(node, "fw") ||
+	       sw__is_element(node, "potential") || sw__is_element(node, "wall");
+}
+
+/* The side attribute of <wall>: right (+1) or left (-1). */
+static int read_side(sw__loader *ld, xmlNodePtr node, int *side)
+{
+	xmlChar *v = xmlGetNoNsProp(node, (const xmlChar *)"side");
+	if (!v)
+		return 0;
+	char word[16];
+	snprintf(word, sizeof word, "%s", (const char *)v);
+	sw__collapse_space(word);
+	int bad = 0;
+	if (strcmp(word, "right") == 0)
+		*side = 1;
+	else if (strcmp(word, "left") == 0)
+		*side = -1;
+	else
+		bad = 1, sw__walk_error(ld, node,
+					"attribute side of <wall>: '%.*s' is not allowed; "
+					"expected right or left",
+					QUOTE_MAX, (const char *)v);
+	xmlFree(v);
+	return bad;
+}
+
+int sw__read_law(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer, const sw__attr_spec *extra,
+		 void *extra_base)
+{
+	int bad;
+	if (sw__is_element(node, "glm")) {
+		steer->law = SW_LAW_GLM;
+		steer->glm = sw_default_glm_params();
+		bad = sw__read_attrs2(ld, node, glm_attrs, &steer->glm, extra, extra_base);
+	} else if (sw__is_element(node, "fw")) {
+		steer->law = SW_LAW_FW;
+		steer->fw = sw_default_fw_params();
+		bad = sw__read_attrs2(ld, node, fw_attrs, &steer->fw, extra, extra_base);
+	} else if (sw__is_element(node, "potential")) {
+		steer->law = SW_LAW_PF;
+		steer->pf = sw_default_pf_params();
+		bad = sw__read_attrs2(ld, node, potential_attrs, &steer->pf, extra, extra_base);
+	} else {
+		steer->law = SW_LAW_WALL;
+		steer->wall = sw_default_wall_params();
+		bad = sw__read_attrs2(ld, node, wall_attrs, &steer->wall, extra, extra_base);
+		bad += read_side(ld, node, &steer->wall.side);
+	}
+	return bad + sw__no_children(ld, node, "no child elements (parameters are attributes)");
+}
+
+int sw__read_personality(sw__loader *ld, xmlNodePtr node, sw_personality *p)
+{
+	int bad = sw__read_attrs(ld, node, sw__personality_attrs, p);
+	p->has_agility = xmlHasProp(node, (const xmlChar *)"agility") != NULL;
+	p->has_mass = xmlHasProp(node, (const xmlChar *)"mass") != NULL;
+	p->has_courage = xmlHasProp(node, (const xmlChar *)"courage") != NULL;
+	return bad + sw__no_children(ld, node, "no child elements (parameters are attributes)");
+}

@@ -1,0 +1,889 @@
+/* io/xmldoc.c - the document stages shared by the scenario and automaton readers.
+ *
+ * A load runs five stages, each reporting into the caller's sw_diag as "file:line: message":
+ *
+ *  1. bytes: the file is read into memory here (so "cannot open" is ours, with errno's reason);
+ *  2. XML: libxml2 parses with network access off and no entity substitution.  A DOCTYPE is
+ *     refused as soon as the parser sees it (SAX internalSubset hook + xmlStopParser), before
+ *     any entity declaration is read: this closes billion-laughs and external-entity attacks
+ *     without relying on libxml2's amplification limits.  Errors arrive through the parser
+ *     context's own structured handler (no global handler is touched).  A SAX startElementNs
+ *     hook records the byte offset at which each start tag ends, so that expressions can be
+ *     located to the column (libxml2 only keeps lines);
+ *  3. schema: a RELAX NG schema compiled into the library validates the document (or, for an
+ *     automaton written inside a scenario, a copy of that element); every error is collected;
+ *  4. walk: the reader walks the tree through attribute tables (attrs.c) that know every element
+ *     and attribute.  The walk always runs, because libxml2's RELAX NG messages are sometimes
+ *     vague ("Extra element glm in interleave"): it names the unknown attribute or element and
+ *     lists what was expected, and rejects values the schema admits but the model cannot use.
+ *     When both stages report, schema messages on lines the walk already explained, without a
+ *     line, or that only say an ancestor "failed to validate" are dropped as duplicates;
+ *  5. build: only what passed 3 and 4 reaches the builders (sw_model_add_*,
+ *     sw_automaton_compile, sw_model_finalize), which cite the positions stored in each def.
+ *
+ * Diagnostics added by one load are sorted by line at the end (stable), so the stages interleave
+ * in reading order; those from another file (a <use>d automaton) keep their own file name and
+ * sort at the line of the element that loaded them.
+ *
+ * Expression texts and columns.  An expression is handed to the compiler as a string whose byte
+ * offsets are those of the raw file: it is cut from the file itself (not from libxml2's decoded
+ * value), and every markup construct inside it is replaced by a text of the same length.  A run
+ * of character references ("&lt;", "&amp;&amp;") becomes spaces followed by the characters it
+ * stands for ("   <", "        &&"), a comment or processing instruction becomes spaces (line
+ * breaks kept), and the delimiters of a CDATA section become spaces.  Every position the
+ * compiler reports is therefore exact, except that an operator written as character references
+ * is reported at the last character of its references.  CR LF line ends become " \n".  When the
+ * document was not UTF-8 (libxml2 converted it), the file's columns are not known: expressions
+ * then use libxml2's text, at the element's line, with columns counted from the start of the
+ * expression.
+ *
+ * Thread safety: libxml2 is initialised once (pthread_once); every load uses its own parser,
+ * schema and validation contexts. */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/SAX2.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/relaxng.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlschemastypes.h>
+
+#include "io/io_internal.h"
+
+#if LIBXML_VERSION >= 21200
+typedef const xmlError *xml_error_ptr;
+#else
+typedef xmlErrorPtr xml_error_ptr;
+#endif
+
+/* Pending messages are held at most this many; further ones go straight to the diag. */
+#define PENDING_MAX 4096
+
+/* --- loader state and messages ----------------------------------------------------------- */
+
+void sw__loader_init(sw__loader *ld, sw_diag *diag, const char *file, const char *what,
+		     const char *buf, size_t len)
+{
+	memset(ld, 0, sizeof *ld);
+	ld->diag = diag;
+	ld->file = file ? file : "";
+	ld->what = what;
+	ld->first = diag ? diag->count : 0;
+	ld->buf = buf;
+	ld->len = len;
+	ld->positions_ok = 1;
+}
+
+void sw__loader_msg(sw__loader *ld, int line, int column, sw_severity sev, int from_schema,
+		    const char *text)
+{
+	/* Drop an exact repeat of the previous message (libxml2 sometimes says things twice). */
+	if (ld->n_msgs > 0) {
+		const sw__pending *p = &ld->msgs[ld->n_msgs - 1];
+		if (p->line == line && strcmp(p->message, text) == 0)
+			return;
+	}
+	if (ld->n_msgs >= PENDING_MAX) {
+		sw_diag_add(ld->diag, sev, ld->file, line, column, "%s", text);
+		return;
+	}
+	if (ld->n_msgs == ld->cap_msgs) {
+		int cap = ld->cap_msgs ? 2 * ld->cap_msgs : 16;
+		sw__pending *p = realloc(ld->msgs, (size_t)cap * sizeof *p);
+		if (!p) {
+			ld->oom = 1;
+			sw_diag_add(ld->diag, sev, ld->file, line, column, "%s", text);
+			return;
+		}
+		ld->msgs = p;
+		ld->cap_msgs = cap;
+	}
+	sw__pending *p = &ld->msgs[ld->n_msgs++];
+	p->line = line;
+	p->column = column;
+	p->severity = sev;
+	p->from_schema = from_schema;
+	snprintf(p->message, sizeof p->message, "%s", text);
+}
+
+int sw__node_line(xmlNodePtr node)
+{
+	long l = node ? xmlGetLineNo(node) : 0;
+	return l > 0 && l <= INT_MAX ? (int)l : 0;
+}
+
+int sw__is_element(xmlNodePtr n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && n->ns == NULL &&
+	       strcmp((const char *)n->name, name) == 0;
+}
+
+void sw__walk_error(sw__loader *ld, xmlNodePtr node, const char *fmt, ...)
+{
+	char buf[SW_DIAG_MSG];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	ld->walk_errors++;
+	sw__loader_msg(ld, sw__node_line(node), 0, SW_SEV_ERROR, 0, buf);
+}
+
+void sw__walk_error_at(sw__loader *ld, int line, int column, const char *fmt, ...)
+{
+	char buf[SW_DIAG_MSG];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	ld->walk_errors++;
+	sw__loader_msg(ld, line, column, SW_SEV_ERROR, 0, buf);
+}
+
+void sw__loader_foreign(sw__loader *ld, int first, int line)
+{
+	if (!ld->diag || ld->diag->count <= first)
+		return;
+	if (ld->n_foreign == ld->cap_foreign) {
+		int cap = ld->cap_foreign ? 2 * ld->cap_foreign : 8;
+		sw__foreign *f = realloc(ld->foreign, (size_t)cap * sizeof *f);
+		if (!f)
+			return; /* only the order of the messages suffers */
+		ld->foreign = f;
+		ld->cap_foreign = cap;
+	}
+	ld->foreign[ld->n_foreign++] = (sw__foreign){first, ld->diag->count, line};
+}
+
+/* Copies a libxml2 message without its trailing newline and spaces. */
+static void trim_message(char *dst, size_t n, const char *src)
+{
+	snprintf(dst, n, "%s", src ? src : "unknown error");
+	size_t len = strlen(dst);
+	while (len > 0 && (dst[len - 1] == '\n' || dst[len - 1] == ' ' || dst[len - 1] == '\r'))
+		dst[--len] = '\0';
+}
+
+/* Structured error handler of the XML parser (userData is the parser context). */
+static void on_parse_error(void *user, xml_error_ptr err)
+{
+	xmlParserCtxtPtr ctxt = user;
+	sw__loader *ld = ctxt ? ctxt->_private : NULL;
+	if (!ld || !err || ld->dtd_line > 0) /* after a refused DOCTYPE, the rest is noise */
+		return;
+	char text[SW_DIAG_MSG - 64]; /* room for the prefix added below */
+	trim_message(text, sizeof text, err->message);
+	sw_severity sev = err->level == XML_ERR_WARNING ? SW_SEV_WARNING : SW_SEV_ERROR;
+	if (sev == SW_SEV_ERROR)
+		ld->parse_errors++;
+	char full[SW_DIAG_MSG];
+	snprintf(full, sizeof full, "malformed XML: %s", text);
+	sw__loader_msg(ld, err->line, err->int2 > 0 ? err->int2 : 0, sev, 0, full);
+}
+
+/* SAX hook called at <!DOCTYPE ...>, before its internal subset is read: refuse and stop. */
+static void on_doctype(void *user, const xmlChar *name, const xmlChar *external_id,
+		       const xmlChar *system_id)
+{
+	(void)name;
+	(void)external_id;
+	(void)system_id;
+	xmlParserCtxtPtr ctxt = user;
+	sw__loader *ld = ctxt->_private;
+	if (ld && ld->dtd_line == 0)
+		ld->dtd_line = ctxt->input && ctxt->input->line > 0 ? ctxt->input->line : 1;
+	xmlStopParser(ctxt);
+}
+
+/* SAX hook at every start tag: builds the node (libxml2's own handler), then records where the
+ * start tag ends.  The parser stands on the '>' (or the "/>") at this point. */
+static void on_start_element(void *user, const xmlChar *localname, const xmlChar *prefix,
+			     const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+			     int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+{
+	xmlParserCtxtPtr ctxt = user;
+	xmlSAX2StartElementNs(ctxt, localname, prefix, uri, nb_namespaces, namespaces,
+			      nb_attributes, nb_defaulted, attributes);
+	sw__loader *ld = ctxt->_private;
+	xmlParserInputPtr in = ctxt->input;
+	if (!ld || !ld->positions_ok || !in || !in->cur || !in->base)
+		return;
+	if (!ctxt->node || ctxt->node->type != XML_ELEMENT_NODE ||
+	    !xmlStrEqual(ctxt->node->name, localname))
+		return;                    /* the node was not built (out of memory) */
+	if (in->buf && in->buf->encoder) { /* converted text: offsets are not the file's */
+		ld->positions_ok = 0;
+		return;
+	}
+	if (ld->n_tags == ld->cap_tags) {
+		size_t cap = ld->cap_tags ? 2 * ld->cap_tags : 64;
+		sw__tag *t = realloc(ld->tags, cap * sizeof *t);
+		if (!t) {
+			ld->positions_ok = 0;
+			return;
+		}
+		ld->tags = t;
+		ld->cap_tags = cap;
+	}
+	ld->tags[ld->n_tags++] =
+	    (sw__tag){ctxt->node, (size_t)in->consumed + (size_t)(in->cur - in->base)};
+}
+
+static int tag_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const sw__tag *)a)->node,
+		  y = (uintptr_t)((const sw__tag *)b)->node;
+	return x < y ? -1 : x > y;
+}
+
+/* Structured error handler of RELAX NG validation. */
+static void on_schema_error(void *user, xml_error_ptr err)
+{
+	sw__loader *ld = user;
+	if (!ld || !err)
+		return;
+	char text[SW_DIAG_MSG - 64]; /* room for the prefix added below */
+	trim_message(text, sizeof text, err->message);
+	int line = err->line;
+	if (line <= 0 && err->node)
+		line = sw__node_line((xmlNodePtr)err->node);
+	sw_severity sev = err->level == XML_ERR_WARNING ? SW_SEV_WARNING : SW_SEV_ERROR;
+	if (sev == SW_SEV_ERROR)
+		ld->schema_errors++;
+	/* Misplaced children are the usual order mistake: say the order. */
+	const char *hint = "";
+	xmlNodePtr node = err->node;
+	xmlNodePtr parent = node && node->type == XML_ELEMENT_NODE ? node->parent : NULL;
+	if (parent && parent->type == XML_ELEMENT_NODE) {
+		int top = parent->parent && parent->parent->type == XML_DOCUMENT_NODE;
+		if (top && sw__is_element(parent, "scenario"))
+			hint =
+			    " (the children of <scenario> come in the order <description>, <run>, "
+			    "<behaviours>, <world>, then one or more <agent> or <group>)";
+		else if (sw__is_element(parent, "automaton"))
+			hint = " (the children of <automaton> come in the order <description>, "
+			       "<param> and <var> declarations, then one or more <mode>)";
+		else if (sw__is_element(parent, "mode"))
+			hint =
+			    " (the children of <mode> come in the order: at most one steering "
+			    "law, <flow> elements, at most one <invariant>, <transition> elements)";
+	}
+	char full[SW_DIAG_MSG + 192];
+	snprintf(full, sizeof full, "not a valid %s: %s%s", ld->what, text, hint);
+	sw__loader_msg(ld, line, 0, sev, 1, full);
+}
+
+/* Errors while compiling a built-in schema (a bug in schema/ *.rng). */
+static void on_internal_error(void *user, xml_error_ptr err)
+{
+	sw__loader *ld = user;
+	if (!ld || !err)
+		return;
+	char text[SW_DIAG_MSG - 64]; /* room for the prefix added below */
+	trim_message(text, sizeof text, err->message);
+	char full[SW_DIAG_MSG];
+	snprintf(full, sizeof full, "internal error in the built-in %s schema: %s", ld->what, text);
+	sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0, full);
+}
+
+/* Returns 1 when a walk error was reported on line. */
+static int walk_reported_line(const sw__loader *ld, int line)
+{
+	for (int i = 0; i < ld->n_msgs; i++)
+		if (!ld->msgs[i].from_schema && ld->msgs[i].severity == SW_SEV_ERROR &&
+		    ld->msgs[i].line == line)
+			return 1;
+	return 0;
+}
+
+/* Moves the pending messages into the diag (dropping duplicated schema messages), then sorts
+ * everything this load added by line (foreign entries by the line that loaded them). */
+static void flush(sw__loader *ld)
+{
+	for (int i = 0; i < ld->n_msgs; i++) {
+		const sw__pending *p = &ld->msgs[i];
+		if (p->from_schema && ld->walk_errors > 0 &&
+		    (p->line <= 0 || walk_reported_line(ld, p->line) ||
+		     strstr(p->message, "failed to validate") != NULL))
+			continue;
+		sw_diag_add(ld->diag, p->severity, ld->file, p->line, p->column, "%s", p->message);
+	}
+	ld->n_msgs = 0;
+	if (!ld->diag || ld->diag->count - ld->first < 2)
+		return;
+	int n = ld->diag->count - ld->first;
+	int key[SW_DIAG_MAX];
+	sw_diag_entry *e = ld->diag->entry + ld->first;
+	for (int i = 0; i < n; i++) {
+		key[i] = e[i].line;
+		for (int f = 0; f < ld->n_foreign; f++)
+			if (ld->first + i >= ld->foreign[f].first &&
+			    ld->first + i < ld->foreign[f].end)
+				key[i] = ld->foreign[f].line;
+	}
+	/* Insertion sort: stable, and the lists are short (at most SW_DIAG_MAX entries). */
+	for (int i = 1; i < n; i++) {
+		if (key[i - 1] <= key[i])
+			continue;
+		sw_diag_entry tmp = e[i];
+		int k = key[i], j = i;
+		while (j > 0 && key[j - 1] > k) {
+			e[j] = e[j - 1];
+			key[j] = key[j - 1];
+			j--;
+		}
+		e[j] = tmp;
+		key[j] = k;
+	}
+}
+
+void sw__loader_done(sw__loader *ld)
+{
+	if (ld->oom)
+		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0,
+			       "out of memory while reading the document");
+	sw__release_strings(ld);
+	free(ld->strs);
+	ld->strs = NULL;
+	ld->cap_strs = 0;
+	if (ld->doc)
+		xmlFreeDoc(ld->doc);
+	ld->doc = NULL;
+	flush(ld);
+	free(ld->msgs);
+	free(ld->tags);
+	free(ld->line_starts);
+	free(ld->foreign);
+	ld->msgs = NULL;
+	ld->tags = NULL;
+	ld->line_starts = NULL;
+	ld->foreign = NULL;
+}
+
+/* --- stages 2 and 3 ---------------------------------------------------------------------- */
+
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
+static void xml_init(void)
+{
+	xmlInitParser();
+	/* Both lazy initialisations are not thread-safe in libxml2 2.9: the XSD datatype library
+	 * the schemas use ('token', 'double', ...) must be registered before threads load. */
+	xmlSchemaInitTypes();
+	xmlRelaxNGInitTypes();
+}
+
+int sw__parse(sw__loader *ld)
+{
+	pthread_once(&xml_once, xml_init);
+	if (ld->len > INT_MAX) {
+		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0,
+			       "the document is too large (more than 2 GiB)");
+		return 0;
+	}
+	if (ld->len == 0 || !ld->buf) {
+		char text[128];
+		snprintf(text, sizeof text, "the document is empty; expected a <%s> root element",
+			 ld->what);
+		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0, text);
+		return 0;
+	}
+	xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(ld->buf, (int)ld->len);
+	if (!ctxt) {
+		ld->oom = 1;
+		return 0;
+	}
+	ctxt->_private = ld;
+	ctxt->sax->serror = on_parse_error;
+	ctxt->sax->internalSubset = on_doctype;
+	if (ctxt->sax->initialized == XML_SAX2_MAGIC &&
+	    ctxt->sax->startElementNs == xmlSAX2StartElementNs)
+		ctxt->sax->startElementNs = on_start_element;
+	else
+		ld->positions_ok = 0;
+	/* No XML_PARSE_NOENT (entity substitution), DTDLOAD, DTDATTR or DTDVALID; no HUGE. */
+	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	xmlParseDocument(ctxt);
+	xmlDocPtr doc = ctxt->myDoc;
+	int ok = ctxt->wellFormed && ld->parse_errors == 0;
+	ctxt->myDoc = NULL;
+	xmlFreeParserCtxt(ctxt);
+	if (ld->dtd_line > 0 || (doc && (doc->intSubset || doc->extSubset))) {
+		char text[SW_DIAG_MSG];
+		snprintf(text, sizeof text,
+			 "document type declarations (<!DOCTYPE ...>) are not allowed in %s files: "
+			 "they can declare entities, which swerve refuses for safety (billion "
+			 "laughs, external files); remove the DOCTYPE",
+			 ld->what);
+		sw__loader_msg(ld, ld->dtd_line, 0, SW_SEV_ERROR, 0, text);
+		ok = 0;
+	}
+	if (!ok && ld->parse_errors == 0 && ld->dtd_line == 0)
+		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0,
+			       "malformed XML: the document could not be parsed");
+	if (ok && (!doc || !xmlDocGetRootElement(doc))) {
+		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0,
+			       "malformed XML: the document has no root element");
+		ok = 0;
+	}
+	if (!ok) {
+		xmlFreeDoc(doc);
+		return 0;
+	}
+	ld->doc = doc;
+	if (ld->positions_ok && ld->n_tags > 1)
+		qsort(ld->tags, ld->n_tags, sizeof *ld->tags, tag_cmp);
+	return 1;
+}
+
+int sw__validate(sw__loader *ld, const char *schema_text, xmlDocPtr doc)
+{
+	xmlRelaxNGParserCtxtPtr pctxt =
+	    xmlRelaxNGNewMemParserCtxt(schema_text, (int)strlen(schema_text));
+	if (!pctxt) {
+		ld->oom = 1;
+		return 0;
+	}
+	xmlRelaxNGSetParserStructuredErrors(pctxt, on_internal_error, ld);
+	xmlRelaxNGPtr schema = xmlRelaxNGParse(pctxt);
+	xmlRelaxNGFreeParserCtxt(pctxt);
+	if (!schema) {
+		char text[128];
+		snprintf(text, sizeof text,
+			 "internal error: the built-in %s schema could not be compiled", ld->what);
+		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0, text);
+		return 0;
+	}
+	xmlRelaxNGValidCtxtPtr vctxt = xmlRelaxNGNewValidCtxt(schema);
+	int rc = -1, before = ld->schema_errors;
+	if (vctxt) {
+		xmlRelaxNGSetValidStructuredErrors(vctxt, on_schema_error, ld);
+		rc = xmlRelaxNGValidateDoc(vctxt, doc);
+		xmlRelaxNGFreeValidCtxt(vctxt);
+	} else {
+		ld->oom = 1;
+	}
+	xmlRelaxNGFree(schema);
+	if (rc != 0 && ld->schema_errors == before && !ld->oom) {
+		char text[128];
+		snprintf(text, sizeof text, "not a valid %s (the schema validator gave no detail)",
+			 ld->what);
+		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 1, text);
+		ld->schema_errors++;
+	}
+	return rc == 0;
+}
+
+int sw__validate_element(sw__loader *ld, const char *schema_text, xmlNodePtr node)
+{
+	xmlDocPtr tmp = xmlNewDoc((const xmlChar *)"1.0");
+	xmlNodePtr copy = tmp ? xmlDocCopyNode(node, tmp, 1) : NULL;
+	if (!copy) {
+		xmlFreeDoc(tmp);
+		ld->oom = 1;
+		return 0;
+	}
+	xmlDocSetRootElement(tmp, copy);
+	const char *what = ld->what;
+	ld->what = "automaton";
+	int ok = sw__validate(ld, schema_text, tmp);
+	ld->what = what;
+	xmlFreeDoc(tmp);
+	return ok;
+}
+
+/* --- stage 1 ----------------------------------------------------------------------------- */
+
+int sw__read_file(const char *path, char **buf, size_t *len, sw_diag *diag)
+{
+	char reason[256];
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		if (strerror_r(errno, reason, sizeof reason) != 0)
+			snprintf(reason, sizeof reason, "error %d", errno);
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot open %s: %s", path, reason);
+		return SW_EIO;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *data = malloc(cap);
+	int status = data ? SW_SUCCESS : SW_ENOMEM;
+	while (status == SW_SUCCESS) {
+		if (n == cap) {
+			char *p = cap <= SIZE_MAX / 2 ? realloc(data, cap * 2) : NULL;
+			if (!p) {
+				status = SW_ENOMEM;
+				break;
+			}
+			data = p;
+			cap *= 2;
+		}
+		size_t got = fread(data + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f)) {
+				int e = errno;
+				if (strerror_r(e, reason, sizeof reason) != 0)
+					snprintf(reason, sizeof reason, "error %d", e);
+				sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot read %s: %s",
+					    path, reason);
+				status = SW_EIO;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	if (status == SW_ENOMEM)
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory while reading %s", path);
+	if (status != SW_SUCCESS) {
+		free(data);
+		return status;
+	}
+	*buf = data;
+	*len = n;
+	return SW_SUCCESS;
+}
+
+/* --- positions in the raw text ------------------------------------------------------------ */
+
+void sw__position(sw__loader *ld, size_t off, int *line, int *column)
+{
+	*line = 0;
+	*column = 0;
+	if (!ld->line_starts) {
+		int n = 1;
+		for (size_t i = 0; i < ld->len; i++)
+			n += ld->buf[i] == '\n';
+		ld->line_starts = malloc((size_t)n * sizeof *ld->line_starts);
+		if (!ld->line_starts)
+			return;
+		ld->line_starts[0] = 0;
+		ld->n_lines = 1;
+		for (size_t i = 0; i < ld->len; i++)
+			if (ld->buf[i] == '\n')
+				ld->line_starts[ld->n_lines++] = i + 1;
+	}
+	int lo = 0, hi = ld->n_lines - 1;
+	while (lo < hi) { /* last line start <= off */
+		int mid = lo + (hi - lo + 1) / 2;
+		if (ld->line_starts[mid] <= off)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	size_t col = off - ld->line_starts[lo] + 1;
+	*line = lo + 1;
+	*column = col <= INT_MAX ? (int)col : 0;
+}
+
+/* Finds the start tag of node in the raw text: *start at its '<', *end at its '>' or the '/' of
+ * "/>".  Returns 0, or -1 when positions are not available. */
+static int tag_span(sw__loader *ld, xmlNodePtr node, size_t *start, size_t *end)
+{
+	if (!ld->positions_ok || !ld->buf || ld->n_tags == 0)
+		return -1;
+	sw__tag key = {node, 0};
+	const sw__tag *t = bsearch(&key, ld->tags, ld->n_tags, sizeof *ld->tags, tag_cmp);
+	if (!t || t->end >= ld->len || (ld->buf[t->end] != '>' && ld->buf[t->end] != '/'))
+		return -1;
+	size_t s = t->end; /* '<' never occurs inside a start tag, so the previous one starts it */
+	while (s > 0 && ld->buf[s] != '<')
+		s--;
+	size_t n = strlen((const char *)node->name);
+	const char *name = ld->buf + s + 1;
+	if (node->ns && node->ns->prefix) { /* prefix:name */
+		size_t p = strlen((const char *)node->ns->prefix);
+		if (s + 1 + p + 1 > t->end || name[p] != ':')
+			return -1;
+		name += p + 1;
+	}
+	if (ld->buf[s] != '<' || (size_t)(name - ld->buf) + n > t->end ||
+	    memcmp(name, node->name, n) != 0)
+		return -1;
+	*start = s;
+	*end = t->end;
+	return 0;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Finds the value of attribute name in the start tag [start, end): [*vs, *ve). */
+static int attr_span(const sw__loader *ld, size_t start, size_t end, const char *name, size_t *vs,
+		     size_t *ve)
+{
+	const char *b = ld->buf;
+	size_t p = start + 1, want = strlen(name);
+	while (p < end && !is_blank(b[p]) && b[p] != '/' && b[p] != '>')
+		p++;
+	for (;;) {
+		while (p < end && is_blank(b[p]))
+			p++;
+		if (p >= end || b[p] == '/' || b[p] == '>')
+			return -1;
+		size_t ns = p;
+		while (p < end && !is_blank(b[p]) && b[p] != '=')
+			p++;
+		size_t nlen = p - ns;
+		while (p < end && is_blank(b[p]))
+			p++;
+		if (p >= end || b[p] != '=')
+			return -1;
+		p++;
+		while (p < end && is_blank(b[p]))
+			p++;
+		if (p >= end || (b[p] != '"' && b[p] != '\''))
+			return -1;
+		char q = b[p++];
+		size_t s = p;
+		while (p < end && b[p] != q)
+			p++;
+		if (p >= end)
+			return -1;
+		if (nlen == want && memcmp(b + ns, name, want) == 0) {
+			*vs = s;
+			*ve = p;
+			return 0;
+		}
+		p++;
+	}
+}
+
+void sw__attr_position(sw__loader *ld, xmlNodePtr node, const char *name, int *line, int *column)
+{
+	size_t s, e, vs, ve;
+	if (tag_span(ld, node, &s, &e) == 0 && attr_span(ld, s, e, name, &vs, &ve) == 0) {
+		sw__position(ld, vs, line, column);
+		return;
+	}
+	*line = sw__node_line(node);
+	*column = 0;
+}
+
+/* Appends the UTF-8 encoding of code point c to out (at most 4 bytes); returns the length. */
+static size_t put_utf8(unsigned long c, char *out)
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xC0 | (c >> 6));
+		out[1] = (char)(0x80 | (c & 0x3F));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xE0 | (c >> 12));
+		out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (c & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | (c >> 18));
+	out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+	out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+	out[3] = (char)(0x80 | (c & 0x3F));
+	return 4;
+}
+
+/* Decodes the reference starting at s[0] == '&' (s < end): writes its bytes to out and returns
+ * the length of the reference, or 0 when it is not one.  White space becomes ' ' so that a
+ * reference never adds a line. */
+static size_t decode_ref(const char *s, const char *end, char *out, size_t *n)
+{
+	static const struct {
+		const char *ref;
+		char c;
+	} named[] = {
+	    {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
+	for (size_t k = 0; k < sizeof named / sizeof named[0]; k++) {
+		size_t len = strlen(named[k].ref);
+		if ((size_t)(end - s) >= len && memcmp(s, named[k].ref, len) == 0) {
+			out[0] = named[k].c;
+			*n = 1;
+			return len;
+		}
+	}
+	if (end - s < 4 || s[1] != '#')
+		return 0;
+	const char *p = s + 2;
+	int hex = *p == 'x';
+	p += hex;
+	unsigned long c = 0;
+	const char *digits = p;
+	while (p < end && *p != ';' && p - digits < 8) {
+		int d = *p >= '0' && *p <= '9'          ? *p - '0'
+			: hex && *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+			: hex && *p >= 'A' && *p <= 'F' ? *p - 'A' + 10
+							: -1;
+		if (d < 0)
+			return 0;
+		c = c * (hex ? 16u : 10u) + (unsigned long)d;
+		p++;
+	}
+	if (p >= end || *p != ';' || p == digits || c > 0x10FFFF)
+		return 0;
+	if (c == '\t' || c == '\n' || c == '\r')
+		c = ' ';
+	*n = put_utf8(c, out);
+	return (size_t)(p + 1 - s);
+}
+
+/* Copies raw[from, to) into dst (same length) as described at the top of this file; content:
+ * the text of an element (comments, CDATA, processing instructions allowed; stops at the first
+ * other '<').  Returns the number of bytes written. */
+static size_t decode_span(const char *raw, size_t from, size_t to, int content, char *dst)
+{
+	size_t i = from, w = 0;
+	while (i < to) {
+		char c = raw[i];
+		if (c == '&') {
+			/* A run of references: padding first, then the characters. */
+			char dec[64];
+			size_t nd = 0, j = i;
+			while (j < to && raw[j] == '&' && nd + 4 <= sizeof dec) {
+				size_t n = 0, r = decode_ref(raw + j, raw + to, dec + nd, &n);
+				if (r == 0)
+					break;
+				j += r;
+				nd += n;
+			}
+			if (j == i) { /* not a reference: keep the character */
+				dst[w++] = c;
+				i++;
+				continue;
+			}
+			size_t pad = (j - i) - nd;
+			memset(dst + w, ' ', pad);
+			memcpy(dst + w + pad, dec, nd);
+			w += j - i;
+			i = j;
+		} else if (c == '\r') {
+			dst[w++] =
+			    ' '; /* CR LF: the LF follows; a lone CR is no line end for libxml2 */
+			i++;
+		} else if (content && c == '<') {
+			const char *close = NULL;
+			size_t open = 0, shut = 0;
+			if (to - i >= 4 && memcmp(raw + i, "<!--", 4) == 0)
+				close = "-->", open = 4, shut = 3;
+			else if (to - i >= 9 && memcmp(raw + i, "<![CDATA[", 9) == 0)
+				close = "]]>", open = 9, shut = 3;
+			else if (to - i >= 2 && raw[i + 1] == '?')
+				close = "?>", open = 2, shut = 2;
+			if (!close)
+				break; /* an end tag or a child element */
+			int cdata = open == 9;
+			size_t j = i + open, clen = strlen(close);
+			while (j + clen <= to && memcmp(raw + j, close, clen) != 0)
+				j++;
+			if (j + clen > to)
+				break;
+			memset(dst + w, ' ', open);
+			w += open;
+			for (size_t k = i + open; k < j; k++) {
+				char x = raw[k];
+				dst[w++] = cdata ? (x == '\r' ? ' ' : x) : (x == '\n' ? '\n' : ' ');
+			}
+			memset(dst + w, ' ', shut);
+			w += shut;
+			i = j + shut;
+		} else {
+			dst[w++] = c;
+			i++;
+		}
+	}
+	dst[w] = '\0';
+	return w;
+}
+
+/* End of the text content starting at raw[from]: the first '<' that does not open a comment,
+ * a CDATA section or a processing instruction. */
+static size_t content_end(const char *raw, size_t from, size_t len)
+{
+	size_t i = from;
+	while (i < len) {
+		if (raw[i] != '<') {
+			i++;
+			continue;
+		}
+		const char *close = NULL;
+		size_t open = 0;
+		if (len - i >= 4 && memcmp(raw + i, "<!--", 4) == 0)
+			close = "-->", open = 4;
+		else if (len - i >= 9 && memcmp(raw + i, "<![CDATA[", 9) == 0)
+			close = "]]>", open = 9;
+		else if (len - i >= 2 && raw[i + 1] == '?')
+			close = "?>", open = 2;
+		if (!close)
+			return i;
+		size_t j = i + open, clen = strlen(close);
+		while (j + clen <= len && memcmp(raw + j, close, clen) != 0)
+			j++;
+		if (j + clen > len)
+			return i;
+		i = j + clen;
+	}
+	return len;
+}
+
+char *sw__attr_expr(sw__loader *ld, xmlNodePtr node, const char *name, int *line, int *column)
+{
+	size_t s, e, vs, ve;
+	if (tag_span(ld, node, &s, &e) == 0 && attr_span(ld, s, e, name, &vs, &ve) == 0) {
+		char *text = malloc(ve - vs + 1);
+		if (!text) {
+			ld->oom = 1;
+			return NULL;
+		}
+		decode_span(ld->buf, vs, ve, 0, text);
+		sw__position(ld, vs, line, column);
+		return text;
+	}
+	xmlChar *v = xmlGetNoNsProp(node, (const xmlChar *)name);
+	if (!v)
+		return NULL;
+	char *text = strdup((const char *)v);
+	xmlFree(v);
+	if (!text)
+		ld->oom = 1;
+	*line = sw__node_line(node);
+	*column = 0;
+	return text;
+}
+
+char *sw__content_expr(sw__loader *ld, xmlNodePtr node, int *line, int *column)
+{
+	size_t s, e;
+	if (tag_span(ld, node, &s, &e) == 0) {
+		size_t from = ld->buf[e] == '/' ? e + 2 : e + 1;
+		if (from > ld->len)
+			from = ld->len;
+		size_t to = ld->buf[e] == '/' ? from : content_end(ld->buf, from, ld->len);
+		char *text = malloc(to - from + 1);
+		if (!text) {
+			ld->oom = 1;
+			return NULL;
+		}
+		decode_span(ld->buf, from, to, 1, text);
+		sw__position(ld, from, line, column);
+		return text;
+	}
+	xmlChar *v = xmlNodeGetContent(node);
+	char *text = strdup(v ? (const char *)v : "");
+	xmlFree(v);
+	if (!text)
+		ld->oom = 1;
+	*line = sw__node_line(node);
+	*column = 0;
+	return text;
+}
