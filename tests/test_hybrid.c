@@ -15,10 +15,12 @@ typedef struct {
 	int unit[32], from[32], to[32];
 } events;
 
-static void record(const sw_world *w, int u, double t, int from, int to, const char *g, void *c)
+static void record(const sw_world *w, int u, double t, int from, int to, const char *label,
+		   const char *g, void *c)
 {
 	(void)w;
 	(void)g;
+	(void)label;
 	events *e = c;
 	if (e->n < 32) {
 		e->t[e->n] = t;

@@ -76,9 +76,9 @@ int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf
 int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);
 
 /** Called at every discrete transition of a unit (agent or signal, see sw_world_n_units): time t
- * (s), modes from and to, and the transition's label or, without one, its guard as text. */
+ * (s), modes from and to, the transition's label ("" when it has none) and its guard as text. */
 typedef void (*sw_event_fn)(const sw_world *w, int agent, double t, int from, int to,
-			    const char *guard, void *ctx);
+			    const char *label, const char *guard, void *ctx);
 
 /** Registers fn (may be NULL) to be called at every transition.  Events during
  * sw_world_create() (agents starting at their target) happen before registration. */

@@ -12,6 +12,8 @@
 #ifndef SWERVE_IO_INTERNAL_H
 #define SWERVE_IO_INTERNAL_H
 
+#include <stdio.h>
+
 #include <stddef.h>
 
 #include <libxml/tree.h>
@@ -272,5 +274,8 @@ int sw__automaton_load_buffer(const char *buf, size_t len, const char *file, sw_
 
 /** Generated from schema/automaton.rng by scripts/embed.sh. */
 extern const char sw_automaton_schema_text[];
+
+/** Writes s as a JSON string literal (quotes, backslashes and control characters escaped). */
+void sw__json_str(FILE *f, const char *s);
 
 #endif

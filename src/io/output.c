@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io_internal.h"
 #include "swerve/io.h"
 
 enum { OUT_TRAJ = 0, OUT_EVENTS = 1, OUT_SUMMARY = 2, OUT_N = 3 };
@@ -56,14 +57,22 @@ void sw_output_abort(sw_output *o)
 	free(o);
 }
 
-static void on_event(const sw_world *w, int agent, double t, int from, int to, const char *guard,
-		     void *ctx)
+static void on_event(const sw_world *w, int agent, double t, int from, int to, const char *label,
+		     const char *guard, void *ctx)
 {
 	sw_output *o = ctx;
-	if (fprintf(o->f[OUT_EVENTS],
-		    "{\"t\":%.17g,\"agent\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"guard\":\"%s\"}\n", t,
-		    sw_world_unit_name(w, agent), sw_world_mode_name(w, agent, from),
-		    sw_world_mode_name(w, agent, to), guard) < 0)
+	FILE *f = o->f[OUT_EVENTS];
+	fprintf(f, "{\"t\":%.17g,\"agent\":", t);
+	sw__json_str(f, sw_world_unit_name(w, agent));
+	fputs(",\"from\":", f);
+	sw__json_str(f, sw_world_mode_name(w, agent, from));
+	fputs(",\"to\":", f);
+	sw__json_str(f, sw_world_mode_name(w, agent, to));
+	fputs(",\"label\":", f);
+	sw__json_str(f, label);
+	fputs(",\"guard\":", f);
+	sw__json_str(f, guard);
+	if (fputs("}\n", f) < 0)
 		o->failed = 1;
 }
 

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "io_internal.h"
 #include "swerve/io.h"
 
 /* A JSON number, or null for non-finite values (JSON has no NaN or infinity). */
@@ -14,7 +15,7 @@ static void num(FILE *f, double v)
 		fputs("null", f);
 }
 
-static void str(FILE *f, const char *s)
+void sw__json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -33,12 +34,12 @@ int sw_summary_write_json(FILE *f, const sw_world *w)
 {
 	const sw_model *m = sw_world_model(w);
 	fputs("{\n  \"scenario\": ", f);
-	str(f, m->name);
+	sw__json_str(f, m->name);
 	fprintf(f, ",\n  \"time\": ");
 	num(f, sw_world_time(w));
 	fprintf(f, ",\n  \"steps\": %ld,\n  \"seed\": %llu,\n  \"integrator\": ", sw_world_steps(w),
 		(unsigned long long)m->run.seed);
-	str(f, m->run.integrator);
+	sw__json_str(f, m->run.integrator);
 	fputs(",\n  \"agents\": [", f);
 	for (int i = 0; i < m->n_agents; i++) {
 		const sw_agent *a = &m->agents[i];
@@ -47,12 +48,12 @@ int sw_summary_write_json(FILE *f, const sw_world *w)
 		sw_world_agent(w, i, &st);
 		fputs(i ? ",\n    {" : "\n    {", f);
 		fputs("\"name\": ", f);
-		str(f, a->name);
+		sw__json_str(f, a->name);
 		fputs(", \"law\": ", f);
-		str(f, sw_law_name(a->steer.law));
+		sw__json_str(f, sw_law_name(a->steer.law));
 		fputs(", \"target\": ", f);
 		if (st.target >= 0)
-			str(f, m->targets[st.target].name);
+			sw__json_str(f, m->targets[st.target].name);
 		else
 			fputs("null", f);
 		fprintf(f, ", \"reached\": %s, \"t_reached\": ", mt->reached ? "true" : "false");
@@ -77,11 +78,11 @@ int sw_summary_write_json(FILE *f, const sw_world *w)
 		fputs(", \"speed\": ", f);
 		num(f, st.y[SW_STATE_V]);
 		fputs(", \"mode\": ", f);
-		str(f, sw_world_mode_name(w, i, st.mode));
+		sw__json_str(f, sw_world_mode_name(w, i, st.mode));
 		fputs("},\n      \"clearance\": {", f);
 		for (int j = 0; j < m->n_obstacles; j++) {
 			fputs(j ? ", " : "", f);
-			str(f, m->obstacles[j].name);
+			sw__json_str(f, m->obstacles[j].name);
 			fputs(": ", f);
 			num(f, sw_world_min_clearance(w, i, j));
 		}

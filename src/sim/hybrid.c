@@ -93,7 +93,7 @@ static void fire(struct sw_world *w, int u, const sw_atrans *tr, double t, doubl
 	if (w->event_fn) {
 		char guard[256];
 		sw_automaton_transition(a, (int)(tr - a->trans), NULL, NULL, NULL, guard, sizeof guard);
-		w->event_fn(w, u, t, from, tr->to, tr->label[0] ? tr->label : guard, w->event_ctx);
+		w->event_fn(w, u, t, from, tr->to, tr->label, guard, w->event_ctx);
 	}
 }
 

@@ -233,7 +233,8 @@ static void reached(sw_world *w, int i, double t)
 	if (w->m->agents[i].stop_at_target) {
 		w->mode[i] = MODE_ARRIVED;
 		if (w->event_fn)
-			w->event_fn(w, i, t, MODE_STEER, MODE_ARRIVED, "arrived", w->event_ctx);
+			w->event_fn(w, i, t, MODE_STEER, MODE_ARRIVED, "arrive",
+				    "dist(target) <= radius", w->event_ctx);
 	}
 }
 
