@@ -82,12 +82,36 @@ START_TEST(every_example_scenario_runs_without_collision_and_deterministically)
 }
 END_TEST
 
+START_TEST(every_shipped_automaton_loads)
+{
+	glob_t g;
+	ck_assert_int_eq(glob("automata/*.xml", 0, NULL, &g), 0);
+	ck_assert(g.gl_pathc >= 4);
+	for (size_t k = 0; k < g.gl_pathc; k++) {
+		sw_automaton *a = NULL;
+		sw_diag d;
+		sw_diag_init(&d);
+		int st = sw_automaton_load(g.gl_pathv[k], &a, &d);
+		if (st != SW_SUCCESS && d.count > 0) {
+			char buf[1024];
+			sw_diag_format(&d, 0, buf, sizeof buf);
+			fprintf(stderr, "%s\n", buf);
+		}
+		ck_assert_int_eq(st, SW_SUCCESS);
+		ck_assert_int_ge(sw_automaton_n_modes(a), 1);
+		sw_automaton_free(a);
+	}
+	globfree(&g);
+}
+END_TEST
+
 Suite *scenarios_suite(void)
 {
 	Suite *s = suite_create("scenarios");
 	TCase *tc = tcase_create("scenarios");
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, every_example_scenario_runs_without_collision_and_deterministically);
+	tcase_add_test(tc, every_shipped_automaton_loads);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -474,9 +474,12 @@ static int add_bindings(sw_model *m, checker *c, const struct sw_automaton *a,
 		}
 		b[j].line = bd->line;
 		if (a->params[j].kind == SW_PARAM_REAL) {
+			/* Plain decimal notation only (strtod alone would take hex, inf, nan). */
+			const char *v = bd->value ? bd->value : "";
 			char *end = NULL;
-			b[j].value = strtod(bd->value ? bd->value : "", &end);
-			if (!bd->value || end == bd->value || *end || !isfinite(b[j].value)) {
+			b[j].value = strtod(v, &end);
+			if (!bd->value || end == v || *end || !isfinite(b[j].value) ||
+			    strspn(v, "0123456789+-.eE") != strlen(v)) {
 				sw_diag_add(c->diag, SW_SEV_ERROR, m->file, bd->line, 0,
 					    "%s: parameter '%s' = '%s'; expected a finite number",
 					    c->what, bd->param, bd->value ? bd->value : "");
