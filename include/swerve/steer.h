@@ -8,6 +8,8 @@
 #ifndef SWERVE_STEER_H
 #define SWERVE_STEER_H
 
+#include "swerve/expr.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -251,6 +253,54 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
  * heading of motion.  Writes y[V] (when there is no speed lag) and y[PHI] (PF only). */
 void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
 			const sw_situation *s, double y[SW_STATE_DIM]);
+
+/* --- Symbolic emitters (the twin rule of DESIGN.md) -------------------------------------- */
+
+/** An obstacle as the symbolic emitter folds it into a flow: a disc or a segment, static or in
+ * scripted linear motion (position = p0 + velocity * t, t the model's time variable). */
+typedef struct sw_emit_obstacle {
+	int is_segment;       /**< 0 disc, 1 segment */
+	double ax, ay;        /**< disc centre, or first end point, at t = 0 (m) */
+	double bx, by;        /**< second end point of a segment (m) */
+	double radius;        /**< disc radius (m) */
+	double vx, vy;        /**< linear velocity (m/s); 0 for static obstacles */
+	int id;               /**< primitive index, as sw_percept.id */
+} sw_emit_obstacle;
+
+/** Another agent as a moving disc whose position is state of the exported model. */
+typedef struct sw_emit_agent {
+	int x_slot, y_slot;   /**< expression slots of its x and y */
+	const char *x_name, *y_name; /**< their names */
+	double radius;        /**< its radius (m) */
+	int id;               /**< -1 - agent index, as sw_percept.id */
+} sw_emit_agent;
+
+/** What the emitter needs: where the agent's state lives in the exported model (slots and
+ * names of variables, as sw_expr_ast_variable takes them) and the scene folded in. */
+typedef struct sw_emit_ctx {
+	int slot[SW_STATE_DIM];          /**< slot of x, y, heading, turn_rate, speed, w_tar, w_obs */
+	const char *name[SW_STATE_DIM];  /**< their names */
+	int t_slot;                      /**< slot of the time variable; -1 when nothing moves */
+	const char *t_name;              /**< its name */
+	double radius;                   /**< agent radius rho_a (m) */
+	double perception;               /**< perception radius (m), INFINITY for none */
+	int has_target;                  /**< 1 when a target is bound */
+	double tx, ty, tvx, tvy;         /**< target position at t = 0 and its linear velocity */
+	int n_obs;                       /**< obstacles */
+	const sw_emit_obstacle *obs;
+	int n_agents;                    /**< other agents (monolithic coupling) */
+	const sw_emit_agent *agents;
+} sw_emit_ctx;
+
+/** Builds the exact symbolic right-hand side of a law: out[k] is a new expression tree of
+ * d(state k)/dt over the variables of ctx that equals sw_steer_rhs() applied to the situation the
+ * simulator would perceive in the same scene (perception included: perception-radius cut-offs
+ * and the wall near/far rule become if() nodes).  GLM weights are emitted in their dynamic form
+ * w' = rhs(8) / eps whatever def->glm.weights says (the relaxed form has no flow); the noise of
+ * eq. (1) is not part of the flow; personality lags are included.  On failure every out[k] is
+ * NULL.  The caller frees each tree with sw_expr_ast_free(). */
+int sw_steer_emit(const sw_steer_def *def, const sw_personality *pers, const sw_emit_ctx *ctx,
+		  sw_expr_ast *out[SW_STATE_DIM]);
 
 #ifdef __cplusplus
 }
