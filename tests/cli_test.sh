@@ -20,6 +20,14 @@ expect 0 "swerve --help" "$SW" --help
 expect 0 "swerve run --help" "$SW" run --help
 expect 0 "swerve check --help" "$SW" check --help
 expect 0 "swerve help run" "$SW" help run
+expect 0 "swerve graph --help" "$SW" graph --help
+expect 0 "swerve render --help" "$SW" render --help
+expect 0 "graph of an automaton" "$SW" graph -o "$tmp/seek.dot" automata/seek.xml
+if grep -q '^digraph "seek"' "$tmp/seek.dot" && grep -q -- '->' "$tmp/seek.dot"; then ok; else bad "graph output is not a DOT digraph with edges"; fi
+expect 2 "graph of a bad file" "$SW" graph tests/data/bad_unknown_element.xml
+expect 0 "render the demo" "$SW" render -o "$tmp/demo.svg" -a 5 models/demo.xml
+if grep -q '<svg' "$tmp/demo.svg"; then ok; else bad "render wrote no SVG"; fi
+expect 2 "render with a bad width" "$SW" render -w abc models/demo.xml
 expect 0 "swerve version" "$SW" version
 expect 2 "no command" "$SW"
 expect 2 "unknown command" "$SW" frobnicate

@@ -16,6 +16,7 @@ Suite *hybrid_suite(void);
 Suite *io_suite(void);
 Suite *io_automata_suite(void);
 Suite *scenarios_suite(void);
+Suite *render_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

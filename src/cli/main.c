@@ -41,6 +41,7 @@ static void usage(FILE *f)
 	      "                          events.jsonl and summary.json\n"
 	      "  check FILE...           validate scenario and automaton files; report every error\n"
 	      "  graph FILE              mode graph of an automaton or scenario as Graphviz DOT\n"
+	      "  render SCENARIO         run a scenario and draw it as SVG\n"
 	      "  version                 print the version\n"
 	      "  help [COMMAND]          this text, or a command's help\n"
 	      "\n"
@@ -62,6 +63,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (strcmp(cmd, "graph") == 0)
 		return cmd_graph(argc - 1, argv + 1);
+	if (strcmp(cmd, "render") == 0)
+		return cmd_render(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("swerve %s\n", SWERVE_VERSION);
 		return EXIT_OK;
@@ -75,11 +78,13 @@ int main(int argc, char **argv)
 				return cmd_check(2, hargv);
 			if (strcmp(argv[2], "graph") == 0)
 				return cmd_graph(2, hargv);
+			if (strcmp(argv[2], "render") == 0)
+				return cmd_render(2, hargv);
 		}
 		usage(stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, version or help\n",
+	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, version or help\n",
 		cmd);
 	return EXIT_BAD_INPUT;
 }

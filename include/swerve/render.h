@@ -1,0 +1,58 @@
+/* swerve/render.h - pictures of runs: SVG of the world and the agents' trajectories.
+ *
+ * A trace records what a run did (samples of every agent and its transitions) through the
+ * world's sample and event callbacks; sw_render_svg draws it over the scene: obstacles, regions,
+ * targets, trajectories coloured by mode, transition markers, agent discs at chosen instants and
+ * time ticks.  SVG is written with libxml2's text writer. */
+#ifndef SWERVE_RENDER_H
+#define SWERVE_RENDER_H
+
+#include "swerve/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A recording of a run. */
+typedef struct sw_trace sw_trace;
+
+/** Allocates an empty trace for runs of model m (which must outlive it); NULL when out of
+ * memory.  Free with sw_trace_free(). */
+sw_trace *sw_trace_alloc(const sw_model *m);
+
+/** Frees a trace.  NULL is allowed. */
+void sw_trace_free(sw_trace *tr);
+
+/** Records every agent at the world's current time: an sw_sample_fn (pass the trace as ctx). */
+int sw_trace_sample(const sw_world *w, void *ctx);
+
+/** Records one transition: an sw_event_fn (pass the trace as ctx). */
+void sw_trace_event(const sw_world *w, int unit, double t, int from, int to, const char *label,
+		    const char *guard, void *ctx);
+
+/** Number of samples recorded per agent. */
+int sw_trace_n_samples(const sw_trace *tr);
+
+/** Drawing options; defaults from sw_default_render_def(). */
+typedef struct sw_render_def {
+	double width;        /**< picture width in pixels; default 900 */
+	double margin;       /**< margin around the scene, m; default 1 */
+	double tick_every;   /**< a time tick on every trajectory each tick_every s; 0 none;
+				  default 5 */
+	int n_instants;      /**< agent discs drawn at these times (plus the final one) */
+	const double *instants; /**< times, s; may be NULL when n_instants == 0 */
+	int legend;          /**< 1: list agents and the colours of their modes; default 1 */
+} sw_render_def;
+
+/** The default drawing options. */
+sw_render_def sw_default_render_def(void);
+
+/** Writes an SVG picture of trace tr (recorded from world w, for mode names) to path,
+ * atomically.  Returns SW_SUCCESS, or SW_EIO with a diagnostic. */
+int sw_render_svg(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+		  const char *path, sw_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
