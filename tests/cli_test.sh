@@ -48,6 +48,12 @@ expect 2 "missing file" "$SW" run -q -o "$tmp/missing" tests/data/does_not_exist
 expect 2 "check reports bad files" "$SW" check models/demo.xml tests/data/bad_unknown_element.xml
 expect 0 "check accepts every example" sh -c "\"$SW\" check -q models/*.xml"
 
+# A numeric failure stops the run (exit 1) naming agent, mode and time, and keeps the outputs
+# up to the last good step, marked failed.
+expect 1 "blow-up" "$SW" run -q -o "$tmp/blow" tests/data/blowup.xml
+if grep -q "agent 'bomb' (mode 'grow') at t = " /tmp/swerve_cli_err.$$ && grep -q "z = " /tmp/swerve_cli_err.$$; then ok; else bad "blow-up message"; cat /tmp/swerve_cli_err.$$ >&2; fi
+if grep -q '"status": "failed"' "$tmp/blow/summary.json" && [ "$(wc -l < "$tmp/blow/trajectory.csv")" -gt 5 ]; then ok; else bad "blow-up outputs"; fi
+
 # Same seed, same bytes; outputs land atomically (no temporary files left).
 expect 0 "run demo 1" "$SW" run -q -o "$tmp/a" models/demo.xml
 expect 0 "run demo 2" "$SW" run -q -o "$tmp/b" models/demo.xml

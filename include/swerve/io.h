@@ -75,14 +75,18 @@ void sw_output_attach(sw_output *o, sw_world *w);
  * output as ctx). */
 int sw_output_sample(const sw_world *w, void *ctx);
 
-/** Writes the summary of w, closes and renames every file into place.  Frees o. */
-int sw_output_commit(sw_output *o, const sw_world *w, sw_diag *diag);
+/** Writes the summary of w, closes and renames every file into place.  Frees o.  error (may be
+ * NULL) marks a run that stopped early at a runtime failure: the summary then says
+ * "status": "failed" with that message, and the files hold everything up to the last good
+ * step. */
+int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag *diag);
 
 /** Removes the temporary files and frees o.  NULL is allowed. */
 void sw_output_abort(sw_output *o);
 
-/** Writes the run summary of w as JSON to f (also used by sw_output_commit). */
-int sw_summary_write_json(FILE *f, const sw_world *w);
+/** Writes the run summary of w as JSON to f (also used by sw_output_commit); error (may be NULL)
+ * as in sw_output_commit. */
+int sw_summary_write_json(FILE *f, const sw_world *w, const char *error);
 
 #ifdef __cplusplus
 }

@@ -111,8 +111,17 @@ int cmd_run(int argc, char **argv)
 		sw_output_attach(o, w);
 		int tty = !quiet && isatty(STDERR_FILENO);
 		st = sw_world_run(w, sw_output_sample, o, tty ? progress : NULL, &diag);
-		if (st == SW_SUCCESS) {
-			st = sw_output_commit(o, w, &diag);
+		if (st == SW_SUCCESS || st == SW_ENUMERIC || st == SW_EZENO || st == SW_EMODEL) {
+			/* A runtime failure keeps everything up to the last good step. */
+			char msg[SW_DIAG_MSG + SW_DIAG_FILE + 64] = "";
+			if (st != SW_SUCCESS && diag.count > 0)
+				sw_diag_format(&diag, diag.count - 1, msg, sizeof msg);
+			int cst = sw_output_commit(o, w, st != SW_SUCCESS ? msg : NULL, &diag);
+			if (st == SW_SUCCESS)
+				st = cst;
+			else if (cst == SW_SUCCESS)
+				fprintf(stderr, "swerve run: outputs up to t = %.9g s are in %s/\n",
+					sw_world_time(w), outdir);
 			o = NULL;
 		}
 	}

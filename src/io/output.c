@@ -133,9 +133,9 @@ int sw_output_sample(const sw_world *w, void *ctx)
 	return SW_SUCCESS;
 }
 
-int sw_output_commit(sw_output *o, const sw_world *w, sw_diag *diag)
+int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag *diag)
 {
-	if (sw_summary_write_json(o->f[OUT_SUMMARY], w) != SW_SUCCESS)
+	if (sw_summary_write_json(o->f[OUT_SUMMARY], w, error) != SW_SUCCESS)
 		o->failed = 1;
 	for (int k = 0; k < OUT_N; k++) {
 		if (fflush(o->f[k]) != 0 || fsync(fileno(o->f[k])) != 0)

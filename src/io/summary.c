@@ -30,11 +30,17 @@ void sw__json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-int sw_summary_write_json(FILE *f, const sw_world *w)
+int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 {
 	const sw_model *m = sw_world_model(w);
 	fputs("{\n  \"scenario\": ", f);
 	sw__json_str(f, m->name);
+	fputs(",\n  \"status\": ", f);
+	sw__json_str(f, error ? "failed" : "complete");
+	if (error) {
+		fputs(",\n  \"error\": ", f);
+		sw__json_str(f, error);
+	}
 	fprintf(f, ",\n  \"time\": ");
 	num(f, sw_world_time(w));
 	fprintf(f, ",\n  \"steps\": %ld,\n  \"seed\": %llu,\n  \"integrator\": ", sw_world_steps(w),

@@ -495,11 +495,15 @@ static int numeric_failure(sw_world *w, int u, const double *y0, int st, sw_diag
 				   w->t, sw_strerror(st)),
 		       SW_ENUMERIC;
 	const sw_agent *a = &w->m->agents[u];
+	char vars[200] = "";
+	for (int k = 0, len = 0; w->aut[u] && k < w->aut[u]->n_vars && len < (int)sizeof vars; k++)
+		len += snprintf(vars + len, sizeof vars - (size_t)len, ", %s = %.17g",
+				w->aut[u]->vars[k].name, y0[SW_STATE_DIM + 1 + k]);
 	sw_diag_add(diag, SW_SEV_ERROR, w->m->file, a->line, 0,
 		    "agent '%s' (mode '%s') at t = %.9g s: %s; last good state x = %.17g, y = %.17g, "
-		    "heading = %.17g, speed = %.17g",
+		    "heading = %.17g, speed = %.17g%s",
 		    a->name, sw_world_mode_name(w, u, w->mode[u]), w->t, sw_strerror(st),
-		    y0[SW_STATE_X], y0[SW_STATE_Y], y0[SW_STATE_PHI], y0[SW_STATE_V]);
+		    y0[SW_STATE_X], y0[SW_STATE_Y], y0[SW_STATE_PHI], y0[SW_STATE_V], vars);
 	return SW_ENUMERIC;
 }
 
