@@ -30,25 +30,28 @@ LIB_SRC := \
 	src/expr/print.c src/expr/deriv.c \
 	src/geom/geom.c \
 	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/competition.c src/steer/fw.c \
-	src/steer/pf.c src/steer/wall.c src/steer/rhs.c \
+	src/steer/pf.c src/steer/wall.c src/steer/rhs.c src/steer/emit.c \
 	src/model/model.c src/model/motion.c src/model/automaton.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
 	src/sim/hybrid.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c \
-	src/render/svg.c
-GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c
+	src/render/svg.c \
+	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
+	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c
+GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
+	$(BUILD)/gen/spaceex_schema.c
 
-CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/cmd_render.c
+CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/cmd_render.c src/cli/cmd_export.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
-	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c \
+	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c \
 	tests/test_scenarios.c
 
 BENCH_SRC := bench/bench_main.c
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenario_schema.o \
-	$(BUILD)/gen/automaton_schema.o
+	$(BUILD)/gen/automaton_schema.o $(BUILD)/gen/spaceex_schema.o
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
@@ -87,6 +90,10 @@ $(BUILD)/gen/scenario_schema.c: schema/scenario.rng scripts/embed.sh
 $(BUILD)/gen/automaton_schema.c: schema/automaton.rng scripts/embed.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh sw_automaton_schema_text $< > $@
+
+$(BUILD)/gen/spaceex_schema.c: schema/spaceex.rng scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh sw_spaceex_schema_text $< > $@
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@

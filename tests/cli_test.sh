@@ -3,6 +3,7 @@
 # bad input, byte-identical outputs for the same seed.  Usage: tests/cli_test.sh path/to/swerve
 set -u
 SW="$1"
+case "$SW" in /*) SWABS="$SW" ;; *) SWABS="$PWD/$SW" ;; esac
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
@@ -53,6 +54,15 @@ expect 0 "check accepts every example" sh -c "\"$SW\" check -q models/*.xml"
 expect 1 "blow-up" "$SW" run -q -o "$tmp/blow" tests/data/blowup.xml
 if grep -q "agent 'bomb' (mode 'grow') at t = " /tmp/swerve_cli_err.$$ && grep -q "z = " /tmp/swerve_cli_err.$$; then ok; else bad "blow-up message"; cat /tmp/swerve_cli_err.$$ >&2; fi
 if grep -q '"status": "failed"' "$tmp/blow/summary.json" && [ "$(wc -l < "$tmp/blow/trajectory.csv")" -gt 5 ]; then ok; else bad "blow-up outputs"; fi
+
+# The checked-in exports under export/ are what the current code writes, byte for byte.
+mkdir -p "$tmp/regen/export"
+cp export/MODELS "$tmp/regen/export/"
+ln -s "$PWD/models" "$tmp/regen/models"
+(cd "$tmp/regen" && sh "$OLDPWD/scripts/regen_exports.sh" "$SWABS")
+for m in $(cat export/MODELS); do
+	if diff -r "export/$m" "$tmp/regen/export/$m" > /dev/null; then ok; else bad "export/$m differs from a fresh export (run scripts/regen_exports.sh)"; fi
+done
 
 # Same seed, same bytes; outputs land atomically (no temporary files left).
 expect 0 "run demo 1" "$SW" run -q -o "$tmp/a" models/demo.xml

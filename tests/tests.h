@@ -17,6 +17,8 @@ Suite *io_suite(void);
 Suite *io_automata_suite(void);
 Suite *scenarios_suite(void);
 Suite *render_suite(void);
+Suite *emit_suite(void);
+Suite *export_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

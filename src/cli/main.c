@@ -42,6 +42,7 @@ static void usage(FILE *f)
 	      "  check FILE...           validate scenario and automaton files; report every error\n"
 	      "  graph FILE              mode graph of an automaton or scenario as Graphviz DOT\n"
 	      "  render SCENARIO         run a scenario and draw it as SVG\n"
+	      "  export SCENARIO         hybrid automaton for verifiers (SpaceEx XML + cfg, DOT, JSON)\n"
 	      "  version                 print the version\n"
 	      "  help [COMMAND]          this text, or a command's help\n"
 	      "\n"
@@ -65,6 +66,8 @@ int main(int argc, char **argv)
 		return cmd_graph(argc - 1, argv + 1);
 	if (strcmp(cmd, "render") == 0)
 		return cmd_render(argc - 1, argv + 1);
+	if (strcmp(cmd, "export") == 0)
+		return cmd_export(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("swerve %s\n", SWERVE_VERSION);
 		return EXIT_OK;
@@ -80,11 +83,13 @@ int main(int argc, char **argv)
 				return cmd_graph(2, hargv);
 			if (strcmp(argv[2], "render") == 0)
 				return cmd_render(2, hargv);
+			if (strcmp(argv[2], "export") == 0)
+				return cmd_export(2, hargv);
 		}
 		usage(stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, version or help\n",
+	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, export, version or help\n",
 		cmd);
 	return EXIT_BAD_INPUT;
 }

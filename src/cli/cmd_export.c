@@ -1,0 +1,188 @@
+/* cli/cmd_export.c - `swerve export`: a scenario's hybrid automaton for reachability checkers. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "swerve/export.h"
+
+static void export_usage(FILE *f)
+{
+	fputs("usage: swerve export SCENARIO [--format spaceex|dot|json] [-o DIR]\n"
+	      "                     [--profile spaceex|hyst|juliareach|exact]\n"
+	      "                     [--initial AGENT.VAR=[LO,HI]]...\n"
+	      "\n"
+	      "Writes the scenario's hybrid automaton network for reachability checkers:\n"
+	      "SpaceEx XML + .cfg files (one per unsafe set; read by SpaceEx, HyST -> Flow*/dReach,\n"
+	      "JuliaReach), Graphviz DOT, or JSON, plus report.txt listing every approximation.\n"
+	      "Over-approximations are sound: a verifier's \"safe\" holds for the simulation.\n"
+	      "See docs/export.md and export/README.md.\n"
+	      "\n"
+	      "options:\n"
+	      "  -f, --format FMT        spaceex (default), dot or json\n"
+	      "  -o, --output DIR        output directory (default .)\n"
+	      "  -p, --profile P         expression language: spaceex, hyst, juliareach or exact;\n"
+	      "                          default spaceex for --format spaceex, exact otherwise\n"
+	      "  -i, --initial A.V=[L,H] widen the initial value of variable V of agent A\n"
+	      "                          (repeatable; V is x, y, heading, speed, ... or an\n"
+	      "                          automaton variable; a single number fixes it)\n"
+	      "      --horizon S         cfg time-horizon in seconds (default: run duration)\n"
+	      "      --sampling S        cfg sampling-time in seconds (default: run step)\n"
+	      "      --directions D      cfg directions: box, oct (default) or uniN\n"
+	      "      --algorithm A       cfg scenario: supp (default), stc, phaver or simu\n"
+	      "  -h, --help              this text\n"
+	      "\n"
+	      "Exit status: 0 written, 1 write failure, 2 bad usage, bad input or a model that\n"
+	      "cannot be exported soundly.\n",
+	      f);
+}
+
+/* Parses "A.V=[L,H]" or "A.V=X" into r (agent and var point into the copy s, modified). */
+static int parse_initial(char *s, sw_export_range *r)
+{
+	char *eq = strchr(s, '=');
+	if (!eq)
+		return -1;
+	*eq = '\0';
+	char *dot = strrchr(s, '.');
+	if (!dot || dot == s || !dot[1])
+		return -1;
+	*dot = '\0';
+	r->agent = s;
+	r->var = dot + 1;
+	char *v = eq + 1, *end;
+	if (*v == '[') {
+		r->lo = strtod(v + 1, &end);
+		if (end == v + 1 || *end != ',')
+			return -1;
+		v = end + 1;
+		r->hi = strtod(v, &end);
+		if (end == v || strcmp(end, "]") != 0)
+			return -1;
+	} else {
+		r->lo = r->hi = strtod(v, &end);
+		if (end == v || *end)
+			return -1;
+	}
+	return 0;
+}
+
+static int positive(const char *s, double *out)
+{
+	char *end;
+	*out = strtod(s, &end);
+	return end != s && !*end && *out > 0 ? 0 : -1;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	enum { OPT_HORIZON = 256, OPT_SAMPLING, OPT_DIRECTIONS, OPT_ALGORITHM };
+	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"profile", required_argument, NULL, 'p'},
+					     {"initial", required_argument, NULL, 'i'},
+					     {"horizon", required_argument, NULL, OPT_HORIZON},
+					     {"sampling", required_argument, NULL, OPT_SAMPLING},
+					     {"directions", required_argument, NULL, OPT_DIRECTIONS},
+					     {"algorithm", required_argument, NULL, OPT_ALGORITHM},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	sw_export_def def = sw_default_export_def();
+	sw_export_format fmt = SW_EXPORT_SPACEEX;
+	const char *dir = ".", *profile = NULL;
+	sw_export_range *ranges = calloc((size_t)argc + 1, sizeof *ranges);
+	if (!ranges)
+		return EXIT_RUNTIME;
+	int n_ranges = 0, c, bad = 0;
+	optind = 1;
+	while (!bad && (c = getopt_long(argc, argv, "f:o:p:i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (strcmp(optarg, "spaceex") == 0)
+				fmt = SW_EXPORT_SPACEEX;
+			else if (strcmp(optarg, "dot") == 0)
+				fmt = SW_EXPORT_DOT;
+			else if (strcmp(optarg, "json") == 0)
+				fmt = SW_EXPORT_JSON;
+			else
+				bad = fprintf(stderr, "swerve export: unknown format '%s'; expected "
+						      "spaceex, dot or json\n",
+					      optarg);
+			break;
+		case 'o': dir = optarg; break;
+		case 'p': profile = optarg; break;
+		case 'i':
+			if (parse_initial(optarg, &ranges[n_ranges]) != 0)
+				bad = fprintf(stderr, "swerve export: --initial expects AGENT.VAR=[LO,HI] "
+						      "or AGENT.VAR=VALUE\n");
+			else
+				n_ranges++;
+			break;
+		case OPT_HORIZON:
+			if (positive(optarg, &def.time_horizon))
+				bad = fprintf(stderr, "swerve export: --horizon expects seconds > 0\n");
+			break;
+		case OPT_SAMPLING:
+			if (positive(optarg, &def.sampling_time))
+				bad = fprintf(stderr, "swerve export: --sampling expects seconds > 0\n");
+			break;
+		case OPT_DIRECTIONS: def.directions = optarg; break;
+		case OPT_ALGORITHM: def.scenario = optarg; break;
+		case 'h':
+			export_usage(stdout);
+			free(ranges);
+			return EXIT_OK;
+		default: bad = 1; export_usage(stderr); break;
+		}
+	}
+	if (!bad && optind != argc - 1)
+		bad = fprintf(stderr, "swerve export: expected exactly one scenario file\n");
+	def.profile = fmt == SW_EXPORT_SPACEEX ? SW_PROFILE_SPACEEX : SW_PROFILE_EXACT;
+	if (!bad && profile && sw_export_profile_parse(profile, &def.profile) != SW_SUCCESS)
+		bad = fprintf(stderr, "swerve export: unknown profile '%s'; expected spaceex, hyst, "
+				      "juliareach or exact\n",
+			      profile);
+	if (!bad && fmt == SW_EXPORT_SPACEEX && def.profile == SW_PROFILE_EXACT)
+		bad = fprintf(stderr, "swerve export: the exact profile keeps functions SpaceEx "
+				      "cannot read; use it with --format dot or json\n");
+	if (bad) {
+		free(ranges);
+		return EXIT_BAD_INPUT;
+	}
+	def.n_ranges = n_ranges;
+	def.ranges = ranges;
+	static sw_diag diag;
+	sw_diag_init(&diag);
+	sw_model *m = NULL;
+	int st = sw_scenario_load(argv[optind], &m, &diag);
+	if (st != SW_SUCCESS) {
+		cli_print_diag(&diag);
+		free(ranges);
+		return cli_load_exit_code(st);
+	}
+	if (def.time_horizon <= 0)
+		def.time_horizon = m->run.duration;
+	if (def.sampling_time <= 0)
+		def.sampling_time = m->run.step;
+	sw_hybrid *h = NULL;
+	st = sw_hybrid_build(m, &def, &h, &diag);
+	if (st == SW_SUCCESS)
+		st = sw_hybrid_write(h, fmt, dir, &diag);
+	cli_print_diag(&diag);
+	if (st == SW_SUCCESS) {
+		int sound = 0;
+		for (int k = 0; k < h->n_approx; k++)
+			sound += h->approx[k].sound;
+		fprintf(stderr,
+			"swerve export: wrote %s (profile %s) to %s: %d components, %d instances, %d "
+			"unsafe sets; %d over-approximations and %d other differences listed in "
+			"%s/report.txt\n",
+			h->name, sw_export_profile_name(h->def.profile), dir, h->n_components,
+			h->n_instances, h->n_forbidden, sound, h->n_approx - sound, dir);
+	}
+	sw_hybrid_free(h);
+	sw_model_free(m);
+	free(ranges);
+	return st == SW_EIO || st == SW_ENOMEM ? EXIT_RUNTIME : cli_exit_code(st);
+}

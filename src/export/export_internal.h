@@ -1,0 +1,150 @@
+/* export/export_internal.h - shared by the files of the export module. */
+#ifndef SWERVE_EXPORT_INTERNAL_H
+#define SWERVE_EXPORT_INTERNAL_H
+
+#include "model/automaton_impl.h"
+#include "swerve/export.h"
+#include "swerve/sim.h"
+
+/* ---- tree helpers (rewrite.c) ------------------------------------------------------------ */
+
+/* Short constructors; every one takes ownership of its operands and returns NULL on failure
+ * (a NULL operand propagates). */
+sw_expr_ast *xn_num(double v);
+sw_expr_ast *xn_var(const sw_hcomponent *c, int k);
+sw_expr_ast *xn_op(sw_expr_op op, sw_expr_ast *a, sw_expr_ast *b);
+sw_expr_ast *xn_call(sw_expr_op op, sw_expr_ast *a);
+/* (a - b)^2 */
+sw_expr_ast *xn_sq_diff(sw_expr_ast *a, sw_expr_ast *b);
+/* p + v * t, or p alone when v == 0 or t is NULL (t is consumed). */
+sw_expr_ast *xn_moving(double p, double v, sw_expr_ast *t);
+/* Conjunction of a and b where either may be NULL (true). */
+sw_expr_ast *xn_and(sw_expr_ast *a, sw_expr_ast *b);
+
+/* Rewrites a (not consumed) into the function set of profile p: exact rewrites (tanh, abs,
+ * sinh, cosh, tan for HyST, x^0.5) are applied; returns NULL when something remains that the
+ * profile lacks (*why receives the first offending function's name). */
+sw_expr_ast *xr_profile(const sw_expr_ast *a, sw_export_profile p, const char **why);
+
+/* Makes an atom (relation) tool-friendly in place: closure of strict relations for profiles other
+ * than exact, and sqrt(A) op c -> A op c^2 for c >= 0.  Consumes a, returns the new atom. */
+sw_expr_ast *xr_atom_finish(sw_expr_ast *a, sw_export_profile p);
+
+/* Returns the closure of the negation of an inequality atom (a < b -> a >= b ...), a new tree,
+ * or NULL when a is not an inequality. */
+sw_expr_ast *xr_negate_closed(const sw_expr_ast *a);
+
+/* A guard in disjunctive normal form: disjuncts, each a list of atoms. */
+typedef struct xr_conj {
+	int n, cap;
+	sw_expr_ast **atom;
+	int weakened; /* an atom without closed form was replaced by true */
+} xr_conj;
+
+typedef struct xr_dnf {
+	int n, cap;
+	xr_conj *d;
+	int overflow; /* too many disjuncts: collapsed to one weakened `true` */
+} xr_dnf;
+
+void xr_dnf_free(xr_dnf *f);
+
+/* ---- translation of automaton expressions (build.c provides the context) --------------- */
+
+struct xb;
+
+/* Translation context of one agent or signal component. */
+typedef struct xl_ctx {
+	struct xb *b;              /* builder */
+	sw_hcomponent *comp;       /* component under construction */
+	const sw_model *m;
+	const struct sw_automaton *a; /* NULL for plain-law agents */
+	int agent;                 /* agent index, -1 for signals */
+	int signal;                /* signal index, -1 for agents */
+	char where[256];           /* for approximation notes */
+	char why[SW_DIAG_MSG];     /* last reason a translation failed */
+} xl_ctx;
+
+/* Translates a real automaton expression into component variables (host functions replaced by
+ * closed forms, parameters and labels folded in).  Returns NULL with c->why set when some part has
+ * no closed form. */
+sw_expr_ast *xl_real(xl_ctx *c, const sw_expr_ast *a);
+
+/* Translates a boolean automaton expression into DNF over profile atoms; atoms without closed
+ * form become true (the conjunction is marked weakened and a note is recorded). */
+int xl_dnf(xl_ctx *c, const sw_expr_ast *a, int neg, xr_dnf *out);
+
+/* Builder services used by the translation (build.c). */
+int xb_read_var(xl_ctx *c, const char *name, const char *net, const char *meaning);
+int xb_time_var(xl_ctx *c);
+int xb_other_agent_var(xl_ctx *c, int j, int coord);
+void xb_note(struct xb *b, const char *where, int sound, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+sw_export_profile xb_profile(const struct xb *b);
+int xb_max_disjuncts(const struct xb *b);
+
+/* ---- the builder (build.c, flows.c) --------------------------------------------------- */
+
+/* Bound of an input in one location. */
+typedef struct {
+	int loc, var;
+	double lo, hi;
+} xb_bound;
+
+struct xb {
+	const sw_model *m;
+	sw_export_def def;
+	sw_hybrid *h;
+	sw_diag *diag;
+	sw_world *w;
+	int status;
+	int scene_moves, need_t;
+	int cap_comp, cap_inst, cap_netvar, cap_netlabel, cap_forb, cap_approx;
+	char (*unit_name)[SW_NAME_MAX]; /* instance names: agents, then signals */
+	/* component under construction */
+	char (*map)[2 * SW_NAME_MAX];   /* per variable: network name ("" for inputs) */
+	int cap_map;
+	xb_bound *bounds;
+	int n_bounds, cap_bounds;
+	xr_conj *inv;                   /* per location: invariant atoms */
+};
+
+extern const char *const xb_state_names[SW_STATE_DIM];
+extern const char *const xb_state_meaning[SW_STATE_DIM];
+int xb_add_var(struct xb *b, sw_hcomponent *c, const char *name, sw_hvar_role role,
+	       const char *meaning, const char *net);
+int xb_input_var(struct xb *b, sw_hcomponent *c, int loc, const char *name, double lo, double hi,
+		 const char *meaning);
+int xb_inv_add(struct xb *b, int loc, sw_expr_ast *atom);
+int xb_refuse(struct xb *b, int line, const char *fmt, const char *a1, const char *a2);
+/* Fills flow[0..6] of location loc with the law's flows for the agent of c steering to tgt
+ * (>= 0: a target index; -2 - j: agent j; -1: none), over-approximated where needed. */
+int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int tgt,
+		 sw_expr_ast *flow[SW_STATE_DIM]);
+
+/* Unique instance names of agents and signals into b->unit_name (build.c). */
+int xb_unit_names(struct xb *b);
+/* Builds the component of unit u (agent, or n_agents + signal index) into comp (build.c). */
+int xb_component(struct xb *b, int u, sw_hcomponent *comp);
+
+/* ---- IR helpers (ir.c) ------------------------------------------------------------------ */
+
+int xi_add_var(sw_hcomponent *c, const char *name, sw_hvar_role role, const char *meaning);
+void xi_component_clear(sw_hcomponent *c);
+int xi_component_equal(const sw_hcomponent *a, const sw_hcomponent *b);
+/* Copies src into dst as an identifier [A-Za-z_][A-Za-z0-9_]* (other characters -> '_'). */
+void xi_ident(char *dst, size_t n, const char *src);
+int xi_grow(void **p, int *cap, int need, size_t size);
+
+/* ---- writers ------------------------------------------------------------------------------ */
+
+/* Prints e in the profile's text form (exact: swerve's plain syntax; else SpaceEx syntax) into
+ * a malloc'd string (NULL when out of memory). */
+char *xw_expr(const sw_hybrid *h, const sw_expr_ast *e);
+/* Initial set of h as a cfg predicate (malloc'd). */
+char *xw_initially(const sw_hybrid *h);
+
+#endif

@@ -1,0 +1,272 @@
+/* export/text.c - the DOT, JSON and report printers of the IR. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_internal.h"
+
+static const char *role_name(sw_hvar_role r)
+{
+	return r == SW_HVAR_STATE ? "state" : r == SW_HVAR_INPUT ? "input" : "read";
+}
+
+/* ---- DOT ------------------------------------------------------------------------------ */
+
+static void dot_str(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+int sw_hybrid_dot(const sw_hybrid *h, FILE *f)
+{
+	if (!h || !f)
+		return SW_EUSAGE;
+	fputs("digraph \"", f);
+	dot_str(f, h->name);
+	fputs("\" {\n  rankdir=LR;\n  node [shape=box, style=rounded];\n", f);
+	for (int i = 0; i < h->n_instances; i++) {
+		const sw_hinstance *in = &h->instances[i];
+		const sw_hcomponent *c = &h->components[in->component];
+		fprintf(f, "  subgraph \"cluster_%s\" {\n    label=\"%s: %s\";\n", in->name, in->name,
+			c->id);
+		for (int q = 0; q < c->n_locations; q++) {
+			fprintf(f, "    \"%s.%s\" [label=\"%s", in->name, c->locations[q].name,
+				c->locations[q].name);
+			if (c->locations[q].invariant) {
+				char *s = xw_expr(h, c->locations[q].invariant);
+				fputs("\\ninv: ", f);
+				dot_str(f, s);
+				free(s);
+			}
+			fprintf(f, "\"%s];\n", q == in->initial_location ? ", peripheries=2" : "");
+		}
+		for (int k = 0; k < c->n_transitions; k++) {
+			const sw_htransition *t = &c->transitions[k];
+			fprintf(f, "    \"%s.%s\" -> \"%s.%s\" [label=\"", in->name,
+				c->locations[t->source].name, in->name, c->locations[t->target].name);
+			if (t->label[0])
+				fprintf(f, "%s: ", t->label);
+			char *s = t->guard ? xw_expr(h, t->guard) : NULL;
+			dot_str(f, s ? s : "true");
+			free(s);
+			fputs("\"];\n", f);
+		}
+		fputs("  }\n", f);
+	}
+	fputs("}\n", f);
+	return ferror(f) ? SW_EIO : SW_SUCCESS;
+}
+
+/* ---- JSON ----------------------------------------------------------------------------- */
+
+static void js(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void jexpr(FILE *f, const sw_hybrid *h, const sw_expr_ast *e)
+{
+	if (!e) {
+		fputs("null", f);
+		return;
+	}
+	char *s = xw_expr(h, e);
+	js(f, s ? s : "");
+	free(s);
+}
+
+static void json_component(FILE *f, const sw_hybrid *h, const sw_hcomponent *c)
+{
+	fputs("    {\"id\": ", f);
+	js(f, c->id);
+	fputs(",\n     \"variables\": [", f);
+	for (int k = 0; k < c->n_vars; k++) {
+		fputs(k ? ", " : "", f);
+		fputs("{\"name\": ", f);
+		js(f, c->vars[k].name);
+		fprintf(f, ", \"role\": \"%s\", \"meaning\": ", role_name(c->vars[k].role));
+		js(f, c->vars[k].meaning);
+		fputs("}", f);
+	}
+	fputs("],\n     \"labels\": [", f);
+	for (int k = 0; k < c->n_labels; k++) {
+		fputs(k ? ", " : "", f);
+		js(f, c->labels[k]);
+	}
+	fputs("],\n     \"locations\": [", f);
+	for (int q = 0; q < c->n_locations; q++) {
+		const sw_hlocation *l = &c->locations[q];
+		fprintf(f, "%s\n      {\"id\": %d, \"name\": ", q ? "," : "", q + 1);
+		js(f, l->name);
+		fputs(", \"invariant\": ", f);
+		jexpr(f, h, l->invariant);
+		fputs(", \"flow\": [", f);
+		for (int k = 0; k < c->n_state; k++) {
+			fputs(k ? ", " : "", f);
+			fputs("{\"var\": ", f);
+			js(f, c->vars[k].name);
+			fputs(", \"rate\": ", f);
+			jexpr(f, h, l->flow[k]);
+			fputs("}", f);
+		}
+		fputs("]}", f);
+	}
+	fputs("],\n     \"transitions\": [", f);
+	for (int k = 0; k < c->n_transitions; k++) {
+		const sw_htransition *t = &c->transitions[k];
+		fprintf(f, "%s\n      {\"source\": %d, \"target\": %d, \"label\": ", k ? "," : "",
+			t->source + 1, t->target + 1);
+		js(f, t->label);
+		fputs(", \"guard\": ", f);
+		jexpr(f, h, t->guard);
+		fputs(", \"reset\": [", f);
+		for (int v = 0; v < c->n_state; v++) {
+			fputs(v ? ", " : "", f);
+			fputs("{\"var\": ", f);
+			js(f, c->vars[v].name);
+			fputs(", \"value\": ", f);
+			jexpr(f, h, t->reset[v]);
+			fputs("}", f);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}", f);
+}
+
+int sw_hybrid_json(const sw_hybrid *h, FILE *f)
+{
+	if (!h || !f)
+		return SW_EUSAGE;
+	fputs("{\"scenario\": ", f);
+	js(f, h->name);
+	fputs(", \"file\": ", f);
+	js(f, h->scenario_file);
+	fputs(", \"profile\": ", f);
+	js(f, sw_export_profile_name(h->def.profile));
+	fputs(",\n  \"components\": [\n", f);
+	for (int c = 0; c < h->n_components; c++) {
+		json_component(f, h, &h->components[c]);
+		fputs(c + 1 < h->n_components ? ",\n" : "\n", f);
+	}
+	fputs("  ],\n  \"instances\": [", f);
+	for (int i = 0; i < h->n_instances; i++) {
+		const sw_hinstance *in = &h->instances[i];
+		const sw_hcomponent *c = &h->components[in->component];
+		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+		js(f, in->name);
+		fputs(", \"component\": ", f);
+		js(f, c->id);
+		fputs(", \"initial_location\": ", f);
+		js(f, c->locations[in->initial_location].name);
+		fputs(", \"map\": [", f);
+		for (int k = 0; k < c->n_vars; k++) {
+			fputs(k ? ", " : "", f);
+			fputs("{\"key\": ", f);
+			js(f, c->vars[k].name);
+			fputs(", \"value\": ", f);
+			js(f, in->map[k]);
+			fputs("}", f);
+		}
+		fputs("], \"initial\": [", f);
+		for (int k = 0; k < c->n_state; k++)
+			fprintf(f, "%s{\"var\": \"%s\", \"lo\": %.17g, \"hi\": %.17g}", k ? ", " : "",
+				c->vars[k].name, in->init_lo[k], in->init_hi[k]);
+		fputs("]}", f);
+	}
+	fputs("],\n  \"variables\": [", f);
+	for (int k = 0; k < h->n_netvars; k++) {
+		fputs(k ? ", " : "", f);
+		js(f, h->netvars[k]);
+	}
+	fputs("],\n  \"labels\": [", f);
+	for (int k = 0; k < h->n_netlabels; k++) {
+		fputs(k ? ", " : "", f);
+		js(f, h->netlabels[k]);
+	}
+	fputs("],\n  \"forbidden\": [", f);
+	for (int k = 0; k < h->n_forbidden; k++) {
+		fprintf(f, "%s\n    {\"name\": ", k ? "," : "");
+		js(f, h->forbidden[k].name);
+		fputs(", \"what\": ", f);
+		js(f, h->forbidden[k].what);
+		fputs(", \"set\": ", f);
+		jexpr(f, h, h->forbidden[k].set);
+		fputs("}", f);
+	}
+	fputs("],\n  \"approximations\": [", f);
+	for (int k = 0; k < h->n_approx; k++) {
+		fprintf(f, "%s\n    {\"where\": ", k ? "," : "");
+		js(f, h->approx[k].where);
+		fprintf(f, ", \"sound\": %s, \"what\": ", h->approx[k].sound ? "true" : "false");
+		js(f, h->approx[k].what);
+		fputs("}", f);
+	}
+	fputs("]}\n", f);
+	return ferror(f) ? SW_EIO : SW_SUCCESS;
+}
+
+/* ---- report --------------------------------------------------------------------------- */
+
+int sw_hybrid_report(const sw_hybrid *h, FILE *f)
+{
+	if (!h || !f)
+		return SW_EUSAGE;
+	int n_sound = 0;
+	for (int k = 0; k < h->n_approx; k++)
+		n_sound += h->approx[k].sound;
+	fprintf(f, "swerve export report\n\nscenario: %s%s%s%s\nprofile:  %s\n", h->name,
+		h->scenario_file[0] ? " (" : "", h->scenario_file, h->scenario_file[0] ? ")" : "",
+		sw_export_profile_name(h->def.profile));
+	fprintf(f, "files:    %s.xml with %s.cfg (no unsafe set) and %s.forbid-SET.cfg per unsafe "
+		   "set (SpaceEx format); %s.dot; %s.json\n\n",
+		h->name, h->name, h->name, h->name, h->name);
+	fputs("components:\n", f);
+	for (int c = 0; c < h->n_components; c++) {
+		const sw_hcomponent *cp = &h->components[c];
+		fprintf(f, "  %s: %d locations, %d transitions; variables", cp->id, cp->n_locations,
+			cp->n_transitions);
+		for (int k = 0; k < cp->n_vars; k++)
+			fprintf(f, "%s %s (%s)", k ? "," : "", cp->vars[k].name,
+				role_name(cp->vars[k].role));
+		fputs("\n", f);
+	}
+	fputs("instances:\n", f);
+	for (int i = 0; i < h->n_instances; i++)
+		fprintf(f, "  %s: %s, starts in %s\n", h->instances[i].name,
+			h->components[h->instances[i].component].id,
+			h->components[h->instances[i].component]
+			    .locations[h->instances[i].initial_location]
+			    .name);
+	fprintf(f, "\nover-approximations (%d): the exported automaton has more behaviours than the "
+		   "simulated one, so a verifier's \"safe\" remains true of the simulation\n",
+		n_sound);
+	for (int k = 0; k < h->n_approx; k++)
+		if (h->approx[k].sound)
+			fprintf(f, "  - %s: %s\n", h->approx[k].where, h->approx[k].what);
+	fprintf(f, "\ndifferences from the simulator that are not over-approximations (%d)\n",
+		h->n_approx - n_sound);
+	for (int k = 0; k < h->n_approx; k++)
+		if (!h->approx[k].sound)
+			fprintf(f, "  - %s: %s\n", h->approx[k].where, h->approx[k].what);
+	fprintf(f, "\nunsafe sets (%d), one configuration file each:\n", h->n_forbidden);
+	for (int k = 0; k < h->n_forbidden; k++)
+		fprintf(f, "  %s.forbid-%s.cfg: %s\n", h->name, h->forbidden[k].name,
+			h->forbidden[k].what);
+	return ferror(f) ? SW_EIO : SW_SUCCESS;
+}

@@ -1,0 +1,168 @@
+/* export/write.c - export files written atomically into a directory.
+ *
+ * Every file goes to a temporary file (mkstemp) in the destination directory; only when all of
+ * them have been written, flushed and synced are they renamed into place (rename is atomic within
+ * a file system), so a failed export never leaves half-written files behind.  SpaceEx XML is
+ * validated against the built-in schema before anything is written. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "export_internal.h"
+
+typedef struct {
+	char tmp[4200], final[4200];
+	FILE *f;
+} pending;
+
+typedef struct {
+	pending *p;
+	int n, cap;
+	const char *dir;
+	sw_diag *diag;
+	int failed;
+} batch;
+
+static int make_dirs(const char *dir)
+{
+	char buf[4096];
+	if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+		return -1;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+/* Flushes, syncs and closes the file of entry k. */
+static void batch_close(batch *b, int k)
+{
+	pending *q = &b->p[k];
+	if (!q->f)
+		return;
+	if (ferror(q->f) || fflush(q->f) != 0 || fsync(fileno(q->f)) != 0)
+		b->failed = 1;
+	if (fclose(q->f) != 0)
+		b->failed = 1;
+	q->f = NULL;
+}
+
+/* Opens a temporary file for `name` (closing the previous one); returns its stream or NULL
+ * (batch failed). */
+static FILE *batch_open(batch *b, const char *name)
+{
+	if (b->n > 0)
+		batch_close(b, b->n - 1);
+	if (b->failed || xi_grow((void **)&b->p, &b->cap, b->n + 1, sizeof *b->p)) {
+		b->failed = 1;
+		return NULL;
+	}
+	pending *q = &b->p[b->n];
+	memset(q, 0, sizeof *q);
+	snprintf(q->final, sizeof q->final, "%s/%s", b->dir, name);
+	snprintf(q->tmp, sizeof q->tmp, "%s/.%s.XXXXXX", b->dir, name);
+	int fd = mkstemp(q->tmp);
+	if (fd < 0 || !(q->f = fdopen(fd, "w"))) {
+		sw_diag_add(b->diag, SW_SEV_ERROR, b->dir, 0, 0, "cannot write %s: %s", q->final,
+			    strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(q->tmp);
+		}
+		b->failed = 1;
+		return NULL;
+	}
+	b->n++;
+	return q->f;
+}
+
+static int batch_finish(batch *b)
+{
+	for (int k = 0; k < b->n; k++)
+		batch_close(b, k);
+	for (int k = 0; !b->failed && k < b->n; k++)
+		if (rename(b->p[k].tmp, b->p[k].final) != 0) {
+			sw_diag_add(b->diag, SW_SEV_ERROR, b->p[k].final, 0, 0,
+				    "cannot rename into place: %s", strerror(errno));
+			b->failed = 1;
+		}
+	if (b->failed) {
+		for (int k = 0; k < b->n; k++)
+			unlink(b->p[k].tmp);
+		if (!b->diag || !b->diag->errors)
+			sw_diag_add(b->diag, SW_SEV_ERROR, b->dir, 0, 0, "writing the export failed");
+	}
+	free(b->p);
+	return b->failed ? SW_EIO : SW_SUCCESS;
+}
+
+int sw_hybrid_write(const sw_hybrid *h, sw_export_format fmt, const char *dir, sw_diag *diag)
+{
+	if (!h || !dir)
+		return SW_EUSAGE;
+	if (fmt == SW_EXPORT_SPACEEX && h->def.profile == SW_PROFILE_EXACT) {
+		sw_diag_add(diag, SW_SEV_ERROR, NULL, 0, 0,
+			    "the exact profile keeps functions SpaceEx cannot read; export SpaceEx "
+			    "with --profile spaceex, hyst or juliareach");
+		return SW_EUSAGE;
+	}
+	char name[320], *xml = NULL;
+	size_t len = 0;
+	if (fmt == SW_EXPORT_SPACEEX) {
+		int st = sw_hybrid_spaceex_xml(h, &xml, &len);
+		if (st != SW_SUCCESS)
+			return st;
+		snprintf(name, sizeof name, "%s.xml", h->name);
+		if (sw_spaceex_validate(xml, len, name, diag) != SW_SUCCESS) {
+			free(xml);
+			return SW_EINPUT;
+		}
+	}
+	if (make_dirs(dir) != 0) {
+		free(xml);
+		sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0, "cannot create output directory: %s",
+			    strerror(errno));
+		return SW_EIO;
+	}
+	batch b = {NULL, 0, 0, dir, diag, 0};
+	FILE *f;
+	switch (fmt) {
+	case SW_EXPORT_SPACEEX:
+		if ((f = batch_open(&b, name)) != NULL)
+			fwrite(xml, 1, len, f);
+		snprintf(name, sizeof name, "%s.cfg", h->name);
+		if ((f = batch_open(&b, name)) != NULL)
+			sw_hybrid_spaceex_cfg(h, -1, f);
+		for (int k = 0; k < h->n_forbidden; k++) {
+			snprintf(name, sizeof name, "%s.forbid-%s.cfg", h->name, h->forbidden[k].name);
+			if ((f = batch_open(&b, name)) != NULL)
+				sw_hybrid_spaceex_cfg(h, k, f);
+		}
+		break;
+	case SW_EXPORT_DOT:
+		snprintf(name, sizeof name, "%s.dot", h->name);
+		if ((f = batch_open(&b, name)) != NULL)
+			sw_hybrid_dot(h, f);
+		break;
+	case SW_EXPORT_JSON:
+		snprintf(name, sizeof name, "%s.json", h->name);
+		if ((f = batch_open(&b, name)) != NULL)
+			sw_hybrid_json(h, f);
+		break;
+	default: b.failed = 1; break;
+	}
+	free(xml);
+	if ((f = batch_open(&b, "report.txt")) != NULL)
+		sw_hybrid_report(h, f);
+	return batch_finish(&b);
+}

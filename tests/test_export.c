@@ -1,0 +1,700 @@
+/* tests/test_export.c - the hybrid-automaton export (src/export): schema validity, structure of
+ * the SpaceEx files, the exported flows against the native right-hand side (twin rule), a native
+ * run against a run of the exported automaton, determinism, and the report of approximations. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_odeiv2.h>
+#include <gsl/gsl_rng.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "swerve/export.h"
+#include "swerve/io.h"
+#include "swerve/sim.h"
+#include "tests.h"
+
+/* ---- fixtures --------------------------------------------------------------------------- */
+
+/* Two GLM agents with dynamic weights and no noise, three discs, one target each; agents do not
+ * perceive each other (so the native synchronous stepping is exactly the coupled ODE). */
+static const char *plain_xml =
+    "<scenario name='plain'>"
+    "<run duration='5' step='0.05' integrator='rk8pd' rtol='1e-12' atol='1e-12' "
+    "agents-perceive='false'/>"
+    "<world>"
+    "<target name='g1' x='30' y='1' radius='0.4'/>"
+    "<target name='g2' x='-30' y='2' radius='0.4'/>"
+    "<disc name='d1' x='3' y='0.4' radius='0.5'/>"
+    "<disc name='d2' x='-3' y='2.5' radius='0.6'/>"
+    "<disc name='d3' x='5' y='-2' radius='0.3'/>"
+    "</world>"
+    "<agent name='a1' x='0' y='0' heading='10deg' target='g1'>"
+    "<glm weights='dynamic' sigma='0' d0='2'/></agent>"
+    "<agent name='a2' x='0' y='2' heading='170deg' target='g2'>"
+    "<glm weights='dynamic' sigma='0' d0='2'/></agent>"
+    "</scenario>";
+
+/* An automaton whose guards use visible() and a non-convex region. */
+static const char *approx_xml =
+    "<scenario name='approx'>"
+    "<run duration='10' step='0.1'/>"
+    "<behaviours><automaton name='peek'>"
+    "<param name='goal' kind='target'/><param name='zone' kind='region'/>"
+    "<param name='box' kind='region'/>"
+    "<mode name='look' initial='true'><glm target='goal'/>"
+    "<transition to='go' guard='visible(goal) and dist(goal) lt 3'/>"
+    "<transition to='stop' guard='inside(zone)'/>"
+    "<transition to='stop' guard='inside(box) or time_in_mode ge 4'/></mode>"
+    "<mode name='go'><glm target='goal'/>"
+    "<transition to='stop' guard='dist(goal) le 0.5'/></mode>"
+    "<mode name='stop'/>"
+    "</automaton></behaviours>"
+    "<world>"
+    "<target name='g' x='8' y='0'/>"
+    "<disc name='pillar' x='4' y='0.3' radius='0.5'/>"
+    "<segment name='wall' x1='2' y1='-3' x2='6' y2='-3'/>"
+    "<region name='ell'><vertex x='5' y='-1'/><vertex x='7' y='-1'/><vertex x='7' y='1'/>"
+    "<vertex x='6' y='1'/><vertex x='6' y='0'/><vertex x='5' y='0'/></region>"
+    "<region name='sq' x1='-1' y1='5' x2='1' y2='7'/>"
+    "</world>"
+    "<agent name='p' x='0' y='0' behaviour='peek'>"
+    "<bind param='goal' value='g'/><bind param='zone' value='ell'/>"
+    "<bind param='box' value='sq'/></agent>"
+    "</scenario>";
+
+static sw_model *load_mem(const char *xml)
+{
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_model *m = NULL;
+	int st = sw_scenario_load_memory(xml, strlen(xml), "mem.xml", &m, &d);
+	if (st != SW_SUCCESS) {
+		char buf[800];
+		for (int i = 0; i < d.count; i++) {
+			sw_diag_format(&d, i, buf, sizeof buf);
+			fprintf(stderr, "%s\n", buf);
+		}
+	}
+	ck_assert_int_eq(st, SW_SUCCESS);
+	return m;
+}
+
+static sw_model *load_file(const char *path)
+{
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_model *m = NULL;
+	ck_assert_msg(sw_scenario_load(path, &m, &d) == SW_SUCCESS, "cannot load %s", path);
+	return m;
+}
+
+static sw_hybrid *build(const sw_model *m, sw_export_profile p)
+{
+	sw_export_def def = sw_default_export_def();
+	def.profile = p;
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_hybrid *h = NULL;
+	int st = sw_hybrid_build(m, &def, &h, &d);
+	if (st != SW_SUCCESS && d.count) {
+		char buf[800];
+		sw_diag_format(&d, 0, buf, sizeof buf);
+		fprintf(stderr, "%s\n", buf);
+	}
+	ck_assert_int_eq(st, SW_SUCCESS);
+	return h;
+}
+
+static const char *scenario_files[] = {"models/glm_barrier.xml", "models/seek_room.xml",
+				       "models/fw_two_obstacles.xml", "tests/data/crossing.xml",
+				       "models/glm_moving_target.xml"};
+#define N_FILES (int)(sizeof scenario_files / sizeof scenario_files[0])
+
+/* ---- schema ----------------------------------------------------------------------------- */
+
+START_TEST(test_spaceex_exports_validate_against_schema)
+{
+	for (int f = 0; f < N_FILES + 1; f++) {
+		sw_model *m = f < N_FILES ? load_file(scenario_files[f]) : load_mem(approx_xml);
+		for (int p = SW_PROFILE_SPACEEX; p < SW_PROFILE_COUNT; p++) {
+			sw_hybrid *h = build(m, (sw_export_profile)p);
+			char *xml = NULL;
+			size_t len = 0;
+			ck_assert_int_eq(sw_hybrid_spaceex_xml(h, &xml, &len), SW_SUCCESS);
+			sw_diag d;
+			sw_diag_init(&d);
+			ck_assert_msg(sw_spaceex_validate(xml, len, "export.xml", &d) == SW_SUCCESS,
+				      "%s (%s): %s", f < N_FILES ? scenario_files[f] : "approx",
+				      sw_export_profile_name((sw_export_profile)p),
+				      d.count ? d.entry[0].message : "");
+			free(xml);
+			sw_hybrid_free(h);
+		}
+		sw_model_free(m);
+	}
+}
+END_TEST
+
+START_TEST(test_schema_rejects_what_the_profile_forbids)
+{
+	static const char *head = "<?xml version='1.0'?><sspaceex "
+				  "xmlns='http://www-verimag.imag.fr/xml-namespaces/sspaceex' "
+				  "version='0.2' math='SpaceEx'>";
+	static const char *param = "<param name='x' type='real' local='false' d1='1' d2='1' "
+				   "dynamics='any' controlled='true'/>";
+	static const char *bodies[] = {
+	    /* asap transition */
+	    "<component id='c'>%s<location id='1' name='a'><flow>x' == 1</flow></location>"
+	    "<transition source='1' target='1' asap='true'><assignment>x' == x</assignment>"
+	    "</transition></component>",
+	    /* location without flow */
+	    "<component id='c'>%s<location id='1' name='a'/></component>",
+	    /* a note inside a component */
+	    "<component id='c'><note>n</note>%s<location id='1' name='a'><flow>x' == 1</flow>"
+	    "</location></component>",
+	    /* disjunction in a guard */
+	    "<component id='c'>%s<location id='1' name='a'><flow>x' == 1</flow></location>"
+	    "<transition source='1' target='1'><guard>x &lt;= 1 | x &gt;= 2</guard>"
+	    "<assignment>x' == x</assignment></transition></component>",
+	    /* a param without controlled */
+	    "<component id='c'><param name='x' type='real' local='false' d1='1' d2='1' "
+	    "dynamics='any'/><location id='1' name='a'><flow>x' == 1</flow></location>"
+	    "</component>%s",
+	    /* a location name that is not an identifier */
+	    "<component id='c'>%s<location id='1' name='a-b'><flow>x' == 1</flow></location>"
+	    "</component>",
+	};
+	char doc[2048], body[1024];
+	for (size_t k = 0; k < sizeof bodies / sizeof bodies[0]; k++) {
+		snprintf(body, sizeof body, bodies[k], param);
+		snprintf(doc, sizeof doc, "%s%s</sspaceex>", head, body);
+		sw_diag d;
+		sw_diag_init(&d);
+		ck_assert_msg(sw_spaceex_validate(doc, strlen(doc), "bad.xml", &d) == SW_EINPUT,
+			      "case %zu accepted", k);
+	}
+	/* and the same minimal document without the faults passes */
+	snprintf(doc, sizeof doc,
+		 "%s<component id='c'>%s<location id='1' name='a'><flow>x' == 1</flow></location>"
+		 "</component></sspaceex>",
+		 head, param);
+	ck_assert_int_eq(sw_spaceex_validate(doc, strlen(doc), "ok.xml", NULL), SW_SUCCESS);
+}
+END_TEST
+
+/* ---- structure of the XML ------------------------------------------------------------- */
+
+static char *prop(xmlNodePtr n, const char *name)
+{
+	return (char *)xmlGetProp(n, BAD_CAST name);
+}
+
+static int is_elem(xmlNodePtr n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+typedef struct {
+	char name[128];
+	int local, controlled, label;
+} xparam;
+
+typedef struct {
+	char id[128];
+	int n;
+	xparam p[128];
+} xcomp;
+
+/* Every identifier in expression text must be a param of the component or a profile function. */
+static void check_names(const char *text, const xcomp *c, const char *where)
+{
+	static const char *fn[] = {"sin", "cos", "tan", "exp", "sqrt"};
+	for (const char *s = text; *s;) {
+		if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
+			while (isdigit((unsigned char)*s) || *s == '.')
+				s++;
+			if (*s == 'e' || *s == 'E') {
+				s++;
+				if (*s == '+' || *s == '-')
+					s++;
+				while (isdigit((unsigned char)*s))
+					s++;
+			}
+			continue;
+		}
+		if (isalpha((unsigned char)*s) || *s == '_') {
+			char id[128];
+			int k = 0;
+			while ((isalnum((unsigned char)*s) || *s == '_') && k < 127)
+				id[k++] = *s++;
+			id[k] = '\0';
+			int ok = 0;
+			for (size_t f = 0; f < 5; f++)
+				ok |= strcmp(id, fn[f]) == 0 && *s == '(';
+			for (int p = 0; p < c->n; p++)
+				ok |= !c->p[p].label && strcmp(id, c->p[p].name) == 0;
+			ck_assert_msg(ok, "%s: unknown name '%s' in '%s'", where, id, text);
+			continue;
+		}
+		ck_assert_msg(*s != '|' && *s != '!', "%s: '%c' outside the profile", where, *s);
+		s++;
+	}
+}
+
+/* "v' == ..." terms joined by " & ": the primed names, in order, must be the controlled params
+ * (flow and assignment expressions contain no conjunction of their own). */
+static void check_primed(const char *text, const xcomp *c, const char *where)
+{
+	const char *s = text;
+	int terms = 0;
+	for (int p = 0; p < c->n; p++) {
+		if (c->p[p].label || !c->p[p].controlled)
+			continue;
+		ck_assert_msg(s != NULL, "%s: too few terms in '%s'", where, text);
+		size_t k = strlen(c->p[p].name);
+		ck_assert_msg(strncmp(s, c->p[p].name, k) == 0 && strncmp(s + k, "' == ", 5) == 0,
+			      "%s: expected %s' in order in '%s'", where, c->p[p].name, text);
+		terms++;
+		s = strstr(s, " & ");
+		s = s ? s + 3 : NULL;
+	}
+	ck_assert_msg(s == NULL && terms > 0, "%s: extra terms in '%s'", where, text);
+}
+
+static void check_document(const char *xml, size_t len)
+{
+	xmlDocPtr doc = xmlReadMemory(xml, (int)len, "export.xml", NULL, XML_PARSE_NONET);
+	ck_assert_ptr_nonnull(doc);
+	static xcomp comps[32];
+	int nc = 0, saw_system = 0;
+	for (xmlNodePtr c = xmlDocGetRootElement(doc)->children; c; c = c->next) {
+		if (!is_elem(c, "component"))
+			continue;
+		ck_assert_int_lt(nc, 32);
+		xcomp *xc = &comps[nc++];
+		memset(xc, 0, sizeof *xc);
+		char *id = prop(c, "id");
+		snprintf(xc->id, sizeof xc->id, "%s", id);
+		ck_assert_msg(!saw_system, "component '%s' after system", id);
+		saw_system = strcmp(id, "system") == 0;
+		xmlFree(id);
+		int next_id = 1;
+		for (xmlNodePtr e = c->children; e; e = e->next) {
+			if (is_elem(e, "param")) {
+				xparam *p = &xc->p[xc->n++];
+				char *a = prop(e, "name"), *t = prop(e, "type"), *l = prop(e, "local"),
+				     *k = prop(e, "controlled");
+				snprintf(p->name, sizeof p->name, "%s", a);
+				p->label = strcmp(t, "label") == 0;
+				p->local = strcmp(l, "true") == 0;
+				p->controlled = k && strcmp(k, "true") == 0;
+				xmlFree(a), xmlFree(t), xmlFree(l), xmlFree(k);
+			} else if (is_elem(e, "location")) {
+				char *lid = prop(e, "id");
+				ck_assert_int_eq(atoi(lid), next_id++); /* ids 1..N in order */
+				xmlFree(lid);
+				int flows = 0;
+				for (xmlNodePtr g = e->children; g; g = g->next) {
+					if (g->type != XML_ELEMENT_NODE)
+						continue;
+					char *txt = (char *)xmlNodeGetContent(g);
+					check_names(txt, xc, xc->id);
+					if (is_elem(g, "flow")) {
+						check_primed(txt, xc, xc->id);
+						flows++;
+					}
+					xmlFree(txt);
+				}
+				ck_assert_int_eq(flows, 1);
+			} else if (is_elem(e, "transition")) {
+				for (xmlNodePtr g = e->children; g; g = g->next) {
+					if (g->type != XML_ELEMENT_NODE || is_elem(g, "label"))
+						continue;
+					char *txt = (char *)xmlNodeGetContent(g);
+					check_names(txt, xc, xc->id);
+					if (is_elem(g, "assignment"))
+						check_primed(txt, xc, xc->id);
+					xmlFree(txt);
+				}
+			} else if (is_elem(e, "bind")) {
+				char *cid = prop(e, "component");
+				const xcomp *bound = NULL;
+				for (int k = 0; k < nc - 1; k++)
+					if (strcmp(comps[k].id, cid) == 0)
+						bound = &comps[k];
+				ck_assert_msg(bound != NULL, "bind of '%s' before its component", cid);
+				xmlFree(cid);
+				for (int k = 0; k < bound->n; k++) {
+					int mapped = 0;
+					for (xmlNodePtr g = e->children; g; g = g->next) {
+						if (!is_elem(g, "map"))
+							continue;
+						char *key = prop(g, "key");
+						mapped += strcmp(key, bound->p[k].name) == 0;
+						xmlFree(key);
+					}
+					ck_assert_msg(mapped == !bound->p[k].local,
+						      "param '%s' of '%s' mapped %d times", bound->p[k].name,
+						      bound->id, mapped);
+				}
+			}
+		}
+	}
+	ck_assert(saw_system);
+	xmlFreeDoc(doc);
+}
+
+START_TEST(test_spaceex_structure_ids_maps_flow_order)
+{
+	for (int f = 0; f < N_FILES + 1; f++) {
+		sw_model *m = f < N_FILES ? load_file(scenario_files[f]) : load_mem(approx_xml);
+		sw_hybrid *h = build(m, SW_PROFILE_HYST);
+		char *xml = NULL;
+		size_t len = 0;
+		ck_assert_int_eq(sw_hybrid_spaceex_xml(h, &xml, &len), SW_SUCCESS);
+		check_document(xml, len);
+		/* the IR side: every flow tree present, resets for every state variable */
+		for (int c = 0; c < h->n_components; c++) {
+			const sw_hcomponent *cp = &h->components[c];
+			for (int q = 0; q < cp->n_locations; q++)
+				for (int k = 0; k < cp->n_state; k++)
+					ck_assert_ptr_nonnull(cp->locations[q].flow[k]);
+			for (int t = 0; t < cp->n_transitions; t++)
+				for (int k = 0; k < cp->n_state; k++)
+					ck_assert_ptr_nonnull(cp->transitions[t].reset[k]);
+		}
+		free(xml);
+		sw_hybrid_free(h);
+		sw_model_free(m);
+	}
+}
+END_TEST
+
+/* ---- exported flows = native right-hand side -------------------------------------------- */
+
+/* Compiles the exact-profile flows of location loc of component c, parsed back from their text. */
+static void compile_flows(const sw_hybrid *h, const sw_hcomponent *c, int loc, sw_expr **out)
+{
+	sw_expr_var *vars = calloc((size_t)c->n_vars, sizeof *vars);
+	ck_assert_ptr_nonnull(vars);
+	for (int k = 0; k < c->n_vars; k++)
+		vars[k] = (sw_expr_var){c->vars[k].name, k, SW_EXPR_REAL};
+	sw_expr_symbols sym = {vars, c->n_vars, NULL, 0, NULL, NULL, NULL};
+	for (int k = 0; k < c->n_state; k++) {
+		char text[65536];
+		ck_assert_int_lt(sw_expr_ast_print(c->locations[loc].flow[k], SW_EXPR_SYNTAX_PLAIN,
+						   text, sizeof text),
+				 (int)sizeof text);
+		sw_diag d;
+		sw_diag_init(&d);
+		out[k] = NULL;
+		ck_assert_msg(sw_expr_compile(text, &sym, NULL, &d, &out[k]) == SW_SUCCESS,
+			      "flow of %s does not parse back: %s", c->vars[k].name,
+			      d.count ? d.entry[0].message : "");
+	}
+	(void)h;
+	free(vars);
+}
+
+START_TEST(test_exported_glm_flows_equal_native_rhs)
+{
+	sw_model *m = load_mem(plain_xml);
+	sw_hybrid *h = build(m, SW_PROFILE_EXACT);
+	const sw_hinstance *in = &h->instances[0];
+	ck_assert_int_eq(in->agent, 0);
+	const sw_hcomponent *c = &h->components[in->component];
+	ck_assert_int_eq(c->n_locations, 2);
+	sw_expr *f[64];
+	ck_assert_int_le(c->n_state, 64);
+	compile_flows(h, c, 0, f);
+	const sw_agent *ag = &m->agents[0];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 7);
+	double *slots = calloc((size_t)c->n_vars, sizeof *slots);
+	int tested = 0;
+	for (int it = 0; it < 2000 && tested < 500; it++) {
+		double y[SW_STATE_DIM] = {gsl_rng_uniform(rng) * 12 - 6, gsl_rng_uniform(rng) * 8 - 4,
+					  gsl_rng_uniform(rng) * 8 - 4, 0,
+					  gsl_rng_uniform(rng) * 1.2, gsl_rng_uniform(rng),
+					  gsl_rng_uniform(rng)};
+		sw_percept obs[8];
+		sw_situation s = {y[0], y[1], ag->radius, 1, m->targets[0].position.x,
+				  m->targets[0].position.y, 0, obs};
+		int overlap = 0;
+		for (int k = 0; k < m->n_prims; k++) {
+			double dx = m->prims[k].a.x - y[0], dy = m->prims[k].a.y - y[1];
+			double dist = hypot(dx, dy), cl = dist - m->prims[k].radius - ag->radius;
+			overlap |= cl <= 0.05;
+			obs[s.n_obs++] = (sw_percept){dx, dy, dist, m->prims[k].radius, cl, k};
+		}
+		if (overlap)
+			continue;
+		double dydt[SW_STATE_DIM];
+		ck_assert_int_eq(sw_steer_rhs(&ag->steer, &ag->personality, &s, y, dydt, NULL),
+				 SW_SUCCESS);
+		for (int k = 0; k < c->n_vars; k++)
+			slots[k] = k < SW_STATE_DIM ? y[k] : 0.0;
+		/* without a speed lag the native x' uses the commanded speed, not y[V] */
+		for (int k = 0; k < SW_STATE_DIM; k++) {
+			double e = sw_expr_eval(f[k], slots, NULL);
+			ck_assert_msg(fabs(e - dydt[k]) <= 1e-9 * fmax(1.0, fmax(fabs(e), fabs(dydt[k]))),
+				      "component %d at (%g, %g, %g): exported %.17g, native %.17g", k,
+				      y[0], y[1], y[2], e, dydt[k]);
+		}
+		tested++;
+	}
+	ck_assert_int_ge(tested, 200);
+	for (int k = 0; k < c->n_state; k++)
+		sw_expr_free(f[k]);
+	free(slots);
+	gsl_rng_free(rng);
+	sw_hybrid_free(h);
+	sw_model_free(m);
+}
+END_TEST
+
+/* ---- native run = run of the exported automaton --------------------------------------- */
+
+typedef struct {
+	const sw_hybrid *h;
+	sw_expr **flows[8];    /* per instance: compiled flows of its initial location */
+	int *netidx[8];        /* per instance: network index of each component variable */
+	double *slots;
+} netsys;
+
+static int net_rhs(double t, const double y[], double dydt[], void *params)
+{
+	(void)t;
+	netsys *ns = params;
+	const sw_hybrid *h = ns->h;
+	for (int i = 0; i < h->n_instances; i++) {
+		const sw_hcomponent *c = &h->components[h->instances[i].component];
+		for (int k = 0; k < c->n_vars; k++)
+			ns->slots[k] = ns->netidx[i][k] >= 0 ? y[ns->netidx[i][k]] : 0.0;
+		for (int k = 0; k < c->n_state; k++)
+			dydt[ns->netidx[i][k]] = sw_expr_eval(ns->flows[i][k], ns->slots, NULL);
+	}
+	return GSL_SUCCESS;
+}
+
+START_TEST(test_native_run_matches_exported_automaton)
+{
+	sw_model *m = load_mem(plain_xml);
+	sw_hybrid *h = build(m, SW_PROFILE_EXACT);
+	ck_assert_int_le(h->n_instances, 8);
+	netsys ns = {h, {NULL}, {NULL}, calloc(256, sizeof(double))};
+	double *y = calloc((size_t)h->n_netvars, sizeof *y);
+	for (int i = 0; i < h->n_instances; i++) {
+		const sw_hinstance *in = &h->instances[i];
+		const sw_hcomponent *c = &h->components[in->component];
+		ns.flows[i] = calloc((size_t)c->n_state, sizeof(sw_expr *));
+		ns.netidx[i] = calloc((size_t)c->n_vars, sizeof(int));
+		compile_flows(h, c, in->initial_location, ns.flows[i]);
+		for (int k = 0; k < c->n_vars; k++) {
+			ns.netidx[i][k] = -1;
+			for (int v = 0; v < h->n_netvars; v++)
+				if (strcmp(h->netvars[v], in->map[k]) == 0)
+					ns.netidx[i][k] = v;
+			if (k < c->n_state)
+				y[ns.netidx[i][k]] = in->init_lo[k];
+		}
+	}
+	gsl_odeiv2_system sys = {net_rhs, NULL, (size_t)h->n_netvars, &ns};
+	gsl_odeiv2_driver *drv =
+	    gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-3, 1e-13, 1e-13);
+	double t = 0.0;
+	ck_assert_int_eq(gsl_odeiv2_driver_apply(drv, &t, 5.0, y), GSL_SUCCESS);
+	gsl_odeiv2_driver_free(drv);
+
+	sw_world *w = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	while (sw_world_time(w) < 5.0 - 1e-9)
+		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
+	for (int i = 0; i < h->n_instances; i++) {
+		const sw_hinstance *in = &h->instances[i];
+		sw_agent_state s;
+		sw_world_agent(w, in->agent, &s);
+		ck_assert_int_eq(s.mode, 0); /* still steering: no transition on either side */
+		for (int k = 0; k < SW_STATE_DIM; k++) {
+			if (k == SW_STATE_V || k == SW_STATE_OMEGA)
+				continue; /* algebraic speed natively; 0 = 0 */
+			double e = y[ns.netidx[i][k]];
+			ck_assert_msg(fabs(e - s.y[k]) <= 1e-6 * fmax(1.0, fabs(s.y[k])),
+				      "agent %d component %d: exported %.12g, native %.12g", in->agent,
+				      k, e, s.y[k]);
+		}
+		const sw_hcomponent *c = &h->components[in->component];
+		for (int k = 0; k < c->n_state; k++)
+			sw_expr_free(ns.flows[i][k]);
+		free(ns.flows[i]);
+		free(ns.netidx[i]);
+	}
+	sw_world_destroy(w);
+	free(ns.slots);
+	free(y);
+	sw_hybrid_free(h);
+	sw_model_free(m);
+}
+END_TEST
+
+/* ---- determinism, report, files --------------------------------------------------------- */
+
+static char *capture(const sw_hybrid *h, int what)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	ck_assert_ptr_nonnull(f);
+	if (what == 0)
+		sw_hybrid_spaceex_cfg(h, h->n_forbidden > 0 ? 0 : -1, f);
+	else if (what == 1)
+		sw_hybrid_json(h, f);
+	else if (what == 2)
+		sw_hybrid_dot(h, f);
+	else
+		sw_hybrid_report(h, f);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_export_is_deterministic)
+{
+	sw_model *m = load_file("models/seek_room.xml");
+	sw_hybrid *a = build(m, SW_PROFILE_SPACEEX), *b = build(m, SW_PROFILE_SPACEEX);
+	char *xa, *xb;
+	size_t la, lb;
+	ck_assert_int_eq(sw_hybrid_spaceex_xml(a, &xa, &la), SW_SUCCESS);
+	ck_assert_int_eq(sw_hybrid_spaceex_xml(b, &xb, &lb), SW_SUCCESS);
+	ck_assert_uint_eq(la, lb);
+	ck_assert(memcmp(xa, xb, la) == 0);
+	for (int k = 0; k < 4; k++) {
+		char *ta = capture(a, k), *tb = capture(b, k);
+		ck_assert_str_eq(ta, tb);
+		free(ta);
+		free(tb);
+	}
+	free(xa);
+	free(xb);
+	sw_hybrid_free(a);
+	sw_hybrid_free(b);
+	sw_model_free(m);
+}
+END_TEST
+
+static int has_note(const sw_hybrid *h, const char *what, int sound)
+{
+	for (int k = 0; k < h->n_approx; k++)
+		if (strstr(h->approx[k].what, what) && h->approx[k].sound == sound)
+			return 1;
+	return 0;
+}
+
+START_TEST(test_report_lists_overapproximations)
+{
+	sw_model *m = load_mem(approx_xml);
+	sw_hybrid *h = build(m, SW_PROFILE_SPACEEX);
+	ck_assert(has_note(h, "visible(goal)", 1));
+	ck_assert(has_note(h, "not convex", 1));
+	ck_assert(has_note(h, "urgency dropped", 1));
+	ck_assert(has_note(h, "heading rate", 1));
+	ck_assert(has_note(h, "outgoing transitions", 1));
+	/* the convex region became half-planes, the `or` two transitions */
+	const sw_hcomponent *c = &h->components[h->instances[0].component];
+	int from_look = 0;
+	for (int t = 0; t < c->n_transitions; t++)
+		from_look += c->transitions[t].source == 0;
+	ck_assert_int_eq(from_look, 4);
+	char *r = capture(h, 3), *j = capture(h, 1);
+	ck_assert_ptr_nonnull(strstr(r, "visible(goal)"));
+	ck_assert_ptr_nonnull(strstr(r, "not convex"));
+	ck_assert_ptr_nonnull(strstr(j, "\"approximations\""));
+	ck_assert_ptr_nonnull(strstr(j, "not convex"));
+	free(r);
+	free(j);
+	sw_hybrid_free(h);
+	sw_model_free(m);
+}
+END_TEST
+
+START_TEST(test_initial_ranges_and_errors)
+{
+	sw_model *m = load_mem(plain_xml);
+	sw_export_range r[2] = {{"a1", "x", -0.5, 0.5}, {"a2", "heading", 3.0, 3.1}};
+	sw_export_def def = sw_default_export_def();
+	def.n_ranges = 2;
+	def.ranges = r;
+	sw_hybrid *h = NULL;
+	ck_assert_int_eq(sw_hybrid_build(m, &def, &h, NULL), SW_SUCCESS);
+	char *cfg = capture(h, 0);
+	ck_assert_ptr_nonnull(strstr(cfg, "(-0.5)<=a1_x & a1_x<=0.5"));
+	ck_assert_ptr_nonnull(strstr(cfg, "3<=a2_heading & a2_heading<=3.1000000000000001"));
+	ck_assert_ptr_nonnull(strstr(cfg, "loc(a1)==steer"));
+	ck_assert_ptr_nonnull(strstr(cfg, "forbidden = "));
+	free(cfg);
+	sw_hybrid_free(h);
+	sw_export_range bad = {"nobody", "x", 0, 1};
+	def.n_ranges = 1;
+	def.ranges = &bad;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_hybrid_build(m, &def, &h, &d), SW_EINPUT);
+	ck_assert_ptr_null(h);
+	ck_assert_ptr_nonnull(strstr(d.entry[0].message, "nobody"));
+	def.n_ranges = 0;
+	def.directions = "diagonal";
+	ck_assert_int_eq(sw_hybrid_build(m, &def, &h, NULL), SW_EINPUT);
+	sw_model_free(m);
+}
+END_TEST
+
+START_TEST(test_write_creates_files_atomically)
+{
+	sw_model *m = load_mem(plain_xml);
+	sw_hybrid *h = build(m, SW_PROFILE_JULIAREACH);
+	char dir[] = "/tmp/swerve_export_XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sw_hybrid_write(h, SW_EXPORT_SPACEEX, dir, NULL), SW_SUCCESS);
+	char path[512];
+	const char *names[] = {"plain.xml", "plain.cfg", "report.txt", "plain.forbid-a1__d1.cfg"};
+	for (int k = 0; k < 4; k++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+		ck_assert_msg(access(path, R_OK) == 0, "%s missing", path);
+		unlink(path);
+	}
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "ls -A %s | grep -c '^\\.' >/dev/null && exit 1; rm -rf %s", dir,
+		 dir);
+	ck_assert_int_eq(system(cmd), 0); /* no temporary file left */
+	sw_hybrid *e = build(m, SW_PROFILE_EXACT);
+	ck_assert_int_eq(sw_hybrid_write(e, SW_EXPORT_SPACEEX, dir, NULL), SW_EUSAGE);
+	sw_hybrid_free(e);
+	sw_hybrid_free(h);
+	sw_model_free(m);
+}
+END_TEST
+
+Suite *export_suite(void)
+{
+	Suite *s = suite_create("export");
+	TCase *tc = tcase_create("export");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_spaceex_exports_validate_against_schema);
+	tcase_add_test(tc, test_schema_rejects_what_the_profile_forbids);
+	tcase_add_test(tc, test_spaceex_structure_ids_maps_flow_order);
+	tcase_add_test(tc, test_exported_glm_flows_equal_native_rhs);
+	tcase_add_test(tc, test_native_run_matches_exported_automaton);
+	tcase_add_test(tc, test_export_is_deterministic);
+	tcase_add_test(tc, test_report_lists_overapproximations);
+	tcase_add_test(tc, test_initial_ranges_and_errors);
+	tcase_add_test(tc, test_write_creates_files_atomically);
+	suite_add_tcase(s, tc);
+	return s;
+}
