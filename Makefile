@@ -122,7 +122,8 @@ test: deps
 demo: deps
 	@$(MAKE) --no-print-directory $(CLI)
 	$(CLI) run models/demo.xml -o out/demo
-	@echo "demo outputs: out/demo/trajectory.csv out/demo/summary.json out/demo/events.jsonl"
+	$(CLI) render models/demo.xml -o out/demo/demo.svg
+	@echo "demo outputs: out/demo/trajectory.csv out/demo/summary.json out/demo/events.jsonl out/demo/demo.svg"
 
 bench: deps
 	@$(MAKE) --no-print-directory OPT="-O3 -g -march=native" BUILD=build-bench build-bench/bench_swerve
