@@ -87,6 +87,10 @@ gsl_rng *sw_rng_stream_alloc(uint64_t seed, uint64_t stream);
 /** SplitMix64 finaliser: a bijective 64-bit mixer (used for seeding and content hashing). */
 uint64_t sw_mix64(uint64_t x);
 
+/** Creates directory dir and its missing parents (like mkdir -p).  Returns 0, or -1 with errno
+ * set. */
+int sw_make_dirs(const char *dir);
+
 /** Wraps an angle to (-pi, pi] (steering-models.md "wrap"). */
 double sw_wrap_angle(double a);
 

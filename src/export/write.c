@@ -26,24 +26,6 @@ typedef struct {
 	int failed;
 } batch;
 
-static int make_dirs(const char *dir)
-{
-	char buf[4096];
-	if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
-		return -1;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 /* Flushes, syncs and closes the file of entry k. */
 static void batch_close(batch *b, int k)
 {
@@ -128,7 +110,7 @@ int sw_hybrid_write(const sw_hybrid *h, sw_export_format fmt, const char *dir, s
 			return SW_EINPUT;
 		}
 	}
-	if (make_dirs(dir) != 0) {
+	if (sw_make_dirs(dir) != 0) {
 		free(xml);
 		sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0, "cannot create output directory: %s",
 			    strerror(errno));

@@ -25,25 +25,6 @@ struct sw_output {
 	int failed; /* a write failed */
 };
 
-/* mkdir -p for dir. */
-static int make_dirs(const char *dir)
-{
-	char buf[4096];
-	if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
-		return -1;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 void sw_output_abort(sw_output *o)
 {
 	if (!o)
@@ -79,7 +60,7 @@ static void on_event(const sw_world *w, int agent, double t, int from, int to, c
 int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag)
 {
 	*out = NULL;
-	if (make_dirs(dir) != 0)
+	if (sw_make_dirs(dir) != 0)
 		return sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0,
 				   "cannot create output directory: %s", strerror(errno)),
 		       SW_EIO;

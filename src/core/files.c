@@ -1,0 +1,24 @@
+/* core/files.c - directory creation shared by the output writers (run outputs, exports). */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "swerve/core.h"
+
+int sw_make_dirs(const char *dir)
+{
+	char buf[4096];
+	if (!dir || !dir[0] || snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+		return -1;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
