@@ -27,7 +27,7 @@ LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm
 LIB_SRC := \
 	src/core/diag.c src/core/rng.c src/core/files.c \
 	src/expr/lex.c src/expr/parse.c src/expr/ast.c src/expr/compile.c src/expr/eval.c \
-	src/expr/print.c src/expr/deriv.c \
+	src/expr/print.c src/expr/deriv.c src/expr/interval.c \
 	src/geom/geom.c \
 	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/wall.c src/steer/rhs.c src/steer/emit.c \
@@ -45,7 +45,7 @@ GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/cmd_render.c src/cli/cmd_export.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
-	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c \
+	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c \
 	tests/test_scenarios.c
 
 BENCH_SRC := bench/bench_main.c

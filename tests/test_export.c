@@ -681,6 +681,197 @@ START_TEST(test_write_creates_files_atomically)
 }
 END_TEST
 
+/* ---- linear abstraction ------------------------------------------------------------------ */
+
+static sw_hybrid *build_linear(const sw_model *m, sw_export_profile p)
+{
+	sw_export_def def = sw_default_export_def();
+	def.profile = p;
+	def.linear = 1;
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_hybrid *h = NULL;
+	int st = sw_hybrid_build(m, &def, &h, &d);
+	if (st != SW_SUCCESS && d.count)
+		fprintf(stderr, "%s\n", d.entry[0].message);
+	ck_assert_int_eq(st, SW_SUCCESS);
+	return h;
+}
+
+/* Bounds of input variable v in the invariant of location l ((-inf, inf) when absent). */
+static void input_bounds(const sw_hcomponent *c, int l, int v, double *lo, double *hi)
+{
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	const sw_expr_ast *stack[256];
+	int sp = 0;
+	if (c->locations[l].invariant)
+		stack[sp++] = c->locations[l].invariant;
+	while (sp) {
+		const sw_expr_ast *a = stack[--sp];
+		if (a->op == SW_EXPR_AND) {
+			stack[sp++] = a->kid[0];
+			stack[sp++] = a->kid[1];
+			continue;
+		}
+		if ((a->op == SW_EXPR_GE || a->op == SW_EXPR_LE) && a->kid[0]->op == SW_EXPR_VAR &&
+		    a->kid[0]->slot == v && a->kid[1]->op == SW_EXPR_NUM) {
+			if (a->op == SW_EXPR_GE)
+				*lo = fmax(*lo, a->kid[1]->value);
+			else
+				*hi = fmin(*hi, a->kid[1]->value);
+		}
+	}
+}
+
+START_TEST(test_linear_export_has_only_bounded_rate_flows)
+{
+	sw_model *m = load_mem(plain_xml);
+	sw_hybrid *h = build_linear(m, SW_PROFILE_SPACEEX);
+	char *xml = NULL;
+	size_t len = 0;
+	ck_assert_int_eq(sw_hybrid_spaceex_xml(h, &xml, &len), SW_SUCCESS);
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_msg(sw_spaceex_validate(xml, len, "linear.xml", &d) == SW_SUCCESS, "%s",
+		      d.count ? d.entry[0].message : "");
+	check_document(xml, len);
+	/* the printed flows are linear: no function at all */
+	for (const char *p = xml; (p = strstr(p, "<flow>")) != NULL; p++) {
+		const char *e = strstr(p, "</flow>");
+		ck_assert_ptr_nonnull(e);
+		char flow[4096];
+		snprintf(flow, sizeof flow, "%.*s", (int)(e - p), p);
+		ck_assert_msg(!strchr(flow, '(') && !strchr(flow, '^') && !strchr(flow, '*') &&
+				  !strchr(flow, '/'),
+			      "non-linear flow: %s", flow);
+	}
+	free(xml);
+	ck_assert_int_eq(h->n_components, 2); /* the agents' regions differ */
+	for (int ci = 0; ci < h->n_components; ci++) {
+		const sw_hcomponent *c = &h->components[ci];
+		for (int l = 0; l < c->n_locations; l++)
+			for (int k = 0; k < c->n_state; k++) {
+				const sw_expr_ast *f = c->locations[l].flow[k];
+				if (f->op == SW_EXPR_NUM)
+					continue;
+				ck_assert_int_eq(f->op, SW_EXPR_VAR);
+				ck_assert_int_eq(c->vars[f->slot].role, SW_HVAR_INPUT);
+				double lo, hi;
+				input_bounds(c, l, f->slot, &lo, &hi);
+				/* a plain GLM agent: every rate has finite constant bounds */
+				ck_assert_msg(isfinite(lo) && isfinite(hi) && lo <= hi,
+					      "%s' in [%g, %g]", c->vars[k].name, lo, hi);
+			}
+		/* clocks stay exact */
+		int tm = sw_hcomponent_find_var(c, "time_in_mode");
+		ck_assert_int_eq(c->locations[0].flow[tm]->op, SW_EXPR_NUM);
+		ck_assert(c->locations[0].flow[tm]->value == 1.0);
+	}
+	/* every abstraction is reported as an over-approximation, with the region */
+	ck_assert(has_note(h, "linear abstraction: x' == rate_x", 1));
+	ck_assert(has_note(h, "linear abstraction: heading' == rate_heading", 1));
+	ck_assert(has_note(h, "w_tar, w_obs in [0, 1.0000009999999999] (invariant", 1));
+	char *r = capture(h, 3);
+	ck_assert_ptr_nonnull(strstr(r, "x, y within the start +- V T"));
+	free(r);
+	sw_hybrid_free(h);
+	/* other scenarios and profiles still validate */
+	for (int f = 0; f < N_FILES; f++) {
+		sw_model *mf = load_file(scenario_files[f]);
+		for (int p = SW_PROFILE_SPACEEX; p < SW_PROFILE_COUNT; p++) {
+			sw_hybrid *hf = build_linear(mf, (sw_export_profile)p);
+			ck_assert_int_eq(sw_hybrid_spaceex_xml(hf, &xml, &len), SW_SUCCESS);
+			sw_diag_init(&d);
+			ck_assert_msg(sw_spaceex_validate(xml, len, "linear.xml", &d) == SW_SUCCESS,
+				      "%s: %s", scenario_files[f], d.count ? d.entry[0].message : "");
+			ck_assert_ptr_null(strstr(xml, "sin("));
+			ck_assert_ptr_null(strstr(xml, "cos("));
+			free(xml);
+			sw_hybrid_free(hf);
+		}
+		sw_model_free(mf);
+	}
+	sw_model_free(m);
+}
+END_TEST
+
+/* plain_xml with a finer step: 500 steps of two agents */
+static const char *plain_fine_xml =
+    "<scenario name='plain'>"
+    "<run duration='5' step='0.01' integrator='rk8pd' rtol='1e-10' atol='1e-10' "
+    "agents-perceive='false'/>"
+    "<world>"
+    "<target name='g1' x='30' y='1' radius='0.4'/>"
+    "<target name='g2' x='-30' y='2' radius='0.4'/>"
+    "<disc name='d1' x='3' y='0.4' radius='0.5'/>"
+    "<disc name='d2' x='-3' y='2.5' radius='0.6'/>"
+    "<disc name='d3' x='5' y='-2' radius='0.3'/>"
+    "</world>"
+    "<agent name='a1' x='0' y='0' heading='10deg' target='g1'>"
+    "<glm weights='dynamic' sigma='0' d0='2'/></agent>"
+    "<agent name='a2' x='0' y='2' heading='170deg' target='g2'>"
+    "<glm weights='dynamic' sigma='0' d0='2'/></agent>"
+    "</scenario>";
+
+START_TEST(test_linear_bounds_contain_native_derivatives)
+{
+	sw_model *m = load_mem(plain_fine_xml);
+	sw_hybrid *h = build_linear(m, SW_PROFILE_SPACEEX);
+	sw_world *w = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	int states = 0;
+	double wmin = INFINITY, wmax = -INFINITY;
+	while (sw_world_time(w) < 5.0 - 1e-9) {
+		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
+		for (int i = 0; i < h->n_instances; i++) {
+			const sw_hinstance *in = &h->instances[i];
+			if (in->agent < 0)
+				continue;
+			const sw_agent *ag = &m->agents[in->agent];
+			const sw_hcomponent *c = &h->components[in->component];
+			sw_agent_state s;
+			sw_world_agent(w, in->agent, &s);
+			sw_percept obs[8];
+			const sw_target *tg = &m->targets[ag->target];
+			sw_situation sit = {s.y[0], s.y[1], ag->radius, 1, tg->position.x,
+					    tg->position.y, 0, obs};
+			for (int k = 0; k < m->n_prims; k++) {
+				double dx = m->prims[k].a.x - s.y[0], dy = m->prims[k].a.y - s.y[1];
+				double dist = hypot(dx, dy);
+				obs[sit.n_obs++] = (sw_percept){dx, dy, dist, m->prims[k].radius,
+								dist - m->prims[k].radius - ag->radius, k};
+			}
+			double dydt[SW_STATE_DIM];
+			ck_assert_int_eq(
+			    sw_steer_rhs(&ag->steer, &ag->personality, &sit, s.y, dydt, NULL),
+			    SW_SUCCESS);
+			for (int k = 0; k < SW_STATE_DIM; k++) {
+				const sw_expr_ast *f = c->locations[s.mode].flow[k];
+				double lo = f->value, hi = f->value;
+				if (f->op != SW_EXPR_NUM)
+					input_bounds(c, s.mode, f->slot, &lo, &hi);
+				ck_assert_msg(lo <= dydt[k] && dydt[k] <= hi,
+					      "agent %d t = %g: %s' = %.17g outside [%.17g, %.17g]",
+					      in->agent, sw_world_time(w), c->vars[k].name, dydt[k], lo,
+					      hi);
+			}
+			wmin = fmin(wmin, fmin(s.y[SW_STATE_WTAR], s.y[SW_STATE_WOBS]));
+			wmax = fmax(wmax, fmax(s.y[SW_STATE_WTAR], s.y[SW_STATE_WOBS]));
+			states++;
+		}
+	}
+	ck_assert_int_ge(states, 1000);
+	/* the weight box the export proved invariant holds for the native run too */
+	ck_assert(wmin >= 0.0 && wmax <= 1.0 + 1e-6);
+	sw_world_destroy(w);
+	sw_hybrid_free(h);
+	sw_model_free(m);
+}
+END_TEST
+
 Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -695,6 +886,8 @@ Suite *export_suite(void)
 	tcase_add_test(tc, test_report_lists_overapproximations);
 	tcase_add_test(tc, test_initial_ranges_and_errors);
 	tcase_add_test(tc, test_write_creates_files_atomically);
+	tcase_add_test(tc, test_linear_export_has_only_bounded_rate_flows);
+	tcase_add_test(tc, test_linear_bounds_contain_native_derivatives);
 	suite_add_tcase(s, tc);
 	return s;
 }

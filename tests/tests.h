@@ -19,6 +19,7 @@ Suite *scenarios_suite(void);
 Suite *render_suite(void);
 Suite *emit_suite(void);
 Suite *export_suite(void);
+Suite *interval_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

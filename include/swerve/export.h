@@ -64,6 +64,11 @@ typedef struct sw_export_def {
 	double abs_err;            /**< cfg `abs-err`; default 1e-13 */
 	int max_disjuncts;         /**< most transitions one disjunctive guard is split into; a
 				        guard needing more is over-approximated; default 16 */
+	int linear;                /**< 1: linear abstraction (a linear hybrid automaton): in every
+				        location each non-constant flow x' == f becomes x' == rate_x,
+				        an input bounded by the interval of the exact f over the
+				        location's region (sw_expr_interval), sound up to
+				        time_horizon; constant flows stay.  Default 0 */
 } sw_export_def;
 
 /** Returns the default export definition (the one place where the defaults live). */

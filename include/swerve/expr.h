@@ -287,6 +287,23 @@ int sw_expr_print(const sw_expr *e, sw_expr_syntax syntax, char *buf, size_t n);
 /** Returns the evaluation-stack entries e needs (at most SW_EXPR_MAX_STACK). */
 int sw_expr_stack_depth(const sw_expr *e);
 
+/* ---- interval evaluation ---------------------------------------------------------------- */
+
+/** Sound interval evaluation of tree a over the box slot k in [lo[k], hi[k]] (infinite bounds
+ * allowed: unbounded; lo and hi may be NULL when a reads no variable; every slot a reads must
+ * exist).  Stores into [*out_lo, *out_hi] an enclosure of every value of a that is not NaN at a
+ * point of the box, both as the exact real function and as sw_expr_eval() computes it: bounds
+ * are rounded outward (one ulp for + - * / sqrt unless exact, SW_IV_ULPS = 4 ulps for libm's
+ * other functions, which are not correctly rounded).  Booleans give [0, 0], [1, 1] or [0, 1];
+ * host calls are unknown ((-inf, inf) or [0, 1]).  Returns SW_SUCCESS when a is defined at every
+ * point; SW_ENUMERIC when a may be NaN somewhere (an operand reaches outside a domain: log or
+ * sqrt below 0, asin/acos beyond 1, 0 / 0, inf - inf, a host call...): the bounds are then
+ * clipped to the defined points, and empty (*out_lo = +inf > *out_hi = -inf) when none is;
+ * SW_EUSAGE when a or an output is NULL, or a slot's box is NaN or has lo > hi (bounds then
+ * (-inf, inf)).  Does not allocate; recursion depth is a's height.  See src/expr/interval.c. */
+int sw_expr_interval(const sw_expr_ast *a, const double *lo, const double *hi, double *out_lo,
+		     double *out_hi);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,7 @@ static void export_usage(FILE *f)
 {
 	fputs("usage: swerve export SCENARIO [--format spaceex|dot|json] [-o DIR]\n"
 	      "                     [--profile spaceex|hyst|juliareach|exact]\n"
-	      "                     [--initial AGENT.VAR=[LO,HI]]...\n"
+	      "                     [--initial AGENT.VAR=[LO,HI]]... [--linear]\n"
 	      "\n"
 	      "Writes the scenario's hybrid automaton network for reachability checkers:\n"
 	      "SpaceEx XML + .cfg files (one per unsafe set; read by SpaceEx, HyST -> Flow*/dReach,\n"
@@ -31,6 +31,11 @@ static void export_usage(FILE *f)
 	      "      --sampling S        cfg sampling-time in seconds (default: run step)\n"
 	      "      --directions D      cfg directions: box, oct (default) or uniN\n"
 	      "      --algorithm A       cfg scenario: supp (default), stc, phaver or simu\n"
+	      "      --linear            linear abstraction (a linear hybrid automaton): every\n"
+	      "                          non-constant flow x' becomes an input rate_x bounded by\n"
+	      "                          interval arithmetic over the location's region (x, y\n"
+	      "                          within start +- v_max * horizon, ...); sound up to the\n"
+	      "                          cfg time horizon; each bound is listed in report.txt\n"
 	      "  -h, --help              this text\n"
 	      "\n"
 	      "Exit status: 0 written, 1 write failure, 2 bad usage, bad input or a model that\n"
@@ -77,7 +82,7 @@ static int positive(const char *s, double *out)
 
 int cmd_export(int argc, char **argv)
 {
-	enum { OPT_HORIZON = 256, OPT_SAMPLING, OPT_DIRECTIONS, OPT_ALGORITHM };
+	enum { OPT_HORIZON = 256, OPT_SAMPLING, OPT_DIRECTIONS, OPT_ALGORITHM, OPT_LINEAR };
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
 					     {"output", required_argument, NULL, 'o'},
 					     {"profile", required_argument, NULL, 'p'},
@@ -86,6 +91,7 @@ int cmd_export(int argc, char **argv)
 					     {"sampling", required_argument, NULL, OPT_SAMPLING},
 					     {"directions", required_argument, NULL, OPT_DIRECTIONS},
 					     {"algorithm", required_argument, NULL, OPT_ALGORITHM},
+					     {"linear", no_argument, NULL, OPT_LINEAR},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	sw_export_def def = sw_default_export_def();
@@ -129,6 +135,7 @@ int cmd_export(int argc, char **argv)
 			break;
 		case OPT_DIRECTIONS: def.directions = optarg; break;
 		case OPT_ALGORITHM: def.scenario = optarg; break;
+		case OPT_LINEAR: def.linear = 1; break;
 		case 'h':
 			export_usage(stdout);
 			free(ranges);

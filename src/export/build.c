@@ -224,7 +224,7 @@ static int own_flows(xb *b, xl_ctx *c, int loc, int q)
 			continue;
 		sw_expr_ast *e = xl_real(c, sw_expr_tree(fe));
 		const char *why = NULL;
-		sw_expr_ast *p = e ? xr_profile(e, b->def.profile, &why) : NULL;
+		sw_expr_ast *p = e ? xr_profile(e, xb_flow_profile(b), &why) : NULL;
 		sw_expr_ast_free(e);
 		if (!p) {
 			char what[SW_DIAG_MSG];
@@ -495,8 +495,11 @@ static void finish_invariants(xb *b, sw_hcomponent *c)
 					lo = b->bounds[k].lo;
 					hi = b->bounds[k].hi;
 				}
-			inv = xn_and(inv, xn_op(SW_EXPR_GE, xn_var(c, v), xn_num(lo)));
-			inv = xn_and(inv, xn_op(SW_EXPR_LE, xn_var(c, v), xn_num(hi)));
+			/* an infinite bound (linear abstraction) is no constraint */
+			if (isfinite(lo))
+				inv = xn_and(inv, xn_op(SW_EXPR_GE, xn_var(c, v), xn_num(lo)));
+			if (isfinite(hi))
+				inv = xn_and(inv, xn_op(SW_EXPR_LE, xn_var(c, v), xn_num(hi)));
 		}
 		c->locations[l].invariant = inv;
 	}
@@ -510,6 +513,8 @@ int xb_component(xb *b, int u, sw_hcomponent *comp)
 	b->n_bounds = 0;
 	int st = u < b->m->n_agents ? agent_component(b, u, comp)
 				    : signal_component(b, u - b->m->n_agents, comp);
+	if (st == SW_SUCCESS && b->status == SW_SUCCESS && b->def.linear && b->inv)
+		st = xb_linearize(b, comp, u);
 	if (b->inv)
 		finish_invariants(b, comp);
 	return st != SW_SUCCESS ? st : b->status;

@@ -125,6 +125,13 @@ int xb_refuse(struct xb *b, int line, const char *fmt, const char *a1, const cha
 int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int tgt,
 		 sw_expr_ast *flow[SW_STATE_DIM]);
 
+/* Profile in which flows are built: exact under the linear abstraction (every flow is then
+ * bounded by intervals, whatever functions it uses), else the export's profile. */
+sw_export_profile xb_flow_profile(const struct xb *b);
+/* Linear abstraction of component comp of unit u (agent or n_agents + signal), before the
+ * invariants are finished: every non-constant flow becomes a bounded rate input (flows.c). */
+int xb_linearize(struct xb *b, sw_hcomponent *comp, int u);
+
 /* Unique instance names of agents and signals into b->unit_name (build.c). */
 int xb_unit_names(struct xb *b);
 /* Builds the component of unit u (agent, or n_agents + signal index) into comp (build.c). */

@@ -470,6 +470,10 @@ int sw_hybrid_build(const sw_model *m, const sw_export_def *def, sw_hybrid **out
 	if (!m || !out || !m->finalized)
 		return SW_EUSAGE;
 	sw_export_def d = def ? *def : sw_default_export_def();
+	if (d.sampling_time <= 0)
+		d.sampling_time = m->run.step;
+	if (d.time_horizon <= 0)
+		d.time_horizon = m->run.duration;
 	xb b;
 	memset(&b, 0, sizeof b);
 	b.m = m;
@@ -480,10 +484,6 @@ int sw_hybrid_build(const sw_model *m, const sw_export_def *def, sw_hybrid **out
 		return SW_ENOMEM;
 	xi_ident(b.h->name, sizeof b.h->name, m->name[0] ? m->name : "model");
 	snprintf(b.h->scenario_file, sizeof b.h->scenario_file, "%s", m->file);
-	if (d.sampling_time <= 0)
-		d.sampling_time = m->run.step;
-	if (d.time_horizon <= 0)
-		d.time_horizon = m->run.duration;
 	if (check_def(&b, &d) == SW_SUCCESS)
 		build_all(&b);
 	if (b.status == SW_SUCCESS)
