@@ -33,7 +33,7 @@ LIB_SRC := \
 	src/steer/pf.c src/steer/wall.c src/steer/rhs.c src/steer/emit.c \
 	src/model/model.c src/model/motion.c src/model/automaton.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
-	src/sim/hybrid.c \
+	src/sim/hybrid.c src/sim/grid.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c \
 	src/render/svg.c \

@@ -239,6 +239,9 @@ typedef struct sw_run_def {
 	double atol;          /**< absolute tolerance of adaptive steppers; default 1e-9 */
 	double event_tol;     /**< tolerance of event (crossing) location, s; default 1e-9 */
 	int agents_perceive;  /**< 1: agents see each other as moving disc obstacles; default 1 */
+	int neighbor_grid;    /**< 1: agents find each other through a uniform grid when every
+				   perception radius is finite (results are bit-identical to the
+				   loop over all agents, only faster); default 1 */
 } sw_run_def;
 
 /** A compiled motion. */

@@ -55,6 +55,7 @@ sw_run_def sw_default_run_def(void)
 	d.atol = 1e-9;
 	d.event_tol = 1e-9;
 	d.agents_perceive = 1;
+	d.neighbor_grid = 1;
 	return d;
 }
 

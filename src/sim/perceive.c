@@ -85,7 +85,14 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 		}
 	}
 	if (m->run.agents_perceive) {
-		for (int j = 0; j < w->n && n < cap; j++) {
+		/* Other agents at their start-of-step positions: through the grid when it is on
+		 * (same candidates in the same order as the loop over every agent). */
+		int *cand = NULL, nc = w->n;
+		if (w->grid_on)
+			nc = sw__grid_query((struct sw_world *)w, i, p,
+					    a->perception + a->radius + w->grid_rmax, &cand);
+		for (int k = 0; k < nc && n < cap; k++) {
+			int j = cand ? cand[k] : k;
 			if (j == i)
 				continue;
 			const double *yj = w->y_snap + w->off[j];

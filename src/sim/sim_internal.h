@@ -77,6 +77,12 @@ struct sw_world {
 	double *hist;           /* per agent SW_HISTORY x (t, x, y) ring of step-end positions */
 	int hist_len, hist_head;
 	int zeno_max;           /* most jumps of one unit at one instant */
+	/* neighbour index of agents (grid.c) */
+	int grid_on;            /* 1: perception of agents uses the grid */
+	double grid_cell, grid_rmax;
+	int grid_buckets;
+	int *grid_start, *grid_items, *grid_found;
+	unsigned *grid_key;
 };
 
 /* perceive.c */
@@ -87,6 +93,15 @@ double sw__wall_near(const sw_steer_def *def);
 const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode);
 /** Position of agent i's current steering target at time t; returns 0 when it has none. */
 int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out);
+
+/* grid.c */
+int sw__grid_alloc(struct sw_world *w);
+void sw__grid_free(struct sw_world *w);
+/** Bins the agents' snapshot positions (call after every snapshot). */
+void sw__grid_build(struct sw_world *w);
+/** Agents (other than i) whose snapshot centre may lie within `reach` of p, in increasing index
+ * order, into *out (owned by the world); returns their number. */
+int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out);
 
 /* integrate.c */
 int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y);

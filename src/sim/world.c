@@ -81,6 +81,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->sig_mode0);
 	free(w->switches);
 	free(w->hist);
+	sw__grid_free(w);
 	free(w);
 }
 
@@ -205,18 +206,29 @@ static void measure(sw_world *w, int i, double dt)
 	if (overlapping)
 		mt->overlap_time += dt;
 	/* Agents that do not perceive each other are independent (ghosts to each other, as in
-	 * the lane experiments): no agent-agent metrics. */
+	 * the lane experiments): no agent-agent metrics.  Otherwise the agents within the
+	 * perception range count (all of them with unlimited perception), found through the grid
+	 * when it is on; the caller has snapshotted the current positions. */
 	int agent_hit = 0;
-	for (int j = 0; m->run.agents_perceive && j < w->n; j++) {
-		if (j == i)
-			continue;
-		const double *yj = agent_y(w, j);
-		double c = sw_hypot(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y) - r -
-			   m->agents[j].radius;
-		if (c < mt->min_agent_clearance)
-			mt->min_agent_clearance = c;
-		if (c < 0.0)
-			agent_hit = 1;
+	if (m->run.agents_perceive) {
+		int *cand = NULL, nc = w->n;
+		double per = m->agents[i].perception;
+		if (w->grid_on)
+			nc = sw__grid_query(w, i, p, per + r + w->grid_rmax, &cand);
+		for (int k = 0; k < nc; k++) {
+			int j = cand ? cand[k] : k;
+			if (j == i)
+				continue;
+			const double *yj = w->y_snap + w->off[j];
+			double c = sw_hypot(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y) - r -
+				   m->agents[j].radius;
+			if (c > per)
+				continue;
+			if (c < mt->min_agent_clearance)
+				mt->min_agent_clearance = c;
+			if (c < 0.0)
+				agent_hit = 1;
+		}
 	}
 	if (agent_hit && !w->agent_overlap[i])
 		mt->agent_collisions++;
@@ -360,7 +372,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
 	    !w->tindex || !w->rng || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
-	    !w->hist || layout(w) != SW_SUCCESS) {
+	    !w->hist || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;
 	}
@@ -402,6 +414,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 		}
 	}
 	memcpy(w->y_snap, w->y, (w->off[nu - 1] + (size_t)w->dim[nu - 1]) * sizeof *w->y);
+	sw__grid_build(w);
 	int st = SW_SUCCESS;
 	/* Signals first: agents' guards read them. */
 	for (int u = n; u < nu && st == SW_SUCCESS; u++)
@@ -533,6 +546,7 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	double *y0 = w->work + 6 * (size_t)w->maxdim;
 	size_t total = w->off[w->nu - 1] + (size_t)w->dim[w->nu - 1];
 	memcpy(w->y_snap, w->y, total * sizeof *w->y);
+	sw__grid_build(w);
 	for (int s = 0; s < w->ns; s++)
 		w->sig_mode0[s] = w->mode[w->n + s];
 	w->n_switch = 0;
@@ -571,6 +585,8 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	w->t = t1;
 	w->steps++;
 	/* Outputs and metrics use the time-t1 positions of every agent. */
+	memcpy(w->y_snap, w->y, total * sizeof *w->y);
+	sw__grid_build(w);
 	for (int i = 0; i < w->n; i++) {
 		algebraic(w, i);
 		measure(w, i, h);
