@@ -108,6 +108,52 @@ static void bench_world(int n_agents, const char *integrator)
 	sw_model_free(m);
 }
 
+/* Circle swap: n agents on a circle walk to the antipodes, perceiving each other within 2 m
+ * (neighbour grid); neighbours 0.6 m apart on the ring, about 7 in range at the start. */
+static void bench_crowd(int n, int steps)
+{
+	sw_model *m = sw_model_alloc("crowd", NULL);
+	double radius = n * 0.6 / (2 * M_PI); /* 0.6 m apart along the ring */
+	char name[32];
+	for (int i = 0; i < n; i++) {
+		double a = 2 * M_PI * i / n;
+		sw_target_def t = sw_default_target_def();
+		snprintf(name, sizeof name, "t%d", i);
+		t.name = name;
+		t.position = sw_v2(-radius * cos(a), -radius * sin(a));
+		sw_model_add_target(m, &t, NULL);
+	}
+	for (int i = 0; i < n; i++) {
+		double a = 2 * M_PI * i / n;
+		sw_agent_def ad = sw_default_agent_def();
+		ad.position = sw_v2(radius * cos(a), radius * sin(a));
+		ad.heading = a + M_PI;
+		snprintf(name, sizeof name, "t%d", i);
+		ad.target = name;
+		ad.perception = 2.0;
+		ad.radius = 0.2;
+		sw_model_add_agent(m, &ad, NULL);
+	}
+	sw_run_def r = sw_default_run_def();
+	sw_model_set_run(m, &r, 0, NULL);
+	if (sw_model_finalize(m, NULL) != SW_SUCCESS) {
+		printf("crowd bench: model failed\n");
+		sw_model_free(m);
+		return;
+	}
+	sw_world *w = NULL;
+	sw_world_create(m, &w, NULL);
+	double t0 = now();
+	for (int k = 0; k < steps; k++)
+		sw_world_step(w, NULL);
+	double dt = now() - t0;
+	printf("crowd  euler  %6d agents (grid, 2 m)   : %10.3g agent-steps/s (%7.0f ns per "
+	       "agent-step)\n",
+	       n, (double)n * steps / dt, dt / ((double)n * steps) * 1e9);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+
 int main(void)
 {
 	int sizes[] = {1, 10, 100, 1000};
@@ -117,5 +163,7 @@ int main(void)
 		bench_rhs(SW_LAW_FW, sizes[k]);
 	bench_world(10000, "euler");
 	bench_world(10000, "rk4");
+	bench_crowd(1000, 20);
+	bench_crowd(10000, 10);
 	return 0;
 }
