@@ -2,7 +2,9 @@
 """Runs every example scenario with the swerve CLI and prints the measured outcomes as Markdown
 (the tables of models/README.md).  Run from the repository root after `make`:
     python3 scripts/measure_models.py [build/swerve] > /tmp/measured.md
-Only the standard library is used; the figures come from summary.json and trajectory.csv."""
+Only the standard library is used; the figures come from summary.json, trajectory.csv and
+(for behaviour scenarios) events.jsonl.  Arguments after the binary filter the scenarios by
+substring, e.g. `python3 scripts/measure_models.py build/swerve seek_ flock`."""
 import csv
 import json
 import math
@@ -141,6 +143,245 @@ def per_agent(model):
               f"{fmt(a['min_clearance'])} | {a['collisions']} |")
 
 
+# ---------------------------------------------------------------------------------------------
+# Behaviour scenarios: read the transition log as well.
+
+
+def run_full(model, seed=None):
+    """Runs a scenario (optionally with another seed); returns summary, trajectories per agent
+    as lists of (t, x, y, mode) and the transitions as a list of dicts with keys t, agent,
+    from, to and label (the label when the log gives one, else the guard text)."""
+    out = tempfile.mkdtemp(prefix="swerve-measure-")
+    cmd = [SW, "run", "-q", "-o", out]
+    if seed is not None:
+        cmd += ["-s", str(seed)]
+    subprocess.run(cmd + [model], check=True)
+    with open(os.path.join(out, "summary.json")) as f:
+        summary = json.load(f)
+    traj = {}
+    with open(os.path.join(out, "trajectory.csv")) as f:
+        for row in csv.DictReader(f):
+            traj.setdefault(row["agent"], []).append(
+                (float(row["t"]), float(row["x"]), float(row["y"]), row.get("mode", "")))
+    events = []
+    path = os.path.join(out, "events.jsonl")
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                e = json.loads(line)
+                events.append({"t": float(e.get("t", 0.0)), "agent": e.get("agent"),
+                               "from": e.get("from"), "to": e.get("to"),
+                               "label": e.get("label") or e.get("guard")})
+    events.sort(key=lambda e: e["t"])
+    return summary, traj, events
+
+
+def bindings(model):
+    """{agent name: {param: value}} with group bindings inherited, as the reader does."""
+    import xml.etree.ElementTree as ET
+    root = ET.parse(model).getroot()
+    out = {}
+    def own(el):
+        return {b.get("param"): b.get("value") for b in el.findall("bind")}
+    for el in root:
+        if el.tag == "agent":
+            out[el.get("name")] = own(el)
+        elif el.tag == "group":
+            g = own(el)
+            for a in el.findall("agent"):
+                b = dict(g) if a.get("behaviour") in (None, el.get("behaviour")) else {}
+                b.update(own(a))
+                out[a.get("name")] = b
+    return out
+
+
+def regions(model):
+    """{region name: list of (x, y) vertices}."""
+    import xml.etree.ElementTree as ET
+    out = {}
+    for r in ET.parse(model).getroot().iter("region"):
+        if r.get("x1") is not None:
+            x1, y1, x2, y2 = (float(r.get(k)) for k in ("x1", "y1", "x2", "y2"))
+            out[r.get("name")] = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]
+        else:
+            out[r.get("name")] = [(float(v.get("x")), float(v.get("y"))) for v in r.findall("vertex")]
+    return out
+
+
+def inside(poly, x, y):
+    c = False
+    for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            c = not c
+    return c
+
+
+def first(events, agent, **kw):
+    """Time of the first transition of `agent` matching all of kw (keys to, from, label)."""
+    for e in events:
+        if e["agent"] == agent and all(e.get(k) == v for k, v in kw.items()):
+            return e["t"]
+    return None
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    if not n:
+        return None
+    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+
+
+def fmt_agent_clearance(a):
+    return fmt(a.get("min_agent_clearance"))
+
+
+def seek_room(model):
+    s, _, ev = run_full(model)
+    bind = bindings(model)
+    print("| agent | goal | arrived at (s) | path length (m) | min clearance to obstacles (m) | min clearance to agents (m) | collisions (obstacles / agents) |")
+    print("|---|---|---|---|---|---|---|")
+    for a in s["agents"]:
+        t = first(ev, a["name"], to="arrived")
+        print(f"| {a['name']} | {bind[a['name']].get('goal')} | {fmt(t)} | {fmt(a['path_length'])} | "
+              f"{fmt(a['min_clearance'])} | {fmt_agent_clearance(a)} | {a['collisions']} / {a.get('agent_collisions', 0)} |")
+
+
+def patrol(model):
+    s, _, ev = run_full(model)
+    print("| agent | laps completed | lap completed at (s) | mean lap time (s) | waypoints reached | path length (m) | min clearance (m) | collisions |")
+    print("|---|---|---|---|---|---|---|---|")
+    for a in s["agents"]:
+        mine = [e for e in ev if e["agent"] == a["name"]]
+        laps = [e["t"] for e in mine if e["label"] == "reach_wp4"]
+        # Lap times between successive completions; the first lap also includes the walk from
+        # the start position to wp1, so it is left out of the mean when there are later laps.
+        gaps = [b - c for c, b in zip(laps, laps[1:])]
+        mean = sum(gaps) / len(gaps) if gaps else (laps[0] if laps else None)
+        print(f"| {a['name']} | {len(laps)} | {', '.join(fmt(t, 1) for t in laps) or '—'} | {fmt(mean)} | "
+              f"{sum(1 for e in mine if str(e['label']).startswith('reach_wp'))} | {fmt(a['path_length'])} | "
+              f"{fmt(a['min_clearance'])} | {a['collisions']} |")
+
+
+def street_crossing(model):
+    s, tr, ev = run_full(model)
+    reg = regions(model)
+    names = {a["name"] for a in s["agents"]}
+    # The light's mode over time, from its transitions (a signal is logged like an agent).
+    light = [e for e in ev if e["agent"] not in names]
+    mode0 = light[0]["from"] if light else "cars_green"
+    def light_mode(t):
+        m = mode0
+        for e in light:
+            if e["t"] <= t:
+                m = e["to"]
+        return m
+    walk = [(e["t"], None) for e in light if e["to"] == "cars_red_walk"]
+    walk = [(t0, next((e["t"] for e in light if e["t"] > t0 and e["from"] == "cars_red_walk"), None))
+            for t0, _ in walk]
+    print("walk phases: " + ", ".join(f"{fmt(a, 1)}–{fmt(b, 1)} s" for a, b in walk) + "\n")
+    print("| pedestrian | at the kerb (s) | waited (s) | started crossing (s) | crossed (s) | arrived (s) | time in the street while not walk (s) | min clearance to agents (m) | collisions (obstacles / agents) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    total_bad = 0.0
+    for a in s["agents"]:
+        n = a["name"]
+        kerb = first(ev, n, to="wait")
+        go = first(ev, n, **{"from": "wait"})
+        crossed = first(ev, n, label="crossed")
+        arrived = first(ev, n, to="done")
+        waited = None if kerb is None or go is None else go - kerb
+        track = tr[n]
+        bad = 0.0
+        for (t0, x, y, _), (t1, *_rest) in zip(track, track[1:]):
+            if inside(reg["street"], x, y) and light_mode(t0) != "cars_red_walk":
+                bad += t1 - t0
+        total_bad += bad
+        print(f"| {n} | {fmt(kerb, 1)} | {fmt(waited, 1)} | {fmt(go, 1)} | {fmt(crossed, 1)} | {fmt(arrived, 1)} | "
+              f"{fmt(bad, 2)} | {fmt_agent_clearance(a)} | {a['collisions']} / {a.get('agent_collisions', 0)} |")
+    print(f"\nTime any pedestrian's centre was inside the street while the light did not show walk: "
+          f"{fmt(total_bad, 2)} s (sampled every {fmt(track[1][0] - track[0][0])} s).")
+
+
+def seek_escape(model, seeds=range(1, 21)):
+    per = {}
+    for seed in seeds:
+        s, _, ev = run_full(model, seed)
+        for a in s["agents"]:
+            r = per.setdefault(a["name"], {"times": [], "escapes": [], "clear": [], "coll": 0, "n": 0})
+            r["n"] += 1
+            t = first(ev, a["name"], to="arrived")
+            if t is not None:
+                r["times"].append(t)
+            r["escapes"].append(sum(1 for e in ev if e["agent"] == a["name"] and e["to"] == "escape"))
+            r["clear"].append(a["min_clearance"])
+            r["coll"] += a["collisions"]
+    print(f"Seeds {seeds[0]}..{seeds[-1]} (heading noise differs per seed):\n")
+    print("| agent (behaviour) | reached the goal | time to goal median (min–max) (s) | escape episodes per run (mean) | worst min clearance (m) | collisions |")
+    print("|---|---|---|---|---|---|")
+    for n, r in per.items():
+        t = r["times"]
+        span = f"{fmt(median(t))} ({fmt(min(t))}–{fmt(max(t))})" if t else "—"
+        print(f"| {n} | {len(t)}/{r['n']} | {span} | {sum(r['escapes']) / r['n']:.1f} | {fmt(min(r['clear']))} | {r['coll']} |")
+
+
+def pursuit_evasion(model, seeds=range(1, 11)):
+    s, _, ev = run_full(model)
+    print("Scenario seed:\n")
+    print("| agent | caught at (s) | hunter's tag (s) | flee episodes | hide episodes | path length (m) | min clearance (m) | collisions (obstacles / agents) |")
+    print("|---|---|---|---|---|---|---|---|")
+    bind = bindings(model)
+    hunter = next(n for n, b in bind.items() if "prey1" in b)
+    for a in s["agents"]:
+        n = a["name"]
+        mine = [e for e in ev if e["agent"] == n]
+        if n == hunter:
+            tags = ", ".join(f"{e['label']} {fmt(e['t'], 1)}" for e in mine if e["to"] == "feed")
+            print(f"| {n} | — | {tags or '—'} | — | — | {fmt(a['path_length'])} | {fmt(a['min_clearance'])} | "
+                  f"{a['collisions']} / {a.get('agent_collisions', 0)} |")
+            continue
+        k = "1" if bind[hunter]["prey1"] == n else "2"
+        print(f"| {n} | {fmt(first(ev, n, to='caught'), 1)} | {fmt(first(ev, hunter, label='catch' + k), 1)} | "
+              f"{sum(1 for e in mine if e['to'] == 'flee')} | {sum(1 for e in mine if e['to'] == 'hidden')} | "
+              f"{fmt(a['path_length'])} | {fmt(a['min_clearance'])} | {a['collisions']} / {a.get('agent_collisions', 0)} |")
+    caught, hides, coll = {}, {}, 0
+    for seed in seeds:
+        s, _, ev = run_full(model, seed)
+        coll += sum(a["collisions"] for a in s["agents"])
+        for a in s["agents"]:
+            if a["name"] == hunter:
+                continue
+            t = first(ev, a["name"], to="caught")
+            caught.setdefault(a["name"], []).append(t)
+            hides.setdefault(a["name"], []).append(
+                sum(1 for e in ev if e["agent"] == a["name"] and e["to"] == "hidden"))
+    print(f"\nSeeds {seeds[0]}..{seeds[-1]}: " + "; ".join(
+        f"{n} caught in {sum(1 for t in ts if t is not None)}/{len(ts)} runs "
+        f"(median {fmt(median([t for t in ts if t is not None]), 1)} s), survived {sum(1 for t in ts if t is None)}, "
+        f"hid {sum(hides[n]) / len(ts):.1f} times per run"
+        for n, ts in caught.items()) + f"; obstacle collisions {coll}.")
+
+
+def flock(model):
+    s, _, ev = run_full(model)
+    n = len(s["agents"])
+    arr = {}
+    for e in ev:
+        if e["to"] == "settled" and e["agent"] not in arr:
+            arr[e["agent"]] = (e["t"], e["label"])
+    t = sorted(v[0] for v in arr.values())
+    mac = [a.get("min_agent_clearance") for a in s["agents"] if a.get("min_agent_clearance") is not None]
+    print("| agents | settled | at the goal / joined the group | first arrival (s) | median (s) | last (s) | spread (s) | min agent–agent clearance (m) | agent–agent overlaps | min clearance to obstacles (m) | obstacle collisions |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| {n} | {len(arr)}/{n} | {sum(1 for v in arr.values() if v[1] == 'arrive')} / "
+          f"{sum(1 for v in arr.values() if v[1] == 'join')} | {fmt(t[0] if t else None)} | {fmt(median(t))} | "
+          f"{fmt(t[-1] if t else None)} | {fmt(t[-1] - t[0] if t else None)} | {fmt(min(mac) if mac else None)} | "
+          f"{sum(a.get('agent_collisions', 0) for a in s['agents'])} | "
+          f"{fmt(min(a['min_clearance'] for a in s['agents']))} | {sum(a['collisions'] for a in s['agents'])} |")
+
+
 if __name__ == "__main__":
     sections = [
         ("models/fw_goal_only.xml", goal_only),
@@ -155,6 +396,12 @@ if __name__ == "__main__":
         ("models/glm_moving_target.xml", per_agent),
         ("models/glm_several_targets.xml", per_agent),
         ("models/demo.xml", per_agent),
+        ("models/seek_room.xml", seek_room),
+        ("models/patrol.xml", patrol),
+        ("models/street_crossing.xml", street_crossing),
+        ("models/seek_escape_trap.xml", seek_escape),
+        ("models/pursuit_evasion.xml", pursuit_evasion),
+        ("models/flock.xml", flock),
     ]
     only = sys.argv[2:] if len(sys.argv) > 2 else None
     for model, fn in sections:
