@@ -796,6 +796,228 @@ START_TEST(test_linear_export_has_only_bounded_rate_flows)
 }
 END_TEST
 
+/* ---- Flow*-friendly invariants (HyST, JuliaReach) ---------------------------------------- */
+
+/* name relop number, the number possibly a parenthesised negative: "u >= (-8)". */
+static int simple_conjunct(const char *s)
+{
+	if (!(isalpha((unsigned char)*s) || *s == '_'))
+		return 0;
+	while (isalnum((unsigned char)*s) || *s == '_')
+		s++;
+	static const char *rel[] = {" <= ", " >= ", " == ", " < ", " > "};
+	size_t k = 0;
+	for (int r = 0; r < 5 && !k; r++)
+		if (strncmp(s, rel[r], strlen(rel[r])) == 0)
+			k = strlen(rel[r]);
+	if (!k)
+		return 0;
+	s += k;
+	int paren = *s == '(';
+	if (paren && s[1] != '-')
+		return 0;
+	s += paren ? 2 : 0;
+	char *end;
+	strtod(s, &end);
+	if (end == s)
+		return 0;
+	s = end;
+	if (paren && *s++ != ')')
+		return 0;
+	return *s == '\0';
+}
+
+static void check_simple_invariants(const char *xml, size_t len, const char *what)
+{
+	xmlDocPtr doc = xmlReadMemory(xml, (int)len, "export.xml", NULL, XML_PARSE_NONET);
+	ck_assert_ptr_nonnull(doc);
+	int n = 0;
+	for (xmlNodePtr c = xmlDocGetRootElement(doc)->children; c; c = c->next)
+		for (xmlNodePtr l = is_elem(c, "component") ? c->children : NULL; l; l = l->next)
+			for (xmlNodePtr g = is_elem(l, "location") ? l->children : NULL; g; g = g->next) {
+				if (!is_elem(g, "invariant"))
+					continue;
+				char *txt = (char *)xmlNodeGetContent(g);
+				for (char *p = txt, *e; p; p = e ? e + 3 : NULL) {
+					e = strstr(p, " & ");
+					char one[512];
+					snprintf(one, sizeof one, "%.*s", e ? (int)(e - p) : (int)strlen(p), p);
+					ck_assert_msg(simple_conjunct(one), "%s: invariant conjunct '%s'", what, one);
+					n++;
+				}
+				xmlFree(txt);
+			}
+	ck_assert_int_gt(n, 0);
+	xmlFreeDoc(doc);
+}
+
+START_TEST(test_tool_profiles_have_simple_invariants)
+{
+	int lifted = 0;
+	for (int f = 0; f < N_FILES + 1; f++) {
+		sw_model *m = f < N_FILES ? load_file(scenario_files[f]) : load_mem(approx_xml);
+		for (int p = SW_PROFILE_HYST; p <= SW_PROFILE_JULIAREACH; p++) {
+			sw_hybrid *h = build(m, (sw_export_profile)p);
+			char *xml = NULL, what[256];
+			size_t len = 0;
+			snprintf(what, sizeof what, "%s (%s)", f < N_FILES ? scenario_files[f] : "approx",
+				 sw_export_profile_name((sw_export_profile)p));
+			ck_assert_int_eq(sw_hybrid_spaceex_xml(h, &xml, &len), SW_SUCCESS);
+			check_simple_invariants(xml, len, what);
+			ck_assert_ptr_null(strstr(xml, "u_w_tar")); /* unread weights: frozen */
+			free(xml);
+			for (int c = 0; c < h->n_components; c++)
+				for (int k = 0; k < h->components[c].n_state; k++)
+					lifted += h->components[c].vars[k].lifted != NULL;
+			sw_hybrid_free(h);
+		}
+		sw_model_free(m);
+	}
+	ck_assert_int_gt(lifted, 0);
+	/* an urgency over another agent's position cannot be lifted: dropped and reported */
+	static const char *drop_xml =
+	    "<scenario name='drop'><run duration='10' step='0.1'/><behaviours>"
+	    "<automaton name='chase'><param name='prey' kind='agent'/>"
+	    "<param name='goal' kind='target'/><mode name='run' initial='true'><glm target='goal'/>"
+	    "<transition to='stop' guard='dist(prey) lt 2'/></mode><mode name='stop'/>"
+	    "</automaton></behaviours><world><target name='g' x='8' y='0'/></world>"
+	    "<agent name='p' x='0' y='0' behaviour='chase'><bind param='prey' value='q'/>"
+	    "<bind param='goal' value='g'/></agent><agent name='q' x='0' y='5' target='g'><glm/>"
+	    "</agent></scenario>";
+	sw_model *m = load_mem(drop_xml);
+	sw_hybrid *h = build(m, SW_PROFILE_HYST);
+	ck_assert(has_note(h, "cannot be lifted into a state variable (it reads another", 1));
+	char *xml = NULL;
+	size_t len = 0;
+	ck_assert_int_eq(sw_hybrid_spaceex_xml(h, &xml, &len), SW_SUCCESS);
+	check_simple_invariants(xml, len, "drop");
+	free(xml);
+	sw_hybrid_free(h);
+	sw_model_free(m);
+}
+END_TEST
+
+/* The lifted variable's flow is the time derivative of its expression along the exported flows
+ * (central differences at random states), its expression is the squared distance to the target
+ * for an arrival, its resets keep it equal to the expression, and the guard reads it. */
+START_TEST(test_lifted_variable_tracks_its_expression)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 11);
+	int checked = 0, arrivals = 0;
+	for (int f = 0; f < N_FILES; f++) {
+		sw_model *m = load_file(scenario_files[f]);
+		sw_hybrid *h = build(m, SW_PROFILE_HYST);
+		for (int i = 0; i < h->n_instances; i++) {
+			const sw_hinstance *in = &h->instances[i];
+			const sw_hcomponent *c = &h->components[in->component];
+			double *s = calloc((size_t)c->n_vars, sizeof *s), *sp = calloc((size_t)c->n_vars, sizeof *s),
+			       *sm = calloc((size_t)c->n_vars, sizeof *s), *rate = calloc((size_t)c->n_vars, sizeof *s);
+			int kt = sw_hcomponent_find_var(c, "t");
+			for (int g = 0; g < c->n_state; g++) {
+				if (!c->vars[g].lifted)
+					continue;
+				sw_expr *def = NULL;
+				ck_assert_int_eq(sw_expr_compile_ast(c->vars[g].lifted, NULL, &def), SW_SUCCESS);
+				const sw_agent *ag = in->agent >= 0 ? &m->agents[in->agent] : NULL;
+				int arrival = ag && ag->behaviour < 0 && ag->target >= 0;
+				for (int l = 0; l < c->n_locations; l++) {
+					sw_expr *fl[64];
+					ck_assert_int_le(c->n_state, 64);
+					compile_flows(h, c, l, fl);
+					for (int it = 0; it < 200; it++) {
+						for (int k = 0; k < c->n_vars; k++) {
+							double lo = -20, hi = 40;
+							if (c->vars[k].role == SW_HVAR_INPUT)
+								input_bounds(c, l, k, &lo, &hi);
+							s[k] = lo + (hi - lo) * gsl_rng_uniform(rng);
+						}
+						if (kt >= 0)
+							s[kt] = 10 * gsl_rng_uniform(rng);
+						double hstep = 1e-5;
+						memcpy(sp, s, (size_t)c->n_vars * sizeof *s);
+						memcpy(sm, s, (size_t)c->n_vars * sizeof *s);
+						for (int k = 0; k < c->n_state; k++) {
+							rate[k] = sw_expr_eval(fl[k], s, NULL);
+							sp[k] += hstep * rate[k];
+							sm[k] -= hstep * rate[k];
+						}
+						if (kt >= 0) {
+							sp[kt] += hstep;
+							sm[kt] -= hstep;
+						}
+						double fd = (sw_expr_eval(def, sp, NULL) - sw_expr_eval(def, sm, NULL)) /
+							    (2 * hstep);
+						ck_assert_msg(fabs(fd - rate[g]) <= 1e-5 * (1 + fabs(rate[g])),
+							      "%s: %s' = %.12g, finite difference %.12g",
+							      scenario_files[f], c->vars[g].name, rate[g], fd);
+						if (arrival) { /* the squared distance to the agent's target */
+							sw_vec2 q = sw_model_target_position(m, ag->target, kt >= 0 ? s[kt] : 0);
+							double d2 = (s[0] - q.x) * (s[0] - q.x) + (s[1] - q.y) * (s[1] - q.y);
+							ck_assert(fabs(sw_expr_eval(def, s, NULL) - d2) <= 1e-9 * (1 + d2));
+						}
+						checked++;
+					}
+					for (int k = 0; k < c->n_state; k++)
+						sw_expr_free(fl[k]);
+				}
+				for (int t = 0; t < c->n_transitions; t++) {
+					const sw_expr_ast *r = c->transitions[t].reset[g];
+					ck_assert_ptr_nonnull(r);
+					if (arrival) { /* identity reset, guard over the lifted variable */
+						ck_assert(r->op == SW_EXPR_VAR && r->slot == g);
+						const sw_expr_ast *gd = c->transitions[t].guard;
+						ck_assert(gd && gd->op == SW_EXPR_LE && gd->kid[0]->op == SW_EXPR_VAR &&
+							  gd->kid[0]->slot == g);
+						arrivals++;
+					}
+				}
+				/* the initial value is the expression's value at the initial state */
+				for (int k = 0; k < c->n_vars; k++)
+					s[k] = k < c->n_state ? in->init_lo[k] : 0.0;
+				double v0 = sw_expr_eval(def, s, NULL);
+				ck_assert(in->init_lo[g] <= v0 && v0 <= in->init_hi[g]);
+				ck_assert(in->init_hi[g] - in->init_lo[g] <= 1e-9 * (1 + fabs(v0)));
+				sw_expr_free(def);
+			}
+			free(s);
+			free(sp);
+			free(sm);
+			free(rate);
+		}
+		sw_hybrid_free(h);
+		sw_model_free(m);
+	}
+	ck_assert_int_gt(checked, 1000);
+	ck_assert_int_gt(arrivals, 0);
+	gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(test_unread_weights_frozen_outside_exact)
+{
+	sw_model *m = load_file("models/glm_barrier.xml");
+	sw_hybrid *sx = build(m, SW_PROFILE_SPACEEX), *ex = build(m, SW_PROFILE_EXACT);
+	ck_assert(has_note(sx, "w_tar/w_obs not exported: unread", 0));
+	ck_assert(!has_note(sx, "weights: the competition", 1));
+	const sw_hcomponent *c = &sx->components[0], *e = &ex->components[0];
+	ck_assert_int_lt(sw_hcomponent_find_var(c, "u_w_tar"), 0);
+	ck_assert_int_lt(sw_hcomponent_find_var(c, "u_w_obs"), 0);
+	ck_assert_int_lt(sw_hcomponent_find_var(c, "lifted_1"), 0); /* no lifting for SpaceEx */
+	for (int l = 0; l < c->n_locations; l++)
+		for (int k = SW_STATE_WTAR; k <= SW_STATE_WOBS; k++)
+			ck_assert(c->locations[l].flow[k]->op == SW_EXPR_NUM &&
+				  c->locations[l].flow[k]->value == 0.0);
+	/* the exact profile keeps the weights' dynamics */
+	ck_assert(!has_note(ex, "w_tar/w_obs not exported", 0));
+	ck_assert_int_ne(e->locations[0].flow[SW_STATE_WTAR]->op, SW_EXPR_NUM);
+	ck_assert_int_lt(sw_hcomponent_find_var(e, "lifted_1"), 0);
+	sw_hybrid_free(sx);
+	sw_hybrid_free(ex);
+	sw_model_free(m);
+}
+END_TEST
+
 /* plain_xml with a finer step: 500 steps of two agents */
 static const char *plain_fine_xml =
     "<scenario name='plain'>"
@@ -888,6 +1110,9 @@ Suite *export_suite(void)
 	tcase_add_test(tc, test_write_creates_files_atomically);
 	tcase_add_test(tc, test_linear_export_has_only_bounded_rate_flows);
 	tcase_add_test(tc, test_linear_bounds_contain_native_derivatives);
+	tcase_add_test(tc, test_tool_profiles_have_simple_invariants);
+	tcase_add_test(tc, test_lifted_variable_tracks_its_expression);
+	tcase_add_test(tc, test_unread_weights_frozen_outside_exact);
 	suite_add_tcase(s, tc);
 	return s;
 }

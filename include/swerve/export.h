@@ -97,6 +97,12 @@ typedef struct sw_hvar {
 	char name[SW_NAME_MAX]; /**< identifier in the component */
 	sw_hvar_role role;
 	char meaning[96];       /**< what it stands for, for reports ("position x", ...) */
+	sw_expr_ast *lifted;    /**< a lifted state variable (HyST/JuliaReach profiles): the
+				     expression over the component's state variables and t that it
+				     equals at all times (its flow is the expression's time
+				     derivative, its resets the expression after the jump, its
+				     initial value the expression's interval over the initial set);
+				     NULL for every other variable */
 } sw_hvar;
 
 /** A location. */

@@ -132,6 +132,12 @@ sw_export_profile xb_flow_profile(const struct xb *b);
  * invariants are finished: every non-constant flow becomes a bounded rate input (flows.c). */
 int xb_linearize(struct xb *b, sw_hcomponent *comp, int u);
 
+/* Interval of lifted state variable k of c (vars[k].lifted) when its state variables lie in
+ * [slo[j], shi[j]] and t = 0 (map: network names, "t" for the time).  Returns SW_SUCCESS,
+ * SW_EINPUT when the interval is not finite, or SW_ENOMEM (build.c). */
+int xb_lifted_initial(const sw_hcomponent *c, const char (*map)[2 * SW_NAME_MAX], int k,
+		      const double *slo, const double *shi, double *lo, double *hi);
+
 /* Unique instance names of agents and signals into b->unit_name (build.c). */
 int xb_unit_names(struct xb *b);
 /* Builds the component of unit u (agent, or n_agents + signal index) into comp (build.c). */

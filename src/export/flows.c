@@ -514,10 +514,26 @@ static void init_range(const struct xb *b, const sw_hcomponent *c, int u, int k,
 	int dim = 0;
 	const double *y = sw_world_unit_state(b->w, u, &dim);
 	double v;
+	if (c->vars[k].lifted) { /* its expression over the others' initial ranges */
+		double *sl = calloc((size_t)c->n_state + 1, sizeof *sl);
+		double *sh = calloc((size_t)c->n_state + 1, sizeof *sh);
+		for (int j = 0; sl && sh && j < c->n_state; j++)
+			if (!c->vars[j].lifted)
+				init_range(b, c, u, j, &sl[j], &sh[j]);
+		*lo = -INFINITY;
+		*hi = INFINITY;
+		if (!sl || !sh || xb_lifted_initial(c, (const char(*)[2 * SW_NAME_MAX])b->map, k, sl,
+						    sh, lo, hi) != SW_SUCCESS) {
+			*lo = -INFINITY;
+			*hi = INFINITY;
+		}
+		free(sl);
+		free(sh);
+		return;
+	}
 	if (u >= m->n_agents)
-		v = k == c->n_state - 1 && strcmp(c->vars[k].name, "loc") == 0
-			? sw_world_unit_mode(b->w, u)
-			: y[SW_STATE_DIM + k];
+		v = strcmp(c->vars[k].name, "loc") == 0 ? sw_world_unit_mode(b->w, u)
+							 : y[SW_STATE_DIM + k];
 	else
 		v = k < dim ? y[k] : 0.0;
 	*lo = *hi = v;

@@ -113,6 +113,8 @@ void xi_component_clear(sw_hcomponent *c)
 			sw_expr_ast_free(tr->reset[k]);
 		free(tr->reset);
 	}
+	for (int k = 0; c->vars && k < c->n_vars; k++)
+		sw_expr_ast_free(c->vars[k].lifted);
 	free(c->locations);
 	free(c->transitions);
 	free(c->vars);
@@ -126,7 +128,8 @@ int xi_component_equal(const sw_hcomponent *a, const sw_hcomponent *b)
 	    a->n_locations != b->n_locations || a->n_transitions != b->n_transitions)
 		return 0;
 	for (int k = 0; k < a->n_vars; k++)
-		if (strcmp(a->vars[k].name, b->vars[k].name) != 0 || a->vars[k].role != b->vars[k].role)
+		if (strcmp(a->vars[k].name, b->vars[k].name) != 0 || a->vars[k].role != b->vars[k].role ||
+		    !sw_expr_ast_equal(a->vars[k].lifted, b->vars[k].lifted))
 			return 0;
 	for (int k = 0; k < a->n_labels; k++)
 		if (strcmp(a->labels[k], b->labels[k]) != 0)

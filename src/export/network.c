@@ -83,12 +83,39 @@ static int add_instance(xb *b, int ci, int u, const char *name)
 	int mode = sw_world_unit_mode(b->w, u);
 	in->initial_location = mode < c->n_locations ? mode : 0;
 	for (int k = 0; k < c->n_state; k++) {
-		double v;
-		if (in->signal >= 0)
-			v = k == c->n_state - 1 ? mode : y[SW_STATE_DIM + k];
+		double v = 0.0; /* lifted variables: lifted_initial() */
+		if (c->vars[k].lifted)
+			;
+		else if (in->signal >= 0)
+			v = strcmp(c->vars[k].name, "loc") == 0 ? mode : y[SW_STATE_DIM + k];
 		else
 			v = k < dim ? y[k] : 0.0;
 		in->init_lo[k] = in->init_hi[k] = v;
+	}
+	return SW_SUCCESS;
+}
+
+/* Initial intervals of the lifted variables, from the (widened) initial set. */
+static int lifted_initial(xb *b)
+{
+	sw_hybrid *h = b->h;
+	for (int i = 0; i < h->n_instances; i++) {
+		sw_hinstance *in = &h->instances[i];
+		const sw_hcomponent *c = &h->components[in->component];
+		for (int k = 0; k < c->n_state; k++) {
+			if (!c->vars[k].lifted)
+				continue;
+			int st = xb_lifted_initial(c, (const char(*)[2 * SW_NAME_MAX])in->map, k,
+						   in->init_lo, in->init_hi, &in->init_lo[k],
+						   &in->init_hi[k]);
+			if (st == SW_ENOMEM)
+				return b->status = SW_ENOMEM;
+			if (st != SW_SUCCESS)
+				return xb_refuse(b, 0,
+						 "the initial value of the lifted variable '%s' of "
+						 "'%s' is not finite; export with --profile spaceex",
+						 c->vars[k].name, in->name);
+		}
 	}
 	return SW_SUCCESS;
 }
@@ -320,7 +347,7 @@ static int apply_ranges(xb *b, const sw_export_def *def)
 					 g->agent ? g->agent : "", "");
 		const sw_hcomponent *c = &h->components[in->component];
 		int k = sw_hcomponent_find_var(c, g->var);
-		if (k < 0 || k >= c->n_state)
+		if (k < 0 || k >= c->n_state || c->vars[k].lifted)
 			return xb_refuse(b, 0,
 					 "--initial: '%s' is not a variable of agent '%s'; expected x, "
 					 "y, heading, turn_rate, speed, w_tar, w_obs, time_in_mode or a "
@@ -488,6 +515,8 @@ int sw_hybrid_build(const sw_model *m, const sw_export_def *def, sw_hybrid **out
 		build_all(&b);
 	if (b.status == SW_SUCCESS)
 		apply_ranges(&b, &d);
+	if (b.status == SW_SUCCESS)
+		lifted_initial(&b);
 	if (b.status == SW_SUCCESS)
 		global_notes(&b);
 	sw_world_destroy(b.w);

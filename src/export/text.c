@@ -102,6 +102,10 @@ static void json_component(FILE *f, const sw_hybrid *h, const sw_hcomponent *c)
 		js(f, c->vars[k].name);
 		fprintf(f, ", \"role\": \"%s\", \"meaning\": ", role_name(c->vars[k].role));
 		js(f, c->vars[k].meaning);
+		if (c->vars[k].lifted) {
+			fputs(", \"lifted\": ", f);
+			jexpr(f, h, c->vars[k].lifted);
+		}
 		fputs("}", f);
 	}
 	fputs("],\n     \"labels\": [", f);
