@@ -91,9 +91,12 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 		if (w->grid_on)
 			nc = sw__grid_query((struct sw_world *)w, i, p,
 					    a->perception + a->radius + w->grid_rmax, &cand);
+		/* The agent steered to is the target, not an obstacle: a chaser does not keep a
+		 * safety distance from what it chases. */
+		int chased = w->tkind[i] == TGT_AGENT ? w->tindex[i] : -1;
 		for (int k = 0; k < nc && n < cap; k++) {
 			int j = cand ? cand[k] : k;
-			if (j == i)
+			if (j == i || j == chased)
 				continue;
 			const double *yj = w->y_snap + w->off[j];
 			sw_vec2 d = sw_v2(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y);
