@@ -23,6 +23,11 @@ expect 0 "swerve check --help" "$SW" check --help
 expect 0 "swerve help run" "$SW" help run
 expect 0 "swerve graph --help" "$SW" graph --help
 expect 0 "swerve render --help" "$SW" render --help
+expect 0 "swerve analyze --help" "$SW" analyze --help
+expect 0 "analyze an agent" "$SW" analyze --agent walker --at 5 models/glm_barrier.xml
+if grep -q "a1" /tmp/swerve_cli_out.$$ && grep -qi "stable" /tmp/swerve_cli_out.$$; then ok; else bad "analyze output lacks the competition parameters"; fi
+expect 2 "analyze an unknown agent" "$SW" analyze --agent nobody models/glm_barrier.xml
+expect 2 "analyze an FW agent" "$SW" analyze --agent o1deg-3m models/fw_one_obstacle.xml
 expect 0 "graph of an automaton" "$SW" graph -o "$tmp/seek.dot" automata/seek.xml
 if grep -q '^digraph "seek"' "$tmp/seek.dot" && grep -q -- '->' "$tmp/seek.dot"; then ok; else bad "graph output is not a DOT digraph with edges"; fi
 expect 2 "graph of a bad file" "$SW" graph tests/data/bad_unknown_element.xml

@@ -20,6 +20,7 @@ Suite *render_suite(void);
 Suite *emit_suite(void);
 Suite *export_suite(void);
 Suite *interval_suite(void);
+Suite *analyze_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

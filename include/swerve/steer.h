@@ -226,6 +226,34 @@ void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, doub
 /** Applies personality courage to GLM parameters (section 1.4); other traits act in the rhs. */
 sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers);
 
+/* --- k-class competition, eq. (11) --------------------------------------------------------- */
+
+/** Largest number of classes sw_competition_kclass() accepts. */
+#define SW_KCLASS_MAX 8
+
+/** A fixed point of the k-class competition system (11) with its Jacobian eigenvalues. */
+typedef struct sw_kfixed_point {
+	int k;                          /**< number of classes */
+	unsigned support;               /**< bit i set when w_i > 0 */
+	double w[SW_KCLASS_MAX];        /**< location, w_i >= 0 (entries >= k are 0) */
+	double eig_re[SW_KCLASS_MAX];   /**< real parts of the Jacobian eigenvalues, decreasing */
+	double eig_im[SW_KCLASS_MAX];   /**< imaginary parts, in the same order */
+	int stable;                     /**< 1 when every real part is negative */
+} sw_kfixed_point;
+
+/** The fixed points of (11), w_i' = a_i w_i (1 - w_i^2) - sum_{j != i} g_ij w_j^2 w_i, with
+ * w_i >= 0, for k classes (1 <= k <= SW_KCLASS_MAX); a[k], g[k*k] row-major (g[i*k + j] = g_ij,
+ * diagonal ignored).  Every support S is tried: M_S w_S^2 = a_S (M_ii = a_i, M_ij = g_ij) is
+ * solved by LU and kept when every w_S^2 > 0; the empty support gives 0, a single support {i}
+ * always gives w_i = 1.  Supports of two or more classes with a singular M_S (a continuum of
+ * fixed points) are skipped.  Points are ordered by support bit mask; eigenvalues of the
+ * Jacobian J_ii = a_i (1 - 3 w_i^2) - sum_{j != i} g_ij w_j^2, J_ij = -2 g_ij w_i w_j come from
+ * gsl_eigen_nonsymm.  At most cap points are stored in fp; *n receives the number found (which
+ * may exceed cap; 2^k always suffices).  Returns SW_SUCCESS, SW_EUSAGE (bad k or NULL
+ * arguments), SW_ENUMERIC (non-finite parameters), SW_ENOMEM or a GSL error. */
+int sw_competition_kclass(int k, const double *a, const double *g, sw_kfixed_point *fp, int cap,
+			  int *n);
+
 /* --- FW and potential field ---------------------------------------------------------------- */
 
 /** phi'' of eq. (13) at heading phi and turning rate phidot. Obstacles are points at the

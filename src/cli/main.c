@@ -43,6 +43,8 @@ static void usage(FILE *f)
 	      "  graph FILE              mode graph of an automaton or scenario as Graphviz DOT\n"
 	      "  render SCENARIO         run a scenario and draw it as SVG\n"
 	      "  export SCENARIO         hybrid automaton for verifiers (SpaceEx XML + cfg, DOT, JSON)\n"
+	      "  analyze SCENARIO        GLM weight competition of one agent at a time (fixed points,\n"
+	      "                          stability)\n"
 	      "  version                 print the version\n"
 	      "  help [COMMAND]          this text, or a command's help\n"
 	      "\n"
@@ -68,6 +70,8 @@ int main(int argc, char **argv)
 		return cmd_render(argc - 1, argv + 1);
 	if (strcmp(cmd, "export") == 0)
 		return cmd_export(argc - 1, argv + 1);
+	if (strcmp(cmd, "analyze") == 0)
+		return cmd_analyze(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("swerve %s\n", SWERVE_VERSION);
 		return EXIT_OK;
@@ -85,11 +89,13 @@ int main(int argc, char **argv)
 				return cmd_render(2, hargv);
 			if (strcmp(argv[2], "export") == 0)
 				return cmd_export(2, hargv);
+			if (strcmp(argv[2], "analyze") == 0)
+				return cmd_analyze(2, hargv);
 		}
 		usage(stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, export, version or help\n",
+	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, export, analyze, version or help\n",
 		cmd);
 	return EXIT_BAD_INPUT;
 }

@@ -629,8 +629,15 @@ double sw_world_min_clearance(const sw_world *w, int i, int j)
 
 int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap)
 {
+	/* Perceive into the world's scratch (room for everything), then copy what fits. */
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
-	return sw__perceive(w, i, w->t, agent_y(w, i), sw__wall_near(def), s, buf, cap);
+	int n = sw__perceive(w, i, w->t, agent_y(w, i), sw__wall_near(def), s, w->scratch, w->cap);
+	int k = n < cap ? n : (cap > 0 ? cap : 0);
+	if (k > 0)
+		memcpy(buf, w->scratch, (size_t)k * sizeof *buf);
+	s->obs = buf;
+	s->n_obs = k;
+	return n;
 }
 
 int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out)
