@@ -24,6 +24,10 @@ expect 0 "swerve help run" "$SW" help run
 expect 0 "swerve graph --help" "$SW" graph --help
 expect 0 "swerve render --help" "$SW" render --help
 expect 0 "swerve analyze --help" "$SW" analyze --help
+expect 0 "swerve plot --help" "$SW" plot --help
+expect 0 "plot an agent" "$SW" plot --agent walker --at 8 -o "$tmp/plot.svg" models/glm_barrier.xml
+if grep -q 'class="phidot"' "$tmp/plot.svg"; then ok; else bad "plot lacks the heading-rate curve"; fi
+expect 2 "plot an FW agent" "$SW" plot --agent o1deg-3m --at 1 -o "$tmp/p2.svg" models/fw_one_obstacle.xml
 expect 0 "analyze an agent" "$SW" analyze --agent walker --at 5 models/glm_barrier.xml
 if grep -q "a1" /tmp/swerve_cli_out.$$ && grep -qi "stable" /tmp/swerve_cli_out.$$; then ok; else bad "analyze output lacks the competition parameters"; fi
 expect 2 "analyze an unknown agent" "$SW" analyze --agent nobody models/glm_barrier.xml

@@ -21,6 +21,7 @@ Suite *emit_suite(void);
 Suite *export_suite(void);
 Suite *interval_suite(void);
 Suite *analyze_suite(void);
+Suite *plot_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

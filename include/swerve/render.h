@@ -52,6 +52,19 @@ sw_render_def sw_default_render_def(void);
 int sw_render_svg(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
 		  const char *path, sw_diag *diag);
 
+/* --- Heading plot ------------------------------------------------------------------------- */
+
+/** Writes an SVG plot of GLM agent `agent`'s heading dynamics at the world's current time to
+ * path, atomically: f_tar(phi), f_obs(phi) and phidot = |w_tar| f_tar + |w_obs| f_obs (eq. (1)
+ * without noise) over phi in [-180, 180] degrees, for the situation the agent perceives now and
+ * its current weights; the zero line, the agent's heading (vertical line) and the fixed points of
+ * phidot (zero crossings refined with GSL's Brent solver) as filled (stable, negative slope) or
+ * open (unstable) circles.  Curves are polylines of class "f-tar", "f-obs" and "phidot"; fixed
+ * points circles of class "fixed-stable" / "fixed-unstable"; the plot area a rect of class
+ * "frame".  Returns SW_SUCCESS, SW_EUSAGE (agent out of range or not running GLM in its current
+ * mode, with a diagnostic) or SW_EIO. */
+int sw_plot_heading_svg(const sw_world *w, int agent, const char *path, sw_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
