@@ -24,4 +24,15 @@ int cli_exit_code(int status);
 /** Exit code for a failed load: an unreadable input file is bad input too (2). */
 int cli_load_exit_code(int status);
 
+/** Parses text as a finite number >= lo for option opt of command cmd into *out; on failure
+ * prints "swerve CMD: OPT 'TEXT': expected a number >= LO" and returns -1. */
+int cli_number(const char *cmd, const char *opt, const char *text, double lo, double *out);
+
+/** Loads the scenario at path (seed overridden when seed >= 0), finds the agent named `agent`
+ * (NULL: the only agent), creates a world and steps it until its time reaches at.  On success
+ * returns EXIT_OK with *m, *w and *agent_index set (caller frees both); otherwise prints what
+ * went wrong, frees everything and returns the exit code. */
+int cli_world_at(const char *cmd, const char *path, const char *agent, double at, double seed,
+		 sw_model **m, sw_world **w, int *agent_index);
+
 #endif

@@ -283,17 +283,10 @@ int cmd_analyze(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "a:t:kjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': agent = optarg; break;
-		case 't': {
-			char *end = NULL;
-			at = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || !isfinite(at) || at < 0.0) {
-				fprintf(stderr, "swerve analyze: --at needs a time >= 0 in seconds, "
-						"got '%s'\n",
-					optarg);
+		case 't':
+			if (cli_number("analyze", "--at", optarg, 0.0, &at))
 				return EXIT_BAD_INPUT;
-			}
 			break;
-		}
 		case 'k': kclass = 1; break;
 		case 'j': json = 1; break;
 		case 'h': analyze_usage(stdout); return EXIT_OK;
@@ -305,50 +298,13 @@ int cmd_analyze(int argc, char **argv)
 		analyze_usage(stderr);
 		return EXIT_BAD_INPUT;
 	}
-	static sw_diag diag;
-	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int st = sw_scenario_load(argv[optind], &m, &diag);
-	if (st != SW_SUCCESS) {
-		cli_print_diag(&diag);
-		return cli_load_exit_code(st);
-	}
-	int ai = -1;
-	if (agent) {
-		for (int i = 0; i < m->n_agents; i++)
-			if (strcmp(m->agents[i].name, agent) == 0)
-				ai = i;
-		if (ai < 0) {
-			fprintf(stderr, "swerve analyze: no agent named '%s' in %s (agents:", agent,
-				argv[optind]);
-			for (int i = 0; i < m->n_agents; i++)
-				fprintf(stderr, " %s", m->agents[i].name);
-			fputs(")\n", stderr);
-			sw_model_free(m);
-			return EXIT_BAD_INPUT;
-		}
-	} else if (m->n_agents == 1) {
-		ai = 0;
-	} else {
-		fprintf(stderr, "swerve analyze: the scenario has %d agents; choose one with --agent\n",
-			m->n_agents);
-		sw_model_free(m);
-		return EXIT_BAD_INPUT;
-	}
-
 	sw_world *w = NULL;
-	st = sw_world_create(m, &w, &diag);
-	while (st == SW_SUCCESS && sw_world_time(w) < at - 1e-9)
-		st = sw_world_step(w, &diag);
-	if (st != SW_SUCCESS) {
-		cli_print_diag(&diag);
-		if (w)
-			fprintf(stderr, "swerve analyze: the run failed at t = %.9g s before T = %.9g s\n",
-				sw_world_time(w), at);
-		sw_world_destroy(w);
-		sw_model_free(m);
-		return cli_exit_code(st);
-	}
+	int ai = -1;
+	int code = cli_world_at("analyze", argv[optind], agent, at, -1.0, &m, &w, &ai);
+	if (code != EXIT_OK)
+		return code;
+	int st;
 
 	analysis A;
 	memset(&A, 0, sizeof A);

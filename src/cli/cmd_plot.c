@@ -1,6 +1,5 @@
 /* cli/cmd_plot.c - `swerve plot`: run a scenario to time T and plot a GLM agent's heading
  * dynamics (f_tar, f_obs, phidot and the fixed points) as SVG. */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,18 +28,6 @@ static void plot_usage(FILE *f)
 	      f);
 }
 
-static int number(const char *opt, const char *text, double lo, double *out)
-{
-	char *end = NULL;
-	errno = 0;
-	*out = strtod(text, &end);
-	if (errno || !*text || *end || !(*out >= lo) || !(*out < 1e300)) {
-		fprintf(stderr, "swerve plot: %s '%s': expected a number >= %g\n", opt, text, lo);
-		return -1;
-	}
-	return 0;
-}
-
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -55,12 +42,12 @@ int cmd_plot(int argc, char **argv)
 		switch (c) {
 		case 'n': agent = optarg; break;
 		case 'a':
-			if (number("--at", optarg, 0, &at))
+			if (cli_number("plot", "--at", optarg, 0, &at))
 				return EXIT_BAD_INPUT;
 			break;
 		case 'o': outpath = optarg; break;
 		case 's':
-			if (number("--seed", optarg, 0, &seed))
+			if (cli_number("plot", "--seed", optarg, 0, &seed))
 				return EXIT_BAD_INPUT;
 			break;
 		case 'h': plot_usage(stdout); return EXIT_OK;
@@ -75,53 +62,26 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "swerve plot: --agent NAME and --at T are required\n");
 		return EXIT_BAD_INPUT;
 	}
-	static sw_diag diag;
-	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int st = sw_scenario_load(argv[optind], &m, &diag);
-	if (st != SW_SUCCESS) {
-		cli_print_diag(&diag);
-		return cli_load_exit_code(st);
-	}
-	if (seed >= 0)
-		m->run.seed = (uint64_t)seed;
+	sw_world *w = NULL;
 	int idx = -1;
-	for (int i = 0; i < m->n_agents; i++)
-		if (strcmp(m->agents[i].name, agent) == 0)
-			idx = i;
-	if (idx < 0) {
-		fprintf(stderr, "swerve plot: %s has no agent '%s' (agents:", m->name, agent);
-		for (int i = 0; i < m->n_agents; i++)
-			fprintf(stderr, " %s", m->agents[i].name);
-		fprintf(stderr, ")\n");
-		sw_model_free(m);
-		return EXIT_BAD_INPUT;
-	}
+	int code = cli_world_at("plot", argv[optind], agent, at, seed, &m, &w, &idx);
+	if (code != EXIT_OK)
+		return code;
 	char defpath[2 * SW_NAME_MAX + 16];
 	if (!outpath) {
 		snprintf(defpath, sizeof defpath, "%s_%s_plot.svg", m->name, agent);
 		outpath = defpath;
 	}
-	sw_world *w = NULL;
-	st = sw_world_create(m, &w, &diag);
-	/* Step until the world reaches T (steps of run.step; the last one may end past T). */
-	while (st == SW_SUCCESS && sw_world_time(w) < at - 1e-9 * fmax(1.0, at))
-		st = sw_world_step(w, &diag);
-	if (st == SW_SUCCESS) {
-		st = sw_plot_heading_svg(w, idx, outpath, &diag);
-		cli_print_diag(&diag);
-		if (st == SW_EUSAGE) { /* not GLM in its current mode: the diagnostic says so */
-			sw_world_destroy(w);
-			sw_model_free(m);
-			return EXIT_BAD_INPUT;
-		}
-	} else {
-		cli_print_diag(&diag);
-	}
+	static sw_diag diag;
+	sw_diag_init(&diag);
+	int st = sw_plot_heading_svg(w, idx, outpath, &diag);
+	cli_print_diag(&diag);
 	if (st == SW_SUCCESS)
 		printf("swerve: heading plot of %s at t = %g s in %s\n", agent, sw_world_time(w),
 		       outpath);
 	sw_world_destroy(w);
 	sw_model_free(m);
-	return cli_exit_code(st);
+	/* SW_EUSAGE: the agent does not steer with GLM now (the diagnostic says so): bad input. */
+	return st == SW_EUSAGE ? EXIT_BAD_INPUT : cli_exit_code(st);
 }

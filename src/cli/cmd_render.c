@@ -1,5 +1,4 @@
 /* cli/cmd_render.c - `swerve render`: run a scenario and draw it as SVG. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,18 +25,6 @@ static void render_usage(FILE *f)
 	      f);
 }
 
-static int number(const char *opt, const char *text, double lo, double *out)
-{
-	char *end = NULL;
-	errno = 0;
-	*out = strtod(text, &end);
-	if (errno || !*text || *end || !(*out >= lo) || !(*out < 1e300)) {
-		fprintf(stderr, "swerve render: %s '%s': expected a number >= %g\n", opt, text, lo);
-		return -1;
-	}
-	return 0;
-}
-
 int cmd_render(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -54,24 +41,24 @@ int cmd_render(int argc, char **argv)
 		switch (c) {
 		case 'o': outpath = optarg; break;
 		case 'a':
-			if (def.n_instants == 16 || number("--at", optarg, 0, &instants[def.n_instants]))
+			if (def.n_instants == 16 || cli_number("render", "--at", optarg, 0, &instants[def.n_instants]))
 				return EXIT_BAD_INPUT;
 			def.n_instants++;
 			break;
 		case 'w':
-			if (number("--width", optarg, 10, &def.width))
+			if (cli_number("render", "--width", optarg, 10, &def.width))
 				return EXIT_BAD_INPUT;
 			break;
 		case 't':
-			if (number("--ticks", optarg, 0, &def.tick_every))
+			if (cli_number("render", "--ticks", optarg, 0, &def.tick_every))
 				return EXIT_BAD_INPUT;
 			break;
 		case 's':
-			if (number("--seed", optarg, 0, &seed))
+			if (cli_number("render", "--seed", optarg, 0, &seed))
 				return EXIT_BAD_INPUT;
 			break;
 		case 'd':
-			if (number("--duration", optarg, 1e-9, &duration))
+			if (cli_number("render", "--duration", optarg, 1e-9, &duration))
 				return EXIT_BAD_INPUT;
 			break;
 		case 'h': render_usage(stdout); return EXIT_OK;

@@ -67,12 +67,8 @@ int cmd_run(int argc, char **argv)
 			have_seed = 1;
 			break;
 		case 'd':
-			duration = strtod(optarg, &end);
-			if (!*optarg || *end || !(duration > 0.0 && duration < 1e300)) {
-				fprintf(stderr, "swerve run: --duration '%s': expected a number > 0\n",
-					optarg);
+			if (cli_number("run", "--duration", optarg, 1e-9, &duration))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case 'q': quiet = 1; break;
 		case 'h': run_usage(stdout); return EXIT_OK;

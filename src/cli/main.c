@@ -1,5 +1,8 @@
 /* cli/main.c - the swerve command-line tool: subcommand dispatch and shared helpers. */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -27,6 +30,65 @@ int cli_exit_code(int status)
 int cli_load_exit_code(int status)
 {
 	return status == SW_EIO ? EXIT_BAD_INPUT : cli_exit_code(status);
+}
+
+int cli_number(const char *cmd, const char *opt, const char *text, double lo, double *out)
+{
+	char *end = NULL;
+	errno = 0;
+	*out = strtod(text, &end);
+	if (errno || !*text || *end || !(*out >= lo) || !(*out < 1e300)) {
+		fprintf(stderr, "swerve %s: %s '%s': expected a number >= %g\n", cmd, opt, text, lo);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_world_at(const char *cmd, const char *path, const char *agent, double at, double seed,
+		 sw_model **m, sw_world **w, int *agent_index)
+{
+	static sw_diag diag;
+	sw_diag_init(&diag);
+	*m = NULL;
+	*w = NULL;
+	int st = sw_scenario_load(path, m, &diag);
+	if (st != SW_SUCCESS) {
+		cli_print_diag(&diag);
+		return cli_load_exit_code(st);
+	}
+	if (seed >= 0)
+		(*m)->run.seed = (uint64_t)seed;
+	int ai = agent ? sw_model_find_agent(*m, agent) : ((*m)->n_agents == 1 ? 0 : -1);
+	if (ai < 0) {
+		if (agent)
+			fprintf(stderr, "swerve %s: %s has no agent '%s' (agents:", cmd, path, agent);
+		else
+			fprintf(stderr, "swerve %s: %s has %d agents; choose one with --agent (agents:",
+				cmd, path, (*m)->n_agents);
+		for (int i = 0; i < (*m)->n_agents; i++)
+			fprintf(stderr, " %s", (*m)->agents[i].name);
+		fputs(")\n", stderr);
+		sw_model_free(*m);
+		*m = NULL;
+		return EXIT_BAD_INPUT;
+	}
+	st = sw_world_create(*m, w, &diag);
+	/* Step until the world reaches T (steps of run.step; the last one may end past T). */
+	while (st == SW_SUCCESS && sw_world_time(*w) < at - 1e-9 * fmax(1.0, at))
+		st = sw_world_step(*w, &diag);
+	cli_print_diag(&diag);
+	if (st != SW_SUCCESS) {
+		if (*w)
+			fprintf(stderr, "swerve %s: the run failed at t = %.9g s before T = %.9g s\n",
+				cmd, sw_world_time(*w), at);
+		sw_world_destroy(*w);
+		sw_model_free(*m);
+		*w = NULL;
+		*m = NULL;
+		return cli_exit_code(st);
+	}
+	*agent_index = ai;
+	return EXIT_OK;
 }
 
 static void usage(FILE *f)
