@@ -439,6 +439,8 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 		sw_world_destroy(w);
 		return st;
 	}
+	memcpy(w->y_snap, w->y, (w->off[nu - 1] + (size_t)w->dim[nu - 1]) * sizeof *w->y);
+	sw__grid_build(w);
 	sw__history_push(w);
 	*out = w;
 	return SW_SUCCESS;
@@ -545,8 +547,8 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	double h = m->run.step, t0 = w->t, t1 = t0 + h;
 	double *y0 = w->work + 6 * (size_t)w->maxdim;
 	size_t total = w->off[w->nu - 1] + (size_t)w->dim[w->nu - 1];
-	memcpy(w->y_snap, w->y, total * sizeof *w->y);
-	sw__grid_build(w);
+	/* y_snap (and the grid) already hold the step-start states: they are refreshed at the end
+	 * of sw_world_create and of every step, and nothing changes the world in between. */
 	for (int s = 0; s < w->ns; s++)
 		w->sig_mode0[s] = w->mode[w->n + s];
 	w->n_switch = 0;
