@@ -60,6 +60,11 @@ long sw_world_steps(const sw_world *w);
 /** Copies agent i's state into *out. */
 void sw_world_agent(const sw_world *w, int i, sw_agent_state *out);
 
+/** The steering law and parameters agent i runs in its current mode (personality applied);
+ * valid until the world is destroyed.  An agent standing still in a mode without a law still
+ * reports that mode's (unused) definition. */
+const sw_steer_def *sw_world_steer(const sw_world *w, int i);
+
 /** Metrics of agent i (pointer valid until the world is destroyed). */
 const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i);
 

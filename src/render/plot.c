@@ -16,7 +16,6 @@
 #include <gsl/gsl_roots.h>
 #include <libxml/xmlwriter.h>
 
-#include "sim/sim_internal.h"
 #include "swerve/render.h"
 
 #define N_SAMPLES 721 /* every half degree, both ends included */
@@ -368,7 +367,7 @@ int sw_plot_heading_svg(const sw_world *w, int agent, const char *path, sw_diag 
 		return sw_diag_add(diag, SW_SEV_ERROR, NULL, 0, 0, "heading plot: no agent %d",
 				   agent),
 		       SW_EUSAGE;
-	const sw_steer_def *def = sw__steer_of(w, agent, sw_world_unit_mode(w, agent));
+	const sw_steer_def *def = sw_world_steer(w, agent);
 	if (def->law != SW_LAW_GLM)
 		return sw_diag_add(diag, SW_SEV_ERROR, NULL, 0, 0,
 				   "heading plot: agent '%s' steers with law '%s' in mode '%s', not "

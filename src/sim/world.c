@@ -622,6 +622,11 @@ const double *sw_world_unit_state(const sw_world *w, int u, int *dim)
 	return agent_y(w, u);
 }
 
+const sw_steer_def *sw_world_steer(const sw_world *w, int i)
+{
+	return sw__steer_of(w, i, w->mode[i]);
+}
+
 const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i) { return &w->metrics[i]; }
 
 double sw_world_min_clearance(const sw_world *w, int i, int j)
