@@ -17,11 +17,13 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 SLEEF_CFLAGS := $(shell pkg-config --exists sleef 2>/dev/null && echo -DSW_HAVE_SLEEF $$(pkg-config --cflags sleef))
 SLEEF_LIBS   := $(shell pkg-config --exists sleef 2>/dev/null && pkg-config --libs sleef)
 
+# OpenMP (part of GCC and Clang): parallel stepping of agents; OPENMP= builds without it.
+OPENMP  ?= -fopenmp
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fPIC -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
-LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fPIC $(OPENMP) -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
+LDLIBS  = $(OPENMP) $(PKG_LIBS) $(SLEEF_LIBS) -lm
 
 # Library sources, one folder per module.
 LIB_SRC := \
@@ -31,9 +33,9 @@ LIB_SRC := \
 	src/geom/geom.c \
 	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/wall.c src/steer/rhs.c src/steer/emit.c src/steer/kclass.c \
-	src/model/model.c src/model/motion.c src/model/automaton.c \
+	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
-	src/sim/hybrid.c src/sim/grid.c \
+	src/sim/hybrid.c src/sim/grid.c src/sim/step.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c \
 	src/render/svg.c src/render/plot.c \

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "swerve/swerve.h"
@@ -14,6 +15,15 @@ static double now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* CPU time of the whole process (all threads), s: with one thread it is insensitive to other
+ * load on the machine, so figures taken on a busy machine can be compared. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
@@ -143,19 +153,25 @@ static void bench_crowd(int n, int steps)
 	}
 	sw_world *w = NULL;
 	sw_world_create(m, &w, NULL);
-	double t0 = now();
+	double t0 = now(), c0 = cpu_now();
 	for (int k = 0; k < steps; k++)
 		sw_world_step(w, NULL);
-	double dt = now() - t0;
+	double dt = now() - t0, dc = cpu_now() - c0;
 	printf("crowd  euler  %6d agents (grid, 2 m)   : %10.3g agent-steps/s (%7.0f ns per "
-	       "agent-step)\n",
-	       n, (double)n * steps / dt, dt / ((double)n * steps) * 1e9);
+	       "agent-step; cpu %7.0f ns)\n",
+	       n, (double)n * steps / dt, dt / ((double)n * steps) * 1e9,
+	       dc / ((double)n * steps) * 1e9);
 	sw_world_destroy(w);
 	sw_model_free(m);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* `bench_swerve crowd` runs only the crowd section (for profiling). */
+	if (argc > 1 && strcmp(argv[1], "crowd") == 0) {
+		bench_crowd(10000, argc > 2 ? atoi(argv[2]) : 10);
+		return 0;
+	}
 	int sizes[] = {1, 10, 100, 1000};
 	for (int k = 0; k < 4; k++)
 		bench_rhs(SW_LAW_GLM, sizes[k]);

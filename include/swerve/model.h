@@ -320,6 +320,13 @@ typedef struct sw_agent {
 	int binding_first;    /**< its parameters' values: model->bindings[binding_first + j] */
 } sw_agent;
 
+/** Sorted name index of one kind of record (internal; see model/names.c). */
+typedef struct sw_name_index {
+	const char **sorted; /**< pointers to the records' names, sorted */
+	int n;               /**< records indexed */
+	const void *base;    /**< record array indexed */
+} sw_name_index;
+
 /** The compiled scenario.  Read-only after sw_model_finalize(). */
 typedef struct sw_model {
 	char name[SW_NAME_MAX]; /**< scenario name */
@@ -339,6 +346,7 @@ typedef struct sw_model {
 	int finalized;        /**< 1 after sw_model_finalize() succeeded */
 	int cap_obstacles, cap_prims, cap_targets, cap_agents, cap_points; /**< internal */
 	int cap_automata, cap_regions, cap_signals, cap_bindings; /**< internal */
+	sw_name_index names[3]; /**< internal: name lookups of targets, agents, obstacles */
 } sw_model;
 
 /** Defaults (the one place where they live). */

@@ -103,6 +103,19 @@ int sw_world_unit_mode(const sw_world *w, int u);
  * the automaton's variables in declaration order]; *dim (may be NULL) receives its length. */
 const double *sw_world_unit_state(const sw_world *w, int u, int *dim);
 
+/** Number of threads sw_world_step uses (OpenMP; 1 when built without it); n = 0: one per
+ * processor.  Results are identical for every n (each agent's step reads only the step-start
+ * snapshot of the others and writes only its own data).  Default 1.  Allocates per-thread scratch
+ * here, never inside a step.  Returns SW_SUCCESS, SW_EUSAGE or SW_ENOMEM. */
+int sw_world_set_threads(sw_world *w, int n);
+
+/** The number of threads in use. */
+int sw_world_threads(const sw_world *w);
+
+/** Turns the single-evaluation path of explicit Euler GLM agents on (default) or off; results
+ * are bit for bit the same either way (for tests and benchmarks). */
+void sw_world_set_fast_path(sw_world *w, int on);
+
 /** Called at every sample (t = 0 and every run.sample seconds); non-zero return stops the run
  * with that status. */
 typedef int (*sw_sample_fn)(const sw_world *w, void *ctx);

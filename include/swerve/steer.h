@@ -277,6 +277,10 @@ void sw_pf_gradient(const sw_pf_params *p, const sw_situation *s, double grad[2]
 int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_situation *s,
 		 const double y[SW_STATE_DIM], double dydt[SW_STATE_DIM], sw_glm_terms *terms);
 
+/** Velocity (v cos phi, v sin phi) into vel[2]: the motion part of every law's right-hand side
+ * (one function, so every path that moves an agent computes the same bits). */
+void sw_steer_velocity(double v, double phi, double vel[2]);
+
 /** The algebraic outputs of a law at state y (after a step): the commanded speed, and for PF the
  * heading of motion.  Writes y[V] (when there is no speed lag) and y[PHI] (PF only). */
 void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,

@@ -73,6 +73,8 @@ static int resolve_name(void *ctx, const sw_expr_func *f, int arg, const char *n
 {
 	cctx *c = ctx;
 	struct sw_automaton *a = c->a;
+	if (f->id == SW_HF_PROGRESS)
+		a->uses_progress = 1; /* worlds keep position histories only when needed */
 	if (f->id == SW_HF_IN && arg == 1) {
 		/* A mode of the signal: interned, checked when the scenario binds the signal. */
 		for (int k = 0; k < a->n_names; k++)

@@ -76,6 +76,7 @@ struct sw_automaton {
 	char file[SW_DIAG_FILE];
 	int line;
 	int is_signal;
+	int uses_progress; /* 1 when an expression calls progress() */
 	int n_params, n_vars, n_modes, n_trans, n_labels, n_names;
 	sw_aparam *params;
 	sw_avar *vars;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "automaton_impl.h"
+#include "model_internal.h"
 
 sw_obstacle_def sw_default_obstacle_def(void)
 {
@@ -86,6 +87,7 @@ void sw_model_free(sw_model *m)
 	free(m->regions);
 	free(m->signals);
 	free(m->bindings);
+	sw__names_free(m);
 	free(m);
 }
 
@@ -569,6 +571,8 @@ int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag)
 	}
 	m->agents[m->n_agents] = a;
 	if (def->target && def->target[0]) {
+		if (sw__names_build(m, SW_NAMES_TARGET) != SW_SUCCESS)
+			return SW_ENOMEM;
 		int t = sw_model_find_target(m, def->target);
 		if (t < 0) {
 			sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
@@ -714,17 +718,45 @@ static int find(const char *name, const void *base, int n, size_t stride)
 
 int sw_model_find_target(const sw_model *m, const char *name)
 {
-	return find(name, m->targets, m->n_targets, sizeof *m->targets);
+	return sw__names_find(m, SW_NAMES_TARGET, name);
 }
 
 int sw_model_find_obstacle(const sw_model *m, const char *name)
 {
-	return find(name, m->obstacles, m->n_obstacles, sizeof *m->obstacles);
+	return sw__names_find(m, SW_NAMES_OBSTACLE, name);
 }
 
 int sw_model_find_agent(const sw_model *m, const char *name)
 {
-	return find(name, m->agents, m->n_agents, sizeof *m->agents);
+	return sw__names_find(m, SW_NAMES_AGENT, name);
+}
+
+/* Reports duplicate names of an indexed kind (targets, agents, obstacles) in O(n log n). */
+static int check_unique_indexed(sw_model *m, const char *kind, int k, size_t stride,
+				size_t line_off, sw_diag *diag, int *bad_out)
+{
+	if (sw__names_build(m, k) != SW_SUCCESS)
+		return SW_ENOMEM;
+	int n = m->names[k].n;
+	int *i = malloc(((size_t)n + 1) * sizeof *i), *first = malloc(((size_t)n + 1) * sizeof *i);
+	if (!i || !first) {
+		free(i);
+		free(first);
+		return SW_ENOMEM;
+	}
+	int nd = sw__names_duplicates(m, k, i, first);
+	const char *base = m->names[k].base;
+	for (int d = 0; d < nd; d++) {
+		const char *ni = base + (size_t)i[d] * stride, *nj = base + (size_t)first[d] * stride;
+		int li = *(const int *)(ni + line_off), lj = *(const int *)(nj + line_off);
+		sw_diag_add(diag, SW_SEV_ERROR, m->file, li, 0,
+			    "%s name '%s' is already used (line %d); expected a unique name", kind,
+			    ni, lj);
+		*bad_out = 1;
+	}
+	free(i);
+	free(first);
+	return SW_SUCCESS;
 }
 
 /* Reports the first duplicate name in an array of named records. */
@@ -799,12 +831,13 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 	if (!m || m->finalized)
 		return SW_EUSAGE;
 	int badf = 0;
-	check_unique(m, "obstacle", m->obstacles, m->n_obstacles, sizeof *m->obstacles,
-		     offsetof(sw_obstacle, line), diag, &badf);
-	check_unique(m, "target", m->targets, m->n_targets, sizeof *m->targets,
-		     offsetof(sw_target, line), diag, &badf);
-	check_unique(m, "agent", m->agents, m->n_agents, sizeof *m->agents,
-		     offsetof(sw_agent, line), diag, &badf);
+	if (check_unique_indexed(m, "obstacle", SW_NAMES_OBSTACLE, sizeof *m->obstacles,
+				 offsetof(sw_obstacle, line), diag, &badf) != SW_SUCCESS ||
+	    check_unique_indexed(m, "target", SW_NAMES_TARGET, sizeof *m->targets,
+				 offsetof(sw_target, line), diag, &badf) != SW_SUCCESS ||
+	    check_unique_indexed(m, "agent", SW_NAMES_AGENT, sizeof *m->agents,
+				 offsetof(sw_agent, line), diag, &badf) != SW_SUCCESS)
+		return SW_ENOMEM;
 	if (m->n_agents == 0) {
 		sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
 			    "the scenario has no agent; expected at least one <agent>");

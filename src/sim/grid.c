@@ -14,10 +14,12 @@
 
 #include "sim_internal.h"
 
-/* Cell coordinates to a bucket. */
+/* Cell coordinates to a bucket.  Linear in ix, so that the cells of one row of a query are
+ * consecutive buckets (a query touches a few contiguous runs of memory, not 9 random places);
+ * the row multiplier is a large odd constant, which spreads rows over the table. */
 static unsigned bucket(const struct sw_world *w, long ix, long iy)
 {
-	uint64_t h = sw_mix64((uint64_t)ix * 0x9e3779b97f4a7c15ULL ^ (uint64_t)iy);
+	uint64_t h = (uint64_t)ix + (uint64_t)iy * 0x9e3779b97f4a7c15ULL;
 	return (unsigned)(h & (uint64_t)(w->grid_buckets - 1));
 }
 
@@ -44,7 +46,12 @@ int sw__grid_alloc(struct sw_world *w)
 	w->grid_items = calloc((size_t)w->n, sizeof *w->grid_items);
 	w->grid_key = calloc((size_t)w->n, sizeof *w->grid_key);
 	w->grid_found = calloc((size_t)w->n, sizeof *w->grid_found);
-	if (!w->grid_start || !w->grid_items || !w->grid_key || !w->grid_found)
+	w->grid_px = calloc((size_t)w->n, sizeof *w->grid_px);
+	w->grid_py = calloc((size_t)w->n, sizeof *w->grid_py);
+	w->grid_cx = calloc((size_t)w->n, sizeof *w->grid_cx);
+	w->grid_cy = calloc((size_t)w->n, sizeof *w->grid_cy);
+	if (!w->grid_start || !w->grid_items || !w->grid_key || !w->grid_found || !w->grid_px ||
+	    !w->grid_py || !w->grid_cx || !w->grid_cy)
 		return SW_ENOMEM;
 	w->grid_on = 1;
 	return SW_SUCCESS;
@@ -56,6 +63,10 @@ void sw__grid_free(struct sw_world *w)
 	free(w->grid_items);
 	free(w->grid_key);
 	free(w->grid_found);
+	free(w->grid_px);
+	free(w->grid_py);
+	free(w->grid_cx);
+	free(w->grid_cy);
 }
 
 void sw__grid_build(struct sw_world *w)
@@ -74,19 +85,21 @@ void sw__grid_build(struct sw_world *w)
 	for (int b = 0; b < nb; b++)
 		w->grid_start[b + 1] += w->grid_start[b];
 	/* Placement with per-bucket cursors kept in grid_start itself (j ascending within
-	 * each bucket). */
-	for (int j = 0; j < w->n; j++)
-		w->grid_items[w->grid_start[w->grid_key[j]]++] = j;
+	 * each bucket); each slot also keeps the agent's cell and position, so that queries read
+	 * contiguous memory (structure of arrays in bucket order). */
+	for (int j = 0; j < w->n; j++) {
+		int k = w->grid_start[w->grid_key[j]]++;
+		const double *y = w->y_snap + w->off[j];
+		w->grid_items[k] = j;
+		w->grid_px[k] = y[SW_STATE_X];
+		w->grid_py[k] = y[SW_STATE_Y];
+		w->grid_cx[k] = (long)floor(y[SW_STATE_X] / w->grid_cell);
+		w->grid_cy[k] = (long)floor(y[SW_STATE_Y] / w->grid_cell);
+	}
 	/* grid_start[b] now holds the end of bucket b: shift back to starts. */
 	for (int b = nb; b > 0; b--)
 		w->grid_start[b] = w->grid_start[b - 1];
 	w->grid_start[0] = 0;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
 }
 
 int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out)
@@ -94,23 +107,30 @@ int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out
 	double cs = w->grid_cell;
 	long x0 = (long)floor((p.x - reach) / cs), x1 = (long)floor((p.x + reach) / cs);
 	long y0 = (long)floor((p.y - reach) / cs), y1 = (long)floor((p.y + reach) / cs);
-	int n = 0;
+	/* Centres farther than reach cannot be perceived (reach covers perception and both
+	 * radii); the slack keeps rounding from ever dropping one the exact test would keep. */
+	double r2 = reach * reach * (1.0 + 1e-9);
+	int n = 0, *found = w->grid_found;
 	for (long ix = x0; ix <= x1; ix++)
 		for (long iy = y0; iy <= y1; iy++) {
 			unsigned b = bucket(w, ix, iy);
 			for (int k = w->grid_start[b]; k < w->grid_start[b + 1]; k++) {
-				int j = w->grid_items[k];
-				if (j == i)
-					continue;
-				const double *yj = w->y_snap + w->off[j];
-				long jx = (long)floor(yj[SW_STATE_X] / cs);
-				long jy = (long)floor(yj[SW_STATE_Y] / cs);
-				if (jx != ix || jy != iy)
+				if (w->grid_cx[k] != ix || w->grid_cy[k] != iy)
 					continue; /* another cell hashed to this bucket */
-				w->grid_found[n++] = j;
+				double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
+				int j = w->grid_items[k];
+				if (dx * dx + dy * dy > r2 || j == i)
+					continue;
+				/* Insertion in increasing index order (the brute-force loop's
+				 * order): the lists are short, and already sorted within a cell. */
+				int q = n++;
+				while (q > 0 && found[q - 1] > j) {
+					found[q] = found[q - 1];
+					q--;
+				}
+				found[q] = j;
 			}
 		}
-	qsort(w->grid_found, (size_t)n, sizeof *w->grid_found, cmp_int);
-	*out = w->grid_found;
+	*out = found;
 	return n;
 }

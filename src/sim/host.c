@@ -225,6 +225,8 @@ double sw__margin(struct sw_world *w, int u, double t, const double *y, const sw
 
 void sw__history_push(struct sw_world *w)
 {
+	if (!w->hist)
+		return; /* no automaton reads progress() */
 	for (int i = 0; i < w->n; i++) {
 		double *r = w->hist + ((size_t)i * SW_HISTORY + w->hist_head) * 3;
 		const double *y = w->y + w->off[i];

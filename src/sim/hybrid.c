@@ -69,6 +69,8 @@ static void fire(struct sw_world *w, int u, const sw_atrans *tr, double t, doubl
 		y[SW_STATE_DIM + 1 + tr->resets[r].var] = v;
 	}
 	y[SW_STATE_DIM] = 0.0; /* time_in_mode */
+	if (u < w->n)
+		w->fast[u] = NAN; /* the sensed flow belonged to the old mode and state */
 	int from = w->mode[u];
 	w->mode[u] = tr->to;
 	if (u < w->n) {

@@ -13,6 +13,14 @@
 
 #include "sim_internal.h"
 
+/* The GLM flow from the heading rate and speed sensed at the step start (sim/step.c): the same
+ * operations as sw_steer_rhs (steer/rhs.c glm_rhs) without agility or mass lags. */
+static void fast_flow(const double y[], double rate, double dydt[])
+{
+	sw_steer_velocity(y[SW_STATE_V], y[SW_STATE_PHI], &dydt[SW_STATE_X]);
+	dydt[SW_STATE_PHI] = rate;
+}
+
 /* Flow of an automaton unit: the mode's steering (or standing still), time_in_mode, clocks and
  * the mode's flow equations. */
 static int automaton_flow(struct sw_world *w, int u, double t, const double y[], double dydt[])
@@ -20,7 +28,9 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 	const struct sw_automaton *a = w->aut[u];
 	const sw_amode *md = &a->modes[w->mode[u]];
 	memset(dydt, 0, (size_t)w->dim[u] * sizeof *dydt);
-	if (u < w->n && md->moves) {
+	if (u < w->n && md->moves && !isnan(w->fast[u]) && t == w->t) {
+		fast_flow(y, w->fast[u], dydt);
+	} else if (u < w->n && md->moves) {
 		const sw_agent *ag = &w->m->agents[u];
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
 		sw_situation s;
@@ -49,6 +59,10 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 	int u = c->i, st;
 	if (w->aut[u]) {
 		st = automaton_flow(w, u, t, y, dydt);
+	} else if (!isnan(w->fast[u]) && t == w->t) {
+		memset(dydt, 0, SW_STATE_DIM * sizeof *dydt);
+		fast_flow(y, w->fast[u], dydt);
+		st = SW_SUCCESS;
 	} else {
 		const sw_agent *a = &w->m->agents[u];
 		const sw_steer_def *def = sw__steer_of(w, u, 0);
@@ -112,6 +126,7 @@ int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 {
 	if (!(t1 > t0))
 		return SW_SUCCESS;
+	w->ctx[u].w = w; /* the world or thread view integrating u now */
 	w->rhs_status = SW_SUCCESS;
 	if (!w->type)
 		return euler(w, u, t0, t1, y);

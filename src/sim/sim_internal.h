@@ -83,7 +83,53 @@ struct sw_world {
 	int grid_buckets;
 	int *grid_start, *grid_items, *grid_found;
 	unsigned *grid_key;
+	double *grid_px, *grid_py; /* bucket order: positions */
+	long *grid_cx, *grid_cy;   /* bucket order: cells */
+	/* threads and the single-evaluation path (step.c) */
+	int n_threads;
+	struct sw_thread *th;   /* n_threads of them */
+	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN */
+	int fast_on;            /* 1 (default): use it */
 };
+
+/** A transition event buffered by a thread (delivered after the agents' step, in order). */
+typedef struct sw_tevent {
+	int u, from, to;
+	double t;
+	const char *label;
+	char guard[256];
+	size_t yoff; /* the unit's state at the event, in the thread's evy */
+} sw_tevent;
+
+/** A thread's view of the world (a shallow copy with private scratch) and its resources. */
+typedef struct sw_thread {
+	struct sw_world view;
+	sw_percept *scratch;
+	double *work, *slots;
+	int *found;
+	sw_diag *diag;
+	int status;
+	sw_tevent *ev;
+	int n_ev, cap_ev;
+	double *evy;
+	size_t n_evy, cap_evy;
+} sw_thread;
+
+/* step.c */
+/** Index of the target closest to agent i at time t, -1 when there is none. */
+int sw__closest_target(const struct sw_world *w, int i, double t);
+/** Whether agent i moves under a steering law in its current mode. */
+int sw__moving(const struct sw_world *w, int i);
+/** Records that agent i reached its target at t (stops it when it stops at targets). */
+void sw__reached(struct sw_world *w, int i, double t);
+/** A plain-law agent at the world's creation: its target, and arrival if it starts there. */
+void sw__start_plain(struct sw_world *w, int i);
+/** Step 4 of step.c for agent i at w->t (dt: the step just taken, for overlap time). */
+int sw__sense(struct sw_world *w, int i, double dt);
+/** sw__sense for every agent, in parallel blocks. */
+int sw__sense_all(struct sw_world *w, double dt, sw_diag *diag);
+int sw__thread_alloc(const struct sw_world *w, sw_thread *th);
+void sw__thread_free(sw_thread *th);
 
 /* perceive.c */
 int sw__perceive(const struct sw_world *w, int i, double t, const double *y, double wall_near,

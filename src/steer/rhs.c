@@ -8,9 +8,20 @@
  * when agents are finalised) and applying it again here would compound it.  Agility and mass only
  * act on the GLM law; FW has its own turning-rate state and both FW and PF move at constant speed.
  * Traits outside [0, 1] are clamped. */
+/* sincos() (a GNU extension of the C library): one call instead of sin and cos on the path that
+ * runs once per agent and step. */
+#define _GNU_SOURCE
 #include <math.h>
 
 #include "steer_internal.h"
+
+void sw_steer_velocity(double v, double phi, double vel[2])
+{
+	double s, c;
+	sincos(phi, &s, &c);
+	vel[0] = v * c;
+	vel[1] = v * s;
+}
 
 /* GLM: heading rate from (1) with the weights of the state; lags; dynamic weights (8) / eps. */
 static void glm_rhs(const sw_glm_params *p, const sw_personality *pers, const sw_situation *s,
@@ -38,8 +49,7 @@ static void glm_rhs(const sw_glm_params *p, const sw_personality *pers, const sw
 	} else {
 		dydt[SW_STATE_V] = 0.0;
 	}
-	dydt[SW_STATE_X] = v * cos(y[SW_STATE_PHI]);
-	dydt[SW_STATE_Y] = v * sin(y[SW_STATE_PHI]);
+	sw_steer_velocity(v, y[SW_STATE_PHI], &dydt[SW_STATE_X]);
 
 	/* (8) is odd in each weight, so the signed weights are used as they are. */
 	if (p->weights == SW_WEIGHTS_DYNAMIC) {
@@ -79,8 +89,7 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 		double v = def->fw.speed;
 		dydt[SW_STATE_PHI] = y[SW_STATE_OMEGA];
 		dydt[SW_STATE_OMEGA] = sw_fw_accel(&def->fw, s, y[SW_STATE_PHI], y[SW_STATE_OMEGA]);
-		dydt[SW_STATE_X] = v * cos(y[SW_STATE_PHI]);
-		dydt[SW_STATE_Y] = v * sin(y[SW_STATE_PHI]);
+		sw_steer_velocity(v, y[SW_STATE_PHI], &dydt[SW_STATE_X]);
 		break;
 	}
 	case SW_LAW_PF: {
@@ -93,8 +102,7 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 	case SW_LAW_WALL: {
 		double psi = sw_wall_heading(&def->wall, s, y[SW_STATE_PHI]);
 		dydt[SW_STATE_PHI] = -def->wall.a * sin(y[SW_STATE_PHI] - psi);
-		dydt[SW_STATE_X] = def->wall.speed * cos(y[SW_STATE_PHI]);
-		dydt[SW_STATE_Y] = def->wall.speed * sin(y[SW_STATE_PHI]);
+		sw_steer_velocity(def->wall.speed, y[SW_STATE_PHI], &dydt[SW_STATE_X]);
 		break;
 	}
 	default: return SW_EUSAGE;

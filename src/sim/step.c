@@ -1,0 +1,600 @@
+/* sim/step.c - the synchronous macro step, in parallel blocks of agents.
+ *
+ * A step of length h (run.step) from t0 to t1:
+ *   1. the signals advance first, one after the other (agents read their switches);
+ *   2. every agent advances over [t0, t1] from the same snapshot of the others (y_snap, the
+ *      positions at t0): its flow is integrated, the arrival event (plain laws) or every guard
+ *      (automata, sim/hybrid.c) is located to run.event_tol, and the heading noise of (1) is
+ *      added as an Euler-Maruyama increment sigma sqrt(h) N(0, 1);
+ *   3. the snapshot and the neighbour grid are refreshed to the t1 positions;
+ *   4. every agent senses at t1 (sense()): it picks its target, perceives once, relaxes its GLM
+ *      weights (8) to the stable fixed point of the competition parameters (9)-(10) (warm start
+ *      or restart), writes the algebraic outputs (commanded speed, PF heading) and measures its
+ *      clearances and collisions.
+ * Step 4 at t1 is what step 2 of the next step needs at its start, from the same state and the
+ * same snapshot, so the law is evaluated once per agent and step.  With explicit Euler the GLM
+ * heading rate from that evaluation is kept (fast[], NAN when not valid) and the next step's
+ * first (and, with one sub-step, only) flow evaluation at t0 reuses it with y[V] instead of
+ * perceiving again (the
+ * arithmetic is the same as sw_steer_rhs's, so results are bit for bit those of the full path --
+ * tested).
+ *
+ * Parallelism (OpenMP): steps 2 and 4 split the agents into one contiguous block per thread.
+ * An agent's step reads only the snapshot and writes only its own state, mode, target, random
+ * stream and metrics, so the result does not depend on the number of threads.  Each thread works
+ * on a shallow copy of the world (a "view") with its own scratch buffers; transition events are
+ * buffered per thread and delivered after step 2 in agent order, with the unit's state as it was
+ * at the event; diagnostics are collected per thread and appended in agent order.  A failing
+ * agent does not stop the others: every agent takes its own step, the failed ones are left at
+ * their t0 state, the step returns the first failure and the world time stays t0. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_roots.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "sim_internal.h"
+
+/* sqrt(x^2 + y^2): see sw_v2_len. */
+static double sw_hypot(double x, double y)
+{
+	return sqrt(x * x + y * y);
+}
+
+static double *agent_y(const struct sw_world *w, int i)
+{
+	return w->y + w->off[i];
+}
+
+int sw__closest_target(const struct sw_world *w, int i, double t)
+{
+	const double *y = agent_y(w, i);
+	double bd = INFINITY;
+	int best = -1;
+	for (int k = 0; k < w->m->n_targets; k++) {
+		sw_vec2 q = sw_model_target_position(w->m, k, t);
+		double d = sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]);
+		if (d < bd) {
+			bd = d;
+			best = k;
+		}
+	}
+	return best;
+}
+
+/* Plain-law agents: the target agent i steers to at time t (bound, else closest). */
+static void pick_target(struct sw_world *w, int i, double t)
+{
+	const sw_model *m = w->m;
+	if (w->aut[i]) {
+		if (m->agents[i].behaviour >= 0 && w->aut[i]->modes[w->mode[i]].target_param < 0)
+			sw__retarget(w, i, t); /* closest target may change */
+		return;
+	}
+	w->tkind[i] = TGT_NONE;
+	int k = m->agents[i].target >= 0 ? m->agents[i].target : sw__closest_target(w, i, t);
+	if (k >= 0) {
+		w->tkind[i] = TGT_TARGET;
+		w->tindex[i] = k;
+	}
+}
+
+/* Signed arrival margin of a plain-law agent: > 0 away, <= 0 inside the arrival radius. */
+static double arrival_margin(const struct sw_world *w, int i, double t, const double *y)
+{
+	int tg = w->tindex[i];
+	sw_vec2 q = sw_model_target_position(w->m, tg, t);
+	return sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->m->targets[tg].radius;
+}
+
+int sw__moving(const struct sw_world *w, int i)
+{
+	if (w->aut[i])
+		return w->aut[i]->modes[w->mode[i]].moves;
+	return w->mode[i] != MODE_ARRIVED;
+}
+
+void sw__reached(struct sw_world *w, int i, double t)
+{
+	sw_agent_metrics *mt = &w->metrics[i];
+	if (!mt->reached) {
+		mt->reached = 1;
+		mt->t_reached = t;
+	}
+	if (w->m->agents[i].stop_at_target) {
+		w->mode[i] = MODE_ARRIVED;
+		if (w->event_fn)
+			w->event_fn(w, i, t, MODE_STEER, MODE_ARRIVED, "arrive",
+				    "dist(target) <= radius", w->event_ctx);
+	}
+}
+
+void sw__start_plain(struct sw_world *w, int i)
+{
+	pick_target(w, i, w->t);
+	if (w->tkind[i] == TGT_TARGET && arrival_margin(w, i, w->t, agent_y(w, i)) <= 0.0)
+		sw__reached(w, i, w->t);
+}
+
+/* --- step 4: sensing -------------------------------------------------------------------- */
+
+/* GLM weights relaxed for the situation s at state y (writes y[WTAR], y[WOBS]); with the fast
+ * path on, also the heading rate (1) into y[OMEGA] and the commanded speed into y[V]. */
+static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const sw_situation *s)
+{
+	const sw_glm_params *p = &def->glm;
+	const sw_personality *pers = &w->m->agents[i].personality;
+	double *y = agent_y(w, i);
+	sw_glm_terms tm;
+	sw_glm_eval(p, s, y[SW_STATE_PHI], 1.0, 1.0, &tm);
+	if (p->weights != SW_WEIGHTS_DYNAMIC) {
+		double wt[2];
+		if (p->weights == SW_WEIGHTS_RESTART) {
+			wt[0] = wt[1] = p->w_restart;
+		} else {
+			wt[0] = fmax(fabs(y[SW_STATE_WTAR]), p->w_floor);
+			wt[1] = fmax(fabs(y[SW_STATE_WOBS]), p->w_floor);
+		}
+		int st = sw_glm_relax(tm.a1, tm.a2, tm.g12, tm.g21, wt);
+		if (st != SW_SUCCESS)
+			return st;
+		y[SW_STATE_WTAR] = wt[0];
+		y[SW_STATE_WOBS] = wt[1];
+	}
+	if (!pers->has_mass)
+		y[SW_STATE_V] = tm.v_cmd;
+	if (w->fast_on && !w->type && !pers->has_agility && !pers->has_mass &&
+	    p->weights != SW_WEIGHTS_DYNAMIC) {
+		/* The heading rate sw_steer_rhs computes (rhs.c glm_rhs), same operations. */
+		w->fast[i] = fabs(y[SW_STATE_WTAR]) * tm.f_tar + fabs(y[SW_STATE_WOBS]) * tm.f_obs;
+	}
+	return SW_SUCCESS;
+}
+
+/* Obstacle clearances and collision episodes of agent i at its current position. */
+static void measure_obstacles(struct sw_world *w, int i, double dt)
+{
+	const sw_model *m = w->m;
+	const double *y = agent_y(w, i);
+	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
+	double r = m->agents[i].radius;
+	sw_agent_metrics *mt = &w->metrics[i];
+	int overlapping = 0;
+	for (int j = 0; j < m->n_obstacles; j++) {
+		double c = sw_model_obstacle_clearance(m, j, w->t, p, r);
+		size_t k = (size_t)i * m->n_obstacles + j;
+		if (c < w->min_clear[k])
+			w->min_clear[k] = c;
+		if (c < mt->min_clearance)
+			mt->min_clearance = c;
+		if (c < 0.0) {
+			overlapping = 1;
+			if (!w->overlap[k])
+				mt->collisions++;
+			if (-c > mt->max_penetration)
+				mt->max_penetration = -c;
+		}
+		w->overlap[k] = c < 0.0;
+	}
+	if (overlapping)
+		mt->overlap_time += dt;
+}
+
+/* Agent-agent clearances of agent i from its percepts (every other agent within its perception
+ * range, except the one it chases, which is checked here).  Agents that do not perceive each
+ * other are independent (ghosts, as in the lane experiments): no agent-agent metrics. */
+static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
+{
+	const sw_model *m = w->m;
+	if (!m->run.agents_perceive)
+		return;
+	sw_agent_metrics *mt = &w->metrics[i];
+	int hit = 0;
+	for (int k = 0; k < s->n_obs; k++) {
+		const sw_percept *o = &s->obs[k];
+		if (o->id >= 0)
+			continue;
+		if (o->clearance < mt->min_agent_clearance)
+			mt->min_agent_clearance = o->clearance;
+		if (o->clearance < 0.0)
+			hit = 1;
+	}
+	if (w->tkind[i] == TGT_AGENT) {
+		int j = w->tindex[i];
+		const double *yj = w->y_snap + w->off[j];
+		double c = sw_hypot(yj[SW_STATE_X] - s->x, yj[SW_STATE_Y] - s->y) -
+			   m->agents[j].radius - m->agents[i].radius;
+		if (c <= m->agents[i].perception) {
+			if (c < mt->min_agent_clearance)
+				mt->min_agent_clearance = c;
+			if (c < 0.0)
+				hit = 1;
+		}
+	}
+	if (hit && !w->agent_overlap[i])
+		mt->agent_collisions++;
+	w->agent_overlap[i] = (unsigned char)hit;
+}
+
+int sw__sense(struct sw_world *w, int i, double dt)
+{
+	double *y = agent_y(w, i);
+	int mv = sw__moving(w, i);
+	w->fast[i] = NAN;
+	if (mv)
+		pick_target(w, i, w->t);
+	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	sw_situation s;
+	sw__perceive(w, i, w->t, y, sw__wall_near(def), &s, w->scratch, w->cap);
+	int st = SW_SUCCESS;
+	if (!mv) {
+		y[SW_STATE_V] = 0.0;
+		y[SW_STATE_OMEGA] = 0.0;
+	} else if (def->law == SW_LAW_GLM) {
+		st = glm_sense(w, i, def, &s);
+	} else {
+		sw_steer_algebraic(def, &w->m->agents[i].personality, &s, y);
+	}
+	measure_obstacles(w, i, dt);
+	measure_agents(w, i, &s);
+	return st;
+}
+
+/* --- step 2: advancing one agent ---------------------------------------------------------- */
+
+/* Arrival event location of a plain-law agent: params of the Brent function. */
+typedef struct {
+	struct sw_world *w;
+	int i;
+	double t0;
+	const double *y0;
+	int status;
+} event_ctx;
+
+static double event_fn(double tau, void *params)
+{
+	event_ctx *e = params;
+	double *y = e->w->work + 5 * (size_t)e->w->maxdim;
+	memcpy(y, e->y0, SW_STATE_DIM * sizeof *y);
+	int st = sw__integrate(e->w, e->i, e->t0, tau, y);
+	if (st != SW_SUCCESS && e->status == SW_SUCCESS)
+		e->status = st;
+	return arrival_margin(e->w, e->i, tau, y);
+}
+
+/* Locates the arrival instant in (t0, t1] and leaves the agent's state there (or, when it does
+ * not stop at its target, at t1). */
+static int locate_arrival(struct sw_world *w, int i, double t0, double t1, const double *y0,
+			  double *y)
+{
+	event_ctx e = {w, i, t0, y0, SW_SUCCESS};
+	gsl_function f = {event_fn, &e};
+	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	if (!s)
+		return SW_ENOMEM;
+	double lo = t0, hi = t1;
+	int st = gsl_root_fsolver_set(s, &f, lo, hi);
+	for (int it = 0; st == GSL_SUCCESS && it < 200; it++) {
+		st = gsl_root_fsolver_iterate(s);
+		lo = gsl_root_fsolver_x_lower(s);
+		hi = gsl_root_fsolver_x_upper(s);
+		if (gsl_root_test_interval(lo, hi, w->m->run.event_tol, 0.0) == GSL_SUCCESS)
+			break;
+	}
+	gsl_root_fsolver_free(s);
+	if (st != GSL_SUCCESS)
+		return st;
+	if (e.status != SW_SUCCESS)
+		return e.status;
+	/* Report the upper bracket: the first instant known to be inside the arrival radius. */
+	memcpy(y, y0, SW_STATE_DIM * sizeof *y);
+	st = sw__integrate(w, i, t0, hi, y);
+	if (st != SW_SUCCESS)
+		return st;
+	sw__reached(w, i, hi);
+	if (w->mode[i] != MODE_ARRIVED) /* keeps going: finish the step */
+		st = sw__integrate(w, i, hi, t1, y);
+	return st;
+}
+
+static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, sw_diag *diag)
+{
+	if (st == SW_EZENO || st == SW_EMODEL)
+		return st; /* already reported with its own message */
+	if (u >= w->n)
+		return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, w->m->signals[u - w->n].line, 0,
+				   "signal '%s' at t = %.9g s: %s", w->m->signals[u - w->n].name,
+				   w->t, sw_strerror(st)),
+		       SW_ENUMERIC;
+	const sw_agent *a = &w->m->agents[u];
+	char vars[200] = "";
+	for (int k = 0, len = 0; w->aut[u] && k < w->aut[u]->n_vars && len < (int)sizeof vars; k++)
+		len += snprintf(vars + len, sizeof vars - (size_t)len, ", %s = %.17g",
+				w->aut[u]->vars[k].name, y0[SW_STATE_DIM + 1 + k]);
+	sw_diag_add(diag, SW_SEV_ERROR, w->m->file, a->line, 0,
+		    "agent '%s' (mode '%s') at t = %.9g s: %s; last good state x = %.17g, y = %.17g, "
+		    "heading = %.17g, speed = %.17g%s",
+		    a->name, sw_world_mode_name(w, u, w->mode[u]), w->t, sw_strerror(st),
+		    y0[SW_STATE_X], y0[SW_STATE_Y], y0[SW_STATE_PHI], y0[SW_STATE_V], vars);
+	return SW_ENUMERIC;
+}
+
+static int state_finite(const double *y, int dim)
+{
+	for (int j = 0; j < dim; j++)
+		if (!isfinite(y[j]))
+			return 0;
+	return 1;
+}
+
+/* Unit u over [t0, t1]: on failure its state is restored to t0 and the error reported. */
+static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag *diag)
+{
+	double *y = agent_y(w, u);
+	double *y0 = w->work + 6 * (size_t)w->maxdim;
+	memcpy(y0, y, (size_t)w->dim[u] * sizeof *y0);
+	int st = SW_SUCCESS;
+	if (w->aut[u]) {
+		st = sw__hybrid_advance(w, u, t0, t1, diag);
+	} else if (w->mode[u] != MODE_ARRIVED) {
+		st = sw__integrate(w, u, t0, t1, y);
+		if (st == SW_SUCCESS && state_finite(y, SW_STATE_DIM) && w->tkind[u] == TGT_TARGET &&
+		    arrival_margin(w, u, t1, y) <= 0.0 && arrival_margin(w, u, t0, y0) > 0.0)
+			st = locate_arrival(w, u, t0, t1, y0, y);
+	}
+	if (st == SW_SUCCESS && !state_finite(y, w->dim[u]))
+		st = SW_ENUMERIC;
+	if (st != SW_SUCCESS) {
+		memcpy(y, y0, (size_t)w->dim[u] * sizeof *y0);
+		return numeric_failure(w, u, y0, st, diag);
+	}
+	if (u < w->n && sw__moving(w, u)) {
+		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
+		if (def->law == SW_LAW_GLM && def->glm.sigma_phi > 0.0)
+			y[SW_STATE_PHI] += def->glm.sigma_phi * sqrt(t1 - t0) *
+					   gsl_ran_gaussian_ziggurat(w->rng[u], 1.0);
+	}
+	return SW_SUCCESS;
+}
+
+/* --- threads -------------------------------------------------------------------------------- */
+
+/* Buffers a transition event of a view (delivered after step 2 in agent order). */
+static void buffer_event(const sw_world *view, int u, double t, int from, int to,
+			 const char *label, const char *guard, void *ctx)
+{
+	sw_thread *th = ctx;
+	int dim = view->dim[u];
+	if (th->n_ev == th->cap_ev) {
+		int nc = th->cap_ev ? 2 * th->cap_ev : 16;
+		void *p = realloc(th->ev, (size_t)nc * sizeof *th->ev);
+		if (!p)
+			return; /* an event is lost, nothing else (reported by n_lost) */
+		th->ev = p;
+		th->cap_ev = nc;
+	}
+	if (th->n_evy + (size_t)dim > th->cap_evy) {
+		size_t nc = 2 * (th->cap_evy + (size_t)dim);
+		void *p = realloc(th->evy, nc * sizeof *th->evy);
+		if (!p)
+			return;
+		th->evy = p;
+		th->cap_evy = nc;
+	}
+	sw_tevent *e = &th->ev[th->n_ev++];
+	e->u = u;
+	e->t = t;
+	e->from = from;
+	e->to = to;
+	e->label = label;
+	snprintf(e->guard, sizeof e->guard, "%s", guard ? guard : "");
+	e->yoff = th->n_evy;
+	memcpy(th->evy + th->n_evy, view->y + view->off[u], (size_t)dim * sizeof *th->evy);
+	th->n_evy += (size_t)dim;
+}
+
+/* Delivers thread th's buffered events with each unit's state as it was at the event. */
+static void deliver_events(struct sw_world *w, sw_thread *th)
+{
+	for (int k = 0; k < th->n_ev; k++) {
+		const sw_tevent *e = &th->ev[k];
+		double *y = agent_y(w, e->u), *keep = w->work;
+		int dim = w->dim[e->u], mode = w->mode[e->u];
+		memcpy(keep, y, (size_t)dim * sizeof *keep);
+		memcpy(y, th->evy + e->yoff, (size_t)dim * sizeof *y);
+		w->mode[e->u] = e->to;
+		w->event_fn(w, e->u, e->t, e->from, e->to, e->label, e->guard, w->event_ctx);
+		memcpy(y, keep, (size_t)dim * sizeof *y);
+		w->mode[e->u] = mode;
+	}
+	th->n_ev = 0;
+	th->n_evy = 0;
+}
+
+void sw__thread_free(sw_thread *th)
+{
+	if (!th)
+		return;
+	free(th->scratch);
+	free(th->work);
+	free(th->slots);
+	free(th->found);
+	free(th->diag);
+	free(th->ev);
+	free(th->evy);
+}
+
+int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
+{
+	memset(th, 0, sizeof *th);
+	th->scratch = calloc((size_t)w->cap, sizeof *th->scratch);
+	th->work = calloc(8 * (size_t)w->maxdim, sizeof *th->work);
+	th->slots = calloc((size_t)w->max_slots, sizeof *th->slots);
+	th->found = calloc((size_t)w->n + 1, sizeof *th->found);
+	th->diag = malloc(sizeof *th->diag);
+	if (!th->scratch || !th->work || !th->slots || !th->found || !th->diag) {
+		sw__thread_free(th);
+		return SW_ENOMEM;
+	}
+	return SW_SUCCESS;
+}
+
+/* Thread k's view of w: the same world with private scratch, events and status. */
+static struct sw_world *make_view(struct sw_world *w, int k)
+{
+	sw_thread *th = &w->th[k];
+	th->view = *w;
+	struct sw_world *v = &th->view;
+	v->scratch = th->scratch;
+	v->work = th->work;
+	v->slots = th->slots;
+	v->grid_found = th->found;
+	v->event_fn = w->event_fn ? buffer_event : NULL;
+	v->event_ctx = th;
+	v->rhs_status = SW_SUCCESS;
+	sw_diag_init(th->diag);
+	th->status = SW_SUCCESS;
+	th->n_ev = 0;
+	th->n_evy = 0;
+	return v;
+}
+
+/* Appends thread th's diagnostics to diag. */
+static void merge_diag(const sw_thread *th, sw_diag *diag)
+{
+	for (int k = 0; k < th->diag->count && k < SW_DIAG_MAX; k++) {
+		const sw_diag_entry *e = &th->diag->entry[k];
+		sw_diag_add(diag, e->severity, e->file, e->line, e->column, "%s", e->message);
+	}
+}
+
+/* Runs phase (0: advance over [t0, t1], 1: sense, dt the step just taken) for agents [0, n) in one block per
+ * thread; returns the first failure in agent order. */
+static int for_agents(struct sw_world *w, int phase, double t0, double t1, double dt,
+		      sw_diag *diag)
+{
+	int nt = w->n_threads;
+	if (nt > w->n)
+		nt = w->n > 0 ? w->n : 1;
+	for (int k = 0; k < nt; k++)
+		make_view(w, k);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1)
+#endif
+	for (int k = 0; k < nt; k++) {
+		sw_thread *th = &w->th[k];
+		struct sw_world *v = &th->view;
+		int lo = (int)((long)w->n * k / nt), hi = (int)((long)w->n * (k + 1) / nt);
+		for (int i = lo; i < hi; i++) {
+			int st = phase == 0 ? advance_unit(v, i, t0, t1, th->diag)
+					    : sw__sense(v, i, dt);
+			if (st != SW_SUCCESS && th->status == SW_SUCCESS)
+				th->status = st;
+		}
+	}
+	int status = SW_SUCCESS;
+	for (int k = 0; k < nt; k++) {
+		sw_thread *th = &w->th[k];
+		if (w->event_fn)
+			deliver_events(w, th);
+		merge_diag(th, diag);
+		if (status == SW_SUCCESS)
+			status = th->status;
+	}
+	return status;
+}
+
+int sw__sense_all(struct sw_world *w, double dt, sw_diag *diag)
+{
+	return for_agents(w, 1, w->t, w->t, dt, diag);
+}
+
+int sw_world_set_threads(sw_world *w, int n)
+{
+	if (!w || n < 0)
+		return SW_EUSAGE;
+#ifdef _OPENMP
+	if (n == 0)
+		n = omp_get_num_procs();
+#else
+	n = 1;
+#endif
+	if (n < 1)
+		n = 1;
+	if (n == w->n_threads)
+		return SW_SUCCESS;
+	sw_thread *th = calloc((size_t)n, sizeof *th);
+	if (!th)
+		return SW_ENOMEM;
+	for (int k = 0; k < n; k++)
+		if (sw__thread_alloc(w, &th[k]) != SW_SUCCESS) {
+			for (int j = 0; j < k; j++)
+				sw__thread_free(&th[j]);
+			free(th);
+			return SW_ENOMEM;
+		}
+	for (int k = 0; k < w->n_threads; k++)
+		sw__thread_free(&w->th[k]);
+	free(w->th);
+	w->th = th;
+	w->n_threads = n;
+	return SW_SUCCESS;
+}
+
+int sw_world_threads(const sw_world *w)
+{
+	return w->n_threads;
+}
+
+void sw_world_set_fast_path(sw_world *w, int on)
+{
+	w->fast_on = on ? 1 : 0;
+	for (int i = 0; !w->fast_on && i < w->n; i++)
+		w->fast[i] = NAN;
+}
+
+/* --- the step ------------------------------------------------------------------------------- */
+
+int sw_world_step(sw_world *w, sw_diag *diag)
+{
+	const sw_model *m = w->m;
+	double h = m->run.step, t0 = w->t, t1 = t0 + h;
+	size_t total = w->off[w->nu - 1] + (size_t)w->dim[w->nu - 1];
+	/* y_snap (and the grid) already hold the step-start states: they are refreshed at the end
+	 * of sw_world_create and of every step, and nothing changes the world in between. */
+	for (int s = 0; s < w->ns; s++)
+		w->sig_mode0[s] = w->mode[w->n + s];
+	w->n_switch = 0;
+	/* 1. Signals, in order (agents may read their switches in this step). */
+	for (int u = w->n; u < w->nu; u++) {
+		w->ctx[u].w = w;
+		int st = advance_unit(w, u, t0, t1, diag);
+		if (st != SW_SUCCESS)
+			return st;
+	}
+	/* 2. Agents, in parallel blocks. */
+	int st = for_agents(w, 0, t0, t1, 0.0, diag);
+	if (st != SW_SUCCESS)
+		return st; /* failed agents are back at t0; the others took their step */
+	for (int i = 0; i < w->n; i++) {
+		const double *y = agent_y(w, i), *ys = w->y_snap + w->off[i];
+		w->metrics[i].path_length +=
+		    sw_hypot(y[SW_STATE_X] - ys[SW_STATE_X], y[SW_STATE_Y] - ys[SW_STATE_Y]);
+	}
+	w->t = t1;
+	w->steps++;
+	/* 3. Outputs and metrics use the time-t1 positions of every agent. */
+	memcpy(w->y_snap, w->y, total * sizeof *w->y);
+	sw__grid_build(w);
+	/* 4. Sensing at t1. */
+	if ((st = sw__sense_all(w, h, diag)) != SW_SUCCESS)
+		return st;
+	sw__history_push(w);
+	return SW_SUCCESS;
+}
