@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@ static void run_usage(FILE *f)
 	      "  -o, --output DIR     output directory (default: out/NAME, NAME the scenario's)\n"
 	      "  -s, --seed N         override the scenario seed\n"
 	      "  -d, --duration T     override the simulated duration, s\n"
+	      "  -j, --threads N      threads stepping the agents (default 0: one per processor;\n"
+	      "                       outputs are identical for every N)\n"
 	      "  -q, --quiet          no progress and no final message\n"
 	      "  -h, --help           this text\n",
 	      f);
@@ -44,15 +47,16 @@ int cmd_run(int argc, char **argv)
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
 					     {"seed", required_argument, NULL, 's'},
 					     {"duration", required_argument, NULL, 'd'},
+					     {"threads", required_argument, NULL, 'j'},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *outdir = NULL;
 	int quiet = 0, have_seed = 0, c;
 	uint64_t seed = 0;
-	double duration = 0.0;
+	double duration = 0.0, threads = 0.0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:s:d:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:s:d:j:qh", opts, NULL)) != -1) {
 		char *end = NULL;
 		switch (c) {
 		case 'o': outdir = optarg; break;
@@ -69,6 +73,15 @@ int cmd_run(int argc, char **argv)
 		case 'd':
 			if (cli_number("run", "--duration", optarg, 1e-9, &duration))
 				return EXIT_BAD_INPUT;
+			break;
+		case 'j':
+			if (cli_number("run", "--threads", optarg, 0.0, &threads))
+				return EXIT_BAD_INPUT;
+			if (threads != floor(threads) || threads > 1024) {
+				fprintf(stderr, "swerve run: --threads '%s': expected an integer "
+						"from 0 to 1024\n", optarg);
+				return EXIT_BAD_INPUT;
+			}
 			break;
 		case 'q': quiet = 1; break;
 		case 'h': run_usage(stdout); return EXIT_OK;
@@ -101,6 +114,8 @@ int cmd_run(int argc, char **argv)
 	sw_world *w = NULL;
 	sw_output *o = NULL;
 	st = sw_world_create(m, &w, &diag);
+	if (st == SW_SUCCESS)
+		st = sw_world_set_threads(w, (int)threads);
 	if (st == SW_SUCCESS)
 		st = sw_output_open(outdir, m, &o, &diag);
 	if (st == SW_SUCCESS) {

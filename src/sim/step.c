@@ -41,6 +41,9 @@
 
 #include "sim_internal.h"
 
+/* Fewest agents a thread steps in parallel runs. */
+#define SW_MIN_BLOCK 16
+
 /* sqrt(x^2 + y^2): see sw_v2_len. */
 static double sw_hypot(double x, double y)
 {
@@ -479,9 +482,11 @@ static void merge_diag(const sw_thread *th, sw_diag *diag)
 static int for_agents(struct sw_world *w, int phase, double t0, double t1, double dt,
 		      sw_diag *diag)
 {
+	/* At least SW_MIN_BLOCK agents per thread: smaller blocks cost more in synchronisation than
+	 * they save (the result is the same for any number of blocks). */
 	int nt = w->n_threads;
-	if (nt > w->n)
-		nt = w->n > 0 ? w->n : 1;
+	if (nt > w->n / SW_MIN_BLOCK)
+		nt = w->n / SW_MIN_BLOCK > 0 ? w->n / SW_MIN_BLOCK : 1;
 	for (int k = 0; k < nt; k++)
 		make_view(w, k);
 #ifdef _OPENMP

@@ -1,0 +1,227 @@
+/* tests/test_crowd.c - crowds: the single-evaluation path against the full evaluation, and
+ * parallel stepping against one thread (identical bits, events and metrics). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swerve/io.h"
+#include "swerve/sim.h"
+#include "tests.h"
+
+/* n agents on a circle of radius rad walking to the antipodes, perceiving each other within
+ * 2.5 m, with heading noise, explicit Euler (the default integrator). */
+static sw_model *circle_model(int n, double rad)
+{
+	sw_model *m = sw_model_alloc("swap", NULL);
+	char name[16];
+	for (int i = 0; i < n; i++) {
+		double a = 2 * M_PI * i / n;
+		sw_target_def t = sw_default_target_def();
+		snprintf(name, sizeof name, "t%d", i);
+		t.name = name;
+		t.position = sw_v2(-rad * cos(a), -rad * sin(a));
+		ck_assert_int_eq(sw_model_add_target(m, &t, NULL), SW_SUCCESS);
+	}
+	for (int i = 0; i < n; i++) {
+		double a = 2 * M_PI * i / n;
+		sw_agent_def ad = sw_default_agent_def();
+		snprintf(name, sizeof name, "t%d", i);
+		ad.position = sw_v2(rad * cos(a), rad * sin(a));
+		ad.heading = a + M_PI;
+		ad.target = name;
+		ad.perception = 2.5;
+		ad.radius = 0.2;
+		ad.steer.glm.sigma_phi = 0.1;
+		ad.steer.glm.d0 = 0.5; /* the crowd settings of models/crowd_circle.xml */
+		ad.steer.glm.d1 = 0.2;
+		ad.steer.glm.t2c = 0.5;
+		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
+	}
+	sw_run_def r = sw_default_run_def();
+	r.duration = 4.0 * rad + 10.0;
+	ck_assert_str_eq(r.integrator, "euler");
+	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
+	return m;
+}
+
+/* Everything a world exposes about its units after a run. */
+typedef struct {
+	int nu;
+	double *y;   /* concatenated unit states */
+	size_t ny;
+	int *mode;
+	sw_agent_metrics *mt;
+	int n_ev;
+	double ev_t[256], ev_x[256];
+	int ev_u[256], ev_to[256];
+	int status;
+} outcome;
+
+static void on_event(const sw_world *w, int u, double t, int from, int to, const char *label,
+		     const char *guard, void *ctx)
+{
+	(void)from;
+	(void)label;
+	(void)guard;
+	outcome *o = ctx;
+	if (o->n_ev < 256) {
+		o->ev_t[o->n_ev] = t;
+		o->ev_u[o->n_ev] = u;
+		o->ev_to[o->n_ev] = to;
+		o->ev_x[o->n_ev] = sw_world_unit_state(w, u, NULL)[SW_STATE_X]; /* at the event */
+		ck_assert_int_eq(sw_world_unit_mode(w, u), to);
+	}
+	o->n_ev++;
+}
+
+static outcome run(const sw_model *m, int threads, int fast)
+{
+	outcome o;
+	memset(&o, 0, sizeof o);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
+	sw_world_set_fast_path(w, fast);
+	sw_world_set_event_fn(w, on_event, &o);
+	o.status = sw_world_run(w, NULL, NULL, NULL, NULL);
+	o.nu = sw_world_n_units(w);
+	o.mode = calloc((size_t)o.nu, sizeof *o.mode);
+	o.mt = calloc((size_t)m->n_agents, sizeof *o.mt);
+	for (int u = 0; u < o.nu; u++) {
+		int dim;
+		sw_world_unit_state(w, u, &dim);
+		o.ny += (size_t)dim;
+	}
+	o.y = calloc(o.ny, sizeof *o.y);
+	size_t k = 0;
+	for (int u = 0; u < o.nu; u++) {
+		int dim;
+		const double *y = sw_world_unit_state(w, u, &dim);
+		memcpy(o.y + k, y, (size_t)dim * sizeof *y);
+		k += (size_t)dim;
+		o.mode[u] = sw_world_unit_mode(w, u);
+	}
+	for (int i = 0; i < m->n_agents; i++)
+		o.mt[i] = *sw_world_metrics(w, i);
+	sw_world_destroy(w);
+	return o;
+}
+
+static void outcome_free(outcome *o)
+{
+	free(o->y);
+	free(o->mode);
+	free(o->mt);
+}
+
+/* Bit-for-bit equality of two outcomes. */
+static void assert_same(const outcome *a, const outcome *b, int n_agents)
+{
+	ck_assert_int_eq(a->status, b->status);
+	ck_assert_int_eq(a->nu, b->nu);
+	ck_assert_uint_eq(a->ny, b->ny);
+	ck_assert_int_eq(memcmp(a->y, b->y, a->ny * sizeof *a->y), 0);
+	ck_assert_int_eq(memcmp(a->mode, b->mode, (size_t)a->nu * sizeof *a->mode), 0);
+	for (int i = 0; i < n_agents; i++) {
+		const sw_agent_metrics *x = &a->mt[i], *y = &b->mt[i];
+		ck_assert_int_eq(x->reached, y->reached);
+		ck_assert(x->t_reached == y->t_reached || (isnan(x->t_reached) && isnan(y->t_reached)));
+		ck_assert(x->path_length == y->path_length);
+		ck_assert(x->min_clearance == y->min_clearance);
+		ck_assert(x->min_agent_clearance == y->min_agent_clearance);
+		ck_assert_int_eq(x->agent_collisions, y->agent_collisions);
+		ck_assert_int_eq(x->collisions, y->collisions);
+	}
+	ck_assert_int_eq(a->n_ev, b->n_ev);
+	for (int k = 0; k < a->n_ev && k < 256; k++) {
+		ck_assert(a->ev_t[k] == b->ev_t[k]);
+		ck_assert(a->ev_x[k] == b->ev_x[k]);
+		ck_assert_int_eq(a->ev_u[k], b->ev_u[k]);
+		ck_assert_int_eq(a->ev_to[k], b->ev_to[k]);
+	}
+}
+
+START_TEST(single_evaluation_path_gives_the_bits_of_the_full_evaluation)
+{
+	/* The step senses once at its end and Euler reuses that heading rate; turning the reuse
+	 * off makes every flow evaluation perceive and evaluate the law again (sw_steer_rhs). */
+	sw_model *m = circle_model(60, 11.5);
+	outcome a = run(m, 1, 1), b = run(m, 1, 0);
+	assert_same(&a, &b, m->n_agents);
+	int reached = 0, met = 0;
+	for (int i = 0; i < m->n_agents; i++) {
+		reached += a.mt[i].reached;
+		met += isfinite(a.mt[i].min_agent_clearance);
+	}
+	ck_assert_int_gt(reached, 10); /* the run did something: agents met and arrived */
+	ck_assert_int_gt(met, 30);
+	outcome_free(&a);
+	outcome_free(&b);
+	sw_model_free(m);
+}
+END_TEST
+
+START_TEST(one_two_and_four_threads_give_identical_bits)
+{
+	sw_model *m = circle_model(97, 18.5); /* blocks of unequal size */
+	outcome a = run(m, 1, 1);
+	for (int t = 2; t <= 4; t += 2) {
+		outcome b = run(m, t, 1);
+		assert_same(&a, &b, m->n_agents);
+		outcome_free(&b);
+	}
+	outcome_free(&a);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Scenarios with automata, signals, events and other integrators: threads change nothing. */
+static const char *scenarios[] = {"models/flock.xml", "models/street_crossing.xml",
+				  "models/pursuit_evasion.xml", "models/seek_escape_trap.xml"};
+
+START_TEST(automata_scenarios_step_identically_on_one_and_three_threads)
+{
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load(scenarios[_i], &m, &d), SW_SUCCESS);
+	outcome a = run(m, 1, 1), b = run(m, 3, 1);
+	ck_assert_int_eq(a.status, SW_SUCCESS);
+	assert_same(&a, &b, m->n_agents);
+	ck_assert_int_gt(a.n_ev, 0); /* transitions happened and were delivered */
+	outcome_free(&a);
+	outcome_free(&b);
+	sw_model_free(m);
+}
+END_TEST
+
+START_TEST(thread_count_is_checked)
+{
+	sw_model *m = circle_model(4, 3.0);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_threads(w), 1);
+	ck_assert_int_eq(sw_world_set_threads(w, -1), SW_EUSAGE);
+	ck_assert_int_eq(sw_world_set_threads(w, 0), SW_SUCCESS);
+	ck_assert_int_ge(sw_world_threads(w), 1);
+	ck_assert_int_eq(sw_world_set_threads(w, 8), SW_SUCCESS); /* more threads than agents */
+	ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+Suite *crowd_suite(void)
+{
+	Suite *s = suite_create("crowd");
+	TCase *tc = tcase_create("crowd");
+	tcase_add_test(tc, single_evaluation_path_gives_the_bits_of_the_full_evaluation);
+	tcase_add_test(tc, one_two_and_four_threads_give_identical_bits);
+	tcase_add_loop_test(tc, automata_scenarios_step_identically_on_one_and_three_threads, 0,
+			    (int)(sizeof scenarios / sizeof scenarios[0]));
+	tcase_add_test(tc, thread_count_is_checked);
+	suite_add_tcase(s, tc);
+	return s;
+}
