@@ -71,6 +71,10 @@ typedef struct sw_glm_params {
 	double t2c;      /**< time to contact of eq. (12), s; default 1.0 */
 	int arrive;      /**< 1: cap v at dist(T) / t2c (arrival decision, section 1.3); default 0 */
 	double sigma_phi; /**< heading noise intensity sigma_phi of eq. (1), rad/sqrt(s); default 0.02 */
+	double cohesion;  /**< flocking: strength of an attractor toward the centroid of the perceived
+			     agents, like eq. (2), 1/s; default 0 (off) */
+	double alignment; /**< flocking: strength of an attractor toward the mean heading of the
+			     perceived agents, like eq. (2), 1/s; default 0 (off) */
 } sw_glm_params;
 
 /** Parameters of the FW law, eq. (13), with the published fit as defaults. */
@@ -143,6 +147,9 @@ typedef struct sw_percept {
 			     seen at its midpoint */
 	double clearance; /**< surface-to-surface gap between agent disc and obstacle, m (< 0 overlap) */
 	int id;           /**< obstacle primitive index, or -1 - j for agent j */
+	double hx, hy;    /**< another agent's heading as a unit vector (for alignment); 0, 0 for
+			     obstacles and when no law of the world needs it (last, so that
+			     positional initialisers of the fields above need not name them) */
 } sw_percept;
 
 /** What an agent perceives at one instant. */
@@ -158,7 +165,8 @@ typedef struct sw_situation {
 /** Intermediate quantities of one GLM evaluation (for weights, outputs, analysis and tests). */
 typedef struct sw_glm_terms {
 	double psi_t;    /**< target direction psi_T, rad */
-	double f_tar, df_tar; /**< eq. (2) and its derivative in phi */
+	double f_tar, df_tar; /**< eq. (2) and its derivative in phi, with the flocking attractors
+				 (cohesion, alignment) added: they belong to the attractor class */
 	double f_obs, df_obs; /**< eq. (3) summed, and its derivative in phi */
 	double sum_d, sum_w;  /**< sum_i D_i (7) and sum_i W_i (5) */
 	double a1, a2, g12, g21; /**< competition parameters, eqs. (9)-(10) */

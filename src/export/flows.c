@@ -403,6 +403,16 @@ int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int 
 		oth[j].y_name = c->comp->vars[oth[j].y_slot].name;
 	}
 	sw_expr_ast *out[SW_STATE_DIM] = {NULL};
+	if (st == SW_SUCCESS && def->law == SW_LAW_GLM &&
+	    (def->glm.cohesion != 0.0 || def->glm.alignment != 0.0)) {
+		free(obs);
+		free(oth);
+		return xb_refuse(b, ag->line,
+				 "%s: the flocking attractors (glm cohesion, alignment) have no "
+				 "symbolic form yet; expected cohesion=\"0\" and alignment=\"0\" in an "
+				 "exported model%s",
+				 c->where, "");
+	}
 	if (st == SW_SUCCESS)
 		st = sw_steer_emit(def, &ag->personality, &ec, out);
 	free(obs);

@@ -52,6 +52,8 @@ static const sw__attr_spec glm_attrs[] = {
     SW__NUM("t2c", sw_glm_params, t2c),
     SW__BOOL("arrive", sw_glm_params, arrive),
     SW__NUM("sigma", sw_glm_params, sigma_phi),
+    SW__NUM("cohesion", sw_glm_params, cohesion),
+    SW__NUM("alignment", sw_glm_params, alignment),
     SW__END};
 
 static const sw__attr_spec fw_attrs[] = {SW__NUM("b", sw_fw_params, b),

@@ -377,6 +377,8 @@ static void check_glm(checker *c, const sw_glm_params *p)
 	need_finite(c, "glm d1", p->d1);
 	positive(c, "glm t2c", p->t2c);
 	nonneg(c, "glm sigma", p->sigma_phi);
+	nonneg(c, "glm cohesion", p->cohesion);
+	nonneg(c, "glm alignment", p->alignment);
 	if ((unsigned)p->weights > SW_WEIGHTS_DYNAMIC)
 		bad(c, "glm weights", p->weights, "relax, restart or dynamic");
 	if ((unsigned)p->speed > SW_SPEED_CONSTANT)

@@ -40,6 +40,7 @@ static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
 	o->dist = sw_v2_len(d);
 	o->rho = rho;
 	o->clearance = clearance;
+	o->hx = o->hy = 0.0;
 	o->id = id;
 }
 
@@ -102,8 +103,14 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 			sw_vec2 d = sw_v2(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y);
 			double rj = m->agents[j].radius;
 			double c = sw_v2_len(d) - rj - a->radius;
-			if (c <= a->perception)
-				put(&buf[n++], d, rj, c, -1 - j);
+			if (c <= a->perception) {
+				put(&buf[n], d, rj, c, -1 - j);
+				if (w->snap_h) {
+					buf[n].hx = w->snap_h[2 * (size_t)j];
+					buf[n].hy = w->snap_h[2 * (size_t)j + 1];
+				}
+				n++;
+			}
 		}
 	}
 	s->n_obs = n;

@@ -88,6 +88,7 @@ struct sw_world {
 	/* threads and the single-evaluation path (step.c) */
 	int n_threads;
 	struct sw_thread *th;   /* n_threads of them */
+	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */
 	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN */
 	int fast_on;            /* 1 (default): use it */
 };
@@ -124,6 +125,8 @@ int sw__moving(const struct sw_world *w, int i);
 void sw__reached(struct sw_world *w, int i, double t);
 /** A plain-law agent at the world's creation: its target, and arrival if it starts there. */
 void sw__start_plain(struct sw_world *w, int i);
+/** Copies the current states to the snapshot others perceive and rebuilds the grid. */
+void sw__snapshot(struct sw_world *w);
 /** Step 4 of step.c for agent i at w->t (dt: the step just taken, for overlap time). */
 int sw__sense(struct sw_world *w, int i, double dt);
 /** sw__sense for every agent, in parallel blocks. */

@@ -566,11 +566,21 @@ void sw_world_set_fast_path(sw_world *w, int on)
 
 /* --- the step ------------------------------------------------------------------------------- */
 
+void sw__snapshot(struct sw_world *w)
+{
+	memcpy(w->y_snap, w->y, (w->off[w->nu - 1] + (size_t)w->dim[w->nu - 1]) * sizeof *w->y);
+	for (int j = 0; w->snap_h && j < w->n; j++) {
+		double phi = w->y[w->off[j] + SW_STATE_PHI];
+		w->snap_h[2 * (size_t)j] = cos(phi);
+		w->snap_h[2 * (size_t)j + 1] = sin(phi);
+	}
+	sw__grid_build(w);
+}
+
 int sw_world_step(sw_world *w, sw_diag *diag)
 {
 	const sw_model *m = w->m;
 	double h = m->run.step, t0 = w->t, t1 = t0 + h;
-	size_t total = w->off[w->nu - 1] + (size_t)w->dim[w->nu - 1];
 	/* y_snap (and the grid) already hold the step-start states: they are refreshed at the end
 	 * of sw_world_create and of every step, and nothing changes the world in between. */
 	for (int s = 0; s < w->ns; s++)
@@ -595,8 +605,7 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	w->t = t1;
 	w->steps++;
 	/* 3. Outputs and metrics use the time-t1 positions of every agent. */
-	memcpy(w->y_snap, w->y, total * sizeof *w->y);
-	sw__grid_build(w);
+	sw__snapshot(w);
 	/* 4. Sensing at t1. */
 	if ((st = sw__sense_all(w, h, diag)) != SW_SUCCESS)
 		return st;

@@ -59,6 +59,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->switches);
 	free(w->hist);
 	free(w->fast);
+	free(w->snap_h);
 	for (int k = 0; k < w->n_threads; k++)
 		sw__thread_free(&w->th[k]);
 	free(w->th);
@@ -128,19 +129,34 @@ static int layout(sw_world *w)
 	w->steer = calloc((size_t)nsteer + 1, sizeof *w->steer);
 	if (!w->y || !w->y_snap || !w->work || !w->slots || !w->steer)
 		return SW_ENOMEM;
+	/* Agents whose laws (personality applied) equal the previous agent's share its entries:
+	 * crowds and groups of one kind then hold one copy instead of one per agent. */
+	int used = 0, need_h = 0;
 	for (int i = 0; i < w->n; i++) {
 		const sw_agent *ag = &m->agents[i];
-		if (!w->aut[i]) {
-			w->steer[w->steer_first[i]] = ag->steer; /* courage applied at finalize */
-			continue;
+		int nm = w->aut[i] ? w->aut[i]->n_modes : 1;
+		sw_steer_def *d = w->steer + used;
+		for (int q = 0; q < nm; q++) {
+			if (!w->aut[i]) {
+				d[q] = ag->steer; /* courage applied at finalize */
+				continue;
+			}
+			d[q] = w->aut[i]->modes[q].steer;
+			if (d[q].law == SW_LAW_GLM)
+				d[q].glm = sw_glm_with_personality(&d[q].glm, &ag->personality);
 		}
-		for (int q = 0; q < w->aut[i]->n_modes; q++) {
-			sw_steer_def d = w->aut[i]->modes[q].steer;
-			if (d.law == SW_LAW_GLM)
-				d.glm = sw_glm_with_personality(&d.glm, &ag->personality);
-			w->steer[w->steer_first[i] + q] = d;
+		for (int q = 0; q < nm; q++)
+			need_h |= d[q].law == SW_LAW_GLM && d[q].glm.alignment != 0.0;
+		if (i > 0 && w->aut[i] == w->aut[i - 1] &&
+		    memcmp(d, w->steer + w->steer_first[i - 1], (size_t)nm * sizeof *d) == 0) {
+			w->steer_first[i] = w->steer_first[i - 1];
+		} else {
+			w->steer_first[i] = used;
+			used += nm;
 		}
 	}
+	if (need_h && !(w->snap_h = calloc(2 * (size_t)w->n, sizeof *w->snap_h)))
+		return SW_ENOMEM;
 	return SW_SUCCESS;
 }
 
@@ -260,8 +276,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 			sw__start_plain(w, i);
 	}
 	if (st == SW_SUCCESS) {
-		memcpy(w->y_snap, w->y, (w->off[nu - 1] + (size_t)w->dim[nu - 1]) * sizeof *w->y);
-		sw__grid_build(w);
+		sw__snapshot(w);
 		st = sw__sense_all(w, 0.0, diag);
 	}
 	if (st != SW_SUCCESS) {

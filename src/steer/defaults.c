@@ -27,6 +27,8 @@ sw_glm_params sw_default_glm_params(void)
 	    .t2c = 1.0,
 	    .arrive = 0,
 	    .sigma_phi = 0.02,
+	    .cohesion = 0.0,
+	    .alignment = 0.0,
 	};
 	return p;
 }

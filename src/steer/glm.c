@@ -151,6 +151,42 @@ static void rel_dir(double sphi, double cphi, double dx, double dy, double *se, 
 	}
 }
 
+/* Flocking attractors (steering-models.md section 6, DESIGN.md: cohesion toward the local centre,
+ * alignment with the local mean heading), each of the form of eq. (2), -k sin(phi - psi), over
+ * the perceived agents (percepts with id < 0): psi_c is the direction of their centroid, psi_h the
+ * direction of the sum of their heading unit vectors.  They are attractors, so they join the
+ * target term and share its weight w_tar in (1); an empty neighbourhood (or a zero sum) adds
+ * nothing. */
+static void flock_terms(const sw_glm_params *p, const sw_situation *s, double sphi, double cphi,
+			double *f, double *df)
+{
+	double cx = 0.0, cy = 0.0, hx = 0.0, hy = 0.0;
+	int n = 0;
+	for (int i = 0; i < s->n_obs; i++) {
+		const sw_percept *o = &s->obs[i];
+		if (o->id >= 0)
+			continue;
+		cx += o->dx;
+		cy += o->dy;
+		hx += o->hx;
+		hy += o->hy;
+		n++;
+	}
+	if (n == 0)
+		return;
+	double se, ce;
+	if (p->cohesion != 0.0 && (cx != 0.0 || cy != 0.0)) {
+		rel_dir(sphi, cphi, cx, cy, &se, &ce);
+		*f += -p->cohesion * se;
+		*df += -p->cohesion * ce;
+	}
+	if (p->alignment != 0.0 && (hx != 0.0 || hy != 0.0)) {
+		rel_dir(sphi, cphi, hx, hy, &se, &ce);
+		*f += -p->alignment * se;
+		*df += -p->alignment * ce;
+	}
+}
+
 /* Speed from the smallest clearance in front (found == 0: none in front), eq. (12) or v_max,
  * then the arrival cap (applied to both speed laws). */
 static double speed_law(const sw_glm_params *p, const sw_situation *s, int found, double r_min)
@@ -232,6 +268,9 @@ void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, doub
 		t.f_tar = -p->a * se;
 		t.df_tar = -p->a * ce;
 	}
+
+	if (p->cohesion != 0.0 || p->alignment != 0.0)
+		flock_terms(p, s, sphi, cphi, &t.f_tar, &t.df_tar);
 
 	/* Obstacle repellers, eqs. (3)-(7): vectorised when built with SLEEF on an AVX2 CPU and
 	 * there are enough obstacles to fill a block, else the scalar reference. */

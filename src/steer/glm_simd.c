@@ -250,7 +250,7 @@ SW_AVX2 __attribute__((noinline)) static void obstacles_avx2(const sw_glm_params
 			if (i + j < n)
 				tail[j] = s->obs[i + j];
 			else
-				tail[j] = (sw_percept){1.0, 0.0, 1.0, 0.0, 1.0, 0};
+				tail[j] = (sw_percept){1.0, 0.0, 1.0, 0.0, 1.0, 0, 0.0, 0.0};
 		}
 		int m = n - i;
 		__m256d valid = _mm256_castsi256_pd(
