@@ -231,6 +231,12 @@ int sw_glm_relax(double a1, double a2, double g12, double g21, double w[2]);
 void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, double w_tar,
 		 double w_obs, sw_glm_terms *out);
 
+/** sw_glm_eval() for a heading given by its cosine and sine, which a caller may already have
+ * (they must be those of sw_steer_velocity(1, phi), so that every path computes the same bits);
+ * out->psi_t is NAN (not needed by the law; sw_glm_eval() fills it). */
+void sw_glm_eval_cs(const sw_glm_params *p, const sw_situation *s, double cphi, double sphi,
+		    double w_tar, double w_obs, sw_glm_terms *out);
+
 /** Applies personality courage to GLM parameters (section 1.4); other traits act in the rhs. */
 sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers);
 

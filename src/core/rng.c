@@ -2,8 +2,9 @@
  *
  * Streams are seeded from (scenario seed, stream index) so that an agent's random numbers do not
  * depend on thread count or on the order agents are processed in.  The generator itself is GSL's
- * MT19937; only the seed derivation is ours: SplitMix64 (Steele, Lea & Flood 2014) turns the pair
- * into a well-spread 32-bit seed (MT19937 takes an unsigned long but uses 32 bits). */
+ * taus2 (SW_RNG_TYPE); only the seed derivation is ours: SplitMix64 (Steele, Lea & Flood 2014)
+ * turns the pair into a well-spread 32-bit seed (gsl_rng_set takes an unsigned long; taus2 uses
+ * 32 bits of it). */
 #include <math.h>
 
 #include "swerve/core.h"
@@ -16,15 +17,19 @@ uint64_t sw_mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-gsl_rng *sw_rng_stream_alloc(uint64_t seed, uint64_t stream)
+void sw_rng_stream_seed(gsl_rng *r, uint64_t seed, uint64_t stream)
 {
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!r)
-		return NULL;
 	uint64_t h = sw_mix64(sw_mix64(seed) ^ sw_mix64(stream + 0x5157ULL));
 	unsigned long s = (unsigned long)(h & 0xffffffffULL);
-	/* GSL's mt19937 maps seed 0 to its default seed 4357; avoid that collision. */
+	/* GSL's taus2 maps seed 0 to its default seed 1; avoid that collision. */
 	gsl_rng_set(r, s ? s : 0x6a09e667UL);
+}
+
+gsl_rng *sw_rng_stream_alloc(uint64_t seed, uint64_t stream)
+{
+	gsl_rng *r = gsl_rng_alloc(SW_RNG_TYPE);
+	if (r)
+		sw_rng_stream_seed(r, seed, stream);
 	return r;
 }
 

@@ -45,7 +45,7 @@ void sw__retarget(struct sw_world *w, int i, double t)
 		const double *y = w->y + w->off[i];
 		double bd = INFINITY;
 		for (int k = 0; k < w->m->n_targets; k++) {
-			sw_vec2 q = sw_model_target_position(w->m, k, t);
+			sw_vec2 q = sw__target_at(w, k, t);
 			double d = hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]);
 			if (d < bd) {
 				bd = d;
@@ -70,7 +70,7 @@ static void fire(struct sw_world *w, int u, const sw_atrans *tr, double t, doubl
 	}
 	y[SW_STATE_DIM] = 0.0; /* time_in_mode */
 	if (u < w->n)
-		w->fast[u] = NAN; /* the sensed flow belonged to the old mode and state */
+		w->fast[3 * (size_t)u] = NAN; /* the sensed flow belonged to the old mode and state */
 	int from = w->mode[u];
 	w->mode[u] = tr->to;
 	if (u < w->n) {

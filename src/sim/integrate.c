@@ -15,10 +15,19 @@
 
 /* The GLM flow from the heading rate and speed sensed at the step start (sim/step.c): the same
  * operations as sw_steer_rhs (steer/rhs.c glm_rhs) without agility or mass lags. */
-static void fast_flow(const double y[], double rate, double dydt[])
+static void fast_flow(const double y[], const double fast[3], double dydt[])
 {
-	sw_steer_velocity(y[SW_STATE_V], y[SW_STATE_PHI], &dydt[SW_STATE_X]);
-	dydt[SW_STATE_PHI] = rate;
+	/* sw_steer_velocity(v, phi) with the cosine and sine it computed at the sensing */
+	dydt[SW_STATE_X] = y[SW_STATE_V] * fast[1];
+	dydt[SW_STATE_Y] = y[SW_STATE_V] * fast[2];
+	dydt[SW_STATE_PHI] = fast[0];
+}
+
+/* The sensed flow of agent u, when it is valid at time t. */
+static const double *sensed(const struct sw_world *w, int u, double t)
+{
+	const double *f = w->fast + 3 * (size_t)u;
+	return !isnan(f[0]) && t == w->t ? f : NULL;
 }
 
 /* Flow of an automaton unit: the mode's steering (or standing still), time_in_mode, clocks and
@@ -28,8 +37,9 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 	const struct sw_automaton *a = w->aut[u];
 	const sw_amode *md = &a->modes[w->mode[u]];
 	memset(dydt, 0, (size_t)w->dim[u] * sizeof *dydt);
-	if (u < w->n && md->moves && !isnan(w->fast[u]) && t == w->t) {
-		fast_flow(y, w->fast[u], dydt);
+	const double *f = u < w->n && md->moves ? sensed(w, u, t) : NULL;
+	if (f) {
+		fast_flow(y, f, dydt);
 	} else if (u < w->n && md->moves) {
 		const sw_agent *ag = &w->m->agents[u];
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
@@ -59,9 +69,9 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 	int u = c->i, st;
 	if (w->aut[u]) {
 		st = automaton_flow(w, u, t, y, dydt);
-	} else if (!isnan(w->fast[u]) && t == w->t) {
+	} else if (sensed(w, u, t)) {
 		memset(dydt, 0, SW_STATE_DIM * sizeof *dydt);
-		fast_flow(y, w->fast[u], dydt);
+		fast_flow(y, sensed(w, u, t), dydt);
 		st = SW_SUCCESS;
 	} else {
 		const sw_agent *a = &w->m->agents[u];

@@ -17,11 +17,17 @@ const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)
 	return &w->steer[w->steer_first[i] + (w->aut[i] ? mode : 0)];
 }
 
+sw_vec2 sw__target_at(const struct sw_world *w, int k, double t)
+{
+	const sw_tgt *g = &w->tgt[k];
+	return g->moving ? sw_model_target_position(w->m, k, t) : sw_v2(g->x, g->y);
+}
+
 int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out)
 {
 	switch (w->tkind[i]) {
 	case TGT_TARGET:
-		*out = sw_model_target_position(w->m, w->tindex[i], t);
+		*out = sw__target_at(w, w->tindex[i], t);
 		return 1;
 	case TGT_AGENT: {
 		const double *yj = w->y_snap + w->off[w->tindex[i]];

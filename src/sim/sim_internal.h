@@ -24,6 +24,12 @@ enum { TGT_NONE = 0, TGT_TARGET = 1, TGT_AGENT = 2 };
 
 struct sw_world;
 
+/** A target as the step reads it (compact copy of the model's, SoA-friendly). */
+typedef struct sw_tgt {
+	double x, y, r; /* position at t = 0, arrival radius */
+	int moving;     /* 1: scripted motion (position from the model at each t) */
+} sw_tgt;
+
 /** What a unit's GSL system receives as params. */
 typedef struct agent_ctx {
 	struct sw_world *w;
@@ -55,7 +61,8 @@ struct sw_world {
 	sw_steer_def *steer;    /* per agent per mode steering (personality applied) */
 	int *steer_first;       /* per agent: its modes' entries in steer */
 	int *tkind, *tindex;    /* per agent current steering target */
-	gsl_rng **rng;          /* per agent random stream */
+	gsl_rng *rng;           /* per agent random stream (state in rng_state, one block) */
+	unsigned char *rng_state;
 	sw_agent_metrics *metrics;
 	double *min_clear;      /* n * n_obstacles minimum clearances */
 	unsigned char *overlap; /* n * n_obstacles: overlapping at the last check */
@@ -88,8 +95,10 @@ struct sw_world {
 	/* threads and the single-evaluation path (step.c) */
 	int n_threads;
 	struct sw_thread *th;   /* n_threads of them */
+	sw_tgt *tgt;            /* per target */
 	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */
-	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN */
+	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN,
+				   then cos and sin of the heading (3 per agent) */
 	int fast_on;            /* 1 (default): use it */
 };
 
@@ -140,6 +149,8 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 double sw__wall_near(const sw_steer_def *def);
 /** Steering definition agent i uses in mode `mode` (plain-law agents: their law). */
 const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode);
+/** Position of target k at time t. */
+sw_vec2 sw__target_at(const struct sw_world *w, int k, double t);
 /** Position of agent i's current steering target at time t; returns 0 when it has none. */
 int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out);
 

@@ -61,7 +61,7 @@ int sw__closest_target(const struct sw_world *w, int i, double t)
 	double bd = INFINITY;
 	int best = -1;
 	for (int k = 0; k < w->m->n_targets; k++) {
-		sw_vec2 q = sw_model_target_position(w->m, k, t);
+		sw_vec2 q = sw__target_at(w, k, t);
 		double d = sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]);
 		if (d < bd) {
 			bd = d;
@@ -92,8 +92,8 @@ static void pick_target(struct sw_world *w, int i, double t)
 static double arrival_margin(const struct sw_world *w, int i, double t, const double *y)
 {
 	int tg = w->tindex[i];
-	sw_vec2 q = sw_model_target_position(w->m, tg, t);
-	return sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->m->targets[tg].radius;
+	sw_vec2 q = sw__target_at(w, tg, t);
+	return sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->tgt[tg].r;
 }
 
 int sw__moving(const struct sw_world *w, int i)
@@ -133,9 +133,10 @@ static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const s
 {
 	const sw_glm_params *p = &def->glm;
 	const sw_personality *pers = &w->m->agents[i].personality;
-	double *y = agent_y(w, i);
+	double *y = agent_y(w, i), *fast = w->fast + 3 * (size_t)i;
 	sw_glm_terms tm;
-	sw_glm_eval(p, s, y[SW_STATE_PHI], 1.0, 1.0, &tm);
+	sw_steer_velocity(1.0, y[SW_STATE_PHI], fast + 1); /* cos, sin: kept for the flow */
+	sw_glm_eval_cs(p, s, fast[1], fast[2], 1.0, 1.0, &tm);
 	if (p->weights != SW_WEIGHTS_DYNAMIC) {
 		double wt[2];
 		if (p->weights == SW_WEIGHTS_RESTART) {
@@ -155,7 +156,7 @@ static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const s
 	if (w->fast_on && !w->type && !pers->has_agility && !pers->has_mass &&
 	    p->weights != SW_WEIGHTS_DYNAMIC) {
 		/* The heading rate sw_steer_rhs computes (rhs.c glm_rhs), same operations. */
-		w->fast[i] = fabs(y[SW_STATE_WTAR]) * tm.f_tar + fabs(y[SW_STATE_WOBS]) * tm.f_obs;
+		fast[0] = fabs(y[SW_STATE_WTAR]) * tm.f_tar + fabs(y[SW_STATE_WOBS]) * tm.f_obs;
 	}
 	return SW_SUCCESS;
 }
@@ -229,7 +230,7 @@ int sw__sense(struct sw_world *w, int i, double dt)
 {
 	double *y = agent_y(w, i);
 	int mv = sw__moving(w, i);
-	w->fast[i] = NAN;
+	w->fast[3 * (size_t)i] = NAN;
 	if (mv)
 		pick_target(w, i, w->t);
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
@@ -361,7 +362,7 @@ static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
 		if (def->law == SW_LAW_GLM && def->glm.sigma_phi > 0.0)
 			y[SW_STATE_PHI] += def->glm.sigma_phi * sqrt(t1 - t0) *
-					   gsl_ran_gaussian_ziggurat(w->rng[u], 1.0);
+					   gsl_ran_gaussian_ziggurat(&w->rng[u], 1.0);
 	}
 	return SW_SUCCESS;
 }
@@ -561,7 +562,7 @@ void sw_world_set_fast_path(sw_world *w, int on)
 {
 	w->fast_on = on ? 1 : 0;
 	for (int i = 0; !w->fast_on && i < w->n; i++)
-		w->fast[i] = NAN;
+		w->fast[3 * (size_t)i] = NAN;
 }
 
 /* --- the step ------------------------------------------------------------------------------- */

@@ -29,8 +29,6 @@ void sw_world_destroy(sw_world *w)
 	if (!w)
 		return;
 	for (int u = 0; u < w->nu; u++) {
-		if (w->rng && u < w->n && w->rng[u])
-			gsl_rng_free(w->rng[u]);
 		if (w->drv && w->drv[u])
 			gsl_odeiv2_driver_free(w->drv[u]);
 	}
@@ -46,6 +44,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->tkind);
 	free(w->tindex);
 	free(w->rng);
+	free(w->rng_state);
 	free(w->metrics);
 	free(w->min_clear);
 	free(w->overlap);
@@ -59,6 +58,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->switches);
 	free(w->hist);
 	free(w->fast);
+	free(w->tgt);
 	free(w->snap_h);
 	for (int k = 0; k < w->n_threads; k++)
 		sw__thread_free(&w->th[k]);
@@ -195,7 +195,10 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->steer_first = calloc((size_t)n + 1, sizeof *w->steer_first);
 	w->tkind = calloc((size_t)n + 1, sizeof *w->tkind);
 	w->tindex = calloc((size_t)n + 1, sizeof *w->tindex);
+	/* Random streams in two blocks rather than 2 n small allocations (gsl_rng is a public
+	 * struct of a type and a state pointer). */
 	w->rng = calloc((size_t)n + 1, sizeof *w->rng);
+	w->rng_state = calloc((size_t)n + 1, SW_RNG_TYPE->size);
 	w->metrics = calloc((size_t)n + 1, sizeof *w->metrics);
 	w->min_clear = calloc(no + 1, sizeof *w->min_clear);
 	w->overlap = calloc(no + 1, 1);
@@ -205,7 +208,13 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->ctx = calloc((size_t)nu + 1, sizeof *w->ctx);
 	w->scratch = calloc((size_t)w->cap, sizeof *w->scratch);
 	w->sig_mode0 = calloc((size_t)w->ns + 1, sizeof *w->sig_mode0);
-	w->fast = calloc((size_t)n + 1, sizeof *w->fast);
+	w->fast = calloc(3 * (size_t)n + 1, sizeof *w->fast);
+	w->tgt = calloc((size_t)m->n_targets + 1, sizeof *w->tgt);
+	for (int k = 0; w->tgt && k < m->n_targets; k++) {
+		const sw_target *tg = &m->targets[k];
+		w->tgt[k] = (sw_tgt){tg->position.x, tg->position.y, tg->radius,
+				     tg->motion.kind != SW_MOTION_NONE};
+	}
 	w->fast_on = 1;
 	int need_hist = 0;
 	for (int i = 0; i < n; i++)
@@ -214,9 +223,9 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (need_hist)
 		w->hist = calloc((size_t)n * SW_HISTORY * 3 + 1, sizeof *w->hist);
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
-	    !w->tindex || !w->rng || !w->metrics || !w->min_clear || !w->overlap ||
+	    !w->tindex || !w->rng || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
-	    !w->fast || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
+	    !w->fast || !w->tgt || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;
@@ -226,7 +235,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	for (int u = 0; u < nu; u++) {
 		double *y = agent_y(w, u);
 		if (u < n)
-			w->fast[u] = NAN;
+			w->fast[3 * (size_t)u] = NAN;
 		w->ctx[u].w = w;
 		w->ctx[u].i = u;
 		if (u < n) {
@@ -238,14 +247,12 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 			/* Initial weights: both constraints on; relaxation selects the stable point. */
 			y[SW_STATE_WTAR] = 1.0;
 			y[SW_STATE_WOBS] = 1.0;
-			w->rng[u] = sw_rng_stream_alloc(m->run.seed, (uint64_t)u);
+			w->rng[u].type = SW_RNG_TYPE;
+			w->rng[u].state = w->rng_state + (size_t)u * SW_RNG_TYPE->size;
+			sw_rng_stream_seed(&w->rng[u], m->run.seed, (uint64_t)u);
 			w->metrics[u].t_reached = NAN;
 			w->metrics[u].min_clearance = INFINITY;
 			w->metrics[u].min_agent_clearance = INFINITY;
-			if (!w->rng[u]) {
-				sw_world_destroy(w);
-				return SW_ENOMEM;
-			}
 		}
 		for (int k = 0; w->aut[u] && k < w->aut[u]->n_vars; k++)
 			y[SW_STATE_DIM + 1 + k] = w->aut[u]->vars[k].init;

@@ -257,13 +257,22 @@ void sw__glm_obstacles_scalar(const sw_glm_params *p, const sw_situation *s, dou
 void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, double w_tar,
 		 double w_obs, sw_glm_terms *out)
 {
+	double cs[2];
+	sw_steer_velocity(1.0, phi, cs); /* (cos phi, sin phi), the bits every path uses */
+	sw_glm_eval_cs(p, s, cs[0], cs[1], w_tar, w_obs, out);
+	if (s->has_target)
+		out->psi_t = atan2(s->ty - s->y, s->tx - s->x);
+}
+
+void sw_glm_eval_cs(const sw_glm_params *p, const sw_situation *s, double cphi, double sphi,
+		    double w_tar, double w_obs, sw_glm_terms *out)
+{
 	sw_glm_terms t = {0};
 
 	/* Target attractor, eq. (2); without a target f_tar = df_tar = 0. */
-	double sphi = sin(phi), cphi = cos(phi);
 	if (s->has_target) {
 		double dx = s->tx - s->x, dy = s->ty - s->y, se, ce;
-		t.psi_t = atan2(dy, dx);
+		t.psi_t = NAN; /* filled by sw_glm_eval */
 		rel_dir(sphi, cphi, dx, dy, &se, &ce);
 		t.f_tar = -p->a * se;
 		t.df_tar = -p->a * ce;
