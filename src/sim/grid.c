@@ -76,9 +76,9 @@ void sw__grid_build(struct sw_world *w)
 	int nb = w->grid_buckets;
 	memset(w->grid_start, 0, (size_t)(nb + 1) * sizeof *w->grid_start);
 	for (int j = 0; j < w->n; j++) {
-		const double *y = w->y_snap + w->off[j];
-		long ix = (long)floor(y[SW_STATE_X] / w->grid_cell);
-		long iy = (long)floor(y[SW_STATE_Y] / w->grid_cell);
+		const double *y = w->snap + 2 * (size_t)j;
+		long ix = (long)floor(y[0] / w->grid_cell);
+		long iy = (long)floor(y[1] / w->grid_cell);
 		w->grid_key[j] = bucket(w, ix, iy);
 		w->grid_start[w->grid_key[j] + 1]++;
 	}
@@ -89,12 +89,12 @@ void sw__grid_build(struct sw_world *w)
 	 * contiguous memory (structure of arrays in bucket order). */
 	for (int j = 0; j < w->n; j++) {
 		int k = w->grid_start[w->grid_key[j]]++;
-		const double *y = w->y_snap + w->off[j];
+		const double *y = w->snap + 2 * (size_t)j;
 		w->grid_items[k] = j;
-		w->grid_px[k] = y[SW_STATE_X];
-		w->grid_py[k] = y[SW_STATE_Y];
-		w->grid_cx[k] = (long)floor(y[SW_STATE_X] / w->grid_cell);
-		w->grid_cy[k] = (long)floor(y[SW_STATE_Y] / w->grid_cell);
+		w->grid_px[k] = y[0];
+		w->grid_py[k] = y[1];
+		w->grid_cx[k] = (long)floor(y[0] / w->grid_cell);
+		w->grid_cy[k] = (long)floor(y[1] / w->grid_cell);
 	}
 	/* grid_start[b] now holds the end of bucket b: shift back to starts. */
 	for (int b = nb; b > 0; b--)

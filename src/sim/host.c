@@ -51,8 +51,8 @@ static int object_point(const host_ctx *c, int j, sw_vec2 p, sw_vec2 *out, int *
 		*out = sw_model_target_position(m, idx, c->t);
 		return idx;
 	case SW_PARAM_AGENT: {
-		const double *yj = c->w->y_snap + c->w->off[idx];
-		*out = sw_v2(yj[SW_STATE_X], yj[SW_STATE_Y]);
+		const double *yj = c->w->snap + 2 * (size_t)idx;
+		*out = sw_v2(yj[0], yj[1]);
 		return idx;
 	}
 	case SW_PARAM_OBSTACLE: {
@@ -168,10 +168,15 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		return best;
 	}
 	case SW_HF_NEIGHBORS: {
-		int count = 0;
-		for (int j = 0; j < w->n; j++) {
-			const double *yj = w->y_snap + w->off[j];
-			if (j != c->u && hypot(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y) <= args[0])
+		/* Through the neighbour grid when there is one (its candidates include every
+		 * agent within the radius), else over every agent; the same test either way. */
+		int count = 0, *cand = NULL, nc = w->n;
+		if (w->grid_on && args[0] >= 0.0)
+			nc = sw__grid_query(w, c->u, p, args[0], &cand);
+		for (int k = 0; k < nc; k++) {
+			int j = cand ? cand[k] : k;
+			const double *yj = w->snap + 2 * (size_t)j;
+			if (j != c->u && hypot(yj[0] - p.x, yj[1] - p.y) <= args[0])
 				count++;
 		}
 		return count;

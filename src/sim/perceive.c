@@ -30,8 +30,8 @@ int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out)
 		*out = sw__target_at(w, w->tindex[i], t);
 		return 1;
 	case TGT_AGENT: {
-		const double *yj = w->y_snap + w->off[w->tindex[i]];
-		*out = sw_v2(yj[SW_STATE_X], yj[SW_STATE_Y]);
+		const double *yj = w->snap + 2 * (size_t)w->tindex[i];
+		*out = sw_v2(yj[0], yj[1]);
 		return 1;
 	}
 	default:
@@ -105,8 +105,8 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 			int j = cand ? cand[k] : k;
 			if (j == i || j == chased)
 				continue;
-			const double *yj = w->y_snap + w->off[j];
-			sw_vec2 d = sw_v2(yj[SW_STATE_X] - p.x, yj[SW_STATE_Y] - p.y);
+			const double *yj = w->snap + 2 * (size_t)j;
+			sw_vec2 d = sw_v2(yj[0] - p.x, yj[1] - p.y);
 			double rj = m->agents[j].radius;
 			double c = sw_v2_len(d) - rj - a->radius;
 			if (c <= a->perception) {

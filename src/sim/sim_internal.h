@@ -53,7 +53,7 @@ struct sw_world {
 	int *dim;               /* per unit state dimension */
 	size_t *off;            /* per unit offset into y */
 	double *y;              /* all unit states */
-	double *y_snap;         /* states at the start of the step (what others perceive) */
+	double *snap;           /* per agent (x, y) at the start of the step: what others perceive */
 	double *work;           /* scratch: 4 * maxdim */
 	int maxdim;
 	int *mode;              /* per unit mode */

@@ -2,7 +2,7 @@
  *
  * A step of length h (run.step) from t0 to t1:
  *   1. the signals advance first, one after the other (agents read their switches);
- *   2. every agent advances over [t0, t1] from the same snapshot of the others (y_snap, the
+ *   2. every agent advances over [t0, t1] from the same snapshot of the others (snap, the
  *      positions at t0): its flow is integrated, the arrival event (plain laws) or every guard
  *      (automata, sim/hybrid.c) is located to run.event_tol, and the heading noise of (1) is
  *      added as an Euler-Maruyama increment sigma sqrt(h) N(0, 1);
@@ -211,8 +211,8 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 	}
 	if (w->tkind[i] == TGT_AGENT) {
 		int j = w->tindex[i];
-		const double *yj = w->y_snap + w->off[j];
-		double c = sw_hypot(yj[SW_STATE_X] - s->x, yj[SW_STATE_Y] - s->y) -
+		const double *yj = w->snap + 2 * (size_t)j;
+		double c = sw_hypot(yj[0] - s->x, yj[1] - s->y) -
 			   m->agents[j].radius - m->agents[i].radius;
 		if (c <= m->agents[i].perception) {
 			if (c < mt->min_agent_clearance)
@@ -569,7 +569,10 @@ void sw_world_set_fast_path(sw_world *w, int on)
 
 void sw__snapshot(struct sw_world *w)
 {
-	memcpy(w->y_snap, w->y, (w->off[w->nu - 1] + (size_t)w->dim[w->nu - 1]) * sizeof *w->y);
+	for (int j = 0; j < w->n; j++) {
+		w->snap[2 * (size_t)j] = w->y[w->off[j] + SW_STATE_X];
+		w->snap[2 * (size_t)j + 1] = w->y[w->off[j] + SW_STATE_Y];
+	}
 	for (int j = 0; w->snap_h && j < w->n; j++) {
 		double phi = w->y[w->off[j] + SW_STATE_PHI];
 		w->snap_h[2 * (size_t)j] = cos(phi);
@@ -582,7 +585,7 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 {
 	const sw_model *m = w->m;
 	double h = m->run.step, t0 = w->t, t1 = t0 + h;
-	/* y_snap (and the grid) already hold the step-start states: they are refreshed at the end
+	/* snap (and the grid) already hold the step-start positions: they are refreshed at the end
 	 * of sw_world_create and of every step, and nothing changes the world in between. */
 	for (int s = 0; s < w->ns; s++)
 		w->sig_mode0[s] = w->mode[w->n + s];
@@ -599,9 +602,8 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	if (st != SW_SUCCESS)
 		return st; /* failed agents are back at t0; the others took their step */
 	for (int i = 0; i < w->n; i++) {
-		const double *y = agent_y(w, i), *ys = w->y_snap + w->off[i];
-		w->metrics[i].path_length +=
-		    sw_hypot(y[SW_STATE_X] - ys[SW_STATE_X], y[SW_STATE_Y] - ys[SW_STATE_Y]);
+		const double *y = agent_y(w, i), *ys = w->snap + 2 * (size_t)i;
+		w->metrics[i].path_length += sw_hypot(y[SW_STATE_X] - ys[0], y[SW_STATE_Y] - ys[1]);
 	}
 	w->t = t1;
 	w->steps++;

@@ -35,7 +35,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->dim);
 	free(w->off);
 	free(w->y);
-	free(w->y_snap);
+	free(w->snap);
 	free(w->work);
 	free(w->mode);
 	free(w->aut);
@@ -123,11 +123,11 @@ static int layout(sw_world *w)
 		}
 	}
 	w->y = calloc(off + 1, sizeof *w->y);
-	w->y_snap = calloc(off + 1, sizeof *w->y_snap);
+	w->snap = calloc(2 * (size_t)w->n + 1, sizeof *w->snap);
 	w->work = calloc(8 * (size_t)w->maxdim, sizeof *w->work);
 	w->slots = calloc((size_t)w->max_slots, sizeof *w->slots);
 	w->steer = calloc((size_t)nsteer + 1, sizeof *w->steer);
-	if (!w->y || !w->y_snap || !w->work || !w->slots || !w->steer)
+	if (!w->y || !w->snap || !w->work || !w->slots || !w->steer)
 		return SW_ENOMEM;
 	/* Agents whose laws (personality applied) equal the previous agent's share its entries:
 	 * crowds and groups of one kind then hold one copy instead of one per agent. */
@@ -267,8 +267,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 			}
 		}
 	}
-	memcpy(w->y_snap, w->y, (w->off[nu - 1] + (size_t)w->dim[nu - 1]) * sizeof *w->y);
-	sw__grid_build(w);
+	sw__snapshot(w);
 	int st = SW_SUCCESS;
 	/* Signals first: agents' guards read them. */
 	for (int u = n; u < nu && st == SW_SUCCESS; u++)
