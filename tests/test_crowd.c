@@ -293,6 +293,41 @@ START_TEST(alignment_brings_a_disordered_group_to_a_common_heading)
 }
 END_TEST
 
+START_TEST(perception_buffers_grow_for_dense_crowds)
+{
+	/* 300 agents in a 20 m x 15 m block, unlimited perception: every agent perceives the 299
+	 * others, more than the initial percept buffers hold (primitives + 256); the buffers grow
+	 * and the runs on one and two threads still agree bit for bit. */
+	sw_model *m = sw_model_alloc("dense", NULL);
+	for (int i = 0; i < 300; i++) {
+		sw_agent_def ad = sw_default_agent_def();
+		ad.position = sw_v2(1.0 * (i % 20), 1.0 * (i / 20));
+		ad.heading = 0.1 * i;
+		ad.radius = 0.2;
+		ad.steer.glm.speed = SW_SPEED_CONSTANT;
+		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
+	}
+	sw_run_def r = sw_default_run_def();
+	r.duration = 1.0;
+	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	static sw_percept buf[400];
+	sw_situation s;
+	ck_assert_int_eq(sw_world_perceive(w, 0, &s, buf, 400), 299);
+	ck_assert_int_eq(s.n_obs, 299);
+	for (int k = 0; k < 299; k++)
+		ck_assert_int_eq(buf[k].id, -2 - k); /* agents 1 .. 299 in index order */
+	sw_world_destroy(w);
+	outcome a = run(m, 1, 1), b = run(m, 2, 1);
+	assert_same(&a, &b, m->n_agents);
+	outcome_free(&a);
+	outcome_free(&b);
+	sw_model_free(m);
+}
+END_TEST
+
 Suite *crowd_suite(void)
 {
 	Suite *s = suite_create("crowd");
@@ -303,6 +338,7 @@ Suite *crowd_suite(void)
 			    (int)(sizeof scenarios / sizeof scenarios[0]));
 	tcase_add_test(tc, thread_count_is_checked);
 	tcase_add_test(tc, flock_attractors_match_their_closed_forms);
+	tcase_add_test(tc, perception_buffers_grow_for_dense_crowds);
 	tcase_add_test(tc, alignment_brings_a_disordered_group_to_a_common_heading);
 	suite_add_tcase(s, tc);
 	return s;

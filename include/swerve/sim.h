@@ -73,7 +73,9 @@ double sw_world_min_clearance(const sw_world *w, int i, int j);
 
 /** The situation agent i perceives at the world's current time and state, into *s, with
  * percepts written to buf (capacity cap; *s->obs points into it).  Returns the number of
- * percepts available (may exceed cap: then only cap are stored). */
+ * percepts available (may exceed cap: then only cap are stored), or -1 when out of memory.
+ * Like sw_world_glm_terms(), it uses (and may grow) the world's scratch buffer: do not call it
+ * from several threads at once on one world. */
 int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap);
 
 /** GLM evaluation of agent i at the current state (for outputs and analysis); returns SW_EUSAGE

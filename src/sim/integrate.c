@@ -44,7 +44,8 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 		const sw_agent *ag = &w->m->agents[u];
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
 		sw_situation s;
-		sw__perceive(w, u, t, y, sw__wall_near(def), &s, w->scratch, w->cap);
+		if (sw__perceive_grow(w, u, t, y, sw__wall_near(def), &s) < 0)
+			return SW_ENOMEM;
 		int st = sw_steer_rhs(def, &ag->personality, &s, y, dydt, NULL);
 		if (st != SW_SUCCESS)
 			return st;
@@ -77,8 +78,9 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 		const sw_agent *a = &w->m->agents[u];
 		const sw_steer_def *def = sw__steer_of(w, u, 0);
 		sw_situation s;
-		sw__perceive(w, u, t, y, sw__wall_near(def), &s, w->scratch, w->cap);
-		st = sw_steer_rhs(def, &a->personality, &s, y, dydt, NULL);
+		st = sw__perceive_grow(w, u, t, y, sw__wall_near(def), &s) < 0
+			 ? SW_ENOMEM
+			 : sw_steer_rhs(def, &a->personality, &s, y, dydt, NULL);
 	}
 	if (st != SW_SUCCESS) {
 		if (w->rhs_status == SW_SUCCESS)
@@ -123,7 +125,8 @@ static int euler(struct sw_world *w, int u, double t0, double t1, double *y)
 	double h = (t1 - t0) / n;
 	double *dydt = w->work;
 	for (int k = 0; k < n; k++) {
-		int st = sw__agent_flow(t0 + k * h, y, dydt, &w->ctx[u]);
+		agent_ctx c = {w, u};
+		int st = sw__agent_flow(t0 + k * h, y, dydt, &c);
 		if (st != GSL_SUCCESS)
 			return w->rhs_status ? w->rhs_status : SW_ENUMERIC;
 		for (int j = 0; j < dim; j++)
@@ -136,10 +139,10 @@ int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 {
 	if (!(t1 > t0))
 		return SW_SUCCESS;
-	w->ctx[u].w = w; /* the world or thread view integrating u now */
 	w->rhs_status = SW_SUCCESS;
 	if (!w->type)
 		return euler(w, u, t0, t1, y);
+	w->ctx[u].w = w; /* the world or thread view integrating u now */
 	gsl_odeiv2_driver *d = w->drv[u];
 	gsl_odeiv2_driver_reset(d);
 	double t = t0;

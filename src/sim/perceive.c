@@ -123,3 +123,21 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 	s->obs = buf;
 	return n;
 }
+
+int sw__perceive_grow(struct sw_world *w, int i, double t, const double *y, double wall_near,
+		      sw_situation *s)
+{
+	for (;;) {
+		int n = sw__perceive(w, i, t, y, wall_near, s, w->scratch, w->cap);
+		if (n < w->cap)
+			return n;
+		/* Full: this agent perceives more than any agent before it did.  The buffer starts
+		 * with room for the primitives and 256 agents and doubles (so this allocation
+		 * happens a logarithmic number of times per run, not in steady state). */
+		sw_percept *p = realloc(w->scratch, 2 * (size_t)w->cap * sizeof *p);
+		if (!p)
+			return -1;
+		w->scratch = p;
+		w->cap *= 2;
+	}
+}

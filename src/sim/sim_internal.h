@@ -115,6 +115,7 @@ typedef struct sw_tevent {
 typedef struct sw_thread {
 	struct sw_world view;
 	sw_percept *scratch;
+	int cap;
 	double *work, *slots;
 	int *found;
 	sw_diag *diag;
@@ -147,6 +148,10 @@ void sw__thread_free(sw_thread *th);
 int sw__perceive(const struct sw_world *w, int i, double t, const double *y, double wall_near,
 		 sw_situation *s, sw_percept *buf, int cap);
 double sw__wall_near(const sw_steer_def *def);
+/** sw__perceive into the world's (or view's) scratch, grown when full; returns the number of
+ * percepts, or -1 when out of memory. */
+int sw__perceive_grow(struct sw_world *w, int i, double t, const double *y, double wall_near,
+		      sw_situation *s);
 /** Steering definition agent i uses in mode `mode` (plain-law agents: their law). */
 const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode);
 /** Position of target k at time t. */

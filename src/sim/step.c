@@ -235,7 +235,8 @@ int sw__sense(struct sw_world *w, int i, double dt)
 		pick_target(w, i, w->t);
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
 	sw_situation s;
-	sw__perceive(w, i, w->t, y, sw__wall_near(def), &s, w->scratch, w->cap);
+	if (sw__perceive_grow(w, i, w->t, y, sw__wall_near(def), &s) < 0)
+		return SW_ENOMEM;
 	int st = SW_SUCCESS;
 	if (!mv) {
 		y[SW_STATE_V] = 0.0;
@@ -437,7 +438,8 @@ void sw__thread_free(sw_thread *th)
 int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
 {
 	memset(th, 0, sizeof *th);
-	th->scratch = calloc((size_t)w->cap, sizeof *th->scratch);
+	th->cap = w->cap;
+	th->scratch = calloc((size_t)th->cap, sizeof *th->scratch);
 	th->work = calloc(8 * (size_t)w->maxdim, sizeof *th->work);
 	th->slots = calloc((size_t)w->max_slots, sizeof *th->slots);
 	th->found = calloc((size_t)w->n + 1, sizeof *th->found);
@@ -456,6 +458,7 @@ static struct sw_world *make_view(struct sw_world *w, int k)
 	th->view = *w;
 	struct sw_world *v = &th->view;
 	v->scratch = th->scratch;
+	v->cap = th->cap;
 	v->work = th->work;
 	v->slots = th->slots;
 	v->grid_found = th->found;
@@ -507,6 +510,8 @@ static int for_agents(struct sw_world *w, int phase, double t0, double t1, doubl
 	int status = SW_SUCCESS;
 	for (int k = 0; k < nt; k++) {
 		sw_thread *th = &w->th[k];
+		th->scratch = th->view.scratch; /* perhaps grown */
+		th->cap = th->view.cap;
 		if (w->event_fn)
 			deliver_events(w, th);
 		merge_diag(th, diag);
@@ -592,7 +597,6 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	w->n_switch = 0;
 	/* 1. Signals, in order (agents may read their switches in this step). */
 	for (int u = w->n; u < w->nu; u++) {
-		w->ctx[u].w = w;
 		int st = advance_unit(w, u, t0, t1, diag);
 		if (st != SW_SUCCESS)
 			return st;

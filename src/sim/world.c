@@ -29,7 +29,7 @@ void sw_world_destroy(sw_world *w)
 	if (!w)
 		return;
 	for (int u = 0; u < w->nu; u++) {
-		if (w->drv && w->drv[u])
+		if (w->type && w->drv && w->drv[u])
 			gsl_odeiv2_driver_free(w->drv[u]);
 	}
 	free(w->dim);
@@ -187,7 +187,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->nu = nu;
 	w->type = type;
 	w->zeno_max = SW_ZENO_MAX;
-	w->cap = m->n_prims + n + 1;
+	w->cap = m->n_prims + (n < 256 ? n : 256) + 1; /* grows when an agent sees more */
 	w->dim = calloc((size_t)nu, sizeof *w->dim);
 	w->off = calloc((size_t)nu, sizeof *w->off);
 	w->mode = calloc((size_t)nu, sizeof *w->mode);
@@ -203,9 +203,11 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->min_clear = calloc(no + 1, sizeof *w->min_clear);
 	w->overlap = calloc(no + 1, 1);
 	w->agent_overlap = calloc((size_t)n + 1, 1);
-	w->sys = calloc((size_t)nu + 1, sizeof *w->sys);
-	w->drv = calloc((size_t)nu + 1, sizeof *w->drv);
-	w->ctx = calloc((size_t)nu + 1, sizeof *w->ctx);
+	/* GSL systems and drivers only for GSL steppers (explicit Euler needs none). */
+	size_t ns = type ? (size_t)nu + 1 : 1;
+	w->sys = calloc(ns, sizeof *w->sys);
+	w->drv = calloc(ns, sizeof *w->drv);
+	w->ctx = calloc(ns, sizeof *w->ctx);
 	w->scratch = calloc((size_t)w->cap, sizeof *w->scratch);
 	w->sig_mode0 = calloc((size_t)w->ns + 1, sizeof *w->sig_mode0);
 	w->fast = calloc(3 * (size_t)n + 1, sizeof *w->fast);
@@ -236,8 +238,6 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 		double *y = agent_y(w, u);
 		if (u < n)
 			w->fast[3 * (size_t)u] = NAN;
-		w->ctx[u].w = w;
-		w->ctx[u].i = u;
 		if (u < n) {
 			const sw_agent *a = &m->agents[u];
 			y[SW_STATE_X] = a->position.x;
@@ -257,6 +257,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 		for (int k = 0; w->aut[u] && k < w->aut[u]->n_vars; k++)
 			y[SW_STATE_DIM + 1 + k] = w->aut[u]->vars[k].init;
 		if (type) {
+			w->ctx[u] = (agent_ctx){w, u};
 			w->sys[u] = (gsl_odeiv2_system){sw__agent_flow, sw__agent_jac,
 							(size_t)w->dim[u], &w->ctx[u]};
 			w->drv[u] = gsl_odeiv2_driver_alloc_y_new(&w->sys[u], type, 0.1 * m->run.step,
@@ -335,7 +336,10 @@ int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf
 {
 	/* Perceive into the world's scratch (room for everything), then copy what fits. */
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
-	int n = sw__perceive(w, i, w->t, agent_y(w, i), sw__wall_near(def), s, w->scratch, w->cap);
+	/* The scratch buffer is mutable state behind the const world (see sim.h). */
+	int n = sw__perceive_grow((sw_world *)w, i, w->t, agent_y(w, i), sw__wall_near(def), s);
+	if (n < 0)
+		return -1;
 	int k = n < cap ? n : (cap > 0 ? cap : 0);
 	if (k > 0)
 		memcpy(buf, w->scratch, (size_t)k * sizeof *buf);
@@ -351,7 +355,8 @@ int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out)
 		return SW_EUSAGE;
 	const double *y = agent_y(w, i);
 	sw_situation s;
-	sw__perceive(w, i, w->t, y, def->glm.wall_near, &s, w->scratch, w->cap);
+	if (sw__perceive_grow((sw_world *)w, i, w->t, y, def->glm.wall_near, &s) < 0)
+		return SW_ENOMEM;
 	sw_glm_eval(&def->glm, &s, y[SW_STATE_PHI], y[SW_STATE_WTAR], y[SW_STATE_WOBS], out);
 	return SW_SUCCESS;
 }
