@@ -11,7 +11,9 @@
 
 #include "swerve/swerve.h"
 
-static double now(void)
+#include "bench.h"
+
+double bench_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -20,7 +22,7 @@ static double now(void)
 
 /* CPU time of the whole process (all threads), s: with one thread it is insensitive to other
  * load on the machine, so figures taken on a busy machine can be compared. */
-static double cpu_now(void)
+double bench_cpu_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -61,13 +63,13 @@ static void bench_rhs(sw_law law, int n)
 	long reps = 2000000 / n + 100;
 	double best = INFINITY;
 	for (int r = 0; r < 5; r++) {
-		double t0 = now();
+		double t0 = bench_now();
 		for (long k = 0; k < reps; k++) {
 			y[SW_STATE_PHI] = 0.3 + 1e-9 * (double)k;
 			sw_steer_rhs(&def, &pers, &s, y, dy, NULL);
 			sink += dy[SW_STATE_PHI];
 		}
-		double dt = (now() - t0) / reps;
+		double dt = (bench_now() - t0) / reps;
 		if (dt < best)
 			best = dt;
 	}
@@ -107,10 +109,10 @@ static void bench_world(int n_agents, const char *integrator)
 	sw_world *w = NULL;
 	sw_world_create(m, &w, NULL);
 	int steps = 20;
-	double t0 = now();
+	double t0 = bench_now();
 	for (int k = 0; k < steps; k++)
 		sw_world_step(w, NULL);
-	double dt = now() - t0;
+	double dt = bench_now() - t0;
 	printf("world %-6s %6d agents x 10 obstacles : %10.3g agent-steps/s (%7.0f ns per "
 	       "agent-step)\n",
 	       integrator, n_agents, n_agents * steps / dt, dt / (n_agents * steps) * 1e9);
@@ -118,58 +120,11 @@ static void bench_world(int n_agents, const char *integrator)
 	sw_model_free(m);
 }
 
-/* Circle swap: n agents on a circle walk to the antipodes, perceiving each other within 2 m
- * (neighbour grid); neighbours 0.6 m apart on the ring, about 7 in range at the start. */
-static void bench_crowd(int n, int steps)
-{
-	sw_model *m = sw_model_alloc("crowd", NULL);
-	double radius = n * 0.6 / (2 * M_PI); /* 0.6 m apart along the ring */
-	char name[32];
-	for (int i = 0; i < n; i++) {
-		double a = 2 * M_PI * i / n;
-		sw_target_def t = sw_default_target_def();
-		snprintf(name, sizeof name, "t%d", i);
-		t.name = name;
-		t.position = sw_v2(-radius * cos(a), -radius * sin(a));
-		sw_model_add_target(m, &t, NULL);
-	}
-	for (int i = 0; i < n; i++) {
-		double a = 2 * M_PI * i / n;
-		sw_agent_def ad = sw_default_agent_def();
-		ad.position = sw_v2(radius * cos(a), radius * sin(a));
-		ad.heading = a + M_PI;
-		snprintf(name, sizeof name, "t%d", i);
-		ad.target = name;
-		ad.perception = 2.0;
-		ad.radius = 0.2;
-		sw_model_add_agent(m, &ad, NULL);
-	}
-	sw_run_def r = sw_default_run_def();
-	sw_model_set_run(m, &r, 0, NULL);
-	if (sw_model_finalize(m, NULL) != SW_SUCCESS) {
-		printf("crowd bench: model failed\n");
-		sw_model_free(m);
-		return;
-	}
-	sw_world *w = NULL;
-	sw_world_create(m, &w, NULL);
-	double t0 = now(), c0 = cpu_now();
-	for (int k = 0; k < steps; k++)
-		sw_world_step(w, NULL);
-	double dt = now() - t0, dc = cpu_now() - c0;
-	printf("crowd  euler  %6d agents (grid, 2 m)   : %10.3g agent-steps/s (%7.0f ns per "
-	       "agent-step; cpu %7.0f ns)\n",
-	       n, (double)n * steps / dt, dt / ((double)n * steps) * 1e9,
-	       dc / ((double)n * steps) * 1e9);
-	sw_world_destroy(w);
-	sw_model_free(m);
-}
-
 int main(int argc, char **argv)
 {
-	/* `bench_swerve crowd` runs only the crowd section (for profiling). */
+	/* `bench_swerve crowd [MAX_N]` runs only the crowd section (for profiling). */
 	if (argc > 1 && strcmp(argv[1], "crowd") == 0) {
-		bench_crowd(10000, argc > 2 ? atoi(argv[2]) : 10);
+		bench_crowd_all(argc > 2 ? atoi(argv[2]) : 1000000);
 		return 0;
 	}
 	int sizes[] = {1, 10, 100, 1000};
@@ -179,7 +134,6 @@ int main(int argc, char **argv)
 		bench_rhs(SW_LAW_FW, sizes[k]);
 	bench_world(10000, "euler");
 	bench_world(10000, "rk4");
-	bench_crowd(1000, 20);
-	bench_crowd(10000, 10);
+	bench_crowd_all(1000000);
 	return 0;
 }

@@ -24,15 +24,15 @@ typedef struct sw_agent_state {
 
 /** Metrics accumulated per agent during a run. */
 typedef struct sw_agent_metrics {
-	int reached;           /**< 1 once the agent reached its target */
 	double t_reached;      /**< time it did, s (located to run.event_tol); NAN if not */
 	double path_length;    /**< distance travelled, m (sum of chord lengths between steps) */
 	double min_clearance;  /**< smallest clearance to any obstacle, m */
-	int collisions;        /**< overlap episodes with obstacles (entering overlap counts one) */
 	double overlap_time;   /**< time spent overlapping an obstacle, s (step resolution) */
 	double max_penetration; /**< deepest overlap with an obstacle, m (0 if none) */
-	int agent_collisions;  /**< overlap episodes with other agents */
 	double min_agent_clearance; /**< smallest clearance to another agent, m (INFINITY if alone) */
+	int reached;           /**< 1 once the agent reached its target */
+	int collisions;        /**< overlap episodes with obstacles (entering overlap counts one) */
+	int agent_collisions;  /**< overlap episodes with other agents */
 } sw_agent_metrics;
 
 /** Creates a world for a finalised model at t = 0.  Returns SW_SUCCESS, SW_EUSAGE (model not

@@ -39,7 +39,7 @@ int sw__grid_alloc(struct sw_world *w)
 	w->grid_cell = pmax + 2.0 * rmax;
 	w->grid_rmax = rmax;
 	unsigned nb = 16;
-	while (nb < 2u * (unsigned)w->n)
+	while (nb < (unsigned)w->n)
 		nb *= 2;
 	w->grid_buckets = (int)nb;
 	w->grid_start = calloc((size_t)nb + 1, sizeof *w->grid_start);
@@ -93,8 +93,8 @@ void sw__grid_build(struct sw_world *w)
 		w->grid_items[k] = j;
 		w->grid_px[k] = y[0];
 		w->grid_py[k] = y[1];
-		w->grid_cx[k] = (long)floor(y[0] / w->grid_cell);
-		w->grid_cy[k] = (long)floor(y[1] / w->grid_cell);
+		w->grid_cx[k] = (int32_t)(long)floor(y[0] / w->grid_cell);
+		w->grid_cy[k] = (int32_t)(long)floor(y[1] / w->grid_cell);
 	}
 	/* grid_start[b] now holds the end of bucket b: shift back to starts. */
 	for (int b = nb; b > 0; b--)
@@ -115,7 +115,7 @@ int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out
 		for (long iy = y0; iy <= y1; iy++) {
 			unsigned b = bucket(w, ix, iy);
 			for (int k = w->grid_start[b]; k < w->grid_start[b + 1]; k++) {
-				if (w->grid_cx[k] != ix || w->grid_cy[k] != iy)
+				if (w->grid_cx[k] != (int32_t)ix || w->grid_cy[k] != (int32_t)iy)
 					continue; /* another cell hashed to this bucket */
 				double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
 				int j = w->grid_items[k];

@@ -61,8 +61,7 @@ struct sw_world {
 	sw_steer_def *steer;    /* per agent per mode steering (personality applied) */
 	int *steer_first;       /* per agent: its modes' entries in steer */
 	int *tkind, *tindex;    /* per agent current steering target */
-	gsl_rng *rng;           /* per agent random stream (state in rng_state, one block) */
-	unsigned char *rng_state;
+	unsigned char *rng_state; /* per agent random stream: SW_RNG_TYPE states in one block */
 	sw_agent_metrics *metrics;
 	double *min_clear;      /* n * n_obstacles minimum clearances */
 	unsigned char *overlap; /* n * n_obstacles: overlapping at the last check */
@@ -91,7 +90,8 @@ struct sw_world {
 	int *grid_start, *grid_items, *grid_found;
 	unsigned *grid_key;
 	double *grid_px, *grid_py; /* bucket order: positions */
-	long *grid_cx, *grid_cy;   /* bucket order: cells */
+	int32_t *grid_cx, *grid_cy; /* bucket order: cells (wrapped to 32 bits: a collision of far
+				       cells is rejected by the distance test) */
 	/* threads and the single-evaluation path (step.c) */
 	int n_threads;
 	struct sw_thread *th;   /* n_threads of them */
@@ -127,6 +127,13 @@ typedef struct sw_thread {
 } sw_thread;
 
 /* step.c */
+/** Agent i's random stream (a gsl_rng is a public struct of a type and a state pointer; the
+ * states live in one block rather than in 2 n small allocations). */
+static inline gsl_rng sw__rng(const struct sw_world *w, int i)
+{
+	gsl_rng r = {SW_RNG_TYPE, w->rng_state + (size_t)i * SW_RNG_TYPE->size};
+	return r;
+}
 /** Index of the target closest to agent i at time t, -1 when there is none. */
 int sw__closest_target(const struct sw_world *w, int i, double t);
 /** Whether agent i moves under a steering law in its current mode. */

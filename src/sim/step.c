@@ -361,9 +361,11 @@ static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag
 	}
 	if (u < w->n && sw__moving(w, u)) {
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
-		if (def->law == SW_LAW_GLM && def->glm.sigma_phi > 0.0)
+		if (def->law == SW_LAW_GLM && def->glm.sigma_phi > 0.0) {
+			gsl_rng rng = sw__rng(w, u);
 			y[SW_STATE_PHI] += def->glm.sigma_phi * sqrt(t1 - t0) *
-					   gsl_ran_gaussian_ziggurat(&w->rng[u], 1.0);
+					   gsl_ran_gaussian_ziggurat(&rng, 1.0);
+		}
 	}
 	return SW_SUCCESS;
 }

@@ -43,7 +43,6 @@ void sw_world_destroy(sw_world *w)
 	free(w->steer_first);
 	free(w->tkind);
 	free(w->tindex);
-	free(w->rng);
 	free(w->rng_state);
 	free(w->metrics);
 	free(w->min_clear);
@@ -155,6 +154,9 @@ static int layout(sw_world *w)
 			used += nm;
 		}
 	}
+	sw_steer_def *shrunk = realloc(w->steer, ((size_t)used + 1) * sizeof *w->steer);
+	if (shrunk)
+		w->steer = shrunk; /* keeps only the distinct entries */
 	if (need_h && !(w->snap_h = calloc(2 * (size_t)w->n, sizeof *w->snap_h)))
 		return SW_ENOMEM;
 	return SW_SUCCESS;
@@ -180,7 +182,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (!w)
 		return SW_ENOMEM;
 	int n = m->n_agents, nu = n + m->n_signals;
-	size_t no = (size_t)n * (size_t)(m->n_obstacles > 0 ? m->n_obstacles : 1);
+	size_t no = (size_t)n * (size_t)m->n_obstacles;
 	w->m = m;
 	w->n = n;
 	w->ns = m->n_signals;
@@ -195,9 +197,6 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->steer_first = calloc((size_t)n + 1, sizeof *w->steer_first);
 	w->tkind = calloc((size_t)n + 1, sizeof *w->tkind);
 	w->tindex = calloc((size_t)n + 1, sizeof *w->tindex);
-	/* Random streams in two blocks rather than 2 n small allocations (gsl_rng is a public
-	 * struct of a type and a state pointer). */
-	w->rng = calloc((size_t)n + 1, sizeof *w->rng);
 	w->rng_state = calloc((size_t)n + 1, SW_RNG_TYPE->size);
 	w->metrics = calloc((size_t)n + 1, sizeof *w->metrics);
 	w->min_clear = calloc(no + 1, sizeof *w->min_clear);
@@ -225,7 +224,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (need_hist)
 		w->hist = calloc((size_t)n * SW_HISTORY * 3 + 1, sizeof *w->hist);
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
-	    !w->tindex || !w->rng || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
+	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
 	    !w->fast || !w->tgt || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
@@ -247,9 +246,8 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 			/* Initial weights: both constraints on; relaxation selects the stable point. */
 			y[SW_STATE_WTAR] = 1.0;
 			y[SW_STATE_WOBS] = 1.0;
-			w->rng[u].type = SW_RNG_TYPE;
-			w->rng[u].state = w->rng_state + (size_t)u * SW_RNG_TYPE->size;
-			sw_rng_stream_seed(&w->rng[u], m->run.seed, (uint64_t)u);
+			gsl_rng rng = sw__rng(w, u);
+			sw_rng_stream_seed(&rng, m->run.seed, (uint64_t)u);
 			w->metrics[u].t_reached = NAN;
 			w->metrics[u].min_clearance = INFINITY;
 			w->metrics[u].min_agent_clearance = INFINITY;
