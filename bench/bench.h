@@ -1,0 +1,13 @@
+/* bench/bench.h - what the benchmark files share. */
+#ifndef SWERVE_BENCH_H
+#define SWERVE_BENCH_H
+
+/** Wall-clock time, s (monotonic). */
+double bench_now(void);
+/** CPU time of the whole process (all threads), s. */
+double bench_cpu_now(void);
+/** The crowd benchmark (bench_crowd.c): speed and memory for N = 100 .. max_n (x10), quality
+ * at N = 100 and 1000. */
+void bench_crowd_all(int max_n);
+
+#endif

@@ -1,0 +1,180 @@
+/* bench/bench_crowd.c - the crowd benchmark of the crowd issue: circle swap at N = 10^2 .. 10^6.
+ *
+ * Scene: agents stand on concentric rings 1 m apart, 1 m apart along each ring, and walk to the
+ * antipode of their start on their own ring (one target per agent).  Radius 0.2 m, perception
+ * 1.55 m, so that an agent has about 10 neighbours (counted and printed); GLM with the crowd
+ * settings of models/crowd_circle.xml (d0 = 0.5 m, d1 = 0.2 m, t2c = 0.5 s), noise 0.02,
+ * explicit Euler with h = 0.1 s.
+ *
+ * Speed: a fixed number of steps from the start (about 2·10^6 agent-steps per size) on 1 and 2
+ * threads, as agent-steps per second and ns per agent-step (wall clock; with one thread also the
+ * process CPU time, which a busy machine inflates less).  Memory: bytes the world allocates per
+ * agent (glibc's mallinfo2 before and after sw_world_create: the state of the issue's "≤ 256
+ * bytes of state per agent"), and the model's bytes per agent (agents, their targets and names).
+ * Quality: for N = 100 and 1000, runs to the end (4 R / v_max + 20 s) and reports the fraction
+ * that reached their target, the number of agents that ever overlapped another and the worst
+ * overlap depth. */
+#include <malloc.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "swerve/swerve.h"
+
+#include "bench.h"
+
+/* Bytes currently allocated through malloc (glibc). */
+static double heap_bytes(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+	return (double)mi.uordblks + (double)mi.hblkhd;
+}
+
+/* The circle-swap model with n agents; *rmax receives the outer ring's radius. */
+static sw_model *circle_model(int n, double *rmax)
+{
+	sw_model *m = sw_model_alloc("crowd_circle", NULL);
+	char name[32];
+	int placed = 0;
+	double r = 5.0;
+	/* Targets first (agents name theirs), ring by ring, then the agents. */
+	for (int pass = 0; pass < 2; pass++) {
+		placed = 0;
+		r = 5.0;
+		while (placed < n) {
+			int k = (int)floor(2 * M_PI * r / 1.0);
+			if (k > n - placed)
+				k = n - placed;
+			for (int j = 0; j < k; j++, placed++) {
+				double a = 2 * M_PI * j / k + 0.5 * r; /* rings staggered */
+				snprintf(name, sizeof name, "t%d", placed);
+				if (pass == 0) {
+					sw_target_def t = sw_default_target_def();
+					t.name = name;
+					t.position = sw_v2(-r * cos(a), -r * sin(a));
+					t.radius = 0.3;
+					sw_model_add_target(m, &t, NULL);
+				} else {
+					sw_agent_def ad = sw_default_agent_def();
+					ad.position = sw_v2(r * cos(a), r * sin(a));
+					ad.heading = a + M_PI;
+					ad.target = name;
+					ad.radius = 0.2;
+					ad.perception = 1.55;
+					ad.steer.glm.d0 = 0.5;
+					ad.steer.glm.d1 = 0.2;
+					ad.steer.glm.t2c = 0.5;
+					sw_model_add_agent(m, &ad, NULL);
+				}
+			}
+			r += 1.0;
+		}
+	}
+	*rmax = r - 1.0;
+	sw_run_def run = sw_default_run_def();
+	run.step = 0.1;
+	run.duration = 4.0 * *rmax + 20.0;
+	sw_model_set_run(m, &run, 0, NULL);
+	if (sw_model_finalize(m, NULL) != SW_SUCCESS) {
+		sw_model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* Mean number of agents each agent perceives at the start (every agent for n <= 10^4, else a
+ * sample of 10^4). */
+static double mean_neighbours(const sw_world *w, int n)
+{
+	static sw_percept buf[4096];
+	sw_situation s;
+	int stride = n > 10000 ? n / 10000 : 1, cnt = 0;
+	long sum = 0;
+	for (int i = 0; i < n; i += stride, cnt++)
+		sum += sw_world_perceive(w, i, &s, buf, 4096);
+	return (double)sum / cnt;
+}
+
+static void speed(int n)
+{
+	double rmax, h0 = heap_bytes();
+	sw_model *m = circle_model(n, &rmax);
+	if (!m) {
+		printf("crowd %d: model failed\n", n);
+		return;
+	}
+	double h1 = heap_bytes();
+	sw_world *w = NULL;
+	if (sw_world_create(m, &w, NULL) != SW_SUCCESS) {
+		printf("crowd %d: world failed\n", n);
+		sw_model_free(m);
+		return;
+	}
+	double h2 = heap_bytes();
+	double nb = mean_neighbours(w, n);
+	int steps = (int)(2e6 / n);
+	if (steps < 3)
+		steps = 3;
+	if (steps > 200)
+		steps = 200;
+	double rate[2] = {0, 0};
+	for (int t = 1; t <= 2; t++) {
+		sw_world_set_threads(w, t);
+		sw_world_step(w, NULL); /* warm up the threads and caches */
+		double t0 = bench_now(), c0 = bench_cpu_now();
+		for (int k = 0; k < steps; k++)
+			sw_world_step(w, NULL);
+		double dt = bench_now() - t0, dc = bench_cpu_now() - c0;
+		rate[t - 1] = (double)n * steps / dt;
+		printf("crowd circle N %8d threads %d : %10.3g agent-steps/s %7.0f ns/agent-step",
+		       n, t, rate[t - 1], 1e9 * dt / ((double)n * steps));
+		if (t == 1)
+			printf(" (cpu %4.0f ns)", 1e9 * dc / ((double)n * steps));
+		printf("\n");
+	}
+	printf("crowd circle N %8d : %.1f neighbours/agent, speed-up x%.2f on 2 threads, world "
+	       "%.0f B/agent, model %.0f B/agent\n",
+	       n, nb, rate[1] / rate[0], (h2 - h1) / n, (h1 - h0) / n);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+
+static void quality(int n)
+{
+	double rmax;
+	sw_model *m = circle_model(n, &rmax);
+	sw_world *w = NULL;
+	if (!m || sw_world_create(m, &w, NULL) != SW_SUCCESS) {
+		printf("crowd quality %d: failed\n", n);
+		sw_model_free(m);
+		return;
+	}
+	sw_world_set_threads(w, 0);
+	int st = sw_world_run(w, NULL, NULL, NULL, NULL);
+	int reached = 0, overlapped = 0;
+	double worst = 0.0, tsum = 0.0;
+	for (int i = 0; i < n; i++) {
+		const sw_agent_metrics *mt = sw_world_metrics(w, i);
+		reached += mt->reached;
+		if (mt->reached)
+			tsum += mt->t_reached;
+		overlapped += mt->agent_collisions > 0;
+		if (-mt->min_agent_clearance > worst)
+			worst = -mt->min_agent_clearance;
+	}
+	printf("crowd circle N %8d quality: %s, %.1f s simulated, %.1f%% reached (mean time %.1f s), "
+	       "%d agents overlapped another, worst overlap %.3f m\n",
+	       n, st == SW_SUCCESS ? "ok" : "FAILED", sw_world_time(w), 100.0 * reached / n,
+	       reached ? tsum / reached : 0.0, overlapped, worst);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+
+void bench_crowd_all(int max_n)
+{
+	for (int n = 100; n <= max_n; n *= 10)
+		speed(n);
+	quality(100);
+	quality(1000);
+}
