@@ -83,6 +83,7 @@ struct sw_world {
 	int grid_buckets;
 	int *grid_start, *grid_items, *grid_found;
 	unsigned *grid_key;
+	struct sw_steerbench *sb; /* SteerBench accumulators (steerbench.c) */
 };
 
 /* perceive.c */
@@ -118,6 +119,11 @@ double sw__margin(struct sw_world *w, int u, double t, const double *y, const sw
 int sw__signal_mode(const struct sw_world *w, int s, double t);
 /** Records agent i's position at the end of a step (for progress()). */
 void sw__history_push(struct sw_world *w);
+
+/* steerbench.c: SteerBench metrics, updated once per step from the step-end state */
+int sw__steerbench_alloc(struct sw_world *w);
+int sw__steerbench_step(struct sw_world *w);
+void sw__steerbench_free(struct sw_world *w);
 
 /* hybrid.c */
 /** Advances automaton unit u over [t0, t1] with exact transition instants. */

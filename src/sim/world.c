@@ -70,6 +70,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->tindex);
 	free(w->rng);
 	free(w->metrics);
+	sw__steerbench_free(w);
 	free(w->min_clear);
 	free(w->overlap);
 	free(w->agent_overlap);
@@ -442,6 +443,10 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	memcpy(w->y_snap, w->y, (w->off[nu - 1] + (size_t)w->dim[nu - 1]) * sizeof *w->y);
 	sw__grid_build(w);
 	sw__history_push(w);
+	if (sw__steerbench_alloc(w) != SW_SUCCESS) {
+		sw_world_destroy(w);
+		return SW_ENOMEM;
+	}
 	*out = w;
 	return SW_SUCCESS;
 }
@@ -594,7 +599,7 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 		measure(w, i, h);
 	}
 	sw__history_push(w);
-	return SW_SUCCESS;
+	return sw__steerbench_step(w);
 }
 
 const sw_model *sw_world_model(const sw_world *w) { return w->m; }
