@@ -626,9 +626,19 @@ static void map_lines(sw_diag *diag, int first, const char *file, const char *xm
 				line_of[l] = line_of[l - 1];
 		for (int i = first; diag && i < diag->count; i++) {
 			sw_diag_entry *e = &diag->entry[i];
-			if (strcmp(e->file, file) == 0 && e->line > 0 && e->line <= n_lines) {
-				e->line = line_of[e->line];
-				e->column = 0;
+			if (strcmp(e->file, file) != 0 || e->line <= 0 || e->line > n_lines)
+				continue;
+			e->line = line_of[e->line];
+			e->column = 0;
+			/* "(line N)" inside a message cites another element of the text too. */
+			char *p = strstr(e->message, "(line ");
+			int l = 0, used = 0;
+			if (p && sscanf(p, "(line %d)%n", &l, &used) == 1 && used > 0 && l > 0 &&
+			    l <= n_lines) {
+				char tail[SW_DIAG_MSG];
+				snprintf(tail, sizeof tail, "%s", p + used);
+				snprintf(p, sizeof e->message - (size_t)(p - e->message),
+					 "(line %d)%s", line_of[l], tail);
 			}
 		}
 	}
