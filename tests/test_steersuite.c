@@ -50,9 +50,17 @@ static int import_case(const char *body, uint64_t seed, sw_model **m, char **xml
 	sw_diag_init(d);
 	int st = sw_steersuite_import_memory(buf, strlen(buf), "case.xml", &def, xml, NULL, m, d);
 	free(buf);
-	if (st != SW_SUCCESS)
-		dump(d);
 	return st;
+}
+
+/* import_case() that must succeed (prints the diagnostics when it does not). */
+static void import_ok(const char *body, uint64_t seed, sw_model **m, char **xml)
+{
+	sw_diag d;
+	int st = import_case(body, seed, m, xml, &d);
+	if (st != SW_SUCCESS)
+		dump(&d);
+	ck_assert_int_eq(st, SW_SUCCESS);
 }
 
 /* An <agent> on one line: position (x, z), direction (dx, dz), radius, initial speed, goals. */
@@ -94,7 +102,8 @@ static void on_event(const sw_world *w, int agent_i, double t, int from, int to,
 static sw_world *run_case(const char *body, double T, sw_model **m, events *ev)
 {
 	sw_diag d;
-	ck_assert_int_eq(import_case(body, 1, m, NULL, &d), SW_SUCCESS);
+	sw_diag_init(&d);
+	import_ok(body, 1, m, NULL);
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(*m, &w, &d), SW_SUCCESS);
 	memset(ev, 0, sizeof *ev);
@@ -216,10 +225,9 @@ static const char *const REGION_CASE =
 
 START_TEST(test_agent_region_placement)
 {
-	sw_diag d;
 	sw_model *m = NULL;
 	char *x1 = NULL, *x2 = NULL, *x3 = NULL;
-	ck_assert_int_eq(import_case(REGION_CASE, 5, &m, &x1, &d), SW_SUCCESS);
+	import_ok(REGION_CASE, 5, &m, &x1);
 	ck_assert_int_eq(m->n_agents, 30);
 	for (int i = 0; i < m->n_agents; i++) {
 		const sw_agent *a = &m->agents[i];
@@ -233,9 +241,9 @@ START_TEST(test_agent_region_placement)
 	}
 	sw_model_free(m);
 	/* Same seed, same scenario; another seed, other positions. */
-	ck_assert_int_eq(import_case(REGION_CASE, 5, &m, &x2, &d), SW_SUCCESS);
+	import_ok(REGION_CASE, 5, &m, &x2);
 	sw_model_free(m);
-	ck_assert_int_eq(import_case(REGION_CASE, 6, &m, &x3, &d), SW_SUCCESS);
+	import_ok(REGION_CASE, 6, &m, &x3);
 	sw_model_free(m);
 	ck_assert_str_eq(x1, x2);
 	ck_assert_str_ne(x1, x3);
