@@ -90,6 +90,7 @@ ss=tests/data/steersuite/mixed.xml
 expect 0 "run a SteerSuite case" "$SW" run -q -s 3 -o "$tmp/ss_run" "$ss"
 expect 0 "import a SteerSuite case" "$SW" import-steersuite -s 3 -o "$tmp/ss_scenario.xml" "$ss"
 expect 0 "check the imported scenario" "$SW" check -q "$tmp/ss_scenario.xml"
+expect 0 "check a SteerSuite case" "$SW" check -q "$ss"
 expect 0 "run the imported scenario" "$SW" run -q -o "$tmp/ss_imported" "$tmp/ss_scenario.xml"
 for f in trajectory.csv events.jsonl summary.json; do
 	if cmp -s "$tmp/ss_run/$f" "$tmp/ss_imported/$f"; then ok; else bad "$f differs between the SteerSuite case and its import"; fi

@@ -12,6 +12,7 @@
  *      run of the file `swerve import-steersuite` writes are the same run.  Problems the scenario
  *      reader finds (an agent starting inside an obstacle, a bad per-goal parameter) are mapped
  *      back to the test case's lines. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -402,10 +403,10 @@ static int region_read(sw__loader *ld, xmlNodePtr node, ss_obstacle *o)
 		sw__walk_error(ld, node, "<obstacleRegion> is incomplete; expected %s", expected);
 		return bad + 1;
 	}
-	if (num != (double)(int)num || num < 0 || num > 1e6 || !(o->size > 0) ||
+	if (!(num >= 0 && num <= 1e5) || num != floor(num) || !(o->size > 0) ||
 	    o->size > o->b[1] - o->b[0] || o->size > o->b[3] - o->b[2]) {
 		sw__walk_error(ld, node, "<obstacleRegion>: numObstacles = %g, obstacleSize = %g; "
-					 "expected a whole number in 0..1000000 and a size > 0 that "
+					 "expected a whole number in 0..100000 and a size > 0 that "
 					 "fits in regionBounds",
 			       num, o->size);
 		return bad + 1;
@@ -483,9 +484,9 @@ static int agents_read(sw__loader *ld, xmlNodePtr node, ss_case *c, int region)
 			bad += name_read(ld, k, a->name);
 		} else if (region && ss_is(k, "numAgents")) {
 			bad += ss_number(ld, k, &num), have |= 4 | 8;
-			if (num != (double)(int)num || num < 1 || num > 1e6) {
+			if (!(num >= 1 && num <= 1e5) || num != floor(num)) {
 				sw__walk_error(ld, k, "<numAgents> = %g; expected a whole number in "
-						      "1..1000000",
+						      "1..100000",
 					       num);
 				bad++;
 			} else {
@@ -658,7 +659,7 @@ static int convert(const char *buf, size_t len, const char *file, const sw_steer
 		   char **xml, size_t *xml_len, int **srcline, int *n_src, sw_diag *diag)
 {
 	sw__loader ld;
-	sw__loader_init(&ld, diag, file, "SteerSuite test case", buf, len);
+	sw__loader_init(&ld, diag, file, "SteerBenchTestCase", buf, len);
 	int status = SW_EINPUT;
 	ss_case c;
 	memset(&c, 0, sizeof c);

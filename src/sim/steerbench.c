@@ -151,7 +151,9 @@ int sw__steerbench_step(sw_world *w)
 			continue;
 		sw_agent_metrics *mt = &w->metrics[i];
 		const double *y = w->y + w->off[i], *p = sb->prev + 3 * (size_t)i;
-		int fresh = contacts_update(sb, i, overlapping(w, i));
+		/* sim/world.c has just flagged whether i overlaps any agent: only then look for
+		 * which ones (the usual case costs nothing). */
+		int fresh = contacts_update(sb, i, w->agent_overlap[i] ? overlapping(w, i) : 0);
 		if (fresh < 0)
 			return SW_ENOMEM;
 		mt->sb_frames++;
