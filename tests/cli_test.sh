@@ -83,5 +83,29 @@ if [ -z "$(find "$tmp/a" -name '.*' -type f)" ]; then ok; else bad "temporary fi
 expect 0 "run demo with other seed" "$SW" run -q -s 99 -o "$tmp/c" models/demo.xml
 if cmp -s "$tmp/a/trajectory.csv" "$tmp/c/trajectory.csv"; then bad "seed has no effect"; else ok; fi
 
+# SteerSuite test cases: `run` recognises them; the scenario `import-steersuite` writes is the
+# same run byte for byte; bad cases exit 2 with file:line and write nothing.
+expect 0 "import-steersuite --help" "$SW" import-steersuite --help
+ss=tests/data/steersuite/mixed.xml
+expect 0 "run a SteerSuite case" "$SW" run -q -s 3 -o "$tmp/ss_run" "$ss"
+expect 0 "import a SteerSuite case" "$SW" import-steersuite -s 3 -o "$tmp/ss_scenario.xml" "$ss"
+expect 0 "check the imported scenario" "$SW" check -q "$tmp/ss_scenario.xml"
+expect 0 "check a SteerSuite case" "$SW" check -q "$ss"
+expect 0 "run the imported scenario" "$SW" run -q -o "$tmp/ss_imported" "$tmp/ss_scenario.xml"
+for f in trajectory.csv events.jsonl summary.json; do
+	if cmp -s "$tmp/ss_run/$f" "$tmp/ss_imported/$f"; then ok; else bad "$f differs between the SteerSuite case and its import"; fi
+done
+if grep -q '"composite01"' "$tmp/ss_run/summary.json" && grep -q '"steerbench": {"unique_collisions"' "$tmp/ss_run/summary.json"; then ok; else bad "summary lacks the SteerBench metrics"; fi
+expect 0 "run a SteerSuite case with another seed" "$SW" run -q -s 4 -o "$tmp/ss_run4" "$ss"
+if cmp -s "$tmp/ss_run/trajectory.csv" "$tmp/ss_run4/trajectory.csv"; then bad "the seed does not change the random placements"; else ok; fi
+expect 2 "import without -o" "$SW" import-steersuite "$ss"
+expect 2 "import with a bad step" "$SW" import-steersuite --step 0 -o "$tmp/x.xml" "$ss"
+for f in tests/data/steersuite/bad_*.xml; do
+	expect 2 "run $f" "$SW" run -q -o "$tmp/ss_bad" "$f"
+	if grep -q "^$f:[0-9][0-9]*: error: " /tmp/swerve_cli_err.$$; then ok; else bad "$f: message does not start with file:line"; cat /tmp/swerve_cli_err.$$ >&2; fi
+	expect 2 "import $f" "$SW" import-steersuite -o "$tmp/ss_bad.xml" "$f"
+	if [ -e "$tmp/ss_bad" ] || [ -n "$(ls "$tmp" | grep '^ss_bad\.xml')" ]; then bad "$f left output"; else ok; fi
+done
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

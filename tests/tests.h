@@ -23,6 +23,7 @@ Suite *interval_suite(void);
 Suite *analyze_suite(void);
 Suite *plot_suite(void);
 Suite *crowd_suite(void);
+Suite *steersuite_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

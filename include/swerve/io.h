@@ -7,6 +7,7 @@
 #ifndef SWERVE_IO_H
 #define SWERVE_IO_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "swerve/model.h"
@@ -42,13 +43,44 @@ int sw_automaton_load_memory(const char *buf, size_t len, const char *name, sw_a
 typedef enum {
 	SW_XML_UNKNOWN = 0,  /**< anything else (another root, no root, a DOCTYPE first) */
 	SW_XML_SCENARIO = 1, /**< <scenario> */
-	SW_XML_AUTOMATON = 2 /**< <automaton> */
+	SW_XML_AUTOMATON = 2, /**< <automaton> */
+	SW_XML_STEERSUITE = 3 /**< <SteerBenchTestCase> (a SteerSuite test case) */
 } sw_xml_kind;
 
 /** Looks at the root element of the file at path without parsing it (reads at most 8 KiB) and
  * stores an sw_xml_kind in *kind.  Returns SW_SUCCESS (also for SW_XML_UNKNOWN: the caller then
  * lets a full load report what is wrong) or SW_EIO with a diagnostic. */
 int sw_xml_root_kind(const char *path, int *kind, sw_diag *diag);
+
+/** Settings of a SteerSuite test-case import (docs/steersuite.md); start from
+ * sw_default_steersuite_def(). */
+typedef struct sw_steersuite_def {
+	uint64_t seed;   /**< seed of the random placements and of the run; default 1 */
+	double step;     /**< run step = one SteerSuite frame, s (> 0); default 0.05 (20 frames/s) */
+	double duration; /**< run duration, s; 0 (default) = the largest sum of one agent's goal
+			      time budgets (timeDuration) */
+} sw_steersuite_def;
+
+/** The default import settings. */
+sw_steersuite_def sw_default_steersuite_def(void);
+
+/** Reads the SteerSuite test case at path (root <SteerBenchTestCase> in the namespace
+ * http://www.magix.ucla.edu/steerbench) and builds the equivalent swerve scenario: its text
+ * (*xml, NUL-terminated, *len bytes, caller frees; xml and len may be NULL) and the model loaded
+ * from that text by the scenario reader (*out, free with sw_model_free(); may be NULL).  Every
+ * problem is in diag at the test case's file:line.  Returns SW_SUCCESS, SW_EINPUT, SW_EIO,
+ * SW_ENOMEM or SW_EUSAGE (bad def); on failure nothing is returned. */
+int sw_steersuite_import(const char *path, const sw_steersuite_def *def, char **xml, size_t *len,
+			 sw_model **out, sw_diag *diag);
+
+/** Same as sw_steersuite_import() for a test case in memory; name is used in diagnostics. */
+int sw_steersuite_import_memory(const char *buf, size_t len, const char *name,
+				const sw_steersuite_def *def, char **xml, size_t *xml_len,
+				sw_model **out, sw_diag *diag);
+
+/** sw_steersuite_import() returning only the model. */
+int sw_steersuite_load(const char *path, const sw_steersuite_def *def, sw_model **out,
+		       sw_diag *diag);
 
 /** Parses an angle: a number in radians, or a number followed by "deg" or "rad".  Returns
  * SW_SUCCESS and *out, or SW_EINPUT for anything else (including non-finite values). */

@@ -14,6 +14,7 @@ int cmd_render(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /** Prints every entry of diag to stderr, one per line. */
 void cli_print_diag(const sw_diag *diag);

@@ -44,7 +44,10 @@ int cmd_check(int argc, char **argv)
 		sw_automaton *a = NULL;
 		int kind = SW_XML_UNKNOWN;
 		int st = sw_xml_root_kind(argv[k], &kind, &diag);
-		if (st == SW_SUCCESS)
+		sw_steersuite_def ss = sw_default_steersuite_def();
+		if (st == SW_SUCCESS && kind == SW_XML_STEERSUITE)
+			st = sw_steersuite_load(argv[k], &ss, &m, &diag);
+		else if (st == SW_SUCCESS)
 			st = kind == SW_XML_AUTOMATON ? sw_automaton_load(argv[k], &a, &diag)
 						      : sw_scenario_load(argv[k], &m, &diag);
 		cli_print_diag(&diag);

@@ -14,7 +14,8 @@ static void run_usage(FILE *f)
 {
 	fputs("usage: swerve run SCENARIO [OPTIONS]\n"
 	      "\n"
-	      "Simulates SCENARIO (an XML scenario file, see docs/scenario-format.md) and writes\n"
+	      "Simulates SCENARIO (an XML scenario file, see docs/scenario-format.md, or a\n"
+	      "SteerSuite test case, see docs/steersuite.md) and writes\n"
 	      "DIR/trajectory.csv (one row per agent per sample), DIR/events.jsonl (transitions)\n"
 	      "and DIR/summary.json (per agent: target reached and when, path length, clearances,\n"
 	      "collisions).  Files appear only when the whole run succeeded.\n"
@@ -97,7 +98,18 @@ int cmd_run(int argc, char **argv)
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int st = sw_scenario_load(path, &m, &diag);
+	int kind = SW_XML_UNKNOWN;
+	int st = sw_xml_root_kind(path, &kind, &diag);
+	if (st == SW_SUCCESS && kind == SW_XML_STEERSUITE) {
+		/* The seed also draws the test case's random placements. */
+		sw_steersuite_def def = sw_default_steersuite_def();
+		if (have_seed)
+			def.seed = seed;
+		def.duration = duration;
+		st = sw_steersuite_load(path, &def, &m, &diag);
+	} else if (st == SW_SUCCESS) {
+		st = sw_scenario_load(path, &m, &diag);
+	}
 	if (st != SW_SUCCESS) {
 		cli_print_diag(&diag);
 		return cli_load_exit_code(st);

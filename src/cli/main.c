@@ -108,6 +108,7 @@ static void usage(FILE *f)
 	      "  analyze SCENARIO        GLM weight competition of one agent at a time (fixed points,\n"
 	      "                          stability)\n"
 	      "  plot SCENARIO           heading dynamics of a GLM agent at a time, as SVG\n"
+	      "  import-steersuite CASE  a SteerSuite test case as a swerve scenario\n"
 	      "  version                 print the version\n"
 	      "  help [COMMAND]          this text, or a command's help\n"
 	      "\n"
@@ -137,6 +138,8 @@ int main(int argc, char **argv)
 		return cmd_analyze(argc - 1, argv + 1);
 	if (strcmp(cmd, "plot") == 0)
 		return cmd_plot(argc - 1, argv + 1);
+	if (strcmp(cmd, "import-steersuite") == 0)
+		return cmd_import(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("swerve %s\n", SWERVE_VERSION);
 		return EXIT_OK;
@@ -158,11 +161,13 @@ int main(int argc, char **argv)
 				return cmd_analyze(2, hargv);
 			if (strcmp(argv[2], "plot") == 0)
 				return cmd_plot(2, hargv);
+			if (strcmp(argv[2], "import-steersuite") == 0)
+				return cmd_import(2, hargv);
 		}
 		usage(stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, export, analyze, plot, version or help\n",
+	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, export, analyze, plot, import-steersuite, version or help\n",
 		cmd);
 	return EXIT_BAD_INPUT;
 }

@@ -8,7 +8,8 @@
  *   scenario.c        scenario loads (sw_scenario_load*), root detection;
  *   scenario_read.c   the walk over <scenario>: run, behaviours, world, agents, groups;
  *   automaton_read.c  the walk over <automaton> (files, <use>d files, inline elements) into an
- *                     sw_automaton_def, compiled by sw_automaton_compile; sw_automaton_load*. */
+ *                     sw_automaton_def, compiled by sw_automaton_compile; sw_automaton_load*;
+ *   steersuite*.c     SteerSuite test cases into scenario documents (steersuite_internal.h). */
 #ifndef SWERVE_IO_INTERNAL_H
 #define SWERVE_IO_INTERNAL_H
 

@@ -169,5 +169,7 @@ int sw_xml_root_kind(const char *path, int *kind, sw_diag *diag)
 		*kind = SW_XML_SCENARIO;
 	else if (j < n && len == 9 && memcmp(head + i + 1, "automaton", 9) == 0)
 		*kind = SW_XML_AUTOMATON;
+	else if (j < n && len == 18 && memcmp(head + i + 1, "SteerBenchTestCase", 18) == 0)
+		*kind = SW_XML_STEERSUITE; /* the namespace is checked by the import */
 	return SW_SUCCESS;
 }

@@ -30,6 +30,32 @@ void sw__json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The SteerBench metrics of one agent, or their means over the agents (scale = 1 / n). */
+static void steerbench(FILE *f, const sw_world *w, int only, double scale)
+{
+	const sw_model *m = sw_world_model(w);
+	double v[7] = {0, 0, 0, 0, 0, 0, 0};
+	for (int i = only < 0 ? 0 : only; i < (only < 0 ? m->n_agents : only + 1); i++) {
+		const sw_agent_metrics *mt = sw_world_metrics(w, i);
+		v[0] += mt->sb_collisions;
+		v[1] += mt->sb_time;
+		v[2] += (double)mt->sb_frames;
+		v[3] += mt->sb_distance;
+		v[4] += mt->sb_degrees;
+		v[5] += mt->sb_energy;
+		v[6] += sw_steerbench_composite01(mt);
+	}
+	static const char *const keys[] = {"unique_collisions", "time_enabled", "frames_enabled",
+					   "distance_travelled", "degrees_turned",
+					   "kinetic_energy_sum", "composite01"};
+	fputs("{", f);
+	for (int k = 0; k < 7; k++) {
+		fprintf(f, "%s\"%s\": ", k ? ", " : "", keys[k]);
+		num(f, v[k] * scale);
+	}
+	fputs("}", f);
+}
+
 int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 {
 	const sw_model *m = sw_world_model(w);
@@ -46,6 +72,10 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 	fprintf(f, ",\n  \"steps\": %ld,\n  \"seed\": %llu,\n  \"integrator\": ", sw_world_steps(w),
 		(unsigned long long)m->run.seed);
 	sw__json_str(f, m->run.integrator);
+	/* SteerBench: per agent below; here the means over the agents (composite01 = the
+	 * benchmark's scenario score). */
+	fputs(",\n  \"steerbench\": ", f);
+	steerbench(f, w, -1, m->n_agents > 0 ? 1.0 / m->n_agents : 0.0);
 	fputs(",\n  \"agents\": [", f);
 	for (int i = 0; i < m->n_agents; i++) {
 		const sw_agent *a = &m->agents[i];
@@ -85,7 +115,9 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 		num(f, st.y[SW_STATE_V]);
 		fputs(", \"mode\": ", f);
 		sw__json_str(f, sw_world_mode_name(w, i, st.mode));
-		fputs("},\n      \"clearance\": {", f);
+		fputs("},\n      \"steerbench\": ", f);
+		steerbench(f, w, i, 1.0);
+		fputs(",\n      \"clearance\": {", f);
 		for (int j = 0; j < m->n_obstacles; j++) {
 			fputs(j ? ", " : "", f);
 			sw__json_str(f, m->obstacles[j].name);

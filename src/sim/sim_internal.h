@@ -100,6 +100,7 @@ struct sw_world {
 	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN,
 				   then cos and sin of the heading (3 per agent) */
 	int fast_on;            /* 1 (default): use it */
+	struct sw_steerbench *sb; /* SteerBench accumulators (steerbench.c) */
 };
 
 /** A transition event buffered by a thread (delivered after the agents' step, in order). */
@@ -190,6 +191,11 @@ double sw__margin(struct sw_world *w, int u, double t, const double *y, const sw
 int sw__signal_mode(const struct sw_world *w, int s, double t);
 /** Records agent i's position at the end of a step (for progress()). */
 void sw__history_push(struct sw_world *w);
+
+/* steerbench.c: SteerBench metrics, updated once per step from the step-end state */
+int sw__steerbench_alloc(struct sw_world *w);
+int sw__steerbench_step(struct sw_world *w);
+void sw__steerbench_free(struct sw_world *w);
 
 /* hybrid.c */
 /** Advances automaton unit u over [t0, t1] with exact transition instants. */

@@ -619,5 +619,5 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	if ((st = sw__sense_all(w, h, diag)) != SW_SUCCESS)
 		return st;
 	sw__history_push(w);
-	return SW_SUCCESS;
+	return sw__steerbench_step(w);
 }

@@ -45,6 +45,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->tindex);
 	free(w->rng_state);
 	free(w->metrics);
+	sw__steerbench_free(w);
 	free(w->min_clear);
 	free(w->overlap);
 	free(w->agent_overlap);
@@ -289,6 +290,10 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 		return st;
 	}
 	sw__history_push(w);
+	if (sw__steerbench_alloc(w) != SW_SUCCESS) {
+		sw_world_destroy(w);
+		return SW_ENOMEM;
+	}
 	*out = w;
 	return SW_SUCCESS;
 }

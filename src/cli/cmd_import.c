@@ -1,0 +1,120 @@
+/* cli/cmd_import.c - `swerve import-steersuite`: a SteerSuite test case as a swerve scenario. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void import_usage(FILE *f)
+{
+	fputs("usage: swerve import-steersuite CASE.xml -o SCENARIO.xml [OPTIONS]\n"
+	      "\n"
+	      "Reads a SteerSuite test case (root <SteerBenchTestCase> in the namespace\n"
+	      "http://www.magix.ucla.edu/steerbench) and writes the equivalent swerve scenario,\n"
+	      "its generated behaviour automata inline (docs/steersuite.md).  `swerve run` of the\n"
+	      "written file and of the test case itself (same seed) are the same run.\n"
+	      "\n"
+	      "options:\n"
+	      "  -o, --output FILE    the scenario file to write (required)\n"
+	      "  -s, --seed N         seed of the random placements and of the run (default 1)\n"
+	      "  -d, --duration T     run duration, s (default: the largest sum of an agent's\n"
+	      "                       goal time budgets)\n"
+	      "      --step H         run step = one SteerSuite frame, s (default 0.05)\n"
+	      "  -h, --help           this text\n",
+	      f);
+}
+
+/* Writes len bytes of text to path through a temporary file in the same folder and a rename,
+ * so that a failure never leaves a partial file. */
+static int write_atomic(const char *path, const char *text, size_t len)
+{
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 8);
+	if (!tmp)
+		return -1;
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".XXXXXX", 8);
+	int fd = mkstemp(tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	int ok = f && fwrite(text, 1, len, f) == len;
+	if (f)
+		ok = (fclose(f) == 0) && ok;
+	else if (fd >= 0)
+		close(fd);
+	if (ok)
+		ok = rename(tmp, path) == 0;
+	int err = errno;
+	if (!ok && fd >= 0)
+		remove(tmp);
+	free(tmp);
+	errno = err;
+	return ok ? 0 : -1;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"seed", required_argument, NULL, 's'},
+					     {"duration", required_argument, NULL, 'd'},
+					     {"step", required_argument, NULL, 'S'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *out = NULL;
+	sw_steersuite_def def = sw_default_steersuite_def();
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:s:d:h", opts, NULL)) != -1) {
+		char *end = NULL;
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 's':
+			errno = 0;
+			def.seed = strtoull(optarg, &end, 10);
+			if (errno || !*optarg || *end || optarg[0] == '-') {
+				fprintf(stderr, "swerve import-steersuite: --seed '%s': expected a "
+						"non-negative integer\n",
+					optarg);
+				return EXIT_BAD_INPUT;
+			}
+			break;
+		case 'd':
+			if (cli_number("import-steersuite", "--duration", optarg, 1e-9,
+				       &def.duration))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'S':
+			if (cli_number("import-steersuite", "--step", optarg, 1e-9, &def.step))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'h': import_usage(stdout); return EXIT_OK;
+		default: import_usage(stderr); return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc - 1 || !out) {
+		fprintf(stderr, "swerve import-steersuite: expected one test case and -o FILE\n");
+		import_usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	static sw_diag diag;
+	sw_diag_init(&diag);
+	char *xml = NULL;
+	size_t len = 0;
+	sw_model *m = NULL;
+	/* The model is loaded too: only a scenario that reads back is written. */
+	int st = sw_steersuite_import(argv[optind], &def, &xml, &len, &m, &diag);
+	cli_print_diag(&diag);
+	if (st != SW_SUCCESS)
+		return cli_load_exit_code(st);
+	int code = EXIT_OK;
+	if (write_atomic(out, xml, len) != 0) {
+		fprintf(stderr, "swerve import-steersuite: cannot write %s: %s\n", out,
+			strerror(errno));
+		code = EXIT_BAD_INPUT;
+	}
+	free(xml);
+	sw_model_free(m);
+	return code;
+}

@@ -1,0 +1,541 @@
+/* io/steersuite_emit.c - random placement and the swerve scenario of a SteerSuite test case.
+ *
+ * Random draws come from one GSL stream (mt19937, sw_rng_stream_alloc) seeded from the import
+ * seed, in document order: the squares of every <obstacleRegion>, then per agent element and per
+ * agent its position (uniform in regionBounds, or in worldBounds for <random>true</random>; the
+ * disc kept inside the box when it fits), its direction (uniform angle) and its goals' random
+ * targets (uniform in worldBounds, or in the goal box) and random dynamic targets (uniform among
+ * the other agents).  Positions and targets are redrawn (at most SS_TRIES times) until clear of
+ * every obstacle and, for positions, of every agent placed so far; the same seed gives the same
+ * scenario.
+ *
+ * The scenario is written with libxml2's xmlTextWriter; every element's test-case line is
+ * recorded so that the scenario reader's messages can be mapped back (steersuite.c). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_math.h>
+#include <gsl/gsl_rng.h>
+
+#include "io/steersuite_internal.h"
+#include "swerve/geom.h"
+
+/* Stream number of the placement draws ("SteerSui"): distinct from the agents' streams 0..n-1. */
+#define SS_STREAM UINT64_C(0x5374656572537569)
+/* Draws per position before giving up. */
+#define SS_TRIES 1000
+/* Distance of the target a flowStaticDirection goal steers to, m: its bearing from anywhere
+ * within 100 m of the start differs from the flow direction by at most 1e-4 rad. */
+#define SS_FLOW_REACH 1e6
+
+/* --- writer helpers ----------------------------------------------------------------------- */
+
+static void keep(ss_writer *sw, int rc)
+{
+	if (rc < 0 && sw->rc == 0)
+		sw->rc = rc;
+}
+
+void ss_start(ss_writer *sw, const char *name, int line)
+{
+	if (sw->n == sw->cap) {
+		int cap = sw->cap ? 2 * sw->cap : 256;
+		int *l = realloc(sw->lines, (size_t)cap * sizeof *l);
+		if (!l) {
+			keep(sw, -1);
+			return;
+		}
+		sw->lines = l;
+		sw->cap = cap;
+	}
+	sw->lines[sw->n++] = line;
+	keep(sw, xmlTextWriterStartElement(sw->w, BAD_CAST name));
+}
+
+void ss_end(ss_writer *sw) { keep(sw, xmlTextWriterEndElement(sw->w)); }
+
+void ss_attr(ss_writer *sw, const char *k, const char *v)
+{
+	keep(sw, xmlTextWriterWriteAttribute(sw->w, BAD_CAST k, BAD_CAST v));
+}
+
+const char *ss_num(char *buf, size_t n, double v)
+{
+	/* The shortest of %.15g .. %.17g that reads back to v (17 digits always do). */
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, n, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+void ss_attr_num(ss_writer *sw, const char *k, double v)
+{
+	char buf[32];
+	ss_attr(sw, k, ss_num(buf, sizeof buf, v));
+}
+
+/* --- obstacles as shapes ------------------------------------------------------------------ */
+
+typedef struct shape {
+	int line, disc, closed, n;
+	double cx, cz, r; /* disc */
+	double v[8];      /* polygon of up to 4 vertices (boxes) ... */
+	const double *pv; /* ... or the vertices of a polygonObstacle */
+} shape;
+
+static const double *shape_v(const shape *s) { return s->pv ? s->pv : s->v; }
+
+static void rect(shape *s, double x0, double x1, double z0, double z1)
+{
+	double v[8] = {x0, z0, x1, z0, x1, z1, x0, z1};
+	memcpy(s->v, v, sizeof v);
+	s->n = 4;
+	s->closed = 1;
+}
+
+/* Clearance of a disc of radius r at (x, z) to shape s, m (< 0: overlap). */
+static double clearance(const shape *s, double x, double z, double r)
+{
+	sw_vec2 p = sw_v2(x, z);
+	if (s->disc)
+		return hypot(x - s->cx, z - s->cz) - s->r - r;
+	const double *v = shape_v(s);
+	sw_vec2 poly[64];
+	double d = INFINITY;
+	int m = s->closed ? s->n : s->n - 1;
+	for (int k = 0; k < m; k++) {
+		int j = (k + 1) % s->n;
+		d = fmin(d, sw_segment_distance(sw_v2(v[2 * k], v[2 * k + 1]),
+						sw_v2(v[2 * j], v[2 * j + 1]), p));
+	}
+	if (s->closed && s->n <= 64) {
+		for (int k = 0; k < s->n; k++)
+			poly[k] = sw_v2(v[2 * k], v[2 * k + 1]);
+		if (sw_polygon_contains(poly, s->n, p))
+			return -d - r;
+	}
+	return d - r;
+}
+
+/* Expands the obstacles (region squares drawn from rng) into shapes; NULL when out of memory. */
+static shape *shapes_make(const ss_case *c, gsl_rng *rng, int *n_out)
+{
+	int n = 0;
+	for (int i = 0; i < c->n_obs; i++)
+		n += c->obs[i].kind == SS_REGION ? c->obs[i].n : 1;
+	shape *s = calloc((size_t)n + 1, sizeof *s);
+	if (!s)
+		return NULL;
+	int k = 0;
+	for (int i = 0; i < c->n_obs; i++) {
+		const ss_obstacle *o = &c->obs[i];
+		shape *t = &s[k];
+		t->line = o->line;
+		switch (o->kind) {
+		case SS_BOX:
+			rect(t, o->b[0], o->b[1], o->b[2], o->b[3]);
+			k++;
+			break;
+		case SS_OBOX: {
+			/* Rotation by thetaY about SteerSuite's +y axis (right-handed): the local x
+			 * axis goes to (cos, -sin) in swerve's (x, y) = SteerSuite's (x, z). */
+			double th = o->theta * M_PI / 180.0, c0 = cos(th), s0 = sin(th);
+			double u[4] = {-1, 1, 1, -1}, w[4] = {-1, -1, 1, 1};
+			for (int q = 0; q < 4; q++) {
+				double lx = 0.5 * o->sx * u[q], lz = 0.5 * o->sz * w[q];
+				t->v[2 * q] = o->cx + lx * c0 + lz * s0;
+				t->v[2 * q + 1] = o->cz - lx * s0 + lz * c0;
+			}
+			t->n = 4;
+			t->closed = 1;
+			k++;
+			break;
+		}
+		case SS_CIRCLE:
+			t->disc = 1, t->cx = o->cx, t->cz = o->cz, t->r = o->radius;
+			k++;
+			break;
+		case SS_POLY:
+			t->pv = o->v, t->n = o->n, t->closed = o->closed;
+			k++;
+			break;
+		default: /* SS_REGION: squares of side size, wholly inside regionBounds */
+			for (int q = 0; q < o->n; q++, k++) {
+				double x0 = o->b[0] + gsl_rng_uniform(rng) * (o->b[1] - o->b[0] - o->size);
+				double z0 = o->b[2] + gsl_rng_uniform(rng) * (o->b[3] - o->b[2] - o->size);
+				s[k].line = o->line;
+				rect(&s[k], x0, x0 + o->size, z0, z0 + o->size);
+			}
+		}
+	}
+	*n_out = n;
+	return s;
+}
+
+/* --- agents --------------------------------------------------------------------------------- */
+
+/* One agent of the scenario. */
+typedef struct inst {
+	int elem;              /* index into c->agents */
+	char name[SW_NAME_MAX];
+	double x, z, heading;
+	int placed;            /* position known (fixed, or drawn already) */
+	double *tx, *tz;       /* per goal: target point (static, flow, box goals) */
+	int *tagent;           /* per goal: agent chased or fled (dynamic goals), -1 none */
+} inst;
+
+typedef struct placer {
+	sw__loader *ld;
+	gsl_rng *rng;
+	const shape *shapes;
+	int n_shapes;
+	inst *in;
+	int n_in;
+} placer;
+
+static int clear_of_obstacles(const placer *p, double x, double z, double r)
+{
+	for (int k = 0; k < p->n_shapes; k++)
+		if (clearance(&p->shapes[k], x, z, r) < 0.0)
+			return 0;
+	return 1;
+}
+
+/* Draws a point of box b (the disc of radius r inside it when it fits) clear of the obstacles and,
+ * when agents is set, of the agents placed so far (radii from c).  Returns 0, or 1 after a
+ * report at line. */
+static int draw(placer *p, const ss_case *c, const double b[4], double r, int agents, int line,
+		const char *what, double *x, double *z)
+{
+	double m = (b[1] - b[0] > 2 * r && b[3] - b[2] > 2 * r) ? r : 0.0;
+	for (int t = 0; t < SS_TRIES; t++) {
+		*x = b[0] + m + gsl_rng_uniform(p->rng) * (b[1] - b[0] - 2 * m);
+		*z = b[2] + m + gsl_rng_uniform(p->rng) * (b[3] - b[2] - 2 * m);
+		int ok = clear_of_obstacles(p, *x, *z, r);
+		for (int j = 0; ok && agents && j < p->n_in; j++)
+			if (p->in[j].placed &&
+			    hypot(p->in[j].x - *x, p->in[j].z - *z) <
+				r + c->agents[p->in[j].elem].radius)
+				ok = 0;
+		if (ok)
+			return 0;
+	}
+	sw__walk_error_at(p->ld, line, 0,
+			  "no free place for %s after %d random draws (x %g..%g, z %g..%g); "
+			  "expected a box with room clear of the obstacles%s",
+			  what, SS_TRIES, b[0], b[1], b[2], b[3], agents ? " and agents" : "");
+	return 1;
+}
+
+static int find_agent(const placer *p, const char *name)
+{
+	for (int j = 0; j < p->n_in; j++)
+		if (strcmp(p->in[j].name, name) == 0)
+			return j;
+	return -1;
+}
+
+/* Positions, headings and goal targets of every agent. */
+static int place(placer *p, const ss_case *c)
+{
+	int bad = 0;
+	for (int i = 0; i < p->n_in; i++) {
+		const ss_agents *a = &c->agents[p->in[i].elem];
+		if (!a->region && !a->pos.random) {
+			p->in[i].x = a->pos.x, p->in[i].z = a->pos.z;
+			p->in[i].placed = 1;
+		}
+	}
+	for (int i = 0; i < p->n_in && !bad; i++) {
+		inst *in = &p->in[i];
+		const ss_agents *a = &c->agents[in->elem];
+		if (!in->placed) {
+			bad += draw(p, c, a->region ? a->bounds : c->world, a->radius, 1, a->line,
+				    "an agent", &in->x, &in->z);
+			in->placed = 1;
+		}
+		in->heading = a->dir.random ? 2 * M_PI * gsl_rng_uniform(p->rng) - M_PI
+					    : atan2(a->dir.z, a->dir.x);
+		for (int k = 0; k < a->n_goals && !bad; k++) {
+			const ss_goal *g = &a->goals[k];
+			in->tagent[k] = -1;
+			in->tx[k] = g->target.x, in->tz[k] = g->target.z;
+			if (g->kind == SS_SEEK_DYNAMIC || g->kind == SS_FLEE_DYNAMIC) {
+				if (g->target_name[0] && !g->random_flag) {
+					in->tagent[k] = find_agent(p, g->target_name);
+				} else if (p->n_in > 1) {
+					int j = (int)gsl_rng_uniform_int(p->rng,
+									 (unsigned long)p->n_in - 1);
+					in->tagent[k] = j >= i ? j + 1 : j;
+				}
+				if (in->tagent[k] < 0 || in->tagent[k] == i) {
+					sw__walk_error_at(p->ld, g->line, 0,
+							  "%s target '%s' of agent '%s': %s; "
+							  "expected the <name> of another <agent>",
+							  g->kind == SS_SEEK_DYNAMIC ? "seek" : "flee",
+							  g->target_name, in->name,
+							  in->tagent[k] == i ? "the agent itself"
+							  : p->n_in > 1      ? "no agent has that name"
+									     : "there is no other agent");
+					bad++;
+				}
+			} else if (g->kind == SS_FLOW_STATIC) {
+				double th = g->dir.random ? 2 * M_PI * gsl_rng_uniform(p->rng)
+							  : atan2(g->dir.z, g->dir.x);
+				in->tx[k] = in->x + SS_FLOW_REACH * cos(th);
+				in->tz[k] = in->z + SS_FLOW_REACH * sin(th);
+			} else if (g->kind == SS_SEEK_BOX && !g->has_target) {
+				in->tx[k] = 0.5 * (g->box[0] + g->box[1]);
+				in->tz[k] = 0.5 * (g->box[2] + g->box[3]);
+			} else if (g->kind != SS_IDLE && g->target.random) {
+				bad += draw(p, c, g->kind == SS_SEEK_BOX ? g->box : c->world,
+					    a->radius, 0, g->line, "a random target", &in->tx[k],
+					    &in->tz[k]);
+			}
+		}
+	}
+	return bad;
+}
+
+/* --- the scenario document ------------------------------------------------------------------ */
+
+static void vertex(ss_writer *sw, double x, double y, int line)
+{
+	ss_start(sw, "vertex", line);
+	ss_attr_num(sw, "x", x);
+	ss_attr_num(sw, "y", y);
+	ss_end(sw);
+}
+
+static void world_write(ss_writer *sw, const ss_case *c, const shape *s, int n_shapes,
+			const inst *in, int n_in)
+{
+	ss_start(sw, "world", 0);
+	for (int k = 0; k < n_shapes; k++) {
+		if (s[k].disc) {
+			ss_start(sw, "disc", s[k].line);
+			ss_attr_num(sw, "x", s[k].cx);
+			ss_attr_num(sw, "y", s[k].cz);
+			ss_attr_num(sw, "radius", s[k].r);
+		} else {
+			ss_start(sw, "polygon", s[k].line);
+			if (!s[k].closed)
+				ss_attr(sw, "closed", "false");
+			for (int q = 0; q < s[k].n; q++)
+				vertex(sw, shape_v(&s[k])[2 * q], shape_v(&s[k])[2 * q + 1],
+				       s[k].line);
+		}
+		ss_end(sw);
+	}
+	char name[2 * SW_NAME_MAX];
+	for (int i = 0; i < n_in; i++) {
+		const ss_agents *a = &c->agents[in[i].elem];
+		for (int k = 0; k < a->n_goals; k++) {
+			const ss_goal *g = &a->goals[k];
+			if (g->kind == SS_IDLE || in[i].tagent[k] >= 0)
+				continue;
+			snprintf(name, sizeof name, "%s_g%d", in[i].name, k);
+			ss_start(sw, "target", g->line);
+			ss_attr(sw, "name", name);
+			ss_attr_num(sw, "x", in[i].tx[k]);
+			ss_attr_num(sw, "y", in[i].tz[k]);
+			ss_attr_num(sw, "radius", a->radius);
+			ss_end(sw);
+			if (g->kind != SS_SEEK_BOX)
+				continue;
+			snprintf(name, sizeof name, "%s_r%d", in[i].name, k);
+			ss_start(sw, "region", g->line);
+			ss_attr(sw, "name", name);
+			ss_attr_num(sw, "x1", g->box[0]);
+			ss_attr_num(sw, "y1", g->box[2]);
+			ss_attr_num(sw, "x2", g->box[1]);
+			ss_attr_num(sw, "y2", g->box[3]);
+			ss_end(sw);
+		}
+	}
+	ss_end(sw);
+}
+
+static void bind(ss_writer *sw, char prefix, int k, const char *value, int line)
+{
+	char param[16];
+	snprintf(param, sizeof param, "%c%d", prefix, k);
+	ss_start(sw, "bind", line);
+	ss_attr(sw, "param", param);
+	ss_attr(sw, "value", value);
+	ss_end(sw);
+}
+
+static void agent_write(ss_writer *sw, const ss_case *c, const inst *in, int i)
+{
+	const inst *me = &in[i];
+	const ss_agents *a = &c->agents[me->elem];
+	char aut[32], name[2 * SW_NAME_MAX];
+	snprintf(aut, sizeof aut, "steersuite%d", me->elem);
+	ss_start(sw, "agent", a->line);
+	ss_attr(sw, "name", me->name);
+	ss_attr_num(sw, "x", me->x);
+	ss_attr_num(sw, "y", me->z);
+	ss_attr_num(sw, "heading", me->heading);
+	ss_attr_num(sw, "speed", a->speed);
+	ss_attr_num(sw, "radius", a->radius);
+	ss_attr(sw, "behaviour", aut);
+	for (int k = 0; k < a->n_goals; k++) {
+		const ss_goal *g = &a->goals[k];
+		if (g->kind == SS_IDLE)
+			continue;
+		int j = me->tagent[k];
+		if (j >= 0) {
+			bind(sw, 'g', k, in[j].name, g->line);
+			if (g->kind == SS_SEEK_DYNAMIC) {
+				ss_num(name, sizeof name, a->radius + c->agents[in[j].elem].radius);
+				bind(sw, 'q', k, name, g->line);
+			}
+			continue;
+		}
+		snprintf(name, sizeof name, "%s_g%d", me->name, k);
+		bind(sw, 'g', k, name, g->line);
+		if (g->kind == SS_SEEK_BOX) {
+			snprintf(name, sizeof name, "%s_r%d", me->name, k);
+			bind(sw, 'r', k, name, g->line);
+		}
+	}
+	ss_end(sw);
+}
+
+static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_def *def,
+			   const shape *s, int n_shapes, const inst *in, int n_in)
+{
+	double duration = def->duration;
+	for (int e = 0; e < c->n_agents && !(duration > 0); e++) {
+		double sum = 0;
+		for (int k = 0; k < c->agents[e].n_goals; k++)
+			sum += c->agents[e].goals[k].duration;
+		if (sum > duration)
+			duration = sum;
+	}
+	keep(sw, xmlTextWriterSetIndent(sw->w, 1));
+	keep(sw, xmlTextWriterSetIndentString(sw->w, BAD_CAST "  "));
+	keep(sw, xmlTextWriterStartDocument(sw->w, "1.0", "UTF-8", NULL));
+	keep(sw, xmlTextWriterWriteComment(
+		     sw->w, BAD_CAST " Generated by swerve import-steersuite from a SteerSuite test "
+				     "case (docs/steersuite.md). "));
+	ss_start(sw, "scenario", 0);
+	ss_attr(sw, "name", c->name);
+	if (c->description && c->description[0]) {
+		ss_start(sw, "description", 0);
+		keep(sw, xmlTextWriterWriteString(sw->w, BAD_CAST c->description));
+		ss_end(sw);
+	}
+	ss_start(sw, "run", 0);
+	ss_attr_num(sw, "duration", duration);
+	ss_attr_num(sw, "step", def->step);
+	char seed[32];
+	snprintf(seed, sizeof seed, "%llu", (unsigned long long)def->seed);
+	ss_attr(sw, "seed", seed);
+	ss_end(sw);
+	ss_start(sw, "behaviours", 0);
+	char aut[32];
+	for (int e = 0; e < c->n_agents; e++) {
+		snprintf(aut, sizeof aut, "steersuite%d", e);
+		ss_automaton_write(sw, &c->agents[e], aut);
+	}
+	ss_end(sw);
+	world_write(sw, c, s, n_shapes, in, n_in);
+	for (int i = 0; i < n_in; i++)
+		agent_write(sw, c, in, i);
+	ss_end(sw);
+	keep(sw, xmlTextWriterEndDocument(sw->w));
+}
+
+/* Allocates the agents of the scenario, named after their <name> or agentN. */
+static inst *insts_alloc(const ss_case *c, int *n_out)
+{
+	int n = 0, goals = 0;
+	for (int e = 0; e < c->n_agents; e++) {
+		n += c->agents[e].n;
+		goals += c->agents[e].n * c->agents[e].n_goals;
+	}
+	inst *in = calloc((size_t)n + 1, sizeof *in);
+	double *d = calloc(2 * (size_t)goals + 1, sizeof *d);
+	int *t = calloc((size_t)goals + 1, sizeof *t);
+	if (!in || !d || !t) {
+		free(in);
+		free(d);
+		free(t);
+		return NULL;
+	}
+	int i = 0;
+	for (int e = 0; e < c->n_agents; e++)
+		for (int q = 0; q < c->agents[e].n; q++, i++) {
+			in[i].elem = e;
+			if (c->agents[e].name[0])
+				snprintf(in[i].name, sizeof in[i].name, "%s", c->agents[e].name);
+			else
+				snprintf(in[i].name, sizeof in[i].name, "agent%d", i);
+			in[i].tx = d;
+			in[i].tz = d + c->agents[e].n_goals;
+			in[i].tagent = t;
+			d += 2 * c->agents[e].n_goals;
+			t += c->agents[e].n_goals;
+		}
+	*n_out = n;
+	return in;
+}
+
+static void insts_free(inst *in)
+{
+	if (in) {
+		free(in[0].tx);
+		free(in[0].tagent);
+	}
+	free(in);
+}
+
+int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char **xml,
+	    size_t *len, int **srcline, int *n_src)
+{
+	*xml = NULL;
+	*srcline = NULL;
+	gsl_rng *rng = sw_rng_stream_alloc(def->seed, SS_STREAM);
+	int n_shapes = 0, n_in = 0;
+	shape *s = rng ? shapes_make(c, rng, &n_shapes) : NULL;
+	inst *in = s ? insts_alloc(c, &n_in) : NULL;
+	xmlBufferPtr buf = in ? xmlBufferCreate() : NULL;
+	ss_writer sw = {buf ? xmlNewTextWriterMemory(buf, 0) : NULL, NULL, 0, 0, 0};
+	int status = SW_ENOMEM;
+	if (sw.w) {
+		placer p = {ld, rng, s, n_shapes, in, n_in};
+		status = SW_EINPUT;
+		if (place(&p, c) == 0) {
+			scenario_write(&sw, c, def, s, n_shapes, in, n_in);
+			xmlFreeTextWriter(sw.w); /* flushes into buf */
+			sw.w = NULL;
+			size_t n = (size_t)xmlBufferLength(buf);
+			*xml = sw.rc == 0 ? malloc(n + 1) : NULL;
+			status = SW_ENOMEM;
+			if (*xml) {
+				memcpy(*xml, xmlBufferContent(buf), n);
+				(*xml)[n] = '\0';
+				*len = n;
+				*srcline = sw.lines;
+				*n_src = sw.n;
+				sw.lines = NULL;
+				status = SW_SUCCESS;
+			}
+		}
+	}
+	if (sw.w)
+		xmlFreeTextWriter(sw.w);
+	if (buf)
+		xmlBufferFree(buf);
+	free(sw.lines);
+	insts_free(in);
+	free(s);
+	if (rng)
+		gsl_rng_free(rng);
+	return status;
+}

@@ -1,0 +1,381 @@
+/* io/steersuite_goals.c - SteerSuite goal sequences and the automaton generated for them.
+ *
+ * A goal sequence is linear: each goal ends when it is accomplished or when its timeDuration
+ * has passed, and the agent goes on to the next; after the last one it is disabled.  The
+ * generated automaton has one mode per goal (goal0, goal1, ...) and a final mode `done` without
+ * a law (the agent stands still; the SteerBench metrics stop counting there, see sim/steerbench.c).
+ * Each goal mode has, in priority order, its accomplishment transition (reached<k>) and its time
+ * budget (timeout<k>: time_in_mode ge timeDuration):
+ *
+ *   seekStaticTarget          law to target g<k>; reached when dist(g<k>) le the agent radius
+ *   fleeStaticTarget          law with the attractor reversed (GLM a < 0, eq. 2: the target
+ *                             becomes a repeller); budget only
+ *   seekDynamicTarget         law to agent g<k>; reached when dist(g<k>) le q<k> (the two radii)
+ *   fleeDynamicTarget         reversed attractor on agent g<k>; budget only
+ *   flowStaticDirection       law to a far target g<k> placed along targetDirection; budget only
+ *   idle                      no law (stand still); budget only
+ *   seekAxisAlignedBoxRegion  law to g<k> (targetLocation, default the box centre); reached when
+ *                             inside(r<k>), r<k> the box
+ *
+ * desiredSpeed becomes the law's top speed (GLM v-max, FW/potential speed).  A per-goal
+ * <Behaviour><SteeringAlgorithm>glm|fw|potential</SteeringAlgorithm> chooses swerve's law for
+ * the goal, and its <parameter><key>K</key><value>V</value></parameter> entries become
+ * attributes K="V" of the law element, checked by the scenario reader like any law element. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/steersuite_internal.h"
+
+#define EACH_CHILD(c, node) for (xmlNodePtr c = ss_elem((node)->children); c; c = ss_elem(c->next))
+
+static const struct {
+	const char *name;
+	ss_goal_kind kind;
+} kinds[] = {
+    {"seekStaticTarget", SS_SEEK_STATIC},   {"fleeStaticTarget", SS_FLEE_STATIC},
+    {"seekDynamicTarget", SS_SEEK_DYNAMIC}, {"fleeDynamicTarget", SS_FLEE_DYNAMIC},
+    {"flowStaticDirection", SS_FLOW_STATIC}, {"idle", SS_IDLE},
+    {"seekAxisAlignedBoxRegion", SS_SEEK_BOX},
+};
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+
+static const char *const goal_fields = "<desiredSpeed>, <timeDuration>, <targetLocation>, "
+				       "<targetDirection>, <targetName>, <random>, <flowType>, "
+				       "<goalRegionBounds> or <Behaviour>";
+
+/* A text leaf copied into dst (SW_NAME_MAX); returns problems. */
+static int text_read(sw__loader *ld, xmlNodePtr node, char *dst)
+{
+	int bad = ss_no_attrs(ld, node);
+	xmlNodePtr c = ss_elem(node->children);
+	if (c) {
+		sw__walk_error(ld, c, "unexpected element <%s> in <%s>; expected text",
+			       (const char *)c->name, (const char *)node->name);
+		return bad + 1;
+	}
+	char *s = (char *)xmlNodeGetContent(node);
+	if (!s) {
+		ld->oom = 1;
+		return bad + 1;
+	}
+	sw__collapse_space(s);
+	if (strlen(s) >= SW_NAME_MAX) {
+		sw__walk_error(ld, node, "<%s> is too long (%zu characters); expected at most %d",
+			       (const char *)node->name, strlen(s), SW_NAME_MAX - 1);
+		bad++;
+	} else {
+		snprintf(dst, SW_NAME_MAX, "%s", s);
+	}
+	xmlFree(s);
+	return bad;
+}
+
+/* <Behaviour><SteeringAlgorithm/><Parameters><parameter><key/><value/></parameter>*</Parameters> */
+static int behaviour_read(sw__loader *ld, xmlNodePtr node, ss_goal *g)
+{
+	int bad = ss_no_attrs(ld, node);
+	EACH_CHILD(c, node)
+	{
+		if (ss_is(c, "SteeringAlgorithm")) {
+			char law[SW_NAME_MAX] = "";
+			bad += text_read(ld, c, law);
+			g->law_line = sw__node_line(c);
+			if (strcmp(law, "glm") != 0 && strcmp(law, "fw") != 0 &&
+			    strcmp(law, "potential") != 0) {
+				sw__walk_error(ld, c, "steering algorithm '%s' has no swerve "
+						      "counterpart; expected glm, fw or potential "
+						      "(swerve's laws, see docs/steersuite.md)",
+					       law);
+				bad++;
+			} else {
+				snprintf(g->law, sizeof g->law, "%s", law);
+			}
+			continue;
+		}
+		if (!ss_is(c, "Parameters")) {
+			sw__walk_error(ld, c, "unknown element <%s> in <Behaviour>; expected "
+					      "<SteeringAlgorithm> or <Parameters>",
+				       (const char *)c->name);
+			bad++;
+			continue;
+		}
+		bad += ss_no_attrs(ld, c);
+		EACH_CHILD(p, c)
+		{
+			if (!ss_is(p, "parameter")) {
+				sw__walk_error(ld, p, "unknown element <%s> in <Parameters>; expected "
+						      "<parameter>",
+					       (const char *)p->name);
+				bad++;
+				continue;
+			}
+			ss_param *np = realloc(g->params, (size_t)(g->n_params + 1) * sizeof *np);
+			if (!np) {
+				ld->oom = 1;
+				return bad + 1;
+			}
+			g->params = np;
+			np += g->n_params++;
+			memset(np, 0, sizeof *np);
+			np->line = sw__node_line(p);
+			bad += ss_no_attrs(ld, p);
+			EACH_CHILD(kv, p)
+			{
+				if (ss_is(kv, "key"))
+					bad += text_read(ld, kv, np->key);
+				else if (ss_is(kv, "value"))
+					bad += text_read(ld, kv, np->value);
+				else {
+					sw__walk_error(ld, kv, "unknown element <%s> in <parameter>; "
+							       "expected <key> and <value>",
+						       (const char *)kv->name);
+					bad++;
+				}
+			}
+			if (!np->key[0]) {
+				sw__walk_error(ld, p, "<parameter> without a <key>; expected <key> "
+						      "and <value>");
+				bad++;
+			}
+		}
+	}
+	if (!g->law[0] && g->n_params > 0 && !bad) {
+		sw__walk_error(ld, node, "<Behaviour> gives parameters but no <SteeringAlgorithm>; "
+					 "expected glm, fw or potential");
+		bad++;
+	}
+	return bad;
+}
+
+static int goal_read(sw__loader *ld, xmlNodePtr node, ss_goal *g)
+{
+	int bad = ss_no_attrs(ld, node), have_speed = 0, have_time = 0;
+	g->line = sw__node_line(node);
+	EACH_CHILD(c, node)
+	{
+		if (ss_is(c, "desiredSpeed")) {
+			bad += ss_number(ld, c, &g->speed), have_speed = 1;
+		} else if (ss_is(c, "timeDuration")) {
+			bad += ss_number(ld, c, &g->duration), have_time = 1;
+		} else if (ss_is(c, "targetLocation")) {
+			bad += ss_point_read(ld, c, &g->target), g->has_target = 1;
+		} else if (ss_is(c, "targetDirection")) {
+			bad += ss_point_read(ld, c, &g->dir), g->has_dir = 1;
+		} else if (ss_is(c, "targetName")) {
+			bad += text_read(ld, c, g->target_name);
+		} else if (ss_is(c, "random")) {
+			bad += ss_bool(ld, c, &g->random_flag);
+		} else if (ss_is(c, "flowType")) {
+			char unused[SW_NAME_MAX];
+			bad += text_read(ld, c, unused); /* only flowDynamicDirection reads it */
+		} else if (ss_is(c, "goalRegionBounds")) {
+			bad += ss_bounds_read(ld, c, g->box), g->has_box = 1;
+		} else if (ss_is(c, "Behaviour")) {
+			bad += behaviour_read(ld, c, g);
+		} else if (ss_is(c, "state")) {
+			sw__walk_error(ld, c, "<state> in a goal is not supported by swerve's "
+					      "importer (see docs/steersuite.md); expected %s",
+				       goal_fields);
+			bad++;
+		} else {
+			sw__walk_error(ld, c, "unknown element <%s> in <%s>; expected %s",
+				       (const char *)c->name, (const char *)node->name, goal_fields);
+			bad++;
+		}
+	}
+	if (bad)
+		return bad;
+	const char *missing = NULL;
+	if (!have_time)
+		missing = "<timeDuration>";
+	else if (!have_speed && g->kind != SS_IDLE)
+		missing = "<desiredSpeed>";
+	else if ((g->kind == SS_SEEK_STATIC || g->kind == SS_FLEE_STATIC) && !g->has_target &&
+		 !g->random_flag)
+		missing = "<targetLocation> (or <random>true</random>)";
+	else if ((g->kind == SS_SEEK_DYNAMIC || g->kind == SS_FLEE_DYNAMIC) &&
+		 !g->target_name[0] && !g->random_flag)
+		missing = "<targetName> (or <random>true</random>)";
+	else if (g->kind == SS_FLOW_STATIC && !g->has_dir)
+		missing = "<targetDirection>";
+	else if (g->kind == SS_SEEK_BOX && !g->has_box)
+		missing = "<goalRegionBounds>";
+	if (missing) {
+		sw__walk_error(ld, node, "<%s> has no %s; expected one", (const char *)node->name,
+			       missing);
+		return 1;
+	}
+	if (g->random_flag && (g->kind == SS_SEEK_STATIC || g->kind == SS_FLEE_STATIC))
+		g->target.random = 1;
+	if (!(g->duration > 0)) {
+		sw__walk_error(ld, node, "<%s>: timeDuration = %g; expected a number > 0",
+			       (const char *)node->name, g->duration);
+		bad++;
+	}
+	if (g->kind != SS_IDLE && !(g->speed > 0)) {
+		sw__walk_error(ld, node, "<%s>: desiredSpeed = %g; expected a number > 0",
+			       (const char *)node->name, g->speed);
+		bad++;
+	}
+	if (g->kind == SS_FLOW_STATIC && !g->dir.random && g->dir.x == 0 && g->dir.z == 0) {
+		sw__walk_error(ld, node, "<flowStaticDirection>: targetDirection is the zero vector; "
+					 "expected a direction");
+		bad++;
+	}
+	if ((g->kind == SS_FLEE_STATIC || g->kind == SS_FLEE_DYNAMIC) && g->law[0] &&
+	    strcmp(g->law, "glm") != 0) {
+		sw__walk_error(ld, node, "<%s> with steering algorithm '%s': fleeing reverses GLM's "
+					 "target attractor (eq. 2); expected glm",
+			       (const char *)node->name, g->law);
+		bad++;
+	}
+	if (g->kind == SS_IDLE && g->law[0]) {
+		sw__walk_error(ld, node, "<idle> with a <Behaviour>: an idle agent stands still; "
+					 "expected no <Behaviour>");
+		bad++;
+	}
+	return bad;
+}
+
+int ss_goals_read(sw__loader *ld, xmlNodePtr seq, ss_goal **goals, int *n)
+{
+	int bad = ss_no_attrs(ld, seq);
+	EACH_CHILD(c, seq)
+	{
+		size_t k = 0;
+		while (k < N_KINDS && !ss_is(c, kinds[k].name))
+			k++;
+		if (k == N_KINDS) {
+			sw__walk_error(ld, c, "%s <%s> in <goalSequence>; expected seekStaticTarget, "
+					      "fleeStaticTarget, seekDynamicTarget, "
+					      "fleeDynamicTarget, flowStaticDirection, idle or "
+					      "seekAxisAlignedBoxRegion",
+				       ss_is(c, "flowDynamicDirection") ? "unsupported goal"
+									: "unknown element",
+				       (const char *)c->name);
+			bad++;
+			continue;
+		}
+		ss_goal *g = realloc(*goals, (size_t)(*n + 1) * sizeof *g);
+		if (!g) {
+			ld->oom = 1;
+			return bad + 1;
+		}
+		*goals = g;
+		g += (*n)++;
+		memset(g, 0, sizeof *g);
+		g->kind = kinds[k].kind;
+		bad += goal_read(ld, c, g);
+	}
+	if (*n == 0 && !bad) {
+		sw__walk_error(ld, seq, "empty <goalSequence>; expected at least one goal");
+		bad++;
+	}
+	return bad;
+}
+
+void ss_goals_free(ss_goal *goals, int n)
+{
+	for (int k = 0; k < n; k++)
+		free(goals[k].params);
+	free(goals);
+}
+
+/* --- the generated automaton ------------------------------------------------------------ */
+
+static void param(ss_writer *sw, char prefix, int k, const char *kind, int line)
+{
+	char name[16];
+	snprintf(name, sizeof name, "%c%d", prefix, k);
+	ss_start(sw, "param", line);
+	ss_attr(sw, "name", name);
+	ss_attr(sw, "kind", kind);
+	ss_end(sw);
+}
+
+static void transition(ss_writer *sw, const char *to, const char *guard, const char *label,
+		       int k, int line)
+{
+	char lab[32];
+	snprintf(lab, sizeof lab, "%s%d", label, k);
+	ss_start(sw, "transition", line);
+	ss_attr(sw, "to", to);
+	ss_attr(sw, "guard", guard);
+	ss_attr(sw, "label", lab);
+	ss_end(sw);
+}
+
+static int has_key(const ss_goal *g, const char *key)
+{
+	for (int p = 0; p < g->n_params; p++)
+		if (strcmp(g->params[p].key, key) == 0)
+			return 1;
+	return 0;
+}
+
+/* The law element of goal k: target, speed, reversed attractor, per-goal parameters. */
+static void law(ss_writer *sw, const ss_goal *g, int k)
+{
+	const char *name = g->law[0] ? g->law : "glm";
+	const char *speed_key = strcmp(name, "glm") == 0 ? "v-max" : "speed";
+	char target[16];
+	snprintf(target, sizeof target, "g%d", k);
+	ss_start(sw, name, g->law_line ? g->law_line : g->line);
+	ss_attr(sw, "target", target);
+	if (!has_key(g, speed_key))
+		ss_attr_num(sw, speed_key, g->speed);
+	if ((g->kind == SS_FLEE_STATIC || g->kind == SS_FLEE_DYNAMIC) && !has_key(g, "a"))
+		ss_attr_num(sw, "a", -1.0);
+	for (int p = 0; p < g->n_params; p++)
+		ss_attr(sw, g->params[p].key, g->params[p].value);
+	ss_end(sw);
+}
+
+void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut)
+{
+	ss_start(sw, "automaton", a->line);
+	ss_attr(sw, "name", aut);
+	for (int k = 0; k < a->n_goals; k++) {
+		const ss_goal *g = &a->goals[k];
+		int dynamic = g->kind == SS_SEEK_DYNAMIC || g->kind == SS_FLEE_DYNAMIC;
+		if (g->kind != SS_IDLE)
+			param(sw, 'g', k, dynamic ? "agent" : "target", g->line);
+		if (g->kind == SS_SEEK_DYNAMIC)
+			param(sw, 'q', k, "real", g->line);
+		if (g->kind == SS_SEEK_BOX)
+			param(sw, 'r', k, "region", g->line);
+	}
+	for (int k = 0; k < a->n_goals; k++) {
+		const ss_goal *g = &a->goals[k];
+		char mode[16], next[16], guard[96], num[32];
+		snprintf(mode, sizeof mode, "goal%d", k);
+		if (k + 1 < a->n_goals)
+			snprintf(next, sizeof next, "goal%d", k + 1);
+		else
+			snprintf(next, sizeof next, "done");
+		ss_start(sw, "mode", g->line);
+		ss_attr(sw, "name", mode);
+		if (k == 0)
+			ss_attr(sw, "initial", "true");
+		if (g->kind != SS_IDLE)
+			law(sw, g, k);
+		guard[0] = '\0';
+		if (g->kind == SS_SEEK_STATIC)
+			snprintf(guard, sizeof guard, "dist(g%d) le %s", k,
+				 ss_num(num, sizeof num, a->radius));
+		else if (g->kind == SS_SEEK_DYNAMIC)
+			snprintf(guard, sizeof guard, "dist(g%d) le q%d", k, k);
+		else if (g->kind == SS_SEEK_BOX)
+			snprintf(guard, sizeof guard, "inside(r%d)", k);
+		if (guard[0])
+			transition(sw, next, guard, "reached", k, g->line);
+		snprintf(guard, sizeof guard, "time_in_mode ge %s",
+			 ss_num(num, sizeof num, g->duration));
+		transition(sw, next, guard, "timeout", k, g->line);
+		ss_end(sw);
+	}
+	ss_start(sw, "mode", a->line);
+	ss_attr(sw, "name", "done");
+	ss_end(sw);
+	ss_end(sw);
+}

@@ -1,0 +1,150 @@
+/* io/steersuite_internal.h - the SteerSuite test-case importer, shared by its files (not public).
+ *
+ *   steersuite.c        the walk over <SteerBenchTestCase> (header, obstacles, agents, regions)
+ *                       into an ss_case, with file:line for every problem; public entry points;
+ *   steersuite_goals.c  goal sequences: the goal elements, per-goal <Behaviour>, and the
+ *                       generated behaviour automaton (one mode per goal, time budgets);
+ *   steersuite_emit.c   random placement (GSL rng from the seed), the swerve scenario document
+ *                       (libxml2 xmlTextWriter), and the load through the scenario reader with
+ *                       diagnostics mapped back to the test case's lines.
+ *
+ * SteerSuite is 3-D with y up and agents on the x-z plane: a SteerSuite point (x, y, z) is the
+ * swerve point (x, z); heights are dropped. */
+#ifndef SW_STEERSUITE_INTERNAL_H
+#define SW_STEERSUITE_INTERNAL_H
+
+#include <gsl/gsl_rng.h>
+#include <libxml/tree.h>
+#include <libxml/xmlwriter.h>
+
+#include "io/io_internal.h"
+
+#define SS_NS "http://www.magix.ucla.edu/steerbench"
+
+/** Goal kinds (the goal elements of a goalSequence). */
+typedef enum {
+	SS_SEEK_STATIC,
+	SS_FLEE_STATIC,
+	SS_SEEK_DYNAMIC,
+	SS_FLEE_DYNAMIC,
+	SS_FLOW_STATIC,
+	SS_IDLE,
+	SS_SEEK_BOX
+} ss_goal_kind;
+
+/** A point of the test case that may be drawn at random (<random>true</random>). */
+typedef struct ss_point {
+	int random; /* 1: drawn at random */
+	double x, z;
+} ss_point;
+
+/** One key/value of a per-goal <Behaviour><Parameters>. */
+typedef struct ss_param {
+	char key[SW_NAME_MAX];
+	char value[SW_NAME_MAX];
+	int line;
+} ss_param;
+
+typedef struct ss_goal {
+	ss_goal_kind kind;
+	int line;
+	double speed;    /* desiredSpeed, m/s */
+	double duration; /* timeDuration, s: the goal's time budget */
+	ss_point target; /* targetLocation (static goals, box region) */
+	ss_point dir;    /* targetDirection (flow) */
+	int has_target, has_dir, has_box, random_flag;
+	char target_name[SW_NAME_MAX]; /* targetName (dynamic goals), "" = none */
+	double box[4];                 /* goalRegionBounds: xmin xmax zmin zmax */
+	char law[16];                  /* <SteeringAlgorithm>, "" = glm defaults */
+	int law_line;
+	ss_param *params;
+	int n_params;
+} ss_goal;
+
+/** An <agent> (n = 1) or an <agentRegion> (n = numAgents). */
+typedef struct ss_agents {
+	int line, region, n;
+	char name[SW_NAME_MAX]; /* <name>, "" = none */
+	double bounds[4];       /* regionBounds (regions): xmin xmax zmin zmax */
+	ss_point pos, dir;
+	int has_pos, has_dir;
+	double radius, speed;
+	ss_goal *goals;
+	int n_goals;
+} ss_agents;
+
+enum { SS_BOX, SS_OBOX, SS_CIRCLE, SS_POLY, SS_REGION };
+
+typedef struct ss_obstacle {
+	int kind, line;
+	double b[4];     /* SS_BOX, SS_REGION bounds: xmin xmax zmin zmax */
+	double cx, cz;   /* SS_OBOX, SS_CIRCLE centre */
+	double sx, sz;   /* SS_OBOX size */
+	double theta;    /* SS_OBOX thetaY, degrees */
+	double radius;   /* SS_CIRCLE */
+	int n, closed;   /* SS_POLY vertices, SS_REGION numObstacles */
+	double size;     /* SS_REGION obstacleSize */
+	double *v;       /* SS_POLY: n (x, z) pairs */
+} ss_obstacle;
+
+typedef struct ss_case {
+	char name[SW_NAME_MAX];
+	char *description; /* xmlChar text, or NULL */
+	double world[4];   /* worldBounds xmin xmax zmin zmax */
+	ss_obstacle *obs;
+	int n_obs;
+	ss_agents *agents;
+	int n_agents;
+} ss_case;
+
+/** The scenario text being written, with the test-case line of every element (document order). */
+typedef struct ss_writer {
+	xmlTextWriterPtr w;
+	int *lines;
+	int n, cap;
+	int rc; /* first failing libxml2 writer result (< 0), else 0 */
+} ss_writer;
+
+/* steersuite.c */
+/** 1 when node is the SteerSuite element name (in the steerbench namespace). */
+int ss_is(xmlNodePtr node, const char *name);
+/** Next element sibling from node (node itself included), NULL at the end. */
+xmlNodePtr ss_elem(xmlNodePtr node);
+/** Reports every attribute of node (SteerSuite elements take none); returns their number. */
+int ss_no_attrs(sw__loader *ld, xmlNodePtr node);
+/** Reads the number in node's text into *out; returns 0 or 1 (a problem was reported). */
+int ss_number(sw__loader *ld, xmlNodePtr node, double *out);
+/** Reads an XYZ tuple (x, y, z children, or a single <random>true</random>) into *p. */
+int ss_point_read(sw__loader *ld, xmlNodePtr node, ss_point *p);
+/** Reads a bounds element (xmin xmax ymin ymax zmin zmax) into b = {xmin, xmax, zmin, zmax}. */
+int ss_bounds_read(sw__loader *ld, xmlNodePtr node, double b[4]);
+/** Reads a boolean text (true, false, 1, 0). */
+int ss_bool(sw__loader *ld, xmlNodePtr node, int *out);
+
+/* steersuite_goals.c */
+/** Reads a <goalSequence> into *goals, *n (freed with ss_goals_free); returns problems. */
+int ss_goals_read(sw__loader *ld, xmlNodePtr seq, ss_goal **goals, int *n);
+void ss_goals_free(ss_goal *goals, int n);
+/** Writes the <automaton> of one agent element (name aut) with one mode per goal, time
+ * budgets and per-goal laws.  Its parameters, bound per agent: g<k> (a target, or an agent for
+ * dynamic goals), r<k> (the region of a box goal) and q<k> (the reach of a dynamic goal, m). */
+void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut);
+
+/* steersuite_emit.c */
+/** Writes the swerve scenario equivalent to c (random draws from seed) into a new buffer;
+ * *srcline (malloc'd, *n_src entries) receives, per element written in document order, the
+ * test-case line it came from.
+ * Problems found while drawing (no free place) go to ld.  Returns SW_SUCCESS, SW_EINPUT or
+ * SW_ENOMEM. */
+int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char **xml,
+	    size_t *len, int **srcline, int *n_src);
+/** Starts element name, recording the test-case line it comes from. */
+void ss_start(ss_writer *sw, const char *name, int line);
+void ss_end(ss_writer *sw);
+/** Attribute writers (numbers with %.17g, so the text reads back to the same double). */
+void ss_attr(ss_writer *sw, const char *k, const char *v);
+void ss_attr_num(ss_writer *sw, const char *k, double v);
+/** The shortest decimal text of v that reads back to v exactly, in buf; returns buf. */
+const char *ss_num(char *buf, size_t n, double v);
+
+#endif

@@ -1,0 +1,171 @@
+/* sim/steerbench.c - SteerBench metrics of every agent (docs/steersuite.md, "Metrics").
+ *
+ * SteerSuite's AgentMetricsCollector accumulates per frame while an agent is enabled; here a
+ * frame is one macro step (run.step) and an agent is enabled until it enters a terminal mode: a
+ * mode of its automaton with no steering law and no transition out (the `done` mode of an
+ * imported goal sequence), or, for a plain-law agent that stops at its target, its arrival.
+ * For every step that began with the agent enabled, at the step's end:
+ *
+ *   frames += 1,  time_enabled += h,
+ *   distance += |p(t1) - p(t0)|                      (chord of the step, m)
+ *   degrees_turned += |wrap(phi(t1) - phi(t0))| * 180/pi
+ *   kinetic_energy_sum += v(t1)^2 / 2                 (mass 1; NOT multiplied by h)
+ *   unique_collisions += obstacle overlap episodes begun in the step (one per obstacle, the
+ *                        episodes sim/world.c counts) + agents it began overlapping in the step
+ *                        (one per other agent, from overlap to separation)
+ *
+ * The kinetic-energy sum grows as 1/h for the same motion and the collision counts depend on
+ * which step ends fall inside an overlap: both depend on the frame rate.  Distance and degrees
+ * turned are sums of chords and of heading increments, which converge to the path length and to
+ * the integral of |phi'| as h shrinks.  Everything is computed from the state at step ends, in
+ * one call per step (sw__steerbench_step), after the world has refreshed its snapshot. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+struct sw_steerbench {
+	unsigned char *enabled; /* per agent: enabled at the start of the current step */
+	double *prev;           /* per agent: x, y, phi at the start of the current step */
+	int *prev_collisions;   /* per agent: metrics.collisions at the start of the step */
+	int **contact;          /* per agent: agents it overlaps (ascending), at the last step end */
+	int *n_contact, *cap_contact;
+	int *scratch;           /* n entries */
+};
+
+/* Whether agent i is in a terminal mode (no law, no way out) or has arrived and stopped. */
+static int terminal(const sw_world *w, int i)
+{
+	if (w->aut[i]) {
+		const sw_amode *md = &w->aut[i]->modes[w->mode[i]];
+		return !md->moves && md->trans_count == 0;
+	}
+	return w->mode[i] == MODE_ARRIVED;
+}
+
+static void remember(sw_world *w, int i)
+{
+	const double *y = w->y + w->off[i];
+	double *p = w->sb->prev + 3 * (size_t)i;
+	p[0] = y[SW_STATE_X];
+	p[1] = y[SW_STATE_Y];
+	p[2] = y[SW_STATE_PHI];
+	w->sb->prev_collisions[i] = w->metrics[i].collisions;
+	w->sb->enabled[i] = (unsigned char)!terminal(w, i);
+}
+
+void sw__steerbench_free(sw_world *w)
+{
+	struct sw_steerbench *sb = w->sb;
+	if (!sb)
+		return;
+	for (int i = 0; sb->contact && i < w->n; i++)
+		free(sb->contact[i]);
+	free(sb->contact);
+	free(sb->n_contact);
+	free(sb->cap_contact);
+	free(sb->enabled);
+	free(sb->prev);
+	free(sb->prev_collisions);
+	free(sb->scratch);
+	free(sb);
+	w->sb = NULL;
+}
+
+int sw__steerbench_alloc(sw_world *w)
+{
+	size_t n = (size_t)w->n + 1;
+	struct sw_steerbench *sb = calloc(1, sizeof *sb);
+	w->sb = sb;
+	if (!sb)
+		return SW_ENOMEM;
+	sb->enabled = calloc(n, 1);
+	sb->prev = calloc(3 * n, sizeof *sb->prev);
+	sb->prev_collisions = calloc(n, sizeof *sb->prev_collisions);
+	sb->contact = calloc(n, sizeof *sb->contact);
+	sb->n_contact = calloc(n, sizeof *sb->n_contact);
+	sb->cap_contact = calloc(n, sizeof *sb->cap_contact);
+	sb->scratch = calloc(n, sizeof *sb->scratch);
+	if (!sb->enabled || !sb->prev || !sb->prev_collisions || !sb->contact ||
+	    !sb->n_contact || !sb->cap_contact || !sb->scratch)
+		return SW_ENOMEM;
+	/* Overlaps present at t = 0 are not collisions begun during the run (agents start clear of
+	 * obstacles; agents overlapping each other at the start are counted from the first step
+	 * on only if they separate and meet again). */
+	for (int i = 0; i < w->n; i++)
+		remember(w, i);
+	return SW_SUCCESS;
+}
+
+/* The agents overlapping agent i now (ascending) into sb->scratch; returns their number. */
+static int overlapping(sw_world *w, int i)
+{
+	const sw_model *m = w->m;
+	if (!m->run.agents_perceive)
+		return 0; /* ghosts to each other, as in sim/world.c's metrics */
+	const double *y = w->snap + 2 * (size_t)i;
+	double r = m->agents[i].radius;
+	int *cand = NULL, nc = w->n, k = 0;
+	if (w->grid_on)
+		nc = sw__grid_query(w, i, sw_v2(y[0], y[1]), r + w->grid_rmax, &cand);
+	for (int q = 0; q < nc; q++) {
+		int j = cand ? cand[q] : q;
+		const double *yj = w->snap + 2 * (size_t)j;
+		if (j != i && hypot(yj[0] - y[0], yj[1] - y[1]) < r + m->agents[j].radius)
+			w->sb->scratch[k++] = j;
+	}
+	return k;
+}
+
+/* Replaces agent i's contact list by the k agents in scratch; returns how many are new. */
+static int contacts_update(struct sw_steerbench *sb, int i, int k)
+{
+	int fresh = 0, a = 0;
+	for (int q = 0; q < k; q++) {
+		while (a < sb->n_contact[i] && sb->contact[i][a] < sb->scratch[q])
+			a++;
+		fresh += !(a < sb->n_contact[i] && sb->contact[i][a] == sb->scratch[q]);
+	}
+	if (k > sb->cap_contact[i]) {
+		int *c = realloc(sb->contact[i], (size_t)k * sizeof *c);
+		if (!c)
+			return -1;
+		sb->contact[i] = c;
+		sb->cap_contact[i] = k;
+	}
+	if (k > 0)
+		memcpy(sb->contact[i], sb->scratch, (size_t)k * sizeof *sb->scratch);
+	sb->n_contact[i] = k;
+	return fresh;
+}
+
+int sw__steerbench_step(sw_world *w)
+{
+	struct sw_steerbench *sb = w->sb;
+	double h = w->m->run.step;
+	for (int i = 0; i < w->n; i++) {
+		if (!sb->enabled[i])
+			continue;
+		sw_agent_metrics *mt = &w->metrics[i];
+		const double *y = w->y + w->off[i], *p = sb->prev + 3 * (size_t)i;
+		/* sim/world.c has just flagged whether i overlaps any agent: only then look for
+		 * which ones (the usual case costs nothing). */
+		int fresh = contacts_update(sb, i, w->agent_overlap[i] ? overlapping(w, i) : 0);
+		if (fresh < 0)
+			return SW_ENOMEM;
+		mt->sb_frames++;
+		mt->sb_time = (double)mt->sb_frames * h;
+		mt->sb_distance += hypot(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1]);
+		mt->sb_degrees += fabs(sw_wrap_angle(y[SW_STATE_PHI] - p[2])) * (180.0 / M_PI);
+		mt->sb_energy += 0.5 * y[SW_STATE_V] * y[SW_STATE_V];
+		mt->sb_collisions += mt->collisions - sb->prev_collisions[i] + fresh;
+		remember(w, i);
+	}
+	return SW_SUCCESS;
+}
+
+double sw_steerbench_composite01(const sw_agent_metrics *mt)
+{
+	return 50.0 * mt->sb_collisions + mt->sb_time + mt->sb_energy;
+}

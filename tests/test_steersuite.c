@@ -1,0 +1,669 @@
+/* tests/test_steersuite.c - SteerSuite test cases (docs/steersuite.md) and SteerBench metrics.
+ *
+ * Every case here is written for these tests from the format description.  Geometry is checked
+ * against hand-computed clearances, random placement against the region bounds, the obstacles
+ * and the other agents, each goal type against the closed-form instant its transition must fire
+ * at (straight constant-speed motion), and the metrics against sums computed by hand. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swerve/swerve.h"
+#include "tests.h"
+
+static const double PI = 3.14159265358979323846;
+
+/* The header every in-memory case starts with; the body begins on line 5. */
+static const char *const HEAD =
+    "<?xml version=\"1.0\"?>\n"
+    "<SteerBenchTestCase xmlns=\"http://www.magix.ucla.edu/steerbench\">\n"
+    "<header><version>1.0</version><name>t</name>\n"
+    "<worldBounds><xmin>-20</xmin><xmax>20</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-20</zmin>"
+    "<zmax>20</zmax></worldBounds></header>\n";
+
+/* Deterministic constant-speed GLM for a goal: no heading noise, speed = desiredSpeed. */
+#define EXACT                                                                                      \
+	"<Behaviour><SteeringAlgorithm>glm</SteeringAlgorithm><Parameters>"                        \
+	"<parameter><key>sigma</key><value>0</value></parameter>"                                  \
+	"<parameter><key>speed</key><value>constant</value></parameter>"                           \
+	"</Parameters></Behaviour>"
+
+static void dump(const sw_diag *d)
+{
+	for (int i = 0; i < d->count; i++) {
+		char buf[SW_DIAG_MSG + SW_DIAG_FILE + 64];
+		sw_diag_format(d, i, buf, sizeof buf);
+		fprintf(stderr, "  %s\n", buf);
+	}
+}
+
+/* Imports HEAD + body + the closing tag with the given seed. */
+static int import_case(const char *body, uint64_t seed, sw_model **m, char **xml, sw_diag *d)
+{
+	size_t n = strlen(HEAD) + strlen(body) + 32;
+	char *buf = malloc(n);
+	ck_assert_ptr_nonnull(buf);
+	snprintf(buf, n, "%s%s</SteerBenchTestCase>\n", HEAD, body);
+	sw_steersuite_def def = sw_default_steersuite_def();
+	def.seed = seed;
+	sw_diag_init(d);
+	int st = sw_steersuite_import_memory(buf, strlen(buf), "case.xml", &def, xml, NULL, m, d);
+	free(buf);
+	return st;
+}
+
+/* import_case() that must succeed (prints the diagnostics when it does not). */
+static void import_ok(const char *body, uint64_t seed, sw_model **m, char **xml)
+{
+	sw_diag d;
+	int st = import_case(body, seed, m, xml, &d);
+	if (st != SW_SUCCESS)
+		dump(&d);
+	ck_assert_int_eq(st, SW_SUCCESS);
+}
+
+/* An <agent> on one line: position (x, z), direction (dx, dz), radius, initial speed, goals. */
+static char *agent(char *buf, size_t n, const char *name, double x, double z, double dx, double dz,
+		   double r, double v, const char *goals)
+{
+	snprintf(buf, n,
+		 "<agent><name>%s</name><initialConditions><radius>%g</radius>"
+		 "<position><x>%g</x><y>0</y><z>%g</z></position>"
+		 "<direction><x>%g</x><y>0</y><z>%g</z></direction><speed>%g</speed>"
+		 "</initialConditions><goalSequence>%s</goalSequence></agent>\n",
+		 name, r, x, z, dx, dz, v, goals);
+	return buf;
+}
+
+/* --- transitions ---------------------------------------------------------------------------- */
+
+typedef struct {
+	int n;
+	double t[16];
+	int agent[16];
+	char label[16][32];
+} events;
+
+static void on_event(const sw_world *w, int agent_i, double t, int from, int to, const char *label,
+		     const char *guard, void *ctx)
+{
+	(void)w, (void)from, (void)to, (void)guard;
+	events *e = ctx;
+	if (e->n < 16) {
+		e->t[e->n] = t;
+		e->agent[e->n] = agent_i;
+		snprintf(e->label[e->n], sizeof e->label[0], "%s", label);
+		e->n++;
+	}
+}
+
+/* Loads body, runs it to time T recording transitions; returns the world (model in *m). */
+static sw_world *run_case(const char *body, double T, sw_model **m, events *ev)
+{
+	sw_diag d;
+	sw_diag_init(&d);
+	import_ok(body, 1, m, NULL);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(*m, &w, &d), SW_SUCCESS);
+	memset(ev, 0, sizeof *ev);
+	sw_world_set_event_fn(w, on_event, ev);
+	while (sw_world_time(w) < T - 1e-9)
+		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
+	return w;
+}
+
+static double event_time(const events *ev, int agent_i, const char *label)
+{
+	for (int k = 0; k < ev->n; k++)
+		if (ev->agent[k] == agent_i && strcmp(ev->label[k], label) == 0)
+			return ev->t[k];
+	return NAN;
+}
+
+static void pos(const sw_world *w, int i, double *x, double *y)
+{
+	sw_agent_state s;
+	sw_world_agent(w, i, &s);
+	*x = s.y[SW_STATE_X];
+	*y = s.y[SW_STATE_Y];
+}
+
+/* --- obstacles ------------------------------------------------------------------------------ */
+
+START_TEST(test_obstacle_kinds)
+{
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_model *m = NULL;
+	sw_steersuite_def def = sw_default_steersuite_def();
+	int st = sw_steersuite_load(SW_TEST_DATA "/steersuite/mixed.xml", &def, &m, &d);
+	if (st != SW_SUCCESS)
+		dump(&d);
+	ck_assert_int_eq(st, SW_SUCCESS);
+	/* box, oriented box, circle, polygon, 4 region squares */
+	ck_assert_int_eq(m->n_obstacles, 8);
+	/* Box x -1..1, z 5..6: 5 m from the origin. */
+	ck_assert_double_eq_tol(sw_model_obstacle_clearance(m, 0, 0, sw_v2(0, 0), 0), 5.0, 1e-12);
+	/* Oriented box 2 x 1 at (8, 8), thetaY 30 deg: its local x axis is (cos 30, -sin 30). */
+	double c = cos(PI / 6), s = sin(PI / 6);
+	ck_assert_double_eq_tol(
+	    sw_model_obstacle_clearance(m, 1, 0, sw_v2(8 + 3 * c, 8 - 3 * s), 0), 2.0, 1e-12);
+	ck_assert_double_eq_tol(
+	    sw_model_obstacle_clearance(m, 1, 0, sw_v2(8 + 3 * s, 8 + 3 * c), 0), 2.5, 1e-12);
+	ck_assert(sw_model_obstacle_clearance(m, 1, 0, sw_v2(8, 8), 0) < 0);
+	/* Circle radius 1.5 at (-8, 8). */
+	ck_assert_double_eq_tol(sw_model_obstacle_clearance(m, 2, 0, sw_v2(-8, 12), 0.25), 2.25,
+				1e-12);
+	ck_assert_int_eq(m->obstacles[2].shape, SW_SHAPE_DISC);
+	/* Triangle (10,-10) (12,-10) (11,-8): 2 m below its base. */
+	ck_assert_double_eq_tol(sw_model_obstacle_clearance(m, 3, 0, sw_v2(11, -12), 0), 2.0, 1e-12);
+	ck_assert_int_eq(m->obstacles[3].count, 3);
+	/* Region: 4 unit squares inside x -18..-12, z -18..-12. */
+	for (int j = 4; j < 8; j++) {
+		const sw_obstacle *o = &m->obstacles[j];
+		ck_assert_int_eq(o->shape, SW_SHAPE_POLYGON);
+		ck_assert_int_eq(o->count, 4);
+		const sw_vec2 *v = m->points + o->first;
+		for (int k = 0; k < 4; k++) {
+			ck_assert(v[k].x >= -18 && v[k].x <= -12 && v[k].y >= -18 && v[k].y <= -12);
+			ck_assert_double_eq_tol(sw_v2_dist(v[k], v[(k + 1) % 4]), 1.0, 1e-12);
+		}
+	}
+	sw_model_free(m);
+}
+END_TEST
+
+/* The scenario text import writes and the test case run the same way, state for state. */
+START_TEST(test_import_is_the_same_run)
+{
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_model *m1 = NULL, *m2 = NULL;
+	char *xml = NULL;
+	size_t len = 0;
+	sw_steersuite_def def = sw_default_steersuite_def();
+	def.seed = 7;
+	ck_assert_int_eq(
+	    sw_steersuite_import(SW_TEST_DATA "/steersuite/mixed.xml", &def, &xml, &len, &m1, &d),
+	    SW_SUCCESS);
+	ck_assert_int_eq(sw_scenario_load_memory(xml, len, "written.xml", &m2, &d), SW_SUCCESS);
+	ck_assert_int_eq(m1->n_agents, 7);
+	ck_assert_int_eq(m2->n_agents, m1->n_agents);
+	sw_world *w1 = NULL, *w2 = NULL;
+	ck_assert_int_eq(sw_world_create(m1, &w1, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m2, &w2, &d), SW_SUCCESS);
+	for (int k = 0; k < 200; k++) {
+		ck_assert_int_eq(sw_world_step(w1, &d), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_step(w2, &d), SW_SUCCESS);
+		for (int i = 0; i < m1->n_agents; i++) {
+			sw_agent_state a, b;
+			sw_world_agent(w1, i, &a);
+			sw_world_agent(w2, i, &b);
+			ck_assert(memcmp(a.y, b.y, sizeof a.y) == 0);
+			ck_assert_int_eq(a.mode, b.mode);
+		}
+	}
+	sw_world_destroy(w1);
+	sw_world_destroy(w2);
+	sw_model_free(m1);
+	sw_model_free(m2);
+	free(xml);
+}
+END_TEST
+
+/* --- agent regions -------------------------------------------------------------------------- */
+
+static const char *const REGION_CASE =
+    "<obstacle><xmin>4</xmin><xmax>6</xmax><ymin>0</ymin><ymax>1</ymax><zmin>-1</zmin>"
+    "<zmax>1</zmax></obstacle>\n"
+    "<agentRegion><numAgents>30</numAgents><regionBounds><xmin>2</xmin><xmax>8</xmax>"
+    "<ymin>0</ymin><ymax>0</ymax><zmin>-3</zmin><zmax>3</zmax></regionBounds>"
+    "<initialConditions><direction><random>true</random></direction><radius>0.3</radius>"
+    "<speed>0</speed></initialConditions><goalSequence><idle><timeDuration>1</timeDuration>"
+    "</idle></goalSequence></agentRegion>\n";
+
+START_TEST(test_agent_region_placement)
+{
+	sw_model *m = NULL;
+	char *x1 = NULL, *x2 = NULL, *x3 = NULL;
+	import_ok(REGION_CASE, 5, &m, &x1);
+	ck_assert_int_eq(m->n_agents, 30);
+	for (int i = 0; i < m->n_agents; i++) {
+		const sw_agent *a = &m->agents[i];
+		ck_assert(a->position.x - a->radius >= 2 && a->position.x + a->radius <= 8);
+		ck_assert(a->position.y - a->radius >= -3 && a->position.y + a->radius <= 3);
+		ck_assert(sw_model_obstacle_clearance(m, 0, 0, a->position, a->radius) >= 0);
+		ck_assert(a->heading >= -PI && a->heading <= PI);
+		for (int j = 0; j < i; j++)
+			ck_assert(sw_v2_dist(a->position, m->agents[j].position) >=
+				  a->radius + m->agents[j].radius);
+	}
+	sw_model_free(m);
+	/* Same seed, same scenario; another seed, other positions. */
+	import_ok(REGION_CASE, 5, &m, &x2);
+	sw_model_free(m);
+	import_ok(REGION_CASE, 6, &m, &x3);
+	sw_model_free(m);
+	ck_assert_str_eq(x1, x2);
+	ck_assert_str_ne(x1, x3);
+	free(x1);
+	free(x2);
+	free(x3);
+}
+END_TEST
+
+/* A region with no room for its agents is an error at the region's line. */
+START_TEST(test_agent_region_full)
+{
+	sw_diag d;
+	sw_model *m = NULL;
+	const char *body =
+	    "<agentRegion><numAgents>50</numAgents><regionBounds><xmin>0</xmin><xmax>2</xmax>"
+	    "<ymin>0</ymin><ymax>0</ymax><zmin>0</zmin><zmax>2</zmax></regionBounds>"
+	    "<initialConditions><direction><x>1</x><y>0</y><z>0</z></direction><radius>0.5</radius>"
+	    "</initialConditions><goalSequence><idle><timeDuration>1</timeDuration></idle>"
+	    "</goalSequence></agentRegion>\n";
+	ck_assert_int_eq(import_case(body, 1, &m, NULL, &d), SW_EINPUT);
+	ck_assert_ptr_null(m);
+	ck_assert_int_eq(d.entry[0].line, 5);
+	ck_assert_ptr_nonnull(strstr(d.entry[0].message, "no free place"));
+}
+END_TEST
+
+/* --- goals ---------------------------------------------------------------------------------- */
+
+/* Seek: from (0, 0) towards (6, 0) at 1.2 m/s, reached within the radius 0.5: t = 5.5 / 1.2. */
+START_TEST(test_goal_seek_static)
+{
+	char a[2048];
+	agent(a, sizeof a, "walker", 0, 0, 1, 0, 0.5, 1.2,
+	      "<seekStaticTarget><targetLocation><x>6</x><y>0</y><z>0</z></targetLocation>"
+	      "<desiredSpeed>1.2</desiredSpeed><timeDuration>100</timeDuration>" EXACT
+	      "</seekStaticTarget>");
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(a, 6, &m, &ev);
+	ck_assert_double_eq_tol(event_time(&ev, 0, "reached0"), 5.5 / 1.2, 1e-6);
+	ck_assert(isnan(event_time(&ev, 0, "timeout0")));
+	ck_assert_str_eq(sw_world_mode_name(w, 0, sw_world_unit_mode(w, 0)), "done");
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Flee: heading away from (-5, 0) at 1 m/s for the 4 s budget, then stand: x = 4. */
+START_TEST(test_goal_flee_static)
+{
+	char a[2048];
+	agent(a, sizeof a, "runner", 0, 0, 1, 0, 0.5, 1,
+	      "<fleeStaticTarget><targetLocation><x>-5</x><y>0</y><z>0</z></targetLocation>"
+	      "<desiredSpeed>1</desiredSpeed><timeDuration>4</timeDuration>" EXACT
+	      "</fleeStaticTarget>");
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(a, 6, &m, &ev);
+	double x, y;
+	pos(w, 0, &x, &y);
+	ck_assert_double_eq_tol(event_time(&ev, 0, "timeout0"), 4.0, 1e-9);
+	ck_assert_double_eq_tol(x, 4.0, 1e-9);
+	ck_assert_double_eq_tol(y, 0.0, 1e-9);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Seek another agent standing at (6, 0): touching (distance 0.5 + 0.5) at t = 5. */
+START_TEST(test_goal_seek_dynamic)
+{
+	char a[2048], b[2048], body[4200];
+	agent(a, sizeof a, "chaser", 0, 0, 1, 0, 0.5, 1,
+	      "<seekDynamicTarget><targetName>sitter</targetName><desiredSpeed>1</desiredSpeed>"
+	      "<timeDuration>50</timeDuration>" EXACT "</seekDynamicTarget>");
+	agent(b, sizeof b, "sitter", 6, 0, 1, 0, 0.5, 0,
+	      "<idle><timeDuration>50</timeDuration></idle>");
+	snprintf(body, sizeof body, "%s%s", a, b);
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(body, 6, &m, &ev);
+	ck_assert_double_eq_tol(event_time(&ev, 0, "reached0"), 5.0, 1e-6);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Flee another agent standing at (-5, 0): straight away at 1 m/s for 3 s. */
+START_TEST(test_goal_flee_dynamic)
+{
+	char a[2048], b[2048], body[4200];
+	agent(a, sizeof a, "fleer", 0, 0, 1, 0, 0.5, 1,
+	      "<fleeDynamicTarget><targetName>sitter</targetName><desiredSpeed>1</desiredSpeed>"
+	      "<timeDuration>3</timeDuration>" EXACT "</fleeDynamicTarget>");
+	agent(b, sizeof b, "sitter", -5, 0, 1, 0, 0.5, 0,
+	      "<idle><timeDuration>50</timeDuration></idle>");
+	snprintf(body, sizeof body, "%s%s", a, b);
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(body, 5, &m, &ev);
+	double x, y;
+	pos(w, 0, &x, &y);
+	ck_assert_double_eq_tol(event_time(&ev, 0, "timeout0"), 3.0, 1e-9);
+	ck_assert_double_eq_tol(x, 3.0, 1e-9);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Flow along SteerSuite's +z (swerve's +y) starting with heading +x: the heading settles at
+ * pi/2 and the agent walks up. */
+START_TEST(test_goal_flow)
+{
+	char a[2048];
+	agent(a, sizeof a, "drifter", 0, 0, 1, 0, 0.5, 1,
+	      "<flowStaticDirection><targetDirection><x>0</x><y>0</y><z>1</z></targetDirection>"
+	      "<desiredSpeed>1</desiredSpeed><timeDuration>20</timeDuration>" EXACT
+	      "</flowStaticDirection>");
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(a, 19, &m, &ev);
+	sw_agent_state s;
+	sw_world_agent(w, 0, &s);
+	ck_assert_double_eq_tol(s.y[SW_STATE_PHI], PI / 2, 1e-3);
+	ck_assert(s.y[SW_STATE_Y] > 10);
+	ck_assert_int_eq(ev.n, 0);
+	while (sw_world_time(w) < 21 - 1e-9)
+		ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
+	ck_assert_double_eq_tol(event_time(&ev, 0, "timeout0"), 20.0, 1e-9);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Idle for 2 s (standing exactly still), then seek. */
+START_TEST(test_goal_idle)
+{
+	char a[2048];
+	agent(a, sizeof a, "waiter", 1, 2, 1, 0, 0.5, 0,
+	      "<idle><timeDuration>2</timeDuration></idle>"
+	      "<seekStaticTarget><targetLocation><x>9</x><y>0</y><z>2</z></targetLocation>"
+	      "<desiredSpeed>1</desiredSpeed><timeDuration>100</timeDuration>" EXACT
+	      "</seekStaticTarget>");
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(a, 1.95, &m, &ev);
+	double x, y;
+	pos(w, 0, &x, &y);
+	ck_assert(x == 1.0 && y == 2.0);
+	while (sw_world_time(w) < 12 - 1e-9)
+		ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
+	ck_assert_double_eq_tol(event_time(&ev, 0, "timeout0"), 2.0, 1e-9);
+	/* 8 m, minus the radius 0.5, at 1 m/s after the wait. */
+	ck_assert_double_eq_tol(event_time(&ev, 0, "reached1"), 2.0 + 7.5, 1e-6);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* A box x 4..6, z -1..1 without targetLocation: steer to its centre, reached on entering it at
+ * x = 4, t = 4. */
+START_TEST(test_goal_box_region)
+{
+	char a[2048];
+	agent(a, sizeof a, "boxer", 0, 0, 1, 0, 0.5, 1,
+	      "<seekAxisAlignedBoxRegion><goalRegionBounds><xmin>4</xmin><xmax>6</xmax>"
+	      "<ymin>0</ymin><ymax>0</ymax><zmin>-1</zmin><zmax>1</zmax></goalRegionBounds>"
+	      "<desiredSpeed>1</desiredSpeed><timeDuration>100</timeDuration>" EXACT
+	      "</seekAxisAlignedBoxRegion>");
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(a, 5, &m, &ev);
+	ck_assert_double_eq_tol(event_time(&ev, 0, "reached0"), 4.0, 1e-6);
+	double x, y;
+	pos(w, 0, &x, &y);
+	ck_assert_double_eq_tol(x, 4.0, 1e-6);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* A per-goal <Behaviour> chooses swerve's law and its parameters; desiredSpeed is its speed. */
+START_TEST(test_goal_behaviour_law)
+{
+	char a[2048];
+	agent(a, sizeof a, "fw", 0, 0, 1, 0, 0.5, 0,
+	      "<seekStaticTarget><targetLocation><x>9</x><y>0</y><z>0</z></targetLocation>"
+	      "<desiredSpeed>0.8</desiredSpeed><timeDuration>100</timeDuration><Behaviour>"
+	      "<SteeringAlgorithm>fw</SteeringAlgorithm><Parameters><parameter><key>b</key>"
+	      "<value>4.5</value></parameter></Parameters></Behaviour></seekStaticTarget>");
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(a, 0, &m, &ev);
+	const sw_steer_def *def = sw_world_steer(w, 0);
+	ck_assert_int_eq(def->law, SW_LAW_FW);
+	ck_assert_double_eq(def->fw.speed, 0.8);
+	ck_assert_double_eq(def->fw.b, 4.5);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* --- metrics -------------------------------------------------------------------------------- */
+
+/* One agent on a straight line at constant speed v for T = 10 s with step h = 0.05 s (target
+ * far away): distance v T, no turning, energy sum (T / h) v^2 / 2, composite01 T + energy. */
+START_TEST(test_metrics_straight_line)
+{
+	char a[2048];
+	const double v = 1.2, T = 10, h = 0.05;
+	agent(a, sizeof a, "line", 0, 0, 1, 0, 0.5, v,
+	      "<seekStaticTarget><targetLocation><x>100</x><y>0</y><z>0</z></targetLocation>"
+	      "<desiredSpeed>1.2</desiredSpeed><timeDuration>100</timeDuration>" EXACT
+	      "</seekStaticTarget>");
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(a, T, &m, &ev);
+	const sw_agent_metrics *mt = sw_world_metrics(w, 0);
+	long frames = lround(T / h);
+	ck_assert_int_eq(mt->sb_frames, frames);
+	ck_assert_double_eq_tol(mt->sb_time, T, 1e-12);
+	ck_assert_double_eq_tol(mt->sb_distance, v * T, 1e-9);
+	ck_assert_double_eq_tol(mt->sb_degrees, 0.0, 1e-9);
+	ck_assert_double_eq_tol(mt->sb_energy, (double)frames * 0.5 * v * v, 1e-9);
+	ck_assert_int_eq(mt->sb_collisions, 0);
+	ck_assert_double_eq_tol(sw_steerbench_composite01(mt), T + frames * 0.5 * v * v, 1e-9);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* The same walk ending at the target: reached at t* = (5.5 - 0.5) / 1.2 inside frame 84, so
+ * 84 frames are enabled; the distance stops at 5 m and the last frame ends standing (v = 0). */
+START_TEST(test_metrics_until_arrival)
+{
+	char a[2048];
+	const double v = 1.2, h = 0.05;
+	agent(a, sizeof a, "arrive", 0, 0, 1, 0, 0.5, v,
+	      "<seekStaticTarget><targetLocation><x>5.5</x><y>0</y><z>0</z></targetLocation>"
+	      "<desiredSpeed>1.2</desiredSpeed><timeDuration>100</timeDuration>" EXACT
+	      "</seekStaticTarget>");
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(a, 8, &m, &ev);
+	const sw_agent_metrics *mt = sw_world_metrics(w, 0);
+	double tstar = 5.0 / v;
+	long frames = (long)ceil(tstar / h);
+	ck_assert_int_eq(frames, 84);
+	ck_assert_int_eq(mt->sb_frames, frames);
+	ck_assert_double_eq_tol(mt->sb_time, frames * h, 1e-12);
+	ck_assert_double_eq_tol(mt->sb_distance, 5.0, 1e-6);
+	ck_assert_double_eq_tol(mt->sb_energy, (double)(frames - 1) * 0.5 * v * v, 1e-9);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Two agents walking at each other on one line at constant speed barely deviate (their repellers
+ * are dead ahead, where GLM's obstacle term nearly vanishes) and pass through each other: one
+ * overlap episode, so one unique collision each and 50 points of composite01 each. */
+START_TEST(test_metrics_head_on_collision)
+{
+	char a[2048], b[2048], body[4200];
+	agent(a, sizeof a, "east", 0, 0, 1, 0, 0.5, 1,
+	      "<seekStaticTarget><targetLocation><x>20</x><y>0</y><z>0</z></targetLocation>"
+	      "<desiredSpeed>1</desiredSpeed><timeDuration>100</timeDuration>" EXACT
+	      "</seekStaticTarget>");
+	agent(b, sizeof b, "west", 10, 0, -1, 0, 0.5, 1,
+	      "<seekStaticTarget><targetLocation><x>-10</x><y>0</y><z>0</z></targetLocation>"
+	      "<desiredSpeed>1</desiredSpeed><timeDuration>100</timeDuration>" EXACT
+	      "</seekStaticTarget>");
+	snprintf(body, sizeof body, "%s%s", a, b);
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(body, 10, &m, &ev);
+	for (int i = 0; i < 2; i++) {
+		const sw_agent_metrics *mt = sw_world_metrics(w, i);
+		sw_agent_state s;
+		sw_world_agent(w, i, &s);
+		ck_assert(fabs(s.y[SW_STATE_Y]) < 0.2); /* their discs (1 m wide) met */
+		ck_assert_int_eq(mt->sb_collisions, 1);
+		ck_assert_int_eq(mt->agent_collisions, 1);
+		ck_assert_double_eq_tol(sw_steerbench_composite01(mt),
+					50 + mt->sb_time + mt->sb_energy, 1e-12);
+		ck_assert_double_eq_tol(mt->sb_energy, 200 * 0.5, 1e-9);
+	}
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* --- errors --------------------------------------------------------------------------------- */
+
+typedef struct {
+	const char *body;
+	int line;
+	const char *phrase;
+} bad_case;
+
+#define A0 "<agent><name>a</name><initialConditions><radius>0.5</radius>"                          \
+	   "<position><x>0</x><y>0</y><z>0</z></position>"                                         \
+	   "<direction><x>1</x><y>0</y><z>0</z></direction></initialConditions>\n"
+#define IDLE "<goalSequence><idle><timeDuration>1</timeDuration></idle></goalSequence></agent>\n"
+
+static const bad_case bad_cases[] = {
+    {"<bogus/>\n" A0 IDLE, 5, "unknown element <bogus> in <SteerBenchTestCase>"},
+    {A0 "<goalSequence>\n<seekStaticTarget><targetLocation><x>1</x><y>0</y><z>0</z>"
+	"</targetLocation><desiredSpeed>1</desiredSpeed><timeDuration>1</timeDuration>\n"
+	"<wobble>3</wobble></seekStaticTarget></goalSequence></agent>\n",
+     8, "unknown element <wobble> in <seekStaticTarget>"},
+    {A0 "<goalSequence>\n<seekStaticTarget><desiredSpeed>1</desiredSpeed>"
+	"<timeDuration>1</timeDuration></seekStaticTarget></goalSequence></agent>\n",
+     7, "has no <targetLocation>"},
+    {A0 "<goalSequence>\n<idle><desiredSpeed>1</desiredSpeed></idle></goalSequence></agent>\n",
+     7, "has no <timeDuration>"},
+    {"<orientedWallObstacle/>\n" A0 IDLE, 5, "<orientedWallObstacle> is not supported"},
+    {A0 "<goalSequence>\n<flowDynamicDirection/></goalSequence></agent>\n", 7,
+     "unsupported goal <flowDynamicDirection>"},
+    {"<circleObstacle size=\"3\"><radius>1</radius><height>1</height><position><x>5</x><y>0</y>"
+     "<z>5</z></position></circleObstacle>\n" A0 IDLE,
+     5, "unknown attribute size on <circleObstacle>"},
+    {"<obstacle><xmin>1</xmin><xmax>one</xmax><ymin>0</ymin><ymax>1</ymax><zmin>0</zmin>"
+     "<zmax>1</zmax></obstacle>\n" A0 IDLE,
+     5, "'one' is not a number"},
+    {A0 "<goalSequence><seekStaticTarget><targetLocation><x>1</x><y>0</y><z>0</z>"
+	"</targetLocation><desiredSpeed>1</desiredSpeed><timeDuration>1</timeDuration>\n"
+	"<Behaviour><SteeringAlgorithm>sfAI</SteeringAlgorithm></Behaviour>"
+	"</seekStaticTarget></goalSequence></agent>\n",
+     7, "steering algorithm 'sfAI' has no swerve counterpart"},
+    /* A parameter the law does not have: the scenario reader's message, at the test case's
+     * line of the <SteeringAlgorithm>. */
+    {A0 "<goalSequence><seekStaticTarget><targetLocation><x>1</x><y>0</y><z>0</z>"
+	"</targetLocation><desiredSpeed>1</desiredSpeed><timeDuration>1</timeDuration>\n"
+	"<Behaviour><SteeringAlgorithm>glm</SteeringAlgorithm><Parameters><parameter>"
+	"<key>stiffness</key><value>2</value></parameter></Parameters></Behaviour>"
+	"</seekStaticTarget></goalSequence></agent>\n",
+     7, "stiffness"},
+    /* An agent placed inside an obstacle: reported at the agent's line. */
+    {"<circleObstacle><radius>1</radius><height>1</height><position><x>0</x><y>0</y><z>0</z>"
+     "</position></circleObstacle>\n\n" A0 IDLE,
+     7, "overlapping"},
+    {A0 "<goalSequence>\n<seekDynamicTarget><targetName>nobody</targetName>"
+	"<desiredSpeed>1</desiredSpeed><timeDuration>1</timeDuration></seekDynamicTarget>"
+	"</goalSequence></agent>\n",
+     7, "seek target 'nobody' of agent 'a'"},
+    {"<agent xmlns=\"urn:other\"><name>a</name></agent>\n" A0 IDLE, 5,
+     "not in the SteerSuite namespace"},
+};
+
+START_TEST(test_errors)
+{
+	const bad_case *bc = &bad_cases[_i];
+	sw_diag d;
+	sw_model *m = (sw_model *)&m;
+	char *xml = (char *)&xml;
+	int st = import_case(bc->body, 1, &m, &xml, &d);
+	ck_assert_int_eq(st, SW_EINPUT);
+	ck_assert_ptr_null(m);
+	ck_assert_ptr_null(xml);
+	int found = 0;
+	for (int k = 0; k < d.count; k++)
+		if (d.entry[k].line == bc->line && strcmp(d.entry[k].file, "case.xml") == 0 &&
+		    strstr(d.entry[k].message, bc->phrase))
+			found = 1;
+	if (!found)
+		dump(&d);
+	ck_assert_msg(found, "case %d: no error at case.xml:%d containing '%s'", _i, bc->line,
+		      bc->phrase);
+}
+END_TEST
+
+/* A swerve scenario is not a test case; a test case without the namespace is refused. */
+START_TEST(test_root_and_namespace)
+{
+	const char *plain = "<SteerBenchTestCase><header/></SteerBenchTestCase>";
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_model *m = NULL;
+	sw_steersuite_def def = sw_default_steersuite_def();
+	ck_assert_int_eq(sw_steersuite_import_memory(plain, strlen(plain), "p.xml", &def, NULL, NULL,
+						     &m, &d),
+			 SW_EINPUT);
+	ck_assert_ptr_nonnull(strstr(d.entry[0].message, "http://www.magix.ucla.edu/steerbench"));
+	int kind = 0;
+	ck_assert_int_eq(sw_xml_root_kind(SW_TEST_DATA "/steersuite/mixed.xml", &kind, &d),
+			 SW_SUCCESS);
+	ck_assert_int_eq(kind, SW_XML_STEERSUITE);
+	def.step = 0;
+	ck_assert_int_eq(sw_steersuite_import_memory(plain, strlen(plain), "p.xml", &def, NULL, NULL,
+						     &m, &d),
+			 SW_EUSAGE);
+}
+END_TEST
+
+Suite *steersuite_suite(void)
+{
+	Suite *s = suite_create("steersuite");
+	TCase *tc = tcase_create("import");
+	tcase_add_test(tc, test_obstacle_kinds);
+	tcase_add_test(tc, test_import_is_the_same_run);
+	tcase_add_test(tc, test_agent_region_placement);
+	tcase_add_test(tc, test_agent_region_full);
+	tcase_add_loop_test(tc, test_errors, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
+	tcase_add_test(tc, test_root_and_namespace);
+	suite_add_tcase(s, tc);
+	TCase *tg = tcase_create("goals");
+	tcase_add_test(tg, test_goal_seek_static);
+	tcase_add_test(tg, test_goal_flee_static);
+	tcase_add_test(tg, test_goal_seek_dynamic);
+	tcase_add_test(tg, test_goal_flee_dynamic);
+	tcase_add_test(tg, test_goal_flow);
+	tcase_add_test(tg, test_goal_idle);
+	tcase_add_test(tg, test_goal_box_region);
+	tcase_add_test(tg, test_goal_behaviour_law);
+	suite_add_tcase(s, tg);
+	TCase *tm = tcase_create("metrics");
+	tcase_add_test(tm, test_metrics_straight_line);
+	tcase_add_test(tm, test_metrics_until_arrival);
+	tcase_add_test(tm, test_metrics_head_on_collision);
+	suite_add_tcase(s, tm);
+	return s;
+}
