@@ -7,7 +7,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BUILD   ?= build
 CC      ?= cc
-PKGS    := gsl libxml-2.0
+PKGS    := gsl libxml-2.0 cairo
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
@@ -36,7 +36,8 @@ LIB_SRC := \
 	src/sim/hybrid.c src/sim/grid.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c \
-	src/render/svg.c src/render/plot.c \
+	src/render/trace.c src/render/picture.c src/render/plot.c src/render/scene.c \
+	src/render/scene_png.c src/render/chart.c src/render/series.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \

@@ -28,6 +28,10 @@ int cli_load_exit_code(int status);
  * prints "swerve CMD: OPT 'TEXT': expected a number >= LO" and returns -1. */
 int cli_number(const char *cmd, const char *opt, const char *text, double lo, double *out);
 
+/** Progress on stderr: "\rswerve: NN%" when the percentage changes, a newline at 100 %.  Use
+ * only when stderr is a terminal (isatty); a new task starts again below 100 %. */
+void cli_progress(double frac);
+
 /** Loads the scenario at path (seed overridden when seed >= 0), finds the agent named `agent`
  * (NULL: the only agent), creates a world and steps it until its time reaches at.  On success
  * returns EXIT_OK with *m, *w and *agent_index set (caller frees both); otherwise prints what

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -44,6 +45,18 @@ int cli_number(const char *cmd, const char *opt, const char *text, double lo, do
 	return 0;
 }
 
+void cli_progress(double frac)
+{
+	static int last = -1;
+	int pct = (int)(100.0 * frac);
+	if (pct != last) {
+		fprintf(stderr, "\rswerve: %3d%%", pct);
+		if (pct >= 100)
+			fputc('\n', stderr);
+		last = pct >= 100 ? -1 : pct;
+	}
+}
+
 int cli_world_at(const char *cmd, const char *path, const char *agent, double at, double seed,
 		 sw_model **m, sw_world **w, int *agent_index)
 {
@@ -73,9 +86,16 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 		return EXIT_BAD_INPUT;
 	}
 	st = sw_world_create(*m, w, &diag);
-	/* Step until the world reaches T (steps of run.step; the last one may end past T). */
-	while (st == SW_SUCCESS && sw_world_time(*w) < at - 1e-9 * fmax(1.0, at))
+	/* Step until the world reaches T (steps of run.step; the last one may end past T), with
+	 * progress when stderr is a terminal. */
+	int tty = isatty(STDERR_FILENO) && at > 0;
+	while (st == SW_SUCCESS && sw_world_time(*w) < at - 1e-9 * fmax(1.0, at)) {
 		st = sw_world_step(*w, &diag);
+		if (tty)
+			cli_progress(fmin(sw_world_time(*w) / at, 1.0));
+	}
+	if (tty)
+		cli_progress(1.0); /* ends the line even when the run stopped early */
 	cli_print_diag(&diag);
 	if (st != SW_SUCCESS) {
 		if (*w)
