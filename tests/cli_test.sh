@@ -27,6 +27,11 @@ expect 0 "swerve analyze --help" "$SW" analyze --help
 expect 0 "swerve plot --help" "$SW" plot --help
 expect 0 "plot an agent" "$SW" plot --agent walker --at 8 -o "$tmp/plot.svg" models/glm_barrier.xml
 if grep -q 'class="phidot"' "$tmp/plot.svg"; then ok; else bad "plot lacks the heading-rate curve"; fi
+expect 0 "plot time series as PNG" "$SW" plot --agent walker --series -o "$tmp/series.png" models/glm_barrier.xml
+if [ "$(head -c 4 "$tmp/series.png" | od -An -tx1 | tr -d ' ')" = "89504e47" ]; then ok; else bad "plot --series -o .png wrote no PNG"; fi
+expect 0 "plot time series of an FW agent" "$SW" plot --agent o1deg-3m --series --at 2 -o "$tmp/fw.svg" models/fw_one_obstacle.xml
+if grep -q 'class="speed"' "$tmp/fw.svg"; then ok; else bad "time series lacks the speed curve"; fi
+expect 2 "plot time series of nobody" "$SW" plot --agent nobody --series models/glm_barrier.xml
 expect 2 "plot an FW agent" "$SW" plot --agent o1deg-3m --at 1 -o "$tmp/p2.svg" models/fw_one_obstacle.xml
 expect 0 "analyze an agent" "$SW" analyze --agent walker --at 5 models/glm_barrier.xml
 if grep -q "a1" /tmp/swerve_cli_out.$$ && grep -qi "stable" /tmp/swerve_cli_out.$$; then ok; else bad "analyze output lacks the competition parameters"; fi
@@ -38,6 +43,29 @@ expect 2 "graph of a bad file" "$SW" graph tests/data/bad_unknown_element.xml
 expect 0 "render the demo" "$SW" render -o "$tmp/demo.svg" -a 5 models/demo.xml
 if grep -q '<svg' "$tmp/demo.svg"; then ok; else bad "render wrote no SVG"; fi
 expect 2 "render with a bad width" "$SW" render -w abc models/demo.xml
+expect 0 "render PNG" "$SW" render -q -o "$tmp/demo.png" models/demo.xml
+if [ "$(head -c 8 "$tmp/demo.png" | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ]; then ok; else bad "render -o .png wrote no PNG"; fi
+expect 2 "render to an unknown format" "$SW" render -o "$tmp/demo.jpg" models/demo.xml
+if [ -e "$tmp/demo.jpg" ]; then bad "unknown format left a file"; else ok; fi
+expect 2 "animate to a PNG" "$SW" render --animate "$tmp/anim.png" models/demo.xml
+expect 0 "render an animation and frames" "$SW" render -q -o "$tmp/d2.svg" --animate "$tmp/anim.svg" --frames "$tmp/frames" --fps 1 -d 3 models/demo.xml
+if [ "$(grep -c '<animateTransform' "$tmp/anim.svg")" -ge 6 ]; then ok; else bad "animation lacks animateTransform elements"; fi
+if [ "$(ls "$tmp/frames" | grep -c '^frame-0000[0-3].png$')" = 4 ] && [ "$(ls "$tmp/frames" | wc -l)" = 4 ]; then ok; else bad "frames: expected 4 (t = 0, 1, 2, 3 s)"; ls "$tmp/frames" >&2; fi
+if command -v ffmpeg >/dev/null 2>&1; then
+	expect 0 "render a video" "$SW" render -q -o "$tmp/d3.svg" --video "$tmp/demo.mp4" --fps 4 -d 4 models/demo.xml
+	if [ -s "$tmp/demo.mp4" ] && [ -z "$(ls /tmp | grep "swerve_frames_" || true)" ]; then ok; else bad "video missing or frames left behind"; fi
+else
+	echo "cli: ffmpeg not installed: checking the clean refusal of --video instead"
+	expect 2 "render a video without ffmpeg" "$SW" render -q -o "$tmp/d3.svg" --video "$tmp/demo.mp4" -d 1 models/demo.xml
+	if grep -q "ffmpeg" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/demo.mp4" ]; then ok; else bad "--video without ffmpeg: no clear message"; fi
+fi
+# Progress: on a terminal (script(1) provides one) a percentage on stderr; silent otherwise.
+if command -v script >/dev/null 2>&1; then
+	script -qec "\"$SWABS\" run -o \"$tmp/tty\" models/demo.xml" /dev/null > "$tmp/tty.log" 2>&1
+	if grep -q "100%" "$tmp/tty.log"; then ok; else bad "no progress on a terminal"; cat "$tmp/tty.log" >&2; fi
+fi
+expect 0 "run without a terminal" "$SW" run -o "$tmp/notty" models/demo.xml
+if grep -q "%" /tmp/swerve_cli_err.$$; then bad "progress printed although stderr is not a terminal"; else ok; fi
 expect 0 "swerve version" "$SW" version
 expect 2 "no command" "$SW"
 expect 2 "unknown command" "$SW" frobnicate
