@@ -35,6 +35,12 @@ expect 2 "plot time series of nobody" "$SW" plot --agent nobody --series models/
 expect 2 "plot an FW agent" "$SW" plot --agent o1deg-3m --at 1 -o "$tmp/p2.svg" models/fw_one_obstacle.xml
 expect 0 "analyze an agent" "$SW" analyze --agent walker --at 5 models/glm_barrier.xml
 if grep -q "a1" /tmp/swerve_cli_out.$$ && grep -qi "stable" /tmp/swerve_cli_out.$$; then ok; else bad "analyze output lacks the competition parameters"; fi
+# Design warnings: the default design allows bistability; g21 = 0 rules it out; a1-scale = 0
+# leaves both weights off.
+if grep -q "warning: design: bistability is possible" /tmp/swerve_cli_out.$$; then ok; else bad "analyze: no design bistability warning for the default design"; fi
+sed 's/sigma="0.02"/sigma="0.02" g21="0" a1-scale="0"/' models/glm_barrier.xml > "$tmp/design.xml"
+expect 0 "analyze a degenerate design" "$SW" analyze --agent walker --at 5 "$tmp/design.xml"
+if grep -q "warning: design: a1-scale = 0" /tmp/swerve_cli_out.$$ && ! grep -q "design: bistability" /tmp/swerve_cli_out.$$; then ok; else bad "analyze: design warnings of a1-scale = 0, g21 = 0"; cat /tmp/swerve_cli_out.$$ >&2; fi
 expect 2 "analyze an unknown agent" "$SW" analyze --agent nobody models/glm_barrier.xml
 expect 2 "analyze an FW agent" "$SW" analyze --agent o1deg-3m models/fw_one_obstacle.xml
 expect 0 "graph of an automaton" "$SW" graph -o "$tmp/seek.dot" automata/seek.xml
