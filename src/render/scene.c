@@ -308,7 +308,8 @@ static void svg_item(xmlTextWriterPtr wr, const sw_scene *s, const sc_item *it)
 	case SC_RECT:
 		attr_num(wr, "x", it->a[0]);
 		attr_num(wr, "y", it->a[1]);
-		attr_num(wr, "width", it->a[2]);
+		/* a growing rect starts empty (viewers without SMIL show t = 0 too) */
+		attr_num(wr, "width", it->grow > 0 ? 0.0 : it->a[2]);
 		attr_num(wr, "height", it->a[3]);
 		break;
 	case SC_POLY:
