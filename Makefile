@@ -134,9 +134,11 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		build-asan/check_swerve build-asan/swerve
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SWERVE=build-asan/swerve \
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+		UBSAN_OPTIONS=print_stacktrace=1 SWERVE=build-asan/swerve \
 		CK_FORK=no CK_DEFAULT_TIMEOUT=1200 build-asan/check_swerve
-	ASAN_OPTIONS=detect_leaks=1 sh tests/cli_test.sh build-asan/swerve
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+		sh tests/cli_test.sh build-asan/swerve
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/swerve \

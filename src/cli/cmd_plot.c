@@ -43,34 +43,23 @@ static int plot_series(const char *path, const char *agent, double at, double se
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int st = sw_scenario_load(path, &m, &diag);
-	if (st != SW_SUCCESS) {
-		cli_print_diag(&diag);
-		return cli_load_exit_code(st);
-	}
+	int code = cli_load(path, seed, at, &m);
+	if (code != EXIT_OK)
+		return code;
 	int ai = sw_model_find_agent(m, agent);
 	if (ai < 0) {
 		fprintf(stderr, "swerve plot: %s has no agent '%s'\n", path, agent);
 		sw_model_free(m);
 		return EXIT_BAD_INPUT;
 	}
-	if (seed >= 0)
-		m->run.seed = (uint64_t)seed;
-	if (at > 0)
-		m->run.duration = at;
 	char defpath[2 * SW_NAME_MAX + 16];
 	if (!outpath) {
 		snprintf(defpath, sizeof defpath, "%s_%s_series.svg", m->name, agent);
 		outpath = defpath;
 	}
 	sw_world *w = NULL;
-	sw_trace *tr = sw_trace_alloc(m);
-	st = tr ? sw_world_create(m, &w, &diag) : SW_ENOMEM;
-	if (st == SW_SUCCESS) {
-		sw_world_set_event_fn(w, sw_trace_event, tr);
-		st = sw_world_run(w, sw_trace_sample, tr, isatty(STDERR_FILENO) ? cli_progress : NULL,
-				  &diag);
-	}
+	sw_trace *tr = NULL;
+	int st = cli_record(m, isatty(STDERR_FILENO), &w, &tr, &diag);
 	if (st == SW_SUCCESS)
 		st = sw_plot_series(w, tr, ai, fmt, outpath, &diag);
 	cli_print_diag(&diag);

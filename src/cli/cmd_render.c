@@ -251,31 +251,20 @@ int cmd_render(int argc, char **argv)
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int st = sw_scenario_load(argv[optind], &m, &diag);
-	if (st != SW_SUCCESS) {
-		cli_print_diag(&diag);
-		return cli_load_exit_code(st);
-	}
-	if (seed >= 0)
-		m->run.seed = (uint64_t)seed;
-	if (duration > 0)
-		m->run.duration = duration;
+	int code = cli_load(argv[optind], seed, duration, &m);
+	if (code != EXIT_OK)
+		return code;
 	char defpath[SW_NAME_MAX + 8];
 	if (!outpath) {
 		snprintf(defpath, sizeof defpath, "%s.svg", m->name);
 		outpath = defpath;
 	}
 	sw_world *w = NULL;
-	sw_trace *tr = sw_trace_alloc(m);
-	st = tr ? sw_world_create(m, &w, &diag) : SW_ENOMEM;
-	if (st == SW_SUCCESS) {
-		sw_world_set_event_fn(w, sw_trace_event, tr);
-		int tty = !o.quiet && isatty(STDERR_FILENO);
-		st = sw_world_run(w, sw_trace_sample, tr, tty ? cli_progress : NULL, &diag);
-	}
+	sw_trace *tr = NULL;
+	int st = cli_record(m, !o.quiet && isatty(STDERR_FILENO), &w, &tr, &diag);
 	if (st == SW_SUCCESS)
 		st = sw_render_image(w, tr, &def, fmt, outpath, &diag);
-	int code = cli_exit_code(st);
+	code = cli_exit_code(st);
 	if (st == SW_SUCCESS && !o.quiet)
 		printf("swerve: picture of %s in %s\n", m->name, outpath);
 	if (st == SW_SUCCESS)

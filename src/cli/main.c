@@ -57,13 +57,11 @@ void cli_progress(double frac)
 	}
 }
 
-int cli_world_at(const char *cmd, const char *path, const char *agent, double at, double seed,
-		 sw_model **m, sw_world **w, int *agent_index)
+int cli_load(const char *path, double seed, double duration, sw_model **m)
 {
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	*m = NULL;
-	*w = NULL;
 	int st = sw_scenario_load(path, m, &diag);
 	if (st != SW_SUCCESS) {
 		cli_print_diag(&diag);
@@ -71,6 +69,32 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 	}
 	if (seed >= 0)
 		(*m)->run.seed = (uint64_t)seed;
+	if (duration > 0)
+		(*m)->run.duration = duration;
+	return EXIT_OK;
+}
+
+int cli_record(const sw_model *m, int progress, sw_world **w, sw_trace **tr, sw_diag *diag)
+{
+	*w = NULL;
+	*tr = sw_trace_alloc(m);
+	int st = *tr ? sw_world_create(m, w, diag) : SW_ENOMEM;
+	if (st != SW_SUCCESS)
+		return st;
+	sw_world_set_event_fn(*w, sw_trace_event, *tr);
+	return sw_world_run(*w, sw_trace_sample, *tr, progress ? cli_progress : NULL, diag);
+}
+
+int cli_world_at(const char *cmd, const char *path, const char *agent, double at, double seed,
+		 sw_model **m, sw_world **w, int *agent_index)
+{
+	static sw_diag diag;
+	sw_diag_init(&diag);
+	*w = NULL;
+	int code = cli_load(path, seed, 0.0, m);
+	if (code != EXIT_OK)
+		return code;
+	int st;
 	int ai = agent ? sw_model_find_agent(*m, agent) : ((*m)->n_agents == 1 ? 0 : -1);
 	if (ai < 0) {
 		if (agent)

@@ -223,14 +223,27 @@ static void draw_legend(sw_scene *sc, const sw_world *w, const sw_trace *tr)
 	}
 }
 
+/* The options (def or the defaults) into *d, the view into *v, and an empty scene of its size
+ * (NULL when out of memory, with a diagnostic). */
+static sw_scene *begin(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+		       sw_render_def *d, view *v, const char *path, sw_diag *diag)
+{
+	*d = def ? *def : sw_default_render_def();
+	*v = make_view(w, tr, d);
+	sw_scene *sc = sc_new(v->w, v->h, tr->m->name);
+	if (!sc)
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory");
+	return sc;
+}
+
 int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
 		    sw_image_format fmt, const char *path, sw_diag *diag)
 {
-	sw_render_def d = def ? *def : sw_default_render_def();
-	view v = make_view(w, tr, &d);
-	sw_scene *sc = sc_new(v.w, v.h, tr->m->name);
+	sw_render_def d;
+	view v;
+	sw_scene *sc = begin(w, tr, def, &d, &v, path, diag);
 	if (!sc)
-		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory"), SW_ENOMEM;
+		return SW_ENOMEM;
 	draw_world(sc, &v, tr->m, 0.0, sw_world_time(w));
 	if (tr->n_samples > 0) {
 		draw_trajectories(sc, &v, tr, &d, tr->n_samples - 1, 0);
@@ -256,11 +269,11 @@ int sw_render_svg(const sw_world *w, const sw_trace *tr, const sw_render_def *de
 int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *def, double t,
 		    sw_image_format fmt, const char *path, sw_diag *diag)
 {
-	sw_render_def d = def ? *def : sw_default_render_def();
-	view v = make_view(w, tr, &d);
-	sw_scene *sc = sc_new(v.w, v.h, tr->m->name);
+	sw_render_def d;
+	view v;
+	sw_scene *sc = begin(w, tr, def, &d, &v, path, diag);
 	if (!sc)
-		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory"), SW_ENOMEM;
+		return SW_ENOMEM;
 	draw_world(sc, &v, tr->m, t, -1.0);
 	if (tr->n_samples > 0) {
 		int k = trace_sample_before(tr, t);
@@ -286,22 +299,24 @@ static double wrap_deg(double a)
 int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
 			const char *path, sw_diag *diag)
 {
-	sw_render_def d = def ? *def : sw_default_render_def();
-	if (!(d.anim_speed > 0))
+	if (def && !(def->anim_speed > 0))
 		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0,
-				   "animation speed %g: expected a number > 0", d.anim_speed),
+				   "animation speed %g: expected a number > 0", def->anim_speed),
 		       SW_EUSAGE;
 	const sw_model *m = tr->m;
-	view v = make_view(w, tr, &d);
+	sw_render_def d;
+	view v;
 	int n = tr->n_samples;
-	sw_scene *sc = sc_new(v.w, v.h, m->name);
+	sw_scene *sc = begin(w, tr, def, &d, &v, path, diag);
 	double *buf = malloc(4 * (size_t)(n > 0 ? n : 1) * sizeof *buf);
 	int *fill = malloc((size_t)(n > 0 ? n : 1) * sizeof *fill);
 	if (!sc || !buf || !fill) {
+		if (sc) /* else begin() said so */
+			sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory");
 		sc_free(sc);
 		free(buf);
 		free(fill);
-		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory"), SW_ENOMEM;
+		return SW_ENOMEM;
 	}
 	double *kt = buf, *kx = buf + n, *ky = kx + n, *ka = ky + n;
 	double t0 = n ? trace_at(tr, 0, 0)->t : 0.0, t1 = n ? trace_at(tr, n - 1, 0)->t : 0.0;
