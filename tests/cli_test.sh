@@ -53,6 +53,13 @@ expect 0 "render PNG" "$SW" render -q -o "$tmp/demo.png" models/demo.xml
 if [ "$(head -c 8 "$tmp/demo.png" | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ]; then ok; else bad "render -o .png wrote no PNG"; fi
 expect 2 "render to an unknown format" "$SW" render -o "$tmp/demo.jpg" models/demo.xml
 if [ -e "$tmp/demo.jpg" ]; then bad "unknown format left a file"; else ok; fi
+cat > "$tmp/tall.xml" <<'EOF2'
+<scenario name="tall"><run duration="2" step="0.25" seed="1"/>
+<world><target name="goal" x="0" y="200" radius="0.3"/></world>
+<agent name="a" x="0" y="0" heading="90deg" radius="0.25" target="goal"><glm/></agent></scenario>
+EOF2
+expect 2 "PNG taller than cairo allows" "$SW" render -q -w 2000 -o "$tmp/tall.png" "$tmp/tall.xml"
+if grep -q "too large for PNG" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/tall.png" ] && [ -z "$(ls "$tmp" | grep 'tall.png.tmp')" ]; then ok; else bad "an oversized PNG: no clear refusal, or a file left"; fi
 expect 2 "animate to a PNG" "$SW" render --animate "$tmp/anim.png" models/demo.xml
 expect 0 "render an animation and frames" "$SW" render -q -o "$tmp/d2.svg" --animate "$tmp/anim.svg" --frames "$tmp/frames" --fps 1 -d 3 models/demo.xml
 if [ "$(grep -c '<animateTransform' "$tmp/anim.svg")" -ge 6 ]; then ok; else bad "animation lacks animateTransform elements"; fi

@@ -416,6 +416,12 @@ int sc_write(const sw_scene *s, sw_image_format fmt, const char *path, sw_diag *
 		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "unknown picture format %d",
 				   (int)fmt),
 		       SW_EUSAGE;
+	if (fmt == SW_IMAGE_PNG && !(s->w <= SC_PNG_MAX && s->h <= SC_PNG_MAX))
+		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0,
+				   "a %.0f x %.0f px picture is too large for PNG (at most %d px a "
+				   "side); use a smaller width or SVG",
+				   s->w, s->h, SC_PNG_MAX),
+		       SW_EUSAGE;
 	char tmp[4096];
 	if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp)
 		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "path too long"), SW_EIO;

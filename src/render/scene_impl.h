@@ -5,6 +5,9 @@
 
 #include "render/scene.h"
 
+/** The largest side of a PNG picture, px (cairo's image surfaces stop at 32767). */
+#define SC_PNG_MAX 32767
+
 typedef enum {
 	SC_CIRCLE = 0, /* a: cx cy r */
 	SC_LINE = 1,   /* a: x1 y1 x2 y2 */
