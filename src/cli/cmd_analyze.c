@@ -28,6 +28,7 @@ static void analyze_usage(FILE *f)
 	      "  -j, --json         JSON output\n"
 	      "  -h, --help         this text\n"
 	      "\n"
+	      "Progress is shown on stderr when it is a terminal.\n"
 	      "Exit status: 0 success, 1 simulation failure, 2 bad usage, bad input, unknown agent\n"
 	      "or an agent that does not run GLM at T.\n",
 	      f);

@@ -32,7 +32,9 @@ static void plot_usage(FILE *f)
 	      "  -o, --output FILE    plot path (default SCENARIO_AGENT_plot.svg, or\n"
 	      "                       SCENARIO_AGENT_series.svg with --series)\n"
 	      "  -s, --seed N         override the scenario seed\n"
-	      "  -h, --help           this text\n",
+	      "  -h, --help           this text\n"
+	      "\n"
+	      "Progress is shown on stderr when it is a terminal.\n",
 	      f);
 }
 
