@@ -55,7 +55,8 @@ typedef struct sw_render_def {
 				  default 5 */
 	int n_instants;      /**< agent discs drawn at these times (plus the final one) */
 	const double *instants; /**< times, s; may be NULL when n_instants == 0 */
-	int legend;          /**< 1: list agents and the colours of their modes; default 1 */
+	int legend;          /**< 1: the modes' colours in a legend, and every agent's name at the
+				  start of its trajectory; default 1 */
 	double anim_speed;   /**< animations: simulated seconds per second of playback; default 1 */
 } sw_render_def;
 

@@ -197,29 +197,48 @@ static void draw_events(sw_scene *sc, const view *v, const sw_world *w, const sw
 	}
 }
 
-/* One row per agent and mode it visited: a key in the mode's colour and "agent: mode". */
+/* The legend: one row per distinct (colour, mode name) the agents visited, in order of first
+ * appearance (agents sharing an automaton share its rows), at most 20. */
 static void draw_legend(sw_scene *sc, const sw_world *w, const sw_trace *tr)
 {
-	char buf[2 * SW_NAME_MAX + 8];
-	double y = 16;
-	for (int i = 0, rows = 0; i < tr->n_agents && rows < 20; i++) {
-		enum { MAX_MODES = 64 };
-		unsigned char seen[MAX_MODES] = {0};
-		for (int k = 0; k < tr->n_samples; k++) {
-			int md = trace_at(tr, k, i)->mode;
-			if (md >= 0 && md < MAX_MODES)
-				seen[md] = 1;
+	enum { MAX_ROWS = 20 };
+	int row_mode[MAX_ROWS], rows = 0;
+	const char *row_name[MAX_ROWS];
+	for (int k = 0; k < tr->n_samples && rows < MAX_ROWS; k++)
+		for (int i = 0; i < tr->n_agents && rows < MAX_ROWS; i++) {
+			int md = trace_at(tr, k, i)->mode, dup = 0;
+			const char *name = sw_world_mode_name(w, i, md);
+			for (int q = 0; q < rows && !dup; q++)
+				dup = sc_palette(row_mode[q]) == sc_palette(md) &&
+				      strcmp(row_name[q], name) == 0;
+			if (!dup) {
+				row_mode[rows] = md;
+				row_name[rows++] = name;
+			}
 		}
-		for (int q = 0; q < MAX_MODES && rows < 20; q++) {
-			if (!seen[q])
-				continue;
-			sc_line(sc, "legend-key", 8, y - 4, 28, y - 4, sc_stroke(sc_palette(q), 3), NULL);
-			snprintf(buf, sizeof buf, "%s: %s", tr->m->agents[i].name,
-				 sw_world_mode_name(w, i, q));
-			sc_text(sc, "legend", 34, y, SC_START, 12, 0, 0, buf);
-			y += 15;
-			rows++;
-		}
+	/* A white box behind it (text widths estimated at 7 px a character at 12 px). */
+	size_t longest = 0;
+	for (int q = 0; q < rows; q++)
+		longest = strlen(row_name[q]) > longest ? strlen(row_name[q]) : longest;
+	if (rows > 0)
+		sc_rect(sc, "legend-box", 3, 3, 38 + 7.0 * (double)longest, 15.0 * rows + 6,
+			sc_filled(0xffffff, 0xc0c0c0, 1));
+	for (int q = 0; q < rows; q++) {
+		double y = 16 + 15 * q;
+		sc_line(sc, "legend-key", 8, y - 4, 28, y - 4, sc_stroke(sc_palette(row_mode[q]), 3),
+			NULL);
+		sc_text(sc, "legend", 34, y, SC_START, 12, 0, 0, row_name[q]);
+	}
+}
+
+/* Each agent's name beside the start of its trajectory. */
+static void draw_names(sw_scene *sc, const view *v, const sw_trace *tr)
+{
+	for (int i = 0; i < tr->n_agents && tr->n_samples > 0; i++) {
+		const trace_pt *p = trace_at(tr, 0, i);
+		double r = tr->m->agents[i].radius * v->s;
+		sc_text(sc, "agent-name", px(v, p->x), py(v, p->y) - r - 4, SC_MIDDLE, 11, 0, 0x404040,
+			tr->m->agents[i].name);
 	}
 }
 
@@ -253,8 +272,10 @@ int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *
 				       "agent-instant", 0);
 		draw_agents_at(sc, &v, tr, tr->n_samples - 1, "agent", 1);
 	}
-	if (d.legend)
+	if (d.legend) {
 		draw_legend(sc, w, tr);
+		draw_names(sc, &v, tr);
+	}
 	int st = sc_write(sc, fmt, path, diag);
 	sc_free(sc);
 	return st;
@@ -365,8 +386,10 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 	sc_rect(sc, "clock-track", 0, v.h - 5, v.w, 5, sc_filled(0xe0e0e0, SC_NONE, 0));
 	sc_rect(sc, "clock", 0, v.h - 5, v.w, 5, sc_filled(0x1f77b4, SC_NONE, 0));
 	sc_rect_grow(sc, dur);
-	if (d.legend)
+	if (d.legend) {
 		draw_legend(sc, w, tr);
+		draw_names(sc, &v, tr);
+	}
 	free(buf);
 	free(fill);
 	int st = sc_write(sc, SW_IMAGE_SVG, path, diag);
