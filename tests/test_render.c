@@ -211,6 +211,9 @@ START_TEST(svg_has_scene_trajectories_and_markers_in_range)
 	ck_assert_int_eq(count(root, "circle", "agent"), 3);
 	ck_assert_int_eq(count(root, "circle", "agent-instant"), 3);
 	ck_assert_int_ge(count(root, "circle", "tick"), 3);
+	/* the legend lists the two modes once (the agents share them); a name per agent */
+	ck_assert_int_eq(count(root, "text", "legend"), 2);
+	ck_assert_int_eq(count(root, "text", "agent-name"), 3);
 	ck_assert(in_range(root, wpx, hpx));
 	xmlFreeDoc(doc);
 	unlink(path);
