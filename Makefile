@@ -7,7 +7,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BUILD   ?= build
 CC      ?= cc
-PKGS    := gsl libxml-2.0
+PKGS    := gsl libxml-2.0 cairo
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
@@ -39,7 +39,8 @@ LIB_SRC := \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c \
 	src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c \
-	src/render/svg.c src/render/plot.c \
+	src/render/trace.c src/render/picture.c src/render/plot.c src/render/scene.c \
+	src/render/scene_png.c src/render/chart.c src/render/series.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
@@ -48,8 +49,8 @@ GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/cmd_render.c src/cli/cmd_export.c src/cli/cmd_analyze.c src/cli/cmd_plot.c src/cli/cmd_import.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
-	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_steersuite.c \
-	tests/test_scenarios.c tests/test_crowd.c
+	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \
+	tests/test_steersuite.c tests/test_scenarios.c tests/test_crowd.c
 
 BENCH_SRC := bench/bench_main.c bench/bench_crowd.c
 
@@ -136,9 +137,11 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		build-asan/check_swerve build-asan/swerve
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SWERVE=build-asan/swerve \
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+		UBSAN_OPTIONS=print_stacktrace=1 SWERVE=build-asan/swerve \
 		CK_FORK=no CK_DEFAULT_TIMEOUT=1200 build-asan/check_swerve
-	ASAN_OPTIONS=detect_leaks=1 sh tests/cli_test.sh build-asan/swerve
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+		sh tests/cli_test.sh build-asan/swerve
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/swerve \

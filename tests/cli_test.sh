@@ -27,9 +27,20 @@ expect 0 "swerve analyze --help" "$SW" analyze --help
 expect 0 "swerve plot --help" "$SW" plot --help
 expect 0 "plot an agent" "$SW" plot --agent walker --at 8 -o "$tmp/plot.svg" models/glm_barrier.xml
 if grep -q 'class="phidot"' "$tmp/plot.svg"; then ok; else bad "plot lacks the heading-rate curve"; fi
+expect 0 "plot time series as PNG" "$SW" plot --agent walker --series -o "$tmp/series.png" models/glm_barrier.xml
+if [ "$(head -c 4 "$tmp/series.png" | od -An -tx1 | tr -d ' ')" = "89504e47" ]; then ok; else bad "plot --series -o .png wrote no PNG"; fi
+expect 0 "plot time series of an FW agent" "$SW" plot --agent o1deg-3m --series --at 2 -o "$tmp/fw.svg" models/fw_one_obstacle.xml
+if grep -q 'class="speed"' "$tmp/fw.svg"; then ok; else bad "time series lacks the speed curve"; fi
+expect 2 "plot time series of nobody" "$SW" plot --agent nobody --series models/glm_barrier.xml
 expect 2 "plot an FW agent" "$SW" plot --agent o1deg-3m --at 1 -o "$tmp/p2.svg" models/fw_one_obstacle.xml
 expect 0 "analyze an agent" "$SW" analyze --agent walker --at 5 models/glm_barrier.xml
 if grep -q "a1" /tmp/swerve_cli_out.$$ && grep -qi "stable" /tmp/swerve_cli_out.$$; then ok; else bad "analyze output lacks the competition parameters"; fi
+# Design warnings: the default design allows bistability; g21 = 0 rules it out; a1-scale = 0
+# leaves both weights off.
+if grep -q "warning: design: bistability is possible" /tmp/swerve_cli_out.$$; then ok; else bad "analyze: no design bistability warning for the default design"; fi
+sed 's/sigma="0.02"/sigma="0.02" g21="0" a1-scale="0"/' models/glm_barrier.xml > "$tmp/design.xml"
+expect 0 "analyze a degenerate design" "$SW" analyze --agent walker --at 5 "$tmp/design.xml"
+if grep -q "warning: design: a1-scale = 0" /tmp/swerve_cli_out.$$ && ! grep -q "design: bistability" /tmp/swerve_cli_out.$$; then ok; else bad "analyze: design warnings of a1-scale = 0, g21 = 0"; cat /tmp/swerve_cli_out.$$ >&2; fi
 expect 2 "analyze an unknown agent" "$SW" analyze --agent nobody models/glm_barrier.xml
 expect 2 "analyze an FW agent" "$SW" analyze --agent o1deg-3m models/fw_one_obstacle.xml
 expect 0 "graph of an automaton" "$SW" graph -o "$tmp/seek.dot" automata/seek.xml
@@ -38,6 +49,37 @@ expect 2 "graph of a bad file" "$SW" graph tests/data/bad_unknown_element.xml
 expect 0 "render the demo" "$SW" render -o "$tmp/demo.svg" -a 5 models/demo.xml
 if grep -q '<svg' "$tmp/demo.svg"; then ok; else bad "render wrote no SVG"; fi
 expect 2 "render with a bad width" "$SW" render -w abc models/demo.xml
+expect 0 "render PNG" "$SW" render -q -o "$tmp/demo.png" models/demo.xml
+if [ "$(head -c 8 "$tmp/demo.png" | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ]; then ok; else bad "render -o .png wrote no PNG"; fi
+expect 2 "render to an unknown format" "$SW" render -o "$tmp/demo.jpg" models/demo.xml
+if [ -e "$tmp/demo.jpg" ]; then bad "unknown format left a file"; else ok; fi
+cat > "$tmp/tall.xml" <<'EOF2'
+<scenario name="tall"><run duration="2" step="0.25" seed="1"/>
+<world><target name="goal" x="0" y="200" radius="0.3"/></world>
+<agent name="a" x="0" y="0" heading="90deg" radius="0.25" target="goal"><glm/></agent></scenario>
+EOF2
+expect 2 "PNG taller than cairo allows" "$SW" render -q -w 2000 -o "$tmp/tall.png" "$tmp/tall.xml"
+if grep -q "too large for PNG" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/tall.png" ] && [ -z "$(ls "$tmp" | grep 'tall.png.tmp')" ]; then ok; else bad "an oversized PNG: no clear refusal, or a file left"; fi
+expect 2 "animate to a PNG" "$SW" render --animate "$tmp/anim.png" models/demo.xml
+expect 0 "render an animation and frames" "$SW" render -q -o "$tmp/d2.svg" --animate "$tmp/anim.svg" --frames "$tmp/frames" --fps 1 -d 3 models/demo.xml
+if [ "$(grep -c '<animateTransform' "$tmp/anim.svg")" -ge 6 ]; then ok; else bad "animation lacks animateTransform elements"; fi
+if [ "$(ls "$tmp/frames" | grep -c '^frame-0000[0-3].png$')" = 4 ] && [ "$(ls "$tmp/frames" | wc -l)" = 4 ]; then ok; else bad "frames: expected 4 (t = 0, 1, 2, 3 s)"; ls "$tmp/frames" >&2; fi
+if command -v ffmpeg >/dev/null 2>&1; then
+	expect 0 "render a video" "$SW" render -q -o "$tmp/d3.svg" --video "$tmp/demo.mp4" --fps 4 -d 4 models/demo.xml
+	if [ -s "$tmp/demo.mp4" ] && [ -z "$(ls /tmp | grep "swerve_frames_" || true)" ]; then ok; else bad "video missing or frames left behind"; fi
+else
+	echo "cli: ffmpeg not installed: the video itself is not checked"
+fi
+# Without ffmpeg on the PATH, --video is refused cleanly (exit 2, a message, no file).
+expect 2 "render a video without ffmpeg" env PATH=/nonexistent "$SWABS" render -q -o "$tmp/d4.svg" --video "$tmp/none.mp4" -d 1 models/demo.xml
+if grep -q "ffmpeg" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/none.mp4" ]; then ok; else bad "--video without ffmpeg: no clear message"; fi
+# Progress: on a terminal (script(1) provides one) a percentage on stderr; silent otherwise.
+if command -v script >/dev/null 2>&1; then
+	script -qec "\"$SWABS\" run -o \"$tmp/tty\" models/demo.xml" /dev/null > "$tmp/tty.log" 2>&1
+	if grep -q "100%" "$tmp/tty.log"; then ok; else bad "no progress on a terminal"; cat "$tmp/tty.log" >&2; fi
+fi
+expect 0 "run without a terminal" "$SW" run -o "$tmp/notty" models/demo.xml
+if grep -q "%" /tmp/swerve_cli_err.$$; then bad "progress printed although stderr is not a terminal"; else ok; fi
 expect 0 "swerve version" "$SW" version
 expect 2 "no command" "$SW"
 expect 2 "unknown command" "$SW" frobnicate

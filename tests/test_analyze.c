@@ -270,10 +270,34 @@ START_TEST(test_kclass_args)
 }
 END_TEST
 
+/* The design check of `swerve analyze` claims that the default design (a1 = 0.4 (1 - a2),
+ * g21 = 0.05) is bistable where sum D < atanh(g21) and the target hides behind an obstacle
+ * (g12 -> 1): check it on such a situation with the GSL analysis, and that just outside
+ * (a2 > g21) only one of the two is stable. */
+START_TEST(test_default_design_bistable_where_claimed)
+{
+	sw_fixed_point fp[4];
+	int n = 0;
+	for (int side = 0; side < 2; side++) {
+		double sum_d = side ? 1.2 * atanh(0.05) : 0.8 * atanh(0.05), a2 = tanh(sum_d);
+		double a1 = 0.4 * (1 - a2);
+		ck_assert_int_eq(sw_glm_fixed_points(a1, a2, 1.0, 0.05, fp, &n), SW_SUCCESS);
+		int on_tar = 0, on_obs = 0;
+		for (int k = 0; k < n; k++) {
+			on_tar += fp[k].stable && fp[k].w_tar == 1.0 && fp[k].w_obs == 0.0;
+			on_obs += fp[k].stable && fp[k].w_tar == 0.0 && fp[k].w_obs == 1.0;
+		}
+		ck_assert_int_eq(on_obs, 1);
+		ck_assert_int_eq(on_tar, side ? 0 : 1);
+	}
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
 	Suite *s = suite_create("analyze");
 	TCase *tc = tcase_create("kclass");
+	tcase_add_test(tc, test_default_design_bistable_where_claimed);
 	tcase_add_test(tc, test_kclass_two_closed_forms);
 	tcase_add_test(tc, test_kclass_substitution);
 	tcase_add_test(tc, test_kclass_symmetric_three);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cairo.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
@@ -252,6 +253,55 @@ START_TEST(obstacle_beside_fixed_points_alternate)
 }
 END_TEST
 
+/* The PNG of the same plot: the SVG's size, and at every fixed-point marker the SVG's fill
+ * (blue for stable, white for unstable), read back with cairo. */
+START_TEST(png_plot_marks_fixed_points_in_colour)
+{
+	plot_info pi;
+	plot_of(obstacle_beside, &pi);
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(obstacle_beside, strlen(obstacle_beside), "plot",
+						 &m, &d),
+			 SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	char path[] = "/tmp/swerve_plot_png_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(sw_plot_heading(w, 0, SW_IMAGE_PNG, path, &d), SW_SUCCESS);
+	cairo_surface_t *img = cairo_image_surface_create_from_png(path);
+	unlink(path);
+	ck_assert_int_eq(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+	ck_assert_int_eq(cairo_image_surface_get_width(img), (int)ceil(pi.w));
+	ck_assert_int_eq(cairo_image_surface_get_height(img), (int)ceil(pi.h));
+	/* every marker sits on the zero line: find its row from the frame (symmetric axis) */
+	xmlNodePtr root = xmlDocGetRootElement(pi.doc);
+	double cy = NAN;
+	for (xmlNodePtr n = root->children; n; n = n->next)
+		if (n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, "circle") == 0) {
+			xmlChar *c = xmlGetProp(n, BAD_CAST "class");
+			if (c && strncmp((const char *)c, "fixed-", 6) == 0)
+				cy = num_prop(n, "cy");
+			xmlFree(c);
+		}
+	ck_assert(isfinite(cy));
+	const unsigned char *data = cairo_image_surface_get_data(img);
+	int stride = cairo_image_surface_get_stride(img);
+	for (int k = 0; k < pi.n_markers; k++) {
+		uint32_t v;
+		memcpy(&v, data + (size_t)(int)cy * stride + 4 * (int)pi.markers[k].x, 4);
+		ck_assert_int_eq((int)(v & 0xffffff), pi.markers[k].stable ? 0x1f77b4 : 0xffffff);
+	}
+	cairo_surface_destroy(img);
+	xmlFreeDoc(pi.doc);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
 START_TEST(non_glm_agent_is_refused)
 {
 	sw_model *m = NULL;
@@ -282,6 +332,7 @@ Suite *plot_suite(void)
 	tcase_add_test(tc, target_only_marks_attractor_and_repeller);
 	tcase_add_test(tc, obstacle_ahead_fixed_points_alternate);
 	tcase_add_test(tc, obstacle_beside_fixed_points_alternate);
+	tcase_add_test(tc, png_plot_marks_fixed_points_in_colour);
 	tcase_add_test(tc, non_glm_agent_is_refused);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,10 +1,15 @@
 /* tests/test_render.c - pictures checked structurally: the SVG parses, has the expected
- * elements in the expected numbers, and every coordinate lies inside the picture. */
+ * elements in the expected numbers, and every coordinate lies inside the picture; the PNG of
+ * the same scene, read back with cairo, has the SVG's size and the SVG's colours where the SVG
+ * puts filled shapes; the animation's key frames follow the recorded samples; frames grow with
+ * time; the time series' curves map back to independently recorded states. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <cairo.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
@@ -50,34 +55,151 @@ static int in_range(xmlNodePtr n, double w, double h)
 	return 1;
 }
 
-START_TEST(svg_has_scene_trajectories_and_markers_in_range)
+/* A recorded run of models/demo.xml (3 agents, one moving obstacle) with, independently of
+ * the trace, every sample's heading and speed of agent 0. */
+typedef struct {
+	sw_model *m;
+	sw_world *w;
+	sw_trace *tr;
+	int n;
+	double t[4096], heading[4096], speed[4096];
+} run_rec;
+
+static int rec_sample(const sw_world *w, void *ctx)
 {
-	sw_model *m = NULL;
+	run_rec *r = ctx;
+	sw_agent_state s;
+	sw_world_agent(w, 0, &s);
+	if (r->n < 4096) {
+		r->t[r->n] = sw_world_time(w);
+		r->heading[r->n] = s.y[SW_STATE_PHI];
+		r->speed[r->n] = s.y[SW_STATE_V];
+		r->n++;
+	}
+	return sw_trace_sample(w, r->tr);
+}
+
+static run_rec *record(const char *path)
+{
+	run_rec *r = calloc(1, sizeof *r);
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_scenario_load("models/demo.xml", &m, &d), SW_SUCCESS);
-	sw_world *w = NULL;
-	sw_trace *tr = sw_trace_alloc(m);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	sw_world_set_event_fn(w, sw_trace_event, tr);
-	ck_assert_int_eq(sw_world_run(w, sw_trace_sample, tr, NULL, &d), SW_SUCCESS);
-	char path[] = "/tmp/swerve_render_XXXXXX";
-	int fd = mkstemp(path);
+	ck_assert_int_eq(sw_scenario_load(path, &r->m, &d), SW_SUCCESS);
+	r->tr = sw_trace_alloc(r->m);
+	ck_assert_int_eq(sw_world_create(r->m, &r->w, &d), SW_SUCCESS);
+	sw_world_set_event_fn(r->w, sw_trace_event, r->tr);
+	ck_assert_int_eq(sw_world_run(r->w, rec_sample, r, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(r->n, sw_trace_n_samples(r->tr));
+	return r;
+}
+
+static void record_free(run_rec *r)
+{
+	sw_world_destroy(r->w);
+	sw_trace_free(r->tr);
+	sw_model_free(r->m);
+	free(r);
+}
+
+static char *tmp_path(const char *ext)
+{
+	static char buf[8][64];
+	static int k;
+	char *p = buf[k++ % 8];
+	snprintf(p, 64, "/tmp/swerve_render_XXXXXX");
+	int fd = mkstemp(p);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	sw_render_def def = sw_default_render_def();
-	double at[] = {10.0};
-	def.instants = at;
-	def.n_instants = 1;
-	ck_assert_int_eq(sw_render_svg(w, tr, &def, path, &d), SW_SUCCESS);
+	unlink(p);
+	strcat(p, ext);
+	return p;
+}
+
+static double num_prop(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	double d = v ? atof((const char *)v) : NAN;
+	xmlFree(v);
+	return d;
+}
+
+static int has_class(xmlNodePtr n, const char *name, const char *cls)
+{
+	if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, name) != 0)
+		return 0;
+	xmlChar *k = xmlGetProp(n, BAD_CAST "class");
+	int ok = !cls || (k && strcmp((const char *)k, cls) == 0);
+	xmlFree(k);
+	return ok;
+}
+
+/* The k-th element (document order) named name with class cls, or NULL. */
+static xmlNodePtr nth(xmlNodePtr n, const char *name, const char *cls, int *k)
+{
+	for (; n; n = n->next) {
+		if (has_class(n, name, cls) && (*k)-- == 0)
+			return n;
+		xmlNodePtr c = nth(n->children, name, cls, k);
+		if (c)
+			return c;
+	}
+	return NULL;
+}
+
+static xmlNodePtr find(xmlNodePtr root, const char *name, const char *cls, int k)
+{
+	return nth(root, name, cls, &k);
+}
+
+static xmlDocPtr parse_svg(const char *path, double *w, double *h)
+{
 	xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
 	ck_assert_ptr_nonnull(doc);
 	xmlNodePtr root = xmlDocGetRootElement(doc);
 	ck_assert_str_eq((const char *)root->name, "svg");
-	xmlChar *ws = xmlGetProp(root, BAD_CAST "width"), *hs = xmlGetProp(root, BAD_CAST "height");
-	double wpx = atof((char *)ws), hpx = atof((char *)hs);
-	xmlFree(ws);
-	xmlFree(hs);
+	*w = num_prop(root, "width");
+	*h = num_prop(root, "height");
+	ck_assert(*w > 0 && *h > 0);
+	return doc;
+}
+
+/* The pixel colour 0xRRGGBB at (x, y) of a cairo RGB24/ARGB32 image. */
+static int pixel(cairo_surface_t *img, double x, double y)
+{
+	int ix = (int)floor(x), iy = (int)floor(y);
+	ck_assert(ix >= 0 && iy >= 0 && ix < cairo_image_surface_get_width(img) &&
+		  iy < cairo_image_surface_get_height(img));
+	const unsigned char *row =
+	    cairo_image_surface_get_data(img) + (size_t)iy * cairo_image_surface_get_stride(img);
+	uint32_t v;
+	memcpy(&v, row + 4 * ix, 4);
+	return (int)(v & 0xffffff);
+}
+
+static int colour_prop(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	ck_assert_ptr_nonnull(v);
+	int c = (int)strtol((const char *)v + 1, NULL, 16);
+	ck_assert_int_eq(v[0], '#');
+	xmlFree(v);
+	return c;
+}
+
+START_TEST(svg_has_scene_trajectories_and_markers_in_range)
+{
+	run_rec *r = record("models/demo.xml");
+	sw_diag d;
+	sw_diag_init(&d);
+	char *path = tmp_path(".svg");
+	sw_render_def def = sw_default_render_def();
+	double at[] = {10.0};
+	def.instants = at;
+	def.n_instants = 1;
+	ck_assert_int_eq(sw_render_svg(r->w, r->tr, &def, path, &d), SW_SUCCESS);
+	double wpx, hpx;
+	xmlDocPtr doc = parse_svg(path, &wpx, &hpx);
+	xmlNodePtr root = xmlDocGetRootElement(doc);
 	ck_assert_double_eq_tol(wpx, 900.0, 1e-9);
 	/* demo: 4 discs (+1 moving drawn again at the end) and 1 wall; 3 targets; 3 agents, each
 	 * with a steer piece and an arrived piece; 3 arrival markers; agents drawn twice. */
@@ -89,12 +211,292 @@ START_TEST(svg_has_scene_trajectories_and_markers_in_range)
 	ck_assert_int_eq(count(root, "circle", "agent"), 3);
 	ck_assert_int_eq(count(root, "circle", "agent-instant"), 3);
 	ck_assert_int_ge(count(root, "circle", "tick"), 3);
+	/* the legend lists the two modes once (the agents share them); a name per agent */
+	ck_assert_int_eq(count(root, "text", "legend"), 2);
+	ck_assert_int_eq(count(root, "text", "agent-name"), 3);
 	ck_assert(in_range(root, wpx, hpx));
 	xmlFreeDoc(doc);
 	unlink(path);
-	sw_world_destroy(w);
-	sw_trace_free(tr);
-	sw_model_free(m);
+	record_free(r);
+}
+END_TEST
+
+/* The PNG is the SVG's scene: same size, and at the centre of every filled obstacle disc and
+ * inside every agent disc (away from its heading stroke) the SVG's fill colour. */
+START_TEST(png_matches_svg_sizes_and_colours)
+{
+	run_rec *r = record("models/demo.xml");
+	sw_diag d;
+	sw_diag_init(&d);
+	char *svg = tmp_path(".svg"), *png = tmp_path(".png");
+	ck_assert_int_eq(sw_render_image(r->w, r->tr, NULL, SW_IMAGE_SVG, svg, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_render_image(r->w, r->tr, NULL, SW_IMAGE_PNG, png, &d), SW_SUCCESS);
+	double wpx, hpx;
+	xmlDocPtr doc = parse_svg(svg, &wpx, &hpx);
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	cairo_surface_t *img = cairo_image_surface_create_from_png(png);
+	ck_assert_int_eq(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+	ck_assert_int_eq(cairo_image_surface_get_width(img), (int)ceil(wpx));
+	ck_assert_int_eq(cairo_image_surface_get_height(img), (int)ceil(hpx));
+	int checked = 0;
+	for (int k = 0;; k++) {
+		xmlNodePtr c = find(root, "circle", "obstacle", k);
+		if (!c)
+			break;
+		if (num_prop(c, "r") < 3)
+			continue;
+		ck_assert_int_eq(pixel(img, num_prop(c, "cx"), num_prop(c, "cy")),
+				 colour_prop(c, "fill"));
+		checked++;
+	}
+	ck_assert_int_ge(checked, 4);
+	for (int k = 0; k < 3; k++) {
+		xmlNodePtr c = find(root, "circle", "agent", k), h = find(root, "line", "heading", k);
+		ck_assert(c && h);
+		double cx = num_prop(c, "cx"), cy = num_prop(c, "cy");
+		double x = cx - 0.3 * (num_prop(h, "x2") - cx), y = cy - 0.3 * (num_prop(h, "y2") - cy);
+		/* every agent arrived: the arrived mode's colour, not the steering one */
+		ck_assert_int_eq(colour_prop(c, "fill"), 0xd62728);
+		ck_assert_int_eq(pixel(img, x, y), 0xd62728);
+	}
+	/* Far from everything (the middle of the empty band above the scene): white. */
+	ck_assert_int_eq(pixel(img, 0.5 * wpx, 0.3 * hpx), 0xffffff);
+	cairo_surface_destroy(img);
+	xmlFreeDoc(doc);
+	unlink(svg);
+	unlink(png);
+	record_free(r);
+}
+END_TEST
+
+/* Splits "a;b;c" into numbers (each field's first number when it holds two, or both). */
+static int fields(const char *s, double *out, int cap, int per)
+{
+	int n = 0;
+	while (*s && n + per <= cap) {
+		char *end;
+		for (int q = 0; q < per; q++) {
+			out[n++] = strtod(s, &end);
+			ck_assert_ptr_ne(end, s);
+			s = end;
+		}
+		while (*s == ' ')
+			s++;
+		if (*s == ';')
+			s++;
+	}
+	return n / per;
+}
+
+/* Each agent's group moves through every sample: keyTimes rise from 0 to 1 with the samples'
+ * times, translations stay inside the picture and end where the static picture's agent disc
+ * is; the fill follows the mode (discrete). */
+START_TEST(animation_follows_the_samples)
+{
+	run_rec *r = record("models/demo.xml");
+	sw_diag d;
+	sw_diag_init(&d);
+	char *anim = tmp_path(".svg"), *still = tmp_path(".svg");
+	sw_render_def def = sw_default_render_def();
+	def.anim_speed = 2.0;
+	ck_assert_int_eq(sw_render_animation(r->w, r->tr, &def, anim, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_render_svg(r->w, r->tr, &def, still, &d), SW_SUCCESS);
+	double wpx, hpx, w2, h2;
+	xmlDocPtr doc = parse_svg(anim, &wpx, &hpx), sdoc = parse_svg(still, &w2, &h2);
+	ck_assert_double_eq_tol(wpx, w2, 1e-9);
+	xmlNodePtr root = xmlDocGetRootElement(doc), sroot = xmlDocGetRootElement(sdoc);
+	ck_assert_int_eq(count(root, "g", "agent-anim"), 3);
+	ck_assert_int_eq(count(root, "g", "obstacle-anim"), 1); /* the cart */
+	int n = r->n;
+	double *v = malloc(2 * (size_t)n * sizeof *v);
+	for (int i = 0; i < 3; i++) {
+		xmlNodePtr g = find(root, "g", "agent-anim", i), tr = NULL, fill = NULL;
+		for (xmlNodePtr c = g->children; c; c = c->next) {
+			if (c->type != XML_ELEMENT_NODE)
+				continue;
+			xmlChar *a = xmlGetProp(c, BAD_CAST "type"), *an = xmlGetProp(c, BAD_CAST "attributeName");
+			if (a && strcmp((char *)a, "translate") == 0)
+				tr = c;
+			if (an && strcmp((char *)an, "fill") == 0)
+				fill = c;
+			xmlFree(a);
+			xmlFree(an);
+		}
+		ck_assert(tr && fill);
+		/* duration: the run at twice real time */
+		ck_assert_double_eq_tol(num_prop(tr, "dur"), (r->t[n - 1] - r->t[0]) / 2.0, 1e-6);
+		xmlChar *kt = xmlGetProp(tr, BAD_CAST "keyTimes"), *vals = xmlGetProp(tr, BAD_CAST "values");
+		ck_assert_int_eq(fields((char *)kt, v, 2 * n, 1), n);
+		for (int k = 0; k < n; k++)
+			ck_assert_double_eq_tol(v[k], (r->t[k] - r->t[0]) / (r->t[n - 1] - r->t[0]), 1e-6);
+		ck_assert_int_eq(fields((char *)vals, v, 2 * n, 2), n);
+		for (int k = 0; k < n; k++)
+			ck_assert(v[2 * k] >= 0 && v[2 * k] <= wpx && v[2 * k + 1] >= 0 &&
+				  v[2 * k + 1] <= hpx);
+		xmlNodePtr disc = find(sroot, "circle", "agent", i);
+		ck_assert_double_eq_tol(v[2 * n - 2], num_prop(disc, "cx"), 0.011);
+		ck_assert_double_eq_tol(v[2 * n - 1], num_prop(disc, "cy"), 0.011);
+		xmlFree(kt);
+		xmlFree(vals);
+		xmlChar *cm = xmlGetProp(fill, BAD_CAST "calcMode"), *fv = xmlGetProp(fill, BAD_CAST "values");
+		ck_assert_str_eq((char *)cm, "discrete");
+		/* starts steering (blue), ends arrived (red) */
+		ck_assert(strncmp((char *)fv, "#1f77b4", 7) == 0);
+		ck_assert_str_eq((char *)fv + strlen((char *)fv) - 7, "#d62728");
+		xmlFree(cm);
+		xmlFree(fv);
+	}
+	free(v);
+	xmlFreeDoc(doc);
+	xmlFreeDoc(sdoc);
+	unlink(anim);
+	unlink(still);
+	record_free(r);
+}
+END_TEST
+
+/* Frames keep the picture's size; at t = 0 every trajectory is one point, where the agent's
+ * disc is; later frames hold more trajectory points, up to the full picture's. */
+START_TEST(frames_grow_with_time)
+{
+	run_rec *r = record("models/demo.xml");
+	sw_diag d;
+	sw_diag_init(&d);
+	char *f0 = tmp_path(".svg"), *f1 = tmp_path(".svg"), *full = tmp_path(".svg");
+	ck_assert_int_eq(sw_render_frame(r->w, r->tr, NULL, 0.0, SW_IMAGE_SVG, f0, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_render_frame(r->w, r->tr, NULL, 10.0, SW_IMAGE_SVG, f1, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_render_svg(r->w, r->tr, NULL, full, &d), SW_SUCCESS);
+	double w0, h0, w1, h1, w2, h2;
+	xmlDocPtr d0 = parse_svg(f0, &w0, &h0), d1 = parse_svg(f1, &w1, &h1),
+		  d2 = parse_svg(full, &w2, &h2);
+	ck_assert(w0 == w2 && h0 == h2 && w1 == w2 && h1 == h2);
+	xmlNodePtr r0 = xmlDocGetRootElement(d0), r1 = xmlDocGetRootElement(d1),
+		   r2 = xmlDocGetRootElement(d2);
+	ck_assert_int_eq(count(r0, "polyline", "trajectory"), 3);
+	ck_assert_int_eq(count(r0, "circle", "agent"), 3);
+	ck_assert_int_eq(count(r0, "circle", "obstacle"), 4); /* the cart once, at t */
+	ck_assert_int_eq(count(r0, "polygon", "transition"), 0);
+	for (int i = 0; i < 3; i++) {
+		xmlNodePtr pl = find(r0, "polyline", "trajectory", i), disc = find(r0, "circle", "agent", i);
+		xmlChar *pts = xmlGetProp(pl, BAD_CAST "points");
+		double x, y;
+		ck_assert_int_eq(sscanf((char *)pts, "%lf,%lf", &x, &y), 2);
+		ck_assert_double_eq_tol(x, num_prop(disc, "cx"), 1e-9);
+		ck_assert_double_eq_tol(y, num_prop(disc, "cy"), 1e-9);
+		xmlFree(pts);
+	}
+	ck_assert(in_range(r1, w1, h1));
+	/* Points: 1 per agent at t = 0; at t = 10 s, 41 samples per agent; the full picture has
+	 * every sample (plus the joints between mode pieces). */
+	int p1 = 0, p2 = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0;; k++) {
+			xmlNodePtr pl = find(pass ? r2 : r1, "polyline", "trajectory", k);
+			if (!pl)
+				break;
+			xmlChar *pts = xmlGetProp(pl, BAD_CAST "points");
+			for (const char *c = (char *)pts; *c; c++)
+				*(pass ? &p2 : &p1) += *c == ',';
+			xmlFree(pts);
+		}
+	ck_assert_int_eq(p1, 3 * 41);
+	ck_assert_int_ge(p2, 3 * r->n);
+	xmlFreeDoc(d0);
+	xmlFreeDoc(d1);
+	xmlFreeDoc(d2);
+	unlink(f0);
+	unlink(f1);
+	unlink(full);
+	record_free(r);
+}
+END_TEST
+
+/* The time series: three framed panels; the heading and speed curves, mapped back through
+ * their frames, give the independently recorded states of every sample. */
+START_TEST(series_curves_map_back_to_the_states)
+{
+	run_rec *r = record("models/demo.xml");
+	sw_diag d;
+	sw_diag_init(&d);
+	char *svg = tmp_path(".svg"), *png = tmp_path(".png");
+	ck_assert_int_eq(sw_plot_series(r->w, r->tr, 0, SW_IMAGE_SVG, svg, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_plot_series(r->w, r->tr, 0, SW_IMAGE_PNG, png, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_plot_series(r->w, r->tr, 7, SW_IMAGE_SVG, svg, &d), SW_EUSAGE);
+	double wpx, hpx;
+	xmlDocPtr doc = parse_svg(svg, &wpx, &hpx);
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	ck_assert_int_eq(count(root, "rect", "frame"), 3);
+	ck_assert_int_ge(count(root, "polyline", "heading"), 1);
+	ck_assert_int_eq(count(root, "polyline", "speed"), 1);
+	ck_assert_int_eq(count(root, "polyline", "w-tar"), 1);
+	ck_assert_int_eq(count(root, "polyline", "w-obs"), 1);
+	/* ann arrives once: a transition line in each panel */
+	ck_assert_int_eq(count(root, "line", "transition"), 3);
+	xmlNodePtr fr0 = find(root, "rect", "frame", 0), fr1 = find(root, "rect", "frame", 1);
+	double fy = num_prop(fr0, "y"), fh = num_prop(fr0, "height");
+	double fx = num_prop(fr0, "x"), fw = num_prop(fr0, "width");
+	int k = 0;
+	for (int q = 0;; q++) {
+		xmlNodePtr pl = find(root, "polyline", "heading", q);
+		if (!pl)
+			break;
+		xmlChar *pts = xmlGetProp(pl, BAD_CAST "points");
+		const char *p = (char *)pts;
+		double x, y;
+		int used;
+		while (sscanf(p, " %lf,%lf%n", &x, &y, &used) == 2) {
+			ck_assert_int_lt(k, r->n);
+			double t = r->t[0] + (x - fx) / fw * (r->t[r->n - 1] - r->t[0]);
+			double deg = 180.0 - 360.0 * (y - fy) / fh;
+			double want = remainder(r->heading[k] * 180.0 / M_PI, 360.0);
+			ck_assert_double_eq_tol(t, r->t[k], 0.01 * (r->t[r->n - 1] / fw));
+			ck_assert_msg(fabs(remainder(deg - want, 360.0)) < 360.0 * 0.011 / fh + 1e-9,
+				      "heading at sample %d: plotted %.4f, recorded %.4f", k, deg, want);
+			k++;
+			p += used;
+		}
+		xmlFree(pts);
+	}
+	ck_assert_int_eq(k, r->n);
+	/* speed: the panel shows the data range [vmin, vmax] padded by 5 % each side (documented
+	 * layout), so sample k sits at 0.05/1.1 + (vmax - v_k) / (vmax - vmin) / 1.1 of the height */
+	double vmin = INFINITY, vmax = -INFINITY;
+	for (int q = 0; q < r->n; q++)
+		vmin = fmin(vmin, r->speed[q]), vmax = fmax(vmax, r->speed[q]);
+	ck_assert(vmax - vmin > 0.2);
+	double sy = num_prop(fr1, "y"), sh = num_prop(fr1, "height");
+	xmlNodePtr sp = find(root, "polyline", "speed", 0);
+	xmlChar *pts = xmlGetProp(sp, BAD_CAST "points");
+	double x, y;
+	int used, q = 0;
+	for (const char *p = (char *)pts; sscanf(p, " %lf,%lf%n", &x, &y, &used) == 2; p += used, q++) {
+		ck_assert_int_lt(q, r->n);
+		double want = 0.05 / 1.1 + (vmax - r->speed[q]) / (vmax - vmin) / 1.1;
+		ck_assert_double_eq_tol((y - sy) / sh, want, 0.011 / sh + 1e-9);
+	}
+	ck_assert_int_eq(q, r->n);
+	xmlFree(pts);
+	cairo_surface_t *img = cairo_image_surface_create_from_png(png);
+	ck_assert_int_eq(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+	ck_assert_int_eq(cairo_image_surface_get_width(img), (int)ceil(wpx));
+	ck_assert_int_eq(cairo_image_surface_get_height(img), (int)ceil(hpx));
+	cairo_surface_destroy(img);
+	xmlFreeDoc(doc);
+	unlink(svg);
+	unlink(png);
+	record_free(r);
+}
+END_TEST
+
+START_TEST(image_format_from_extension)
+{
+	sw_image_format f = SW_IMAGE_PNG;
+	ck_assert_int_eq(sw_image_format_of("a/b.svg", &f), SW_SUCCESS);
+	ck_assert_int_eq(f, SW_IMAGE_SVG);
+	ck_assert_int_eq(sw_image_format_of("b.png", &f), SW_SUCCESS);
+	ck_assert_int_eq(f, SW_IMAGE_PNG);
+	ck_assert_int_eq(sw_image_format_of("b.jpg", &f), SW_EUSAGE);
+	ck_assert_int_eq(sw_image_format_of("png", &f), SW_EUSAGE);
 }
 END_TEST
 
@@ -103,6 +505,11 @@ Suite *render_suite(void)
 	Suite *s = suite_create("render");
 	TCase *tc = tcase_create("render");
 	tcase_add_test(tc, svg_has_scene_trajectories_and_markers_in_range);
+	tcase_add_test(tc, png_matches_svg_sizes_and_colours);
+	tcase_add_test(tc, animation_follows_the_samples);
+	tcase_add_test(tc, frames_grow_with_time);
+	tcase_add_test(tc, series_curves_map_back_to_the_states);
+	tcase_add_test(tc, image_format_from_extension);
 	suite_add_tcase(s, tc);
 	return s;
 }

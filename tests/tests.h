@@ -24,6 +24,7 @@ Suite *analyze_suite(void);
 Suite *plot_suite(void);
 Suite *crowd_suite(void);
 Suite *steersuite_suite(void);
+Suite *progress_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

@@ -69,6 +69,10 @@ typedef struct sw_export_def {
 				        an input bounded by the interval of the exact f over the
 				        location's region (sw_expr_interval), sound up to
 				        time_horizon; constant flows stay.  Default 0 */
+	void (*progress)(double frac, void *ctx); /**< called as the build advances (after each
+				        agent or signal) and when the files are written, frac in
+				        [0, 1]; the library prints nothing.  Default NULL (none) */
+	void *progress_ctx;        /**< passed to progress; default NULL */
 } sw_export_def;
 
 /** Returns the default export definition (the one place where the defaults live). */

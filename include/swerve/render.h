@@ -1,9 +1,13 @@
-/* swerve/render.h - pictures of runs: SVG of the world and the agents' trajectories.
+/* swerve/render.h - pictures of runs: the world and the agents' trajectories, animations, the
+ * heading-dynamics plot and time series.
  *
  * A trace records what a run did (samples of every agent and its transitions) through the
- * world's sample and event callbacks; sw_render_svg draws it over the scene: obstacles, regions,
- * targets, trajectories coloured by mode, transition markers, agent discs at chosen instants and
- * time ticks.  SVG is written with libxml2's text writer. */
+ * world's sample and event callbacks; sw_render_image draws it over the scene: obstacles,
+ * regions, targets, trajectories coloured by mode, transition markers, agent discs at chosen
+ * instants and time ticks.  Every picture is built once as a list of drawing items and written
+ * either as SVG (libxml2's text writer) or as PNG (cairo), so both formats show the same
+ * geometry.  sw_render_animation writes an animated SVG (SMIL), sw_render_frame one PNG/SVG
+ * frame of a video. */
 #ifndef SWERVE_RENDER_H
 #define SWERVE_RENDER_H
 
@@ -12,6 +16,16 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** Picture formats. */
+typedef enum {
+	SW_IMAGE_SVG = 0, /**< SVG 1.1, written with libxml2 */
+	SW_IMAGE_PNG = 1  /**< PNG, drawn with cairo */
+} sw_image_format;
+
+/** The format named by path's extension (".svg" or ".png") into *fmt; SW_EUSAGE for any other
+ * extension. */
+int sw_image_format_of(const char *path, sw_image_format *fmt);
 
 /** A recording of a run. */
 typedef struct sw_trace sw_trace;
@@ -41,16 +55,38 @@ typedef struct sw_render_def {
 				  default 5 */
 	int n_instants;      /**< agent discs drawn at these times (plus the final one) */
 	const double *instants; /**< times, s; may be NULL when n_instants == 0 */
-	int legend;          /**< 1: list agents and the colours of their modes; default 1 */
+	int legend;          /**< 1: the modes' colours in a legend, and every agent's name at the
+				  start of its trajectory; default 1 */
+	double anim_speed;   /**< animations: simulated seconds per second of playback; default 1 */
 } sw_render_def;
 
 /** The default drawing options. */
 sw_render_def sw_default_render_def(void);
 
-/** Writes an SVG picture of trace tr (recorded from world w, for mode names) to path,
- * atomically.  Returns SW_SUCCESS, or SW_EIO with a diagnostic. */
+/** Writes a picture of trace tr (recorded from world w, for mode names; def may be NULL for the
+ * defaults) to path in format fmt, atomically.  Returns SW_SUCCESS, or SW_EIO / SW_ENOMEM with a
+ * diagnostic. */
+int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+		    sw_image_format fmt, const char *path, sw_diag *diag);
+
+/** sw_render_image() in SVG. */
 int sw_render_svg(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
 		  const char *path, sw_diag *diag);
+
+/** Writes the picture of trace tr as it was at time t (s): trajectories up to t, the agents'
+ * discs and moving obstacles at t (the last sample at or before t), no legend or instants; the
+ * frame's size does not depend on t (a video's frames line up).  Same returns as
+ * sw_render_image(). */
+int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *def, double t,
+		    sw_image_format fmt, const char *path, sw_diag *diag);
+
+/** Writes an animated SVG of trace tr to path, atomically: the scene, the trajectories drawn
+ * faintly, and every agent as a disc with a heading stroke that moves through the samples
+ * (SMIL animateTransform translate/rotate, its fill following the mode's colour), moving
+ * obstacles likewise, and a time bar; it plays in def->anim_speed times real time and repeats.
+ * Viewers without SMIL show t = 0.  Same returns as sw_render_image(). */
+int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+			const char *path, sw_diag *diag);
 
 /* --- Heading plot ------------------------------------------------------------------------- */
 
@@ -64,6 +100,20 @@ int sw_render_svg(const sw_world *w, const sw_trace *tr, const sw_render_def *de
  * "frame".  Returns SW_SUCCESS, SW_EUSAGE (agent out of range or not running GLM in its current
  * mode, with a diagnostic) or SW_EIO. */
 int sw_plot_heading_svg(const sw_world *w, int agent, const char *path, sw_diag *diag);
+
+/** sw_plot_heading_svg() in format fmt. */
+int sw_plot_heading(const sw_world *w, int agent, sw_image_format fmt, const char *path,
+		    sw_diag *diag);
+
+/** Writes time series of agent `agent` from trace tr (recorded from world w) to path in format
+ * fmt, atomically: three panels over the run's time, heading (degrees, wrapped to [-180, 180),
+ * polyline class "heading", broken at the wrap), speed (m/s, class "speed") and the GLM weights
+ * |w_tar| and |w_obs| (classes "w-tar", "w-obs"; zero for other laws), with the agent's
+ * transitions as vertical lines of class "transition".  Each panel's plot area is a rect of
+ * class "frame".  Returns SW_SUCCESS, SW_EUSAGE (agent out of range or an empty trace, with a
+ * diagnostic), SW_ENOMEM or SW_EIO. */
+int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_format fmt,
+		   const char *path, sw_diag *diag);
 
 #ifdef __cplusplus
 }

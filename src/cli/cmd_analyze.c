@@ -17,7 +17,8 @@ static void analyze_usage(FILE *f)
 	      "f_tar and f_obs with their slopes, sum D, sum W, the competition parameters a1, a2,\n"
 	      "g12, g21, the fixed points of the weight system (8) with Jacobian eigenvalues and\n"
 	      "stability, the fixed point nearest to the agent's current weights, and warnings\n"
-	      "(stable 'both off' point, bistability).\n"
+	      "(stable 'both off' point, bistability, at T; and whether the agent's parameter\n"
+	      "design allows either in some situation).\n"
 	      "\n"
 	      "options:\n"
 	      "  -a, --agent NAME   the agent to analyse (may be omitted when there is only one)\n"
@@ -27,6 +28,7 @@ static void analyze_usage(FILE *f)
 	      "  -j, --json         JSON output\n"
 	      "  -h, --help         this text\n"
 	      "\n"
+	      "Progress is shown on stderr when it is a terminal.\n"
 	      "Exit status: 0 success, 1 simulation failure, 2 bad usage, bad input, unknown agent\n"
 	      "or an agent that does not run GLM at T.\n",
 	      f);
@@ -79,6 +81,10 @@ typedef struct analysis {
 	int n_fp, nearest;
 	double nearest_dist;
 	int both_off_stable, bistable;
+	/* The parameter design over every situation (a2 = tanh(sum D) in [0, 1), a1 = a1_scale
+	 * (1 - a2), g12 up to 1 when a target hides behind an obstacle, eqs. (9), (10)). */
+	double a1_scale, g21;
+	int design_both_off, design_bistable;
 	int kclass;
 	sw_kfixed_point kfp[4];
 	int n_kfp;
@@ -158,6 +164,20 @@ static void print_text(FILE *f, const analysis *A)
 	}
 	if (!A->fp[A->nearest].stable) {
 		fprintf(f, "warning: the weights sit nearest an unstable fixed point\n");
+		nw++;
+	}
+	if (A->design_both_off) {
+		fprintf(f, "warning: design: a1-scale = %g makes a1 = 0 in every situation: the target "
+			   "weight never grows, and with no obstacle in view (a2 = 0) both weights stay "
+			   "off\n",
+			A->a1_scale);
+		nw++;
+	}
+	if (A->design_bistable) {
+		fprintf(f, "warning: design: bistability is possible (a1-scale = %g, g21 = %g): g21 > "
+			   "a2 wherever sum D < atanh(g21) = %.4g, and g12 > a1 where the target hides "
+			   "behind an obstacle (g12 -> 1 > a1)\n",
+			A->a1_scale, A->g21, A->g21 < 1 ? atanh(A->g21) : INFINITY);
 		nw++;
 	}
 	if (nw == 0)
@@ -265,6 +285,10 @@ static void print_json(FILE *f, const analysis *A)
 		fprintf(f, "%s\"bistable\"", nw++ ? ", " : "");
 	if (!A->fp[A->nearest].stable)
 		fprintf(f, "%s\"nearest fixed point unstable\"", nw++ ? ", " : "");
+	if (A->design_both_off)
+		fprintf(f, "%s\"design: both off\"", nw++ ? ", " : "");
+	if (A->design_bistable)
+		fprintf(f, "%s\"design: bistable\"", nw++ ? ", " : "");
 	fputs("]}\n", f);
 }
 
@@ -359,6 +383,16 @@ int cmd_analyze(int argc, char **argv)
 			A.both_off_stable = 1;
 	}
 	A.bistable = g->g12 > g->a1 && g->g21 > g->a2;
+	/* Design: (0, 0) has eigenvalues a1 and a2 >= 0, so "both off" can only be neutral, which
+	 * a1-scale = 0 makes it in every obstacle-free situation.  (0, 1) and (1, 0) are both
+	 * stable when g12 > a1 and g21 > a2 (table of section 1.2): g21 > a2 for some situation iff
+	 * g21 > 0 (a2 -> 0 with far obstacles); g12 reaches 1 (P_tar P_obs = -1), so g12 > a1 for
+	 * some such a2 iff a1_scale (1 - min(g21, 1)) < 1. */
+	const sw_glm_params *gp = &sw_world_steer(w, ai)->glm;
+	A.a1_scale = gp->a1_scale;
+	A.g21 = gp->g21;
+	A.design_both_off = gp->a1_scale == 0.0;
+	A.design_bistable = gp->g21 > 0 && gp->a1_scale * (1.0 - fmin(gp->g21, 1.0)) < 1.0;
 
 	if (json)
 		print_json(stdout, &A);

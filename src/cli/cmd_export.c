@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "swerve/export.h"
@@ -38,6 +39,7 @@ static void export_usage(FILE *f)
 	      "                          cfg time horizon; each bound is listed in report.txt\n"
 	      "  -h, --help              this text\n"
 	      "\n"
+	      "Progress is shown on stderr when it is a terminal.\n"
 	      "Exit status: 0 written, 1 write failure, 2 bad usage, bad input or a model that\n"
 	      "cannot be exported soundly.\n",
 	      f);
@@ -71,6 +73,12 @@ static int parse_initial(char *s, sw_export_range *r)
 			return -1;
 	}
 	return 0;
+}
+
+static void export_progress(double frac, void *ctx)
+{
+	(void)ctx;
+	cli_progress(frac);
 }
 
 static int positive(const char *s, double *out)
@@ -159,6 +167,8 @@ int cmd_export(int argc, char **argv)
 	}
 	def.n_ranges = n_ranges;
 	def.ranges = ranges;
+	if (isatty(STDERR_FILENO))
+		def.progress = export_progress;
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;

@@ -1,43 +1,197 @@
-/* cli/cmd_render.c - `swerve render`: run a scenario and draw it as SVG. */
+/* cli/cmd_render.c - `swerve render`: run a scenario and draw it (SVG or PNG), animate it
+ * (animated SVG), or write video frames (PNG) and assemble them with ffmpeg when installed. */
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "swerve/render.h"
 
+extern char **environ;
+
+#define MAX_FRAMES 100000
+
 static void render_usage(FILE *f)
 {
-	fputs("usage: swerve render SCENARIO [-o OUT.svg] [OPTIONS]\n"
+	fputs("usage: swerve render SCENARIO [-o OUT.svg|OUT.png] [OPTIONS]\n"
 	      "\n"
 	      "Simulates SCENARIO and draws the world (obstacles, regions, targets), every agent's\n"
 	      "trajectory coloured by mode, transition markers (hover for the guard), time ticks\n"
-	      "and the agents' discs at the end and at chosen instants, as an SVG picture.\n"
+	      "and the agents' discs at the end and at chosen instants, as SVG or PNG (by the\n"
+	      "output's extension).  It can also write an animated SVG, PNG frames, and a video\n"
+	      "assembled from them by ffmpeg (when ffmpeg is installed).\n"
 	      "\n"
 	      "options:\n"
-	      "  -o, --output FILE    picture path (default NAME.svg, NAME the scenario's)\n"
+	      "  -o, --output FILE    picture path, .svg or .png (default NAME.svg, NAME the\n"
+	      "                       scenario's)\n"
 	      "  -a, --at T           also draw the agents at time T (repeatable, up to 16)\n"
 	      "  -w, --width PX       picture width in pixels (default 900)\n"
 	      "  -t, --ticks S        a tick on the trajectories every S seconds (0: none; default 5)\n"
 	      "  -s, --seed N         override the scenario seed\n"
 	      "  -d, --duration T     override the simulated duration, s\n"
-	      "  -h, --help           this text\n",
+	      "      --animate FILE   also write an animated SVG (SMIL) of the run to FILE\n"
+	      "      --frames DIR     also write video frames DIR/frame-00000.png ... (DIR is created)\n"
+	      "      --video FILE     also write a video (e.g. .mp4, .webm, .gif) with ffmpeg\n"
+	      "      --fps N          frames per second of frames and video (default 10)\n"
+	      "      --speed X        simulated seconds per second of animation/video (default 1)\n"
+	      "  -q, --quiet          no progress and no final message\n"
+	      "  -h, --help           this text\n"
+	      "\n"
+	      "Progress is shown on stderr when it is a terminal.  Exit status: 0 written,\n"
+	      "1 simulation or write failure (or ffmpeg failed), 2 bad usage, bad input, or\n"
+	      "--video without ffmpeg installed.\n",
 	      f);
+}
+
+typedef struct {
+	const char *animate, *frames, *video;
+	double fps;
+	int quiet;
+} render_opts;
+
+/* Writes the frames of the run to dir (created when missing); returns a status. */
+static int write_frames(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+			const render_opts *o, const char *dir, int *n_frames, sw_diag *diag)
+{
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0, "cannot create the directory: %s",
+				   strerror(errno)),
+		       SW_EIO;
+	double tend = sw_world_time(w), dt = def->anim_speed / o->fps;
+	long n = (long)floor(tend / dt + 1e-9) + 1;
+	if (n > MAX_FRAMES)
+		return sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0,
+				   "%ld frames (at most %d): lower --fps or raise --speed", n,
+				   MAX_FRAMES),
+		       SW_EUSAGE;
+	int tty = !o->quiet && isatty(STDERR_FILENO);
+	char path[4096];
+	for (long f = 0; f < n; f++) {
+		if (snprintf(path, sizeof path, "%s/frame-%05ld.png", dir, f) >= (int)sizeof path)
+			return sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0, "path too long"), SW_EIO;
+		int st = sw_render_frame(w, tr, def, fmin(f * dt, tend), SW_IMAGE_PNG, path, diag);
+		if (st != SW_SUCCESS)
+			return st;
+		if (tty)
+			cli_progress((double)(f + 1) / (double)n);
+	}
+	*n_frames = (int)n;
+	return SW_SUCCESS;
+}
+
+/* Runs ffmpeg on the frames in dir into video (through a temporary name, renamed at the end).
+ * Returns EXIT_OK, EXIT_BAD_INPUT (no ffmpeg) or EXIT_RUNTIME. */
+static int run_ffmpeg(const char *dir, double fps, const char *video)
+{
+	char pattern[4096], rate[32], tmp[4096];
+	const char *ext = strrchr(video, '.');
+	const char *slash = strrchr(video, '/');
+	if (!ext || (slash && ext < slash))
+		ext = ".mp4";
+	snprintf(pattern, sizeof pattern, "%s/frame-%%05d.png", dir);
+	snprintf(rate, sizeof rate, "%g", fps);
+	if (snprintf(tmp, sizeof tmp, "%s.partial%s", video, ext) >= (int)sizeof tmp)
+		return EXIT_BAD_INPUT;
+	/* Even sizes (yuv420p needs them); H.264 wants yuv420p for players to accept it. */
+	int gif = strcmp(ext, ".gif") == 0;
+	char *argv[] = {"ffmpeg", "-y", "-loglevel", "error", "-framerate", rate, "-i", pattern,
+			"-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", gif ? NULL : "-pix_fmt", "yuv420p",
+			tmp, NULL};
+	if (gif) {
+		argv[10] = tmp;
+		argv[11] = NULL;
+	}
+	pid_t pid;
+	int rc = posix_spawnp(&pid, "ffmpeg", NULL, NULL, argv, environ);
+	if (rc == ENOENT) {
+		fprintf(stderr, "swerve render: --video needs ffmpeg, which is not installed (the "
+				"animated SVG of --animate and the frames of --frames need nothing)\n");
+		return EXIT_BAD_INPUT;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "swerve render: cannot start ffmpeg: %s\n", strerror(rc));
+		return EXIT_RUNTIME;
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || rename(tmp, video) != 0) {
+		unlink(tmp);
+		fprintf(stderr, "swerve render: ffmpeg failed to write %s\n", video);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* Removes the frames written to a temporary directory and the directory. */
+static void remove_frames(const char *dir, int n)
+{
+	char path[4096];
+	for (int f = 0; f < n; f++) {
+		snprintf(path, sizeof path, "%s/frame-%05d.png", dir, f);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* The animation, frames and video the options ask for; returns the exit code. */
+static int outputs(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+		   const render_opts *o, sw_diag *diag)
+{
+	int st = SW_SUCCESS, n = 0;
+	if (o->animate) {
+		st = sw_render_animation(w, tr, def, o->animate, diag);
+		if (st == SW_SUCCESS && !o->quiet)
+			printf("swerve: animation in %s\n", o->animate);
+	}
+	if (st == SW_SUCCESS && o->frames) {
+		st = write_frames(w, tr, def, o, o->frames, &n, diag);
+		if (st == SW_SUCCESS && !o->quiet)
+			printf("swerve: %d frames in %s/\n", n, o->frames);
+	}
+	if (st != SW_SUCCESS || !o->video)
+		return cli_exit_code(st);
+	char dir[] = "/tmp/swerve_frames_XXXXXX";
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "swerve render: cannot create a directory for the frames\n");
+		return EXIT_RUNTIME;
+	}
+	st = write_frames(w, tr, def, o, dir, &n, diag);
+	int code = st == SW_SUCCESS ? run_ffmpeg(dir, o->fps, o->video) : cli_exit_code(st);
+	remove_frames(dir, st == SW_SUCCESS ? n : MAX_FRAMES);
+	if (code == EXIT_OK && !o->quiet)
+		printf("swerve: video in %s\n", o->video);
+	return code;
 }
 
 int cmd_render(int argc, char **argv)
 {
+	enum { OPT_ANIMATE = 256, OPT_FRAMES, OPT_VIDEO, OPT_FPS, OPT_SPEED };
 	static const struct option opts[] = {
 	    {"output", required_argument, NULL, 'o'}, {"at", required_argument, NULL, 'a'},
 	    {"width", required_argument, NULL, 'w'},  {"ticks", required_argument, NULL, 't'},
 	    {"seed", required_argument, NULL, 's'},   {"duration", required_argument, NULL, 'd'},
+	    {"animate", required_argument, NULL, OPT_ANIMATE},
+	    {"frames", required_argument, NULL, OPT_FRAMES},
+	    {"video", required_argument, NULL, OPT_VIDEO},
+	    {"fps", required_argument, NULL, OPT_FPS},
+	    {"speed", required_argument, NULL, OPT_SPEED},
+	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
 	sw_render_def def = sw_default_render_def();
+	render_opts o = {NULL, NULL, NULL, 10.0, 0};
 	double instants[16], seed = -1, duration = 0;
 	const char *outpath = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:a:w:t:s:d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:a:w:t:s:d:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': outpath = optarg; break;
 		case 'a':
@@ -46,8 +200,10 @@ int cmd_render(int argc, char **argv)
 			def.n_instants++;
 			break;
 		case 'w':
-			if (cli_number("render", "--width", optarg, 10, &def.width))
+			if (cli_number("render", "--width", optarg, 10, &def.width) || def.width > 20000) {
+				fprintf(stderr, "swerve render: --width: expected 10 .. 20000 pixels\n");
 				return EXIT_BAD_INPUT;
+			}
 			break;
 		case 't':
 			if (cli_number("render", "--ticks", optarg, 0, &def.tick_every))
@@ -61,6 +217,18 @@ int cmd_render(int argc, char **argv)
 			if (cli_number("render", "--duration", optarg, 1e-9, &duration))
 				return EXIT_BAD_INPUT;
 			break;
+		case OPT_ANIMATE: o.animate = optarg; break;
+		case OPT_FRAMES: o.frames = optarg; break;
+		case OPT_VIDEO: o.video = optarg; break;
+		case OPT_FPS:
+			if (cli_number("render", "--fps", optarg, 0.01, &o.fps))
+				return EXIT_BAD_INPUT;
+			break;
+		case OPT_SPEED:
+			if (cli_number("render", "--speed", optarg, 1e-6, &def.anim_speed))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'q': o.quiet = 1; break;
 		case 'h': render_usage(stdout); return EXIT_OK;
 		default: render_usage(stderr); return EXIT_BAD_INPUT;
 		}
@@ -69,38 +237,41 @@ int cmd_render(int argc, char **argv)
 		fprintf(stderr, "swerve render: expected exactly one scenario file\n");
 		return EXIT_BAD_INPUT;
 	}
+	sw_image_format fmt = SW_IMAGE_SVG;
+	if (outpath && sw_image_format_of(outpath, &fmt) != SW_SUCCESS) {
+		fprintf(stderr, "swerve render: %s: expected a .svg or .png file name\n", outpath);
+		return EXIT_BAD_INPUT;
+	}
+	if (o.animate && (sw_image_format_of(o.animate, &(sw_image_format){0}) != SW_SUCCESS ||
+			  strcmp(strrchr(o.animate, '.'), ".svg") != 0)) {
+		fprintf(stderr, "swerve render: --animate %s: expected a .svg file name\n", o.animate);
+		return EXIT_BAD_INPUT;
+	}
 	def.instants = instants;
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int st = sw_scenario_load(argv[optind], &m, &diag);
-	if (st != SW_SUCCESS) {
-		cli_print_diag(&diag);
-		return cli_load_exit_code(st);
-	}
-	if (seed >= 0)
-		m->run.seed = (uint64_t)seed;
-	if (duration > 0)
-		m->run.duration = duration;
+	int code = cli_load(argv[optind], seed, duration, &m);
+	if (code != EXIT_OK)
+		return code;
 	char defpath[SW_NAME_MAX + 8];
 	if (!outpath) {
 		snprintf(defpath, sizeof defpath, "%s.svg", m->name);
 		outpath = defpath;
 	}
 	sw_world *w = NULL;
-	sw_trace *tr = sw_trace_alloc(m);
-	st = tr ? sw_world_create(m, &w, &diag) : SW_ENOMEM;
-	if (st == SW_SUCCESS) {
-		sw_world_set_event_fn(w, sw_trace_event, tr);
-		st = sw_world_run(w, sw_trace_sample, tr, NULL, &diag);
-	}
+	sw_trace *tr = NULL;
+	int st = cli_record(m, !o.quiet && isatty(STDERR_FILENO), &w, &tr, &diag);
 	if (st == SW_SUCCESS)
-		st = sw_render_svg(w, tr, &def, outpath, &diag);
-	cli_print_diag(&diag);
-	if (st == SW_SUCCESS)
+		st = sw_render_image(w, tr, &def, fmt, outpath, &diag);
+	code = cli_exit_code(st);
+	if (st == SW_SUCCESS && !o.quiet)
 		printf("swerve: picture of %s in %s\n", m->name, outpath);
+	if (st == SW_SUCCESS)
+		code = outputs(w, tr, &def, &o, &diag);
+	cli_print_diag(&diag);
 	sw_world_destroy(w);
 	sw_trace_free(tr);
 	sw_model_free(m);
-	return cli_exit_code(st);
+	return code;
 }

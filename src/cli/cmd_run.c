@@ -31,18 +31,6 @@ static void run_usage(FILE *f)
 	      f);
 }
 
-static void progress(double frac)
-{
-	static int last = -1;
-	int pct = (int)(100.0 * frac);
-	if (pct != last) {
-		fprintf(stderr, "\rswerve: %3d%%", pct);
-		if (pct >= 100)
-			fputc('\n', stderr);
-		last = pct;
-	}
-}
-
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -133,7 +121,7 @@ int cmd_run(int argc, char **argv)
 	if (st == SW_SUCCESS) {
 		sw_output_attach(o, w);
 		int tty = !quiet && isatty(STDERR_FILENO);
-		st = sw_world_run(w, sw_output_sample, o, tty ? progress : NULL, &diag);
+		st = sw_world_run(w, sw_output_sample, o, tty ? cli_progress : NULL, &diag);
 		if (st == SW_SUCCESS || st == SW_ENUMERIC || st == SW_EZENO || st == SW_EMODEL) {
 			/* A runtime failure keeps everything up to the last good step. */
 			char msg[SW_DIAG_MSG + SW_DIAG_FILE + 64] = "";

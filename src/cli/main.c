@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -44,13 +45,23 @@ int cli_number(const char *cmd, const char *opt, const char *text, double lo, do
 	return 0;
 }
 
-int cli_world_at(const char *cmd, const char *path, const char *agent, double at, double seed,
-		 sw_model **m, sw_world **w, int *agent_index)
+void cli_progress(double frac)
+{
+	static int last = -1;
+	int pct = (int)(100.0 * frac);
+	if (pct != last) {
+		fprintf(stderr, "\rswerve: %3d%%", pct);
+		if (pct >= 100)
+			fputc('\n', stderr);
+		last = pct >= 100 ? -1 : pct;
+	}
+}
+
+int cli_load(const char *path, double seed, double duration, sw_model **m)
 {
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	*m = NULL;
-	*w = NULL;
 	int st = sw_scenario_load(path, m, &diag);
 	if (st != SW_SUCCESS) {
 		cli_print_diag(&diag);
@@ -58,6 +69,32 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 	}
 	if (seed >= 0)
 		(*m)->run.seed = (uint64_t)seed;
+	if (duration > 0)
+		(*m)->run.duration = duration;
+	return EXIT_OK;
+}
+
+int cli_record(const sw_model *m, int progress, sw_world **w, sw_trace **tr, sw_diag *diag)
+{
+	*w = NULL;
+	*tr = sw_trace_alloc(m);
+	int st = *tr ? sw_world_create(m, w, diag) : SW_ENOMEM;
+	if (st != SW_SUCCESS)
+		return st;
+	sw_world_set_event_fn(*w, sw_trace_event, *tr);
+	return sw_world_run(*w, sw_trace_sample, *tr, progress ? cli_progress : NULL, diag);
+}
+
+int cli_world_at(const char *cmd, const char *path, const char *agent, double at, double seed,
+		 sw_model **m, sw_world **w, int *agent_index)
+{
+	static sw_diag diag;
+	sw_diag_init(&diag);
+	*w = NULL;
+	int code = cli_load(path, seed, 0.0, m);
+	if (code != EXIT_OK)
+		return code;
+	int st;
 	int ai = agent ? sw_model_find_agent(*m, agent) : ((*m)->n_agents == 1 ? 0 : -1);
 	if (ai < 0) {
 		if (agent)
@@ -73,9 +110,16 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 		return EXIT_BAD_INPUT;
 	}
 	st = sw_world_create(*m, w, &diag);
-	/* Step until the world reaches T (steps of run.step; the last one may end past T). */
-	while (st == SW_SUCCESS && sw_world_time(*w) < at - 1e-9 * fmax(1.0, at))
+	/* Step until the world reaches T (steps of run.step; the last one may end past T), with
+	 * progress when stderr is a terminal. */
+	int tty = isatty(STDERR_FILENO) && at > 0;
+	while (st == SW_SUCCESS && sw_world_time(*w) < at - 1e-9 * fmax(1.0, at)) {
 		st = sw_world_step(*w, &diag);
+		if (tty)
+			cli_progress(fmin(sw_world_time(*w) / at, 1.0));
+	}
+	if (tty)
+		cli_progress(1.0); /* ends the line even when the run stopped early */
 	cli_print_diag(&diag);
 	if (st != SW_SUCCESS) {
 		if (*w)
@@ -103,11 +147,13 @@ static void usage(FILE *f)
 	      "                          events.jsonl and summary.json\n"
 	      "  check FILE...           validate scenario and automaton files; report every error\n"
 	      "  graph FILE              mode graph of an automaton or scenario as Graphviz DOT\n"
-	      "  render SCENARIO         run a scenario and draw it as SVG\n"
+	      "  render SCENARIO         run a scenario and draw it (SVG or PNG), animate it\n"
+	      "                          (animated SVG) or film it (PNG frames, ffmpeg video)\n"
 	      "  export SCENARIO         hybrid automaton for verifiers (SpaceEx XML + cfg, DOT, JSON)\n"
 	      "  analyze SCENARIO        GLM weight competition of one agent at a time (fixed points,\n"
 	      "                          stability)\n"
-	      "  plot SCENARIO           heading dynamics of a GLM agent at a time, as SVG\n"
+	      "  plot SCENARIO           heading dynamics of a GLM agent at a time, or an agent's\n"
+	      "                          heading, speed and weights over time (SVG or PNG)\n"
 	      "  import-steersuite CASE  a SteerSuite test case as a swerve scenario\n"
 	      "  version                 print the version\n"
 	      "  help [COMMAND]          this text, or a command's help\n"

@@ -462,6 +462,9 @@ static void build_all(xb *b)
 		int ci = place_component(b, &comp, b->unit_name[u]);
 		if (ci < 0 || add_instance(b, ci, u, b->unit_name[u]) != SW_SUCCESS)
 			b->status = SW_ENOMEM;
+		if (b->def.progress) /* the build is most of an export's work; writing the rest */
+			b->def.progress(0.9 * (u + 1) / (m->n_agents + m->n_signals),
+					b->def.progress_ctx);
 	}
 	if (b->status == SW_SUCCESS && b->need_t) {
 		sw_hcomponent clk;

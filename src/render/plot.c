@@ -1,11 +1,12 @@
-/* render/plot.c - the heading plot of a GLM agent (written with libxml2's text writer).
+/* render/plot.c - the heading plot of a GLM agent (SVG or PNG, through a scene).
  *
  * For the situation a GLM agent perceives at the world's current time and its current weights,
  * the plot shows over phi in [-180, 180] degrees the target attractor f_tar (2), the summed
  * obstacle repeller f_obs (3) and the heading rate phidot = |w_tar| f_tar + |w_obs| f_obs of
  * eq. (1) without noise.  The fixed points of phidot are bracketed on the samples and refined
  * with GSL's Brent solver; a fixed point is stable when the slope of phidot there is negative
- * (weights held fixed).  The y axis is symmetric about zero and scaled to the largest value. */
+ * (weights held fixed).  The y axis is symmetric about zero and scaled to the largest value.
+ * The picture is a scene (scene.h), written as SVG or PNG. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,7 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
-#include <libxml/xmlwriter.h>
-
-#include "swerve/render.h"
+#include "render/scene.h"
 
 #define N_SAMPLES 721 /* every half degree, both ends included */
 #define MAX_FIXED 64
@@ -123,165 +122,6 @@ static int find_fixed(plot_ctx *c, const double *phi, const double *pd, double s
 	return n;
 }
 
-/* A "nice" tick step (1, 2 or 5 times a power of ten) giving about n ticks over span. */
-static double nice_step(double span, int n)
-{
-	double raw = span / n, p = pow(10.0, floor(log10(raw))), f = raw / p;
-	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
-}
-
-static void attr(xmlTextWriterPtr wr, const char *name, const char *value)
-{
-	xmlTextWriterWriteAttribute(wr, BAD_CAST name, BAD_CAST value);
-}
-
-static void attr_num(xmlTextWriterPtr wr, const char *name, double value)
-{
-	xmlTextWriterWriteFormatAttribute(wr, BAD_CAST name, "%.2f", value);
-}
-
-static void line(xmlTextWriterPtr wr, const char *cls, double x1, double y1, double x2, double y2,
-		 const char *stroke, const char *width, const char *dash)
-{
-	xmlTextWriterStartElement(wr, BAD_CAST "line");
-	attr(wr, "class", cls);
-	attr_num(wr, "x1", x1);
-	attr_num(wr, "y1", y1);
-	attr_num(wr, "x2", x2);
-	attr_num(wr, "y2", y2);
-	attr(wr, "stroke", stroke);
-	attr(wr, "stroke-width", width);
-	if (dash)
-		attr(wr, "stroke-dasharray", dash);
-	xmlTextWriterEndElement(wr);
-}
-
-static void text(xmlTextWriterPtr wr, double x, double y, const char *anchor, const char *extra,
-		 const char *s)
-{
-	xmlTextWriterStartElement(wr, BAD_CAST "text");
-	attr_num(wr, "x", x);
-	attr_num(wr, "y", y);
-	attr(wr, "text-anchor", anchor);
-	if (extra)
-		attr(wr, "transform", extra);
-	xmlTextWriterWriteString(wr, BAD_CAST s);
-	xmlTextWriterEndElement(wr);
-}
-
-typedef struct {
-	double x0, x1, y0, y1; /* plot area, px */
-	double ymax;           /* |y| range of the data axis */
-} axes;
-
-static double ax_x(const axes *a, double phi) /* phi in rad */
-{
-	return a->x0 + (phi * 180.0 / M_PI + 180.0) / 360.0 * (a->x1 - a->x0);
-}
-
-static double ax_y(const axes *a, double v)
-{
-	double y = a->y0 + (a->ymax - v) / (2 * a->ymax) * (a->y1 - a->y0);
-	return fmin(fmax(y, a->y0), a->y1);
-}
-
-static void curve(xmlTextWriterPtr wr, const axes *a, const char *cls, const char *colour,
-		  const char *width, const double *phi, const double *v)
-{
-	char buf[64];
-	xmlTextWriterStartElement(wr, BAD_CAST "polyline");
-	attr(wr, "class", cls);
-	xmlTextWriterStartAttribute(wr, BAD_CAST "points");
-	for (int k = 0; k < N_SAMPLES; k++) {
-		snprintf(buf, sizeof buf, "%s%.2f,%.2f", k ? " " : "", ax_x(a, phi[k]), ax_y(a, v[k]));
-		xmlTextWriterWriteString(wr, BAD_CAST buf);
-	}
-	xmlTextWriterEndAttribute(wr);
-	attr(wr, "fill", "none");
-	attr(wr, "stroke", colour);
-	attr(wr, "stroke-width", width);
-	xmlTextWriterEndElement(wr);
-}
-
-static void draw_axes(xmlTextWriterPtr wr, const axes *a)
-{
-	char buf[64];
-	xmlTextWriterStartElement(wr, BAD_CAST "rect");
-	attr(wr, "class", "frame");
-	attr_num(wr, "x", a->x0);
-	attr_num(wr, "y", a->y0);
-	attr_num(wr, "width", a->x1 - a->x0);
-	attr_num(wr, "height", a->y1 - a->y0);
-	attr(wr, "fill", "none");
-	attr(wr, "stroke", "#000000");
-	xmlTextWriterEndElement(wr);
-	xmlTextWriterStartElement(wr, BAD_CAST "g");
-	attr(wr, "class", "axes");
-	attr(wr, "font-family", "sans-serif");
-	attr(wr, "font-size", "12");
-	for (int deg = -180; deg <= 180; deg += 45) {
-		double x = ax_x(a, deg * M_PI / 180.0);
-		line(wr, "grid", x, a->y0, x, a->y1, "#e0e0e0", "1", NULL);
-		line(wr, "tick", x, a->y1, x, a->y1 + 5, "#000000", "1", NULL);
-		snprintf(buf, sizeof buf, "%d", deg);
-		text(wr, x, a->y1 + 18, "middle", NULL, buf);
-	}
-	double step = nice_step(2 * a->ymax, 8);
-	for (double v = -floor(a->ymax / step) * step; v <= a->ymax + 1e-12; v += step) {
-		double y = ax_y(a, v);
-		if (fabs(v) > 1e-12 * step)
-			line(wr, "grid", a->x0, y, a->x1, y, "#e0e0e0", "1", NULL);
-		line(wr, "tick", a->x0 - 5, y, a->x0, y, "#000000", "1", NULL);
-		snprintf(buf, sizeof buf, "%g", fabs(v) < 1e-12 * step ? 0.0 : v);
-		text(wr, a->x0 - 8, y + 4, "end", NULL, buf);
-	}
-	text(wr, 0.5 * (a->x0 + a->x1), a->y1 + 40, "middle", NULL, "heading \xcf\x86 (deg)");
-	snprintf(buf, sizeof buf, "rotate(-90 %.2f %.2f)", 20.0, 0.5 * (a->y0 + a->y1));
-	text(wr, 20.0, 0.5 * (a->y0 + a->y1), "middle", buf, "rate (rad/s)");
-	xmlTextWriterEndElement(wr);
-	line(wr, "zero", a->x0, ax_y(a, 0), a->x1, ax_y(a, 0), "#000000", "1", NULL);
-}
-
-static void legend(xmlTextWriterPtr wr, const axes *a, double w_tar, double w_obs)
-{
-	static const char *names[] = {"f_tar", "f_obs", "d\xcf\x86/dt (weighted sum)", "heading"};
-	static const char *cols[] = {"#2ca02c", "#d62728", "#1f77b4", "#7f7f7f"};
-	char buf[96];
-	double x = a->x1 + 14, y = a->y0 + 10;
-	xmlTextWriterStartElement(wr, BAD_CAST "g");
-	attr(wr, "class", "legend");
-	attr(wr, "font-family", "sans-serif");
-	attr(wr, "font-size", "11");
-	for (int k = 0; k < 4; k++, y += 18) {
-		line(wr, "legend-key", x, y, x + 22, y, cols[k], k == 2 ? "2.5" : "1.5",
-		     k == 3 ? "5 3" : NULL);
-		text(wr, x + 28, y + 4, "start", NULL, names[k]);
-	}
-	xmlTextWriterStartElement(wr, BAD_CAST "circle");
-	attr_num(wr, "cx", x + 11);
-	attr_num(wr, "cy", y);
-	attr(wr, "r", "5");
-	attr(wr, "fill", "#1f77b4");
-	attr(wr, "stroke", "#000000");
-	xmlTextWriterEndElement(wr);
-	text(wr, x + 28, y + 4, "start", NULL, "stable fixed point");
-	y += 18;
-	xmlTextWriterStartElement(wr, BAD_CAST "circle");
-	attr_num(wr, "cx", x + 11);
-	attr_num(wr, "cy", y);
-	attr(wr, "r", "5");
-	attr(wr, "fill", "#ffffff");
-	attr(wr, "stroke", "#000000");
-	xmlTextWriterEndElement(wr);
-	text(wr, x + 28, y + 4, "start", NULL, "unstable fixed point");
-	y += 30;
-	snprintf(buf, sizeof buf, "|w_tar| = %.3g", fabs(w_tar));
-	text(wr, x, y, "start", NULL, buf);
-	snprintf(buf, sizeof buf, "|w_obs| = %.3g", fabs(w_obs));
-	text(wr, x, y + 16, "start", NULL, buf);
-	xmlTextWriterEndElement(wr);
-}
-
 static double wrap_pi(double a)
 {
 	a = fmod(a + M_PI, 2 * M_PI);
@@ -290,77 +130,75 @@ static double wrap_pi(double a)
 	return a - M_PI;
 }
 
-static int write_svg(const char *tmp, const char *title, const axes *a, const double *phi,
-		     const double *ft, const double *fo, const double *pd, double heading,
-		     const fixed_pt *fp, int nfp, double w_tar, double w_obs)
+static void legend(sw_scene *sc, const sc_axes *a, double w_tar, double w_obs)
+{
+	static const char *names[] = {"f_tar", "f_obs", "d\xcf\x86/dt (weighted sum)", "heading"};
+	static const int cols[] = {0x2ca02c, 0xd62728, 0x1f77b4, 0x7f7f7f};
+	char buf[96];
+	double x = a->x1 + 14, y = a->y0 + 10;
+	for (int k = 0; k < 4; k++, y += 18) {
+		sc_style st = sc_stroke(cols[k], k == 2 ? 2.5 : 1.5);
+		if (k == 3)
+			st.dash[0] = 5, st.dash[1] = 3;
+		sc_line(sc, "legend-key", x, y, x + 22, y, st, NULL);
+		sc_text(sc, "legend", x + 28, y + 4, SC_START, 11, 0, 0, names[k]);
+	}
+	sc_circle(sc, "legend-key", x + 11, y, 5, sc_filled(0x1f77b4, 0x000000, 1), NULL);
+	sc_text(sc, "legend", x + 28, y + 4, SC_START, 11, 0, 0, "stable fixed point");
+	y += 18;
+	sc_circle(sc, "legend-key", x + 11, y, 5, sc_filled(0xffffff, 0x000000, 1), NULL);
+	sc_text(sc, "legend", x + 28, y + 4, SC_START, 11, 0, 0, "unstable fixed point");
+	y += 30;
+	snprintf(buf, sizeof buf, "|w_tar| = %.3g", fabs(w_tar));
+	sc_text(sc, "legend", x, y, SC_START, 11, 0, 0, buf);
+	snprintf(buf, sizeof buf, "|w_obs| = %.3g", fabs(w_obs));
+	sc_text(sc, "legend", x, y + 16, SC_START, 11, 0, 0, buf);
+}
+
+/* The heading plot as a scene: axes in degrees, the three curves, the heading and the fixed
+ * points. */
+static sw_scene *heading_scene(const char *title, const sc_axes *a, const double *phi,
+			       const double *ft, const double *fo, const double *pd, double heading,
+			       const fixed_pt *fp, int nfp, double w_tar, double w_obs)
 {
 	char buf[160];
-	xmlTextWriterPtr wr = xmlNewTextWriterFilename(tmp, 0);
-	if (!wr)
-		return 0;
-	xmlTextWriterSetIndent(wr, 1);
-	int ok = xmlTextWriterStartDocument(wr, "1.0", "UTF-8", NULL) >= 0;
-	xmlTextWriterStartElement(wr, BAD_CAST "svg");
-	attr(wr, "xmlns", "http://www.w3.org/2000/svg");
-	attr_num(wr, "width", PW);
-	attr_num(wr, "height", PH);
-	snprintf(buf, sizeof buf, "0 0 %.2f %.2f", PW, PH);
-	attr(wr, "viewBox", buf);
-	xmlTextWriterWriteElement(wr, BAD_CAST "title", BAD_CAST title);
-	xmlTextWriterStartElement(wr, BAD_CAST "rect");
-	attr(wr, "width", "100%");
-	attr(wr, "height", "100%");
-	attr(wr, "fill", "#ffffff");
-	xmlTextWriterEndElement(wr);
-	xmlTextWriterStartElement(wr, BAD_CAST "text");
-	attr_num(wr, "x", 0.5 * (a->x0 + a->x1));
-	attr_num(wr, "y", 24);
-	attr(wr, "text-anchor", "middle");
-	attr(wr, "font-family", "sans-serif");
-	attr(wr, "font-size", "14");
-	xmlTextWriterWriteString(wr, BAD_CAST title);
-	xmlTextWriterEndElement(wr);
-	draw_axes(wr, a);
-	double hx = ax_x(a, wrap_pi(heading));
-	xmlTextWriterStartElement(wr, BAD_CAST "line");
-	attr(wr, "class", "heading");
-	attr_num(wr, "x1", hx);
-	attr_num(wr, "y1", a->y0);
-	attr_num(wr, "x2", hx);
-	attr_num(wr, "y2", a->y1);
-	attr(wr, "stroke", "#7f7f7f");
-	attr(wr, "stroke-width", "1.5");
-	attr(wr, "stroke-dasharray", "5 3");
+	sw_scene *sc = sc_new(PW, PH, title);
+	if (!sc)
+		return NULL;
+	sc_text(sc, "title", 0.5 * (a->x0 + a->x1), 24, SC_MIDDLE, 14, 0, 0, title);
+	sc_axes_draw(sc, a, 45, 0, "heading \xcf\x86 (deg)", "rate (rad/s)");
+	sc_line(sc, "zero", a->x0, sc_ax_y(a, 0), a->x1, sc_ax_y(a, 0), sc_stroke(0, 1), NULL);
+	double hx = sc_ax_x(a, wrap_pi(heading) * 180.0 / M_PI);
+	sc_style dashed = sc_stroke(0x7f7f7f, 1.5);
+	dashed.dash[0] = 5, dashed.dash[1] = 3;
 	snprintf(buf, sizeof buf, "current heading %.1f deg", wrap_pi(heading) * 180.0 / M_PI);
-	xmlTextWriterWriteElement(wr, BAD_CAST "title", BAD_CAST buf);
-	xmlTextWriterEndElement(wr);
+	sc_line(sc, "heading", hx, a->y0, hx, a->y1, dashed, buf);
+	double deg[N_SAMPLES];
+	for (int k = 0; k < N_SAMPLES; k++)
+		deg[k] = phi[k] * 180.0 / M_PI;
 	/* phidot first (thick) so that f_tar and f_obs stay visible where they coincide with it. */
-	curve(wr, a, "phidot", "#1f77b4", "3", phi, pd);
-	curve(wr, a, "f-tar", "#2ca02c", "1.5", phi, ft);
-	curve(wr, a, "f-obs", "#d62728", "1.5", phi, fo);
+	sc_axes_curve(sc, a, "phidot", sc_stroke(0x1f77b4, 3), N_SAMPLES, deg, pd, NULL);
+	sc_axes_curve(sc, a, "f-tar", sc_stroke(0x2ca02c, 1.5), N_SAMPLES, deg, ft, NULL);
+	sc_axes_curve(sc, a, "f-obs", sc_stroke(0xd62728, 1.5), N_SAMPLES, deg, fo, NULL);
 	for (int k = 0; k < nfp; k++) {
-		xmlTextWriterStartElement(wr, BAD_CAST "circle");
-		attr(wr, "class", fp[k].stable ? "fixed-stable" : "fixed-unstable");
-		attr_num(wr, "cx", ax_x(a, fp[k].phi));
-		attr_num(wr, "cy", ax_y(a, 0));
-		attr(wr, "r", "5");
-		attr(wr, "fill", fp[k].stable ? "#1f77b4" : "#ffffff");
-		attr(wr, "stroke", "#000000");
-		attr(wr, "stroke-width", "1.5");
 		snprintf(buf, sizeof buf, "%s fixed point at %.2f deg (slope %.3g 1/s)%s",
 			 fp[k].stable ? "stable" : "unstable", fp[k].phi * 180.0 / M_PI, fp[k].slope,
 			 fp[k].weak ? ", nearly neutral: phidot ~ 0 around it" : "");
-		xmlTextWriterWriteElement(wr, BAD_CAST "title", BAD_CAST buf);
-		xmlTextWriterEndElement(wr);
+		sc_circle(sc, fp[k].stable ? "fixed-stable" : "fixed-unstable",
+			  sc_ax_x(a, fp[k].phi * 180.0 / M_PI), sc_ax_y(a, 0), 5,
+			  sc_filled(fp[k].stable ? 0x1f77b4 : 0xffffff, 0x000000, 1.5), buf);
 	}
-	legend(wr, a, w_tar, w_obs);
-	xmlTextWriterEndElement(wr);
-	ok = ok && xmlTextWriterEndDocument(wr) >= 0;
-	xmlFreeTextWriter(wr);
-	return ok;
+	legend(sc, a, w_tar, w_obs);
+	return sc;
 }
 
 int sw_plot_heading_svg(const sw_world *w, int agent, const char *path, sw_diag *diag)
+{
+	return sw_plot_heading(w, agent, SW_IMAGE_SVG, path, diag);
+}
+
+int sw_plot_heading(const sw_world *w, int agent, sw_image_format fmt, const char *path,
+		    sw_diag *diag)
 {
 	const sw_model *m = sw_world_model(w);
 	if (agent < 0 || agent >= m->n_agents)
@@ -417,31 +255,15 @@ int sw_plot_heading_svg(const sw_world *w, int agent, const char *path, sw_diag 
 		}
 	}
 	int nfp = find_fixed(&c, phi, pd, ymax, fp, MAX_FIXED);
-	axes a = {LEFT, PW - RIGHT, TOP, PH - BOTTOM, ymax > 0 ? 1.1 * ymax : 1.0};
+	double ym = ymax > 0 ? 1.1 * ymax : 1.0;
+	sc_axes a = {LEFT, PW - RIGHT, TOP, PH - BOTTOM, -180.0, 180.0, -ym, ym};
 	char title[2 * SW_NAME_MAX + 96];
 	snprintf(title, sizeof title, "%s: heading dynamics of %s at t = %.3g s", m->name,
 		 m->agents[agent].name, sw_world_time(w));
-	int st_out = SW_SUCCESS;
-	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
-		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "path too long");
-		st_out = SW_EIO;
-	} else {
-		int fd = mkstemp(tmp);
-		if (fd < 0) {
-			sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot write the plot");
-			st_out = SW_EIO;
-		} else {
-			close(fd);
-			if (!write_svg(tmp, title, &a, phi, ft, fo, pd, st.y[SW_STATE_PHI], fp, nfp,
-				       c.w_tar, c.w_obs) ||
-			    rename(tmp, path) != 0) {
-				unlink(tmp);
-				sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "writing the plot failed");
-				st_out = SW_EIO;
-			}
-		}
-	}
+	sw_scene *sc = heading_scene(title, &a, phi, ft, fo, pd, st.y[SW_STATE_PHI], fp, nfp,
+				     c.w_tar, c.w_obs);
+	int st_out = sc ? sc_write(sc, fmt, path, diag) : SW_ENOMEM;
+	sc_free(sc);
 	free(phi);
 	free(fp);
 	free(buf);

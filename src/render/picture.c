@@ -1,0 +1,398 @@
+/* render/picture.c - pictures of runs: the world with trajectories (sw_render_image), one frame
+ * of a video (sw_render_frame) and an animated SVG (sw_render_animation), all built as scenes.
+ *
+ * The picture maps the scene's bounding box (every obstacle, region, target and sampled
+ * position, plus a margin) onto `width` pixels, y pointing up.  Trajectories are polylines split
+ * where the mode changes, each coloured by its mode index; transitions are marked with a small
+ * diamond whose tooltip names the modes and the guard. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/scene.h"
+#include "render/trace.h"
+
+sw_render_def sw_default_render_def(void)
+{
+	sw_render_def d = {900.0, 1.0, 5.0, 0, NULL, 1, 1.0};
+	return d;
+}
+
+/* The world-to-picture map. */
+typedef struct {
+	double x0, y1, s; /* left edge, top edge (m), pixels per metre */
+	double w, h;      /* picture size, px */
+} view;
+
+static void grow_box(double *b, double x, double y, double r)
+{
+	if (!isfinite(x) || !isfinite(y))
+		return;
+	b[0] = fmin(b[0], x - r);
+	b[1] = fmin(b[1], y - r);
+	b[2] = fmax(b[2], x + r);
+	b[3] = fmax(b[3], y + r);
+}
+
+static view make_view(const sw_world *w, const sw_trace *tr, const sw_render_def *def)
+{
+	const sw_model *m = tr->m;
+	double b[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+	double tend = sw_world_time(w);
+	for (int k = 0; k < m->n_prims; k++) {
+		sw_vec2 a, c;
+		sw_model_prim_at(m, k, 0.0, &a, &c);
+		grow_box(b, a.x, a.y, m->prims[k].radius);
+		if (m->prims[k].is_segment)
+			grow_box(b, c.x, c.y, 0);
+		sw_model_prim_at(m, k, tend, &a, &c);
+		grow_box(b, a.x, a.y, m->prims[k].radius);
+	}
+	for (int k = 0; k < m->n_targets; k++) {
+		sw_vec2 p = sw_model_target_position(m, k, 0.0);
+		grow_box(b, p.x, p.y, m->targets[k].radius);
+	}
+	for (int k = 0; k < m->n_regions; k++)
+		for (int q = 0; q < m->regions[k].count; q++) {
+			sw_vec2 p = m->points[m->regions[k].first + q];
+			grow_box(b, p.x, p.y, 0);
+		}
+	for (size_t k = 0; k < (size_t)tr->n_samples * tr->n_agents; k++)
+		grow_box(b, tr->pts[k].x, tr->pts[k].y, m->agents[k % tr->n_agents].radius);
+	if (!(b[2] > b[0]) || !(b[3] > b[1]))
+		b[0] = b[1] = -1, b[2] = b[3] = 1;
+	view v;
+	v.x0 = b[0] - def->margin;
+	v.y1 = b[3] + def->margin;
+	double wm = b[2] - b[0] + 2 * def->margin, hm = b[3] - b[1] + 2 * def->margin;
+	v.s = def->width / wm;
+	v.w = def->width;
+	v.h = hm * v.s;
+	return v;
+}
+
+static double px(const view *v, double x) { return (x - v->x0) * v->s; }
+static double py(const view *v, double y) { return (v->y1 - y) * v->s; }
+
+static int moves(const sw_model *m, int prim)
+{
+	return m->obstacles[m->prims[prim].owner].motion.kind != SW_MOTION_NONE;
+}
+
+/* Obstacle primitive k at time t, translated by (dx, dy) px; light: the lighter colour. */
+static void draw_prim(sw_scene *sc, const view *v, const sw_model *m, int k, double t, int light,
+		      double dx, double dy)
+{
+	int col = light ? 0xd0d0d0 : 0x808080;
+	sw_vec2 a, b;
+	sw_model_prim_at(m, k, t, &a, &b);
+	if (!m->prims[k].is_segment)
+		sc_circle(sc, "obstacle", px(v, a.x) + dx, py(v, a.y) + dy, m->prims[k].radius * v->s,
+			  sc_filled(col, 0x404040, 1), NULL);
+	else
+		sc_line(sc, "obstacle", px(v, a.x) + dx, py(v, a.y) + dy, px(v, b.x) + dx,
+			py(v, b.y) + dy, sc_stroke(col, fmax(2.0, 0.08 * v->s)), NULL);
+}
+
+/* Regions, targets and the obstacles: static ones always; moving ones at t0 (t0 < 0: none) and
+ * again, lighter, at t1 (t1 < 0: not again). */
+static void draw_world(sw_scene *sc, const view *v, const sw_model *m, double t0, double t1)
+{
+	for (int k = 0; k < m->n_regions; k++) {
+		sc_poly_begin(sc, "region", 1, sc_filled(0xfff3b0, 0xc9a400, 1), m->regions[k].name);
+		for (int q = 0; q < m->regions[k].count; q++) {
+			sw_vec2 p = m->points[m->regions[k].first + q];
+			sc_point(sc, px(v, p.x), py(v, p.y));
+		}
+		sc_poly_end(sc);
+	}
+	for (int k = 0; k < m->n_prims; k++)
+		if (!moves(m, k) || t0 >= 0)
+			draw_prim(sc, v, m, k, moves(m, k) ? t0 : 0.0, 0, 0, 0);
+	for (int k = 0; t1 >= 0 && k < m->n_prims; k++)
+		if (moves(m, k))
+			draw_prim(sc, v, m, k, t1, 1, 0, 0);
+	for (int k = 0; k < m->n_targets; k++) {
+		sw_vec2 p = sw_model_target_position(m, k, 0.0);
+		sc_style st = sc_stroke(0x2ca02c, 1);
+		st.dash[0] = 4, st.dash[1] = 3;
+		sc_circle(sc, "target", px(v, p.x), py(v, p.y), m->targets[k].radius * v->s, st,
+			  m->targets[k].name);
+	}
+}
+
+/* Every agent's trajectory up to sample kmax, a polyline per stretch in one mode, and its time
+ * ticks; faint: thin and pale (the animation's backdrop). */
+static void draw_trajectories(sw_scene *sc, const view *v, const sw_trace *tr,
+			      const sw_render_def *def, int kmax, int faint)
+{
+	for (int i = 0; i < tr->n_agents; i++) {
+		int s = 0;
+		while (s <= kmax) {
+			int mode = trace_at(tr, s, i)->mode, e = s;
+			while (e + 1 <= kmax && trace_at(tr, e + 1, i)->mode == mode)
+				e++;
+			/* Include the next sample so that consecutive pieces join. */
+			int last = e + 1 <= kmax ? e + 1 : e;
+			sc_style st = sc_stroke(faint ? 0xc0c0c0 : sc_palette(mode), faint ? 1 : 2);
+			sc_poly_begin(sc, "trajectory", 0, st, NULL);
+			for (int k = s; k <= last; k++)
+				sc_point(sc, px(v, trace_at(tr, k, i)->x), py(v, trace_at(tr, k, i)->y));
+			sc_poly_end(sc);
+			s = e + 1;
+		}
+		/* Time ticks: the first sample at or after each multiple of tick_every. */
+		double next = def->tick_every;
+		for (int k = 0; !faint && def->tick_every > 0 && k <= kmax; k++) {
+			const trace_pt *p = trace_at(tr, k, i);
+			if (p->t + 1e-9 < next)
+				continue;
+			char buf[SW_NAME_MAX + 48];
+			snprintf(buf, sizeof buf, "%s at t = %g s", tr->m->agents[i].name, p->t);
+			sc_circle(sc, "tick", px(v, p->x), py(v, p->y), 2.0,
+				  sc_filled(0x000000, SC_NONE, 0), buf);
+			while (next <= p->t + 1e-9)
+				next += def->tick_every;
+		}
+	}
+}
+
+/* A disc with a heading stroke per agent at sample k; fill by mode or white. */
+static void draw_agents_at(sw_scene *sc, const view *v, const sw_trace *tr, int k,
+			   const char *cls, int by_mode)
+{
+	for (int i = 0; i < tr->n_agents; i++) {
+		const trace_pt *p = trace_at(tr, k, i);
+		double r = tr->m->agents[i].radius * v->s, x = px(v, p->x), y = py(v, p->y);
+		char buf[SW_NAME_MAX + 32];
+		snprintf(buf, sizeof buf, "%s at t = %g s", tr->m->agents[i].name, p->t);
+		sc_circle(sc, cls, x, y, r, sc_filled(by_mode ? sc_palette(p->mode) : 0xffffff, 0, 1),
+			  buf);
+		sc_line(sc, "heading", x, y, x + 1.6 * r * cos(p->heading),
+			y - 1.6 * r * sin(p->heading), sc_stroke(0, 1), NULL);
+	}
+}
+
+/* Transition markers of the agents up to time tmax. */
+static void draw_events(sw_scene *sc, const view *v, const sw_world *w, const sw_trace *tr,
+			double tmax)
+{
+	char buf[400];
+	for (int k = 0; k < tr->n_events; k++) {
+		const trace_ev *e = &tr->events[k];
+		if (e->unit >= tr->n_agents || e->t > tmax + 1e-9)
+			continue; /* signals have no position */
+		double x = px(v, e->x), y = py(v, e->y);
+		snprintf(buf, sizeof buf, "%s t=%.3f %s -> %s%s%s [%s]", sw_world_unit_name(w, e->unit),
+			 e->t, sw_world_mode_name(w, e->unit, e->from),
+			 sw_world_mode_name(w, e->unit, e->to), e->label[0] ? " " : "", e->label,
+			 e->guard);
+		sc_poly_begin(sc, "transition", 1, sc_filled(sc_palette(e->to), 0x000000, 1), buf);
+		sc_point(sc, x, y - 5);
+		sc_point(sc, x + 5, y);
+		sc_point(sc, x, y + 5);
+		sc_point(sc, x - 5, y);
+		sc_poly_end(sc);
+	}
+}
+
+/* The legend: one row per distinct (colour, mode name) the agents visited, in order of first
+ * appearance (agents sharing an automaton share its rows), at most 20. */
+static void draw_legend(sw_scene *sc, const sw_world *w, const sw_trace *tr)
+{
+	enum { MAX_ROWS = 20 };
+	int row_mode[MAX_ROWS], rows = 0;
+	const char *row_name[MAX_ROWS];
+	for (int k = 0; k < tr->n_samples && rows < MAX_ROWS; k++)
+		for (int i = 0; i < tr->n_agents && rows < MAX_ROWS; i++) {
+			int md = trace_at(tr, k, i)->mode, dup = 0;
+			const char *name = sw_world_mode_name(w, i, md);
+			for (int q = 0; q < rows && !dup; q++)
+				dup = sc_palette(row_mode[q]) == sc_palette(md) &&
+				      strcmp(row_name[q], name) == 0;
+			if (!dup) {
+				row_mode[rows] = md;
+				row_name[rows++] = name;
+			}
+		}
+	/* A white box behind it (text widths estimated at 7 px a character at 12 px). */
+	size_t longest = 0;
+	for (int q = 0; q < rows; q++)
+		longest = strlen(row_name[q]) > longest ? strlen(row_name[q]) : longest;
+	if (rows > 0)
+		sc_rect(sc, "legend-box", 3, 3, 38 + 7.0 * (double)longest, 15.0 * rows + 6,
+			sc_filled(0xffffff, 0xc0c0c0, 1));
+	for (int q = 0; q < rows; q++) {
+		double y = 16 + 15 * q;
+		sc_line(sc, "legend-key", 8, y - 4, 28, y - 4, sc_stroke(sc_palette(row_mode[q]), 3),
+			NULL);
+		sc_text(sc, "legend", 34, y, SC_START, 12, 0, 0, row_name[q]);
+	}
+}
+
+/* Each agent's name beside the start of its trajectory. */
+static void draw_names(sw_scene *sc, const view *v, const sw_trace *tr)
+{
+	for (int i = 0; i < tr->n_agents && tr->n_samples > 0; i++) {
+		const trace_pt *p = trace_at(tr, 0, i);
+		double r = tr->m->agents[i].radius * v->s;
+		sc_text(sc, "agent-name", px(v, p->x), py(v, p->y) - r - 4, SC_MIDDLE, 11, 0, 0x404040,
+			tr->m->agents[i].name);
+	}
+}
+
+/* The options (def or the defaults) into *d, the view into *v, and an empty scene of its size
+ * (NULL when out of memory, with a diagnostic). */
+static sw_scene *begin(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+		       sw_render_def *d, view *v, const char *path, sw_diag *diag)
+{
+	*d = def ? *def : sw_default_render_def();
+	*v = make_view(w, tr, d);
+	sw_scene *sc = sc_new(v->w, v->h, tr->m->name);
+	if (!sc)
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory");
+	return sc;
+}
+
+int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+		    sw_image_format fmt, const char *path, sw_diag *diag)
+{
+	sw_render_def d;
+	view v;
+	sw_scene *sc = begin(w, tr, def, &d, &v, path, diag);
+	if (!sc)
+		return SW_ENOMEM;
+	draw_world(sc, &v, tr->m, 0.0, sw_world_time(w));
+	if (tr->n_samples > 0) {
+		draw_trajectories(sc, &v, tr, &d, tr->n_samples - 1, 0);
+		draw_events(sc, &v, w, tr, INFINITY);
+		for (int k = 0; k < d.n_instants; k++)
+			draw_agents_at(sc, &v, tr, trace_sample_before(tr, d.instants[k]),
+				       "agent-instant", 0);
+		draw_agents_at(sc, &v, tr, tr->n_samples - 1, "agent", 1);
+	}
+	if (d.legend) {
+		draw_legend(sc, w, tr);
+		draw_names(sc, &v, tr);
+	}
+	int st = sc_write(sc, fmt, path, diag);
+	sc_free(sc);
+	return st;
+}
+
+int sw_render_svg(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+		  const char *path, sw_diag *diag)
+{
+	return sw_render_image(w, tr, def, SW_IMAGE_SVG, path, diag);
+}
+
+int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *def, double t,
+		    sw_image_format fmt, const char *path, sw_diag *diag)
+{
+	sw_render_def d;
+	view v;
+	sw_scene *sc = begin(w, tr, def, &d, &v, path, diag);
+	if (!sc)
+		return SW_ENOMEM;
+	draw_world(sc, &v, tr->m, t, -1.0);
+	if (tr->n_samples > 0) {
+		int k = trace_sample_before(tr, t);
+		draw_trajectories(sc, &v, tr, &d, k, 0);
+		draw_events(sc, &v, w, tr, t);
+		draw_agents_at(sc, &v, tr, k, "agent", 1);
+	}
+	char buf[64];
+	snprintf(buf, sizeof buf, "t = %.2f s", t);
+	sc_text(sc, "clock", v.w - 8, 18, SC_END, 14, 0, 0, buf);
+	int st = sc_write(sc, fmt, path, diag);
+	sc_free(sc);
+	return st;
+}
+
+/* Wraps an angle difference to (-180, 180] degrees. */
+static double wrap_deg(double a)
+{
+	a = fmod(a + 180.0, 360.0);
+	return (a <= 0 ? a + 360.0 : a) - 180.0;
+}
+
+int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+			const char *path, sw_diag *diag)
+{
+	if (def && !(def->anim_speed > 0))
+		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0,
+				   "animation speed %g: expected a number > 0", def->anim_speed),
+		       SW_EUSAGE;
+	const sw_model *m = tr->m;
+	sw_render_def d;
+	view v;
+	int n = tr->n_samples;
+	sw_scene *sc = begin(w, tr, def, &d, &v, path, diag);
+	double *buf = malloc(4 * (size_t)(n > 0 ? n : 1) * sizeof *buf);
+	int *fill = malloc((size_t)(n > 0 ? n : 1) * sizeof *fill);
+	if (!sc || !buf || !fill) {
+		if (sc) /* else begin() said so */
+			sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory");
+		sc_free(sc);
+		free(buf);
+		free(fill);
+		return SW_ENOMEM;
+	}
+	double *kt = buf, *kx = buf + n, *ky = kx + n, *ka = ky + n;
+	double t0 = n ? trace_at(tr, 0, 0)->t : 0.0, t1 = n ? trace_at(tr, n - 1, 0)->t : 0.0;
+	double dur = (t1 - t0) / d.anim_speed;
+	for (int k = 0; k < n; k++)
+		kt[k] = (trace_at(tr, k, 0)->t - t0) / d.anim_speed;
+	draw_world(sc, &v, m, -1.0, -1.0);
+	if (n > 0) {
+		draw_trajectories(sc, &v, tr, &d, n - 1, 1);
+		draw_events(sc, &v, w, tr, INFINITY);
+	}
+	/* Moving obstacles: drawn at t0 inside a group translated by their displacement. */
+	for (int q = 0; q < m->n_prims && n > 0; q++) {
+		if (!moves(m, q))
+			continue;
+		sw_vec2 a0, b0, a, b;
+		sw_model_prim_at(m, q, t0, &a0, &b0);
+		for (int k = 0; k < n; k++) {
+			sw_model_prim_at(m, q, trace_at(tr, k, 0)->t, &a, &b);
+			kx[k] = (a.x - a0.x) * v.s;
+			ky[k] = -(a.y - a0.y) * v.s;
+		}
+		sc_group_begin(sc, "obstacle-anim", 0, 0, 0);
+		sc_group_animate(sc, dur, n, kt, kx, ky, NULL, NULL);
+		draw_prim(sc, &v, m, q, t0, 0, 0, 0);
+		sc_group_end(sc);
+	}
+	/* Agents: a disc and a heading stroke in their own frame, moved and turned. */
+	for (int i = 0; i < tr->n_agents && n > 0; i++) {
+		double r = m->agents[i].radius * v.s;
+		for (int k = 0; k < n; k++) {
+			const trace_pt *p = trace_at(tr, k, i);
+			kx[k] = px(&v, p->x);
+			ky[k] = py(&v, p->y);
+			double a = -p->heading * 180.0 / M_PI; /* clockwise on screen */
+			ka[k] = k ? ka[k - 1] + wrap_deg(a - ka[k - 1]) : a;
+			fill[k] = sc_palette(p->mode);
+		}
+		sc_group_begin(sc, "agent-anim", kx[0], ky[0], ka[0]);
+		sc_group_animate(sc, dur, n, kt, kx, ky, ka, fill);
+		sc_circle(sc, "agent", 0, 0, r, sc_filled(SC_INHERIT, 0, 1), m->agents[i].name);
+		sc_line(sc, "heading", 0, 0, 1.6 * r, 0, sc_stroke(0, 1), NULL);
+		sc_group_end(sc);
+	}
+	/* The clock: a bar along the bottom edge that fills up over the run. */
+	sc_rect(sc, "clock-track", 0, v.h - 5, v.w, 5, sc_filled(0xe0e0e0, SC_NONE, 0));
+	sc_rect(sc, "clock", 0, v.h - 5, v.w, 5, sc_filled(0x1f77b4, SC_NONE, 0));
+	sc_rect_grow(sc, dur);
+	if (d.legend) {
+		draw_legend(sc, w, tr);
+		draw_names(sc, &v, tr);
+	}
+	free(buf);
+	free(fill);
+	int st = sc_write(sc, SW_IMAGE_SVG, path, diag);
+	sc_free(sc);
+	return st;
+}
