@@ -121,8 +121,8 @@ int sw_world_unit_mode(const sw_world *w, int u);
  * the automaton's variables in declaration order]; *dim (may be NULL) receives its length. */
 const double *sw_world_unit_state(const sw_world *w, int u, int *dim);
 
-/** Number of threads sw_world_step uses (OpenMP; 1 when built without it); n = 0: one per
- * processor.  Results are identical for every n (each agent's step reads only the step-start
+/** Number of threads sw_world_step uses (OpenMP; 1 when built without it); n = 0: automatic,
+ * one per processor but at most one per 1024 agents (small worlds step on one thread).  Results are identical for every n (each agent's step reads only the step-start
  * snapshot of the others and writes only its own data).  Default 1.  Allocates per-thread scratch
  * here, never inside a step.  Returns SW_SUCCESS, SW_EUSAGE or SW_ENOMEM. */
 int sw_world_set_threads(sw_world *w, int n);

@@ -94,6 +94,7 @@ struct sw_world {
 				       cells is rejected by the distance test) */
 	/* threads and the single-evaluation path (step.c) */
 	int n_threads;
+	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
 	struct sw_thread *th;   /* n_threads of them */
 	sw_tgt *tgt;            /* per target */
 	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */

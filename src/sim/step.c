@@ -41,8 +41,8 @@
 
 #include "sim_internal.h"
 
-/* Fewest agents a thread steps in parallel runs. */
-#define SW_MIN_BLOCK 16
+/* Fewest agents per thread when the number of threads is chosen automatically. */
+#define SW_AUTO_BLOCK 1024
 
 /* sqrt(x^2 + y^2): see sw_v2_len. */
 static double sw_hypot(double x, double y)
@@ -488,11 +488,12 @@ static void merge_diag(const sw_thread *th, sw_diag *diag)
 static int for_agents(struct sw_world *w, int phase, double t0, double t1, double dt,
 		      sw_diag *diag)
 {
-	/* At least SW_MIN_BLOCK agents per thread: smaller blocks cost more in synchronisation than
-	 * they save (the result is the same for any number of blocks). */
-	int nt = w->n_threads;
-	if (nt > w->n / SW_MIN_BLOCK)
-		nt = w->n / SW_MIN_BLOCK > 0 ? w->n / SW_MIN_BLOCK : 1;
+	/* Chosen automatically (sw_world_set_threads(w, 0)), a thread gets at least SW_AUTO_BLOCK
+	 * agents: smaller blocks cost more in synchronisation than they save, and much more on a
+	 * busy machine.  The result is the same for any number of blocks. */
+	int min_block = w->threads_auto ? SW_AUTO_BLOCK : 1, nt = w->n_threads;
+	if (nt > w->n / min_block)
+		nt = w->n / min_block > 0 ? w->n / min_block : 1;
 	for (int k = 0; k < nt; k++)
 		make_view(w, k);
 #ifdef _OPENMP
@@ -532,6 +533,7 @@ int sw_world_set_threads(sw_world *w, int n)
 {
 	if (!w || n < 0)
 		return SW_EUSAGE;
+	w->threads_auto = n == 0;
 #ifdef _OPENMP
 	if (n == 0)
 		n = omp_get_num_procs();
