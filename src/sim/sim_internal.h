@@ -193,9 +193,10 @@ int sw__signal_mode(const struct sw_world *w, int s, double t);
 /** Records agent i's position at the end of a step (for progress()). */
 void sw__history_push(struct sw_world *w);
 
-/* steerbench.c: SteerBench metrics, updated once per step from the step-end state */
+/* steerbench.c: SteerBench metrics, updated once per agent and step from the step-end state */
 int sw__steerbench_alloc(struct sw_world *w);
-int sw__steerbench_step(struct sw_world *w);
+/** Adds the step just ended to agent i's sums (from the step's sensing pass). */
+int sw__steerbench_agent(struct sw_world *w, int i);
 void sw__steerbench_free(struct sw_world *w);
 
 /* hybrid.c */

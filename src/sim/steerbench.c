@@ -18,7 +18,8 @@
  * which step ends fall inside an overlap: both depend on the frame rate.  Distance and degrees
  * turned are sums of chords and of heading increments, which converge to the path length and to
  * the integral of |phi'| as h shrinks.  Everything is computed from the state at step ends, in
- * one call per step (sw__steerbench_step), after the world has refreshed its snapshot. */
+ * one call per agent and step (sw__steerbench_agent, from the step's sensing pass, in parallel
+ * blocks like the rest of it), after the world has refreshed its snapshot. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,6 @@ struct sw_steerbench {
 	int *prev_collisions;   /* per agent: metrics.collisions at the start of the step */
 	int **contact;          /* per agent: agents it overlaps (ascending), at the last step end */
 	int *n_contact, *cap_contact;
-	int *scratch;           /* n entries */
 };
 
 /* Whether agent i is in a terminal mode (no law, no way out) or has arrived and stopped. */
@@ -68,7 +68,6 @@ void sw__steerbench_free(sw_world *w)
 	free(sb->enabled);
 	free(sb->prev);
 	free(sb->prev_collisions);
-	free(sb->scratch);
 	free(sb);
 	w->sb = NULL;
 }
@@ -86,9 +85,8 @@ int sw__steerbench_alloc(sw_world *w)
 	sb->contact = calloc(n, sizeof *sb->contact);
 	sb->n_contact = calloc(n, sizeof *sb->n_contact);
 	sb->cap_contact = calloc(n, sizeof *sb->cap_contact);
-	sb->scratch = calloc(n, sizeof *sb->scratch);
 	if (!sb->enabled || !sb->prev || !sb->prev_collisions || !sb->contact ||
-	    !sb->n_contact || !sb->cap_contact || !sb->scratch)
+	    !sb->n_contact || !sb->cap_contact)
 		return SW_ENOMEM;
 	/* Overlaps present at t = 0 are not collisions begun during the run (agents start clear of
 	 * obstacles; agents overlapping each other at the start are counted from the first step
@@ -98,7 +96,8 @@ int sw__steerbench_alloc(sw_world *w)
 	return SW_SUCCESS;
 }
 
-/* The agents overlapping agent i now (ascending) into sb->scratch; returns their number. */
+/* The agents overlapping agent i now (ascending) into w->grid_found (the thread's buffer of n
+ * entries); returns their number. */
 static int overlapping(sw_world *w, int i)
 {
 	const sw_model *m = w->m;
@@ -106,26 +105,26 @@ static int overlapping(sw_world *w, int i)
 		return 0; /* ghosts to each other, as in sim/world.c's metrics */
 	const double *y = w->snap + 2 * (size_t)i;
 	double r = m->agents[i].radius;
-	int *cand = NULL, nc = w->n, k = 0;
+	int *cand = NULL, nc = w->n, k = 0, *out = w->grid_found;
 	if (w->grid_on)
 		nc = sw__grid_query(w, i, sw_v2(y[0], y[1]), r + w->grid_rmax, &cand);
 	for (int q = 0; q < nc; q++) {
 		int j = cand ? cand[q] : q;
 		const double *yj = w->snap + 2 * (size_t)j;
 		if (j != i && hypot(yj[0] - y[0], yj[1] - y[1]) < r + m->agents[j].radius)
-			w->sb->scratch[k++] = j;
+			out[k++] = j; /* k <= q: in place when cand is the same buffer */
 	}
 	return k;
 }
 
-/* Replaces agent i's contact list by the k agents in scratch; returns how many are new. */
-static int contacts_update(struct sw_steerbench *sb, int i, int k)
+/* Replaces agent i's contact list by the k agents in list; returns how many are new. */
+static int contacts_update(struct sw_steerbench *sb, int i, const int *list, int k)
 {
 	int fresh = 0, a = 0;
 	for (int q = 0; q < k; q++) {
-		while (a < sb->n_contact[i] && sb->contact[i][a] < sb->scratch[q])
+		while (a < sb->n_contact[i] && sb->contact[i][a] < list[q])
 			a++;
-		fresh += !(a < sb->n_contact[i] && sb->contact[i][a] == sb->scratch[q]);
+		fresh += !(a < sb->n_contact[i] && sb->contact[i][a] == list[q]);
 	}
 	if (k > sb->cap_contact[i]) {
 		int *c = realloc(sb->contact[i], (size_t)k * sizeof *c);
@@ -135,33 +134,32 @@ static int contacts_update(struct sw_steerbench *sb, int i, int k)
 		sb->cap_contact[i] = k;
 	}
 	if (k > 0)
-		memcpy(sb->contact[i], sb->scratch, (size_t)k * sizeof *sb->scratch);
+		memcpy(sb->contact[i], list, (size_t)k * sizeof *list);
 	sb->n_contact[i] = k;
 	return fresh;
 }
 
-int sw__steerbench_step(sw_world *w)
+int sw__steerbench_agent(sw_world *w, int i)
 {
 	struct sw_steerbench *sb = w->sb;
+	if (!sb || !sb->enabled[i])
+		return SW_SUCCESS;
 	double h = w->m->run.step;
-	for (int i = 0; i < w->n; i++) {
-		if (!sb->enabled[i])
-			continue;
-		sw_agent_metrics *mt = &w->metrics[i];
-		const double *y = w->y + w->off[i], *p = sb->prev + 3 * (size_t)i;
-		/* sim/world.c has just flagged whether i overlaps any agent: only then look for
-		 * which ones (the usual case costs nothing). */
-		int fresh = contacts_update(sb, i, w->agent_overlap[i] ? overlapping(w, i) : 0);
-		if (fresh < 0)
-			return SW_ENOMEM;
-		mt->sb_frames++;
-		mt->sb_time = (double)mt->sb_frames * h;
-		mt->sb_distance += hypot(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1]);
-		mt->sb_degrees += fabs(sw_wrap_angle(y[SW_STATE_PHI] - p[2])) * (180.0 / M_PI);
-		mt->sb_energy += 0.5 * y[SW_STATE_V] * y[SW_STATE_V];
-		mt->sb_collisions += mt->collisions - sb->prev_collisions[i] + fresh;
-		remember(w, i);
-	}
+	sw_agent_metrics *mt = &w->metrics[i];
+	const double *y = w->y + w->off[i], *p = sb->prev + 3 * (size_t)i;
+	/* The step has just flagged whether i overlaps any agent: only then look for which ones
+	 * (the usual case costs nothing). */
+	int k = w->agent_overlap[i] ? overlapping(w, i) : 0;
+	int fresh = contacts_update(sb, i, w->grid_found, k);
+	if (fresh < 0)
+		return SW_ENOMEM;
+	mt->sb_frames++;
+	mt->sb_time = (double)mt->sb_frames * h;
+	mt->sb_distance += hypot(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1]);
+	mt->sb_degrees += fabs(sw_wrap_angle(y[SW_STATE_PHI] - p[2])) * (180.0 / M_PI);
+	mt->sb_energy += 0.5 * y[SW_STATE_V] * y[SW_STATE_V];
+	mt->sb_collisions += mt->collisions - sb->prev_collisions[i] + fresh;
+	remember(w, i);
 	return SW_SUCCESS;
 }
 

@@ -248,6 +248,8 @@ int sw__sense(struct sw_world *w, int i, double dt)
 	}
 	measure_obstacles(w, i, dt);
 	measure_agents(w, i, &s);
+	if (st == SW_SUCCESS && dt > 0.0)
+		st = sw__steerbench_agent(w, i); /* a frame ended: SteerBench sums */
 	return st;
 }
 
@@ -358,6 +360,10 @@ static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag
 	if (st != SW_SUCCESS) {
 		memcpy(y, y0, (size_t)w->dim[u] * sizeof *y0);
 		return numeric_failure(w, u, y0, st, diag);
+	}
+	if (u < w->n) { /* chord from the step-start position (the snapshot) */
+		const double *ys = w->snap + 2 * (size_t)u;
+		w->metrics[u].path_length += sw_hypot(y[SW_STATE_X] - ys[0], y[SW_STATE_Y] - ys[1]);
 	}
 	if (u < w->n && sw__moving(w, u)) {
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
@@ -485,15 +491,21 @@ static void merge_diag(const sw_thread *th, sw_diag *diag)
 
 /* Runs phase (0: advance over [t0, t1], 1: sense, dt the step just taken) for agents [0, n) in one block per
  * thread; returns the first failure in agent order. */
-static int for_agents(struct sw_world *w, int phase, double t0, double t1, double dt,
-		      sw_diag *diag)
+/* Threads to use for a pass over the agents.  Chosen automatically (sw_world_set_threads(w, 0)),
+ * a thread gets at least SW_AUTO_BLOCK agents: smaller blocks cost more in synchronisation than
+ * they save, and much more on a busy machine.  The result is the same for any number. */
+static int pass_threads(const struct sw_world *w)
 {
-	/* Chosen automatically (sw_world_set_threads(w, 0)), a thread gets at least SW_AUTO_BLOCK
-	 * agents: smaller blocks cost more in synchronisation than they save, and much more on a
-	 * busy machine.  The result is the same for any number of blocks. */
 	int min_block = w->threads_auto ? SW_AUTO_BLOCK : 1, nt = w->n_threads;
 	if (nt > w->n / min_block)
 		nt = w->n / min_block > 0 ? w->n / min_block : 1;
+	return nt;
+}
+
+static int for_agents(struct sw_world *w, int phase, double t0, double t1, double dt,
+		      sw_diag *diag)
+{
+	int nt = pass_threads(w);
 	for (int k = 0; k < nt; k++)
 		make_view(w, k);
 #ifdef _OPENMP
@@ -578,6 +590,11 @@ void sw_world_set_fast_path(sw_world *w, int on)
 
 void sw__snapshot(struct sw_world *w)
 {
+	int nt = pass_threads(w);
+	(void)nt; /* unused without OpenMP */
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+#endif
 	for (int j = 0; j < w->n; j++) {
 		w->snap[2 * (size_t)j] = w->y[w->off[j] + SW_STATE_X];
 		w->snap[2 * (size_t)j + 1] = w->y[w->off[j] + SW_STATE_Y];
@@ -609,10 +626,6 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	int st = for_agents(w, 0, t0, t1, 0.0, diag);
 	if (st != SW_SUCCESS)
 		return st; /* failed agents are back at t0; the others took their step */
-	for (int i = 0; i < w->n; i++) {
-		const double *y = agent_y(w, i), *ys = w->snap + 2 * (size_t)i;
-		w->metrics[i].path_length += sw_hypot(y[SW_STATE_X] - ys[0], y[SW_STATE_Y] - ys[1]);
-	}
 	w->t = t1;
 	w->steps++;
 	/* 3. Outputs and metrics use the time-t1 positions of every agent. */
@@ -621,5 +634,5 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	if ((st = sw__sense_all(w, h, diag)) != SW_SUCCESS)
 		return st;
 	sw__history_push(w);
-	return sw__steerbench_step(w);
+	return SW_SUCCESS;
 }
