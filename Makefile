@@ -17,11 +17,17 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 SLEEF_CFLAGS := $(shell pkg-config --exists sleef 2>/dev/null && echo -DSW_HAVE_SLEEF $$(pkg-config --cflags sleef))
 SLEEF_LIBS   := $(shell pkg-config --exists sleef 2>/dev/null && pkg-config --libs sleef)
 
+# Open MPI (optional): with mpicc, `swerve smc` and `swerve sweep` spread runs over the ranks of
+# `mpirun -n N`; the CLI is then linked by mpicc and still runs as one process without mpirun.
+MPICC   := $(shell command -v mpicc 2>/dev/null)
+MPI_CFLAGS := $(if $(MPICC),-DSW_HAVE_MPI $(shell $(MPICC) --showme:compile 2>/dev/null))
+CLI_LD  := $(if $(MPICC),$(MPICC),$(CC))
+
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fPIC -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
-LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm
+LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm -pthread
 
 # Library sources, one folder per module.
 LIB_SRC := \
@@ -35,17 +41,19 @@ LIB_SRC := \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
 	src/sim/hybrid.c src/sim/grid.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
-	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c \
+	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/override.c \
+	src/ensemble/property.c src/ensemble/runner.c src/ensemble/stats.c \
 	src/render/svg.c src/render/plot.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 
-CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/cmd_render.c src/cli/cmd_export.c src/cli/cmd_analyze.c src/cli/cmd_plot.c
+CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/cmd_render.c src/cli/cmd_export.c src/cli/cmd_analyze.c src/cli/cmd_plot.c \
+	src/cli/cmd_smc.c src/cli/cmd_sweep.c src/cli/ensemble_cli.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
-	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c \
+	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_ensemble.c \
 	tests/test_scenarios.c
 
 BENCH_SRC := bench/bench_main.c
@@ -105,8 +113,10 @@ $(LIB_A): $(LIB_OBJ)
 $(LIB_SO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libswerve.so.0 -o $@ $^ $(LDLIBS)
 
+$(BUILD)/src/cli/ensemble_cli.o: ALL_CFLAGS += $(MPI_CFLAGS)
+
 $(CLI): $(CLI_OBJ) $(LIB_A)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS)
+	$(CLI_LD) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS)
 
 $(TESTS): $(TEST_OBJ) $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(CHECK_LIBS) $(LDLIBS)

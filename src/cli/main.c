@@ -108,6 +108,9 @@ static void usage(FILE *f)
 	      "  analyze SCENARIO        GLM weight competition of one agent at a time (fixed points,\n"
 	      "                          stability)\n"
 	      "  plot SCENARIO           heading dynamics of a GLM agent at a time, as SVG\n"
+	      "  smc SCENARIO            probability of a property over seeds (interval, SPRT);\n"
+	      "                          threads and MPI ranks\n"
+	      "  sweep SCENARIO          parameter grid x seeds: one CSV row per run\n"
 	      "  version                 print the version\n"
 	      "  help [COMMAND]          this text, or a command's help\n"
 	      "\n"
@@ -137,6 +140,10 @@ int main(int argc, char **argv)
 		return cmd_analyze(argc - 1, argv + 1);
 	if (strcmp(cmd, "plot") == 0)
 		return cmd_plot(argc - 1, argv + 1);
+	if (strcmp(cmd, "smc") == 0)
+		return cmd_smc(argc - 1, argv + 1);
+	if (strcmp(cmd, "sweep") == 0)
+		return cmd_sweep(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("swerve %s\n", SWERVE_VERSION);
 		return EXIT_OK;
@@ -158,11 +165,15 @@ int main(int argc, char **argv)
 				return cmd_analyze(2, hargv);
 			if (strcmp(argv[2], "plot") == 0)
 				return cmd_plot(2, hargv);
+			if (strcmp(argv[2], "smc") == 0)
+				return cmd_smc(2, hargv);
+			if (strcmp(argv[2], "sweep") == 0)
+				return cmd_sweep(2, hargv);
 		}
 		usage(stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, export, analyze, plot, version or help\n",
+	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, export, analyze, plot, smc, sweep, version or help\n",
 		cmd);
 	return EXIT_BAD_INPUT;
 }
