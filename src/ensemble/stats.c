@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_roots.h>
 
 #include "ensemble/ensemble_internal.h"
 
@@ -15,14 +16,49 @@ static int bad_args(int64_t k, int64_t n, double conf)
 	return n < 1 || k < 0 || k > n || !(conf > 0.0 && conf < 1.0);
 }
 
+typedef struct {
+	double a, b, q;
+} beta_q;
+
+static double beta_cdf_minus_q(double x, void *ctx)
+{
+	const beta_q *t = ctx;
+	return gsl_cdf_beta_P(x, t->a, t->b) - t->q;
+}
+
+/* The q-quantile of Beta(a, b): the root of gsl_cdf_beta_P(x) - q on [0, 1] by GSL's Brent
+ * solver.  Not gsl_cdf_beta_Pinv: it fails to converge for common arguments once n is a few
+ * hundred (e.g. q = 0.975, a = 6, b = 380), and its failure calls GSL's process-wide error
+ * handler, which aborts by default. */
+static double beta_quantile(double q, double a, double b)
+{
+	beta_q t = {a, b, q};
+	gsl_function f = {beta_cdf_minus_q, &t};
+	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	if (!s)
+		return NAN;
+	double lo = 0.0, hi = 1.0, x = 0.5;
+	gsl_root_fsolver_set(s, &f, lo, hi);
+	for (int it = 0; it < 200; it++) {
+		gsl_root_fsolver_iterate(s);
+		x = gsl_root_fsolver_root(s);
+		lo = gsl_root_fsolver_x_lower(s);
+		hi = gsl_root_fsolver_x_upper(s);
+		if (gsl_root_test_interval(lo, hi, 1e-15, 1e-13) == GSL_SUCCESS)
+			break;
+	}
+	gsl_root_fsolver_free(s);
+	return x;
+}
+
 int sw_ens_clopper_pearson(int64_t k, int64_t n, double conf, double *lo, double *hi)
 {
 	if (bad_args(k, n, conf) || !lo || !hi)
 		return SW_EUSAGE;
 	double alpha = 1.0 - conf;
 	double dk = (double)k, dn = (double)n;
-	*lo = k == 0 ? 0.0 : gsl_cdf_beta_Pinv(alpha / 2.0, dk, dn - dk + 1.0);
-	*hi = k == n ? 1.0 : gsl_cdf_beta_Pinv(1.0 - alpha / 2.0, dk + 1.0, dn - dk);
+	*lo = k == 0 ? 0.0 : beta_quantile(alpha / 2.0, dk, dn - dk + 1.0);
+	*hi = k == n ? 1.0 : beta_quantile(1.0 - alpha / 2.0, dk + 1.0, dn - dk);
 	return SW_SUCCESS;
 }
 
@@ -63,6 +99,14 @@ int sw_ens_sprt_decide(const sw_ens_sprt *t, int64_t k, int64_t n, double *llr)
 	return 0;
 }
 
+static void interval(sw_ens_tally *t, const sw_ens_stop *s)
+{
+	if (s->wilson)
+		sw_ens_wilson(t->k, t->n, s->conf, &t->lo, &t->hi);
+	else
+		sw_ens_clopper_pearson(t->k, t->n, s->conf, &t->lo, &t->hi);
+}
+
 void sw_ens_tally_init(sw_ens_tally *t)
 {
 	*t = (sw_ens_tally){0, 0, 0, 0.0, 1.0, 0, 0.0, 0, NULL};
@@ -78,10 +122,8 @@ int64_t sw_ens_scan(sw_ens_tally *t, const sw_ens_stop *s, const sw_ens_result *
 		t->failed += x->status != SW_SUCCESS;
 		t->n++;
 		t->k += v;
-		if (s->wilson)
-			sw_ens_wilson(t->k, t->n, s->conf, &t->lo, &t->hi);
-		else
-			sw_ens_clopper_pearson(t->k, t->n, s->conf, &t->lo, &t->hi);
+		if (s->width > 0.0) /* else computed once below: each costs two root solves */
+			interval(t, s);
 		if (s->use_sprt) {
 			t->decision = sw_ens_sprt_decide(&s->sprt, t->k, t->n, &t->llr);
 			if (t->decision != 0) {
@@ -98,5 +140,7 @@ int64_t sw_ens_scan(sw_ens_tally *t, const sw_ens_stop *s, const sw_ens_result *
 			t->why = "max-runs";
 		}
 	}
+	if (used > 0)
+		interval(t, s);
 	return used;
 }
