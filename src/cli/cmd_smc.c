@@ -47,7 +47,7 @@ static void smc_usage(FILE *f)
 	      "  -p, --param NAME=V    override a scenario value (names: docs/ensembles.md)\n"
 	      "  -j, --threads N       threads per process (default: cores; 1 per MPI rank)\n"
 	      "  -b, --batch N         runs per batch between stopping checks (default 256)\n"
-	      "      --csv FILE        also write every run's summary as CSV\n"
+	      "      --csv FILE        also write the summary of every counted run as CSV\n"
 	      "  -h, --help            this text\n"
 	      "\n"
 	      "Prints `key: value` lines (estimate, interval, runs, successes, failed, ...).\n"
@@ -123,8 +123,9 @@ static void report(const sw_ens_tally *t, const sw_ens_stop *s, const char *prop
 		       : t->decision < 0 ? "below"
 					 : "undecided",
 		       s->sprt.theta, s->sprt.delta, s->sprt.alpha, s->sprt.beta, t->llr);
-	printf("computed: %" PRId64 " (%" PRId64 " beyond the stopping point, not counted)\n",
-	       computed, computed - t->n);
+	/* On stderr: how far the last batch overshot depends on the batch size. */
+	fprintf(stderr, "swerve smc: %" PRId64 " runs computed, %" PRId64 " of them beyond the "
+			"stopping point (not counted)\n", computed, computed - t->n);
 }
 
 static int64_t list_failures(const sw_ens_result *r, int64_t count, int64_t used_before,
@@ -290,7 +291,7 @@ int cmd_smc(int argc, char **argv)
 			int64_t before = tally.n;
 			int64_t used = sw_ens_scan(&tally, &stop, res, count);
 			n_failed += list_failures(res, count, before, used);
-			for (int64_t j = 0; out && j < count; j++)
+			for (int64_t j = 0; out && j < used; j++)
 				cli_csv_row(out, &res[j], params, 0);
 			done = tally.done;
 		}
