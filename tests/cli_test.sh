@@ -126,7 +126,9 @@ if [ "$(grep -c '^failed-run: ' "$O")" = 3 ] && grep -q '^failed: 3' "$O"; then 
 # (CI installs Open MPI, so CI runs this).
 if command -v mpirun >/dev/null 2>&1; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-	MPIRUN="mpirun --oversubscribe"
+	# Open MPI does not free all it allocates (reported as leaks in libmpi and its plugins when
+	# the CLI runs under `make asan`); leaks of swerve's own code are checked by the runs above.
+	MPIRUN="env ASAN_OPTIONS=detect_leaks=0 mpirun --oversubscribe"
 	expect 0 "sweep 3 ranks" $MPIRUN -n 3 "$SWABS" sweep tests/data/coin.xml -p d0=1:2:0.5 -p run.duration=12,20 -n 4 -P 'reach(walker, upper) <= t_end' -o "$tmp/sw3.csv"
 	if cmp -s "$tmp/sw1.csv" "$tmp/sw3.csv"; then ok; else bad "sweep CSV differs between 1 and 3 ranks"; fi
 	expect 0 "smc 3 ranks" $MPIRUN -n 3 "$SWABS" smc tests/data/coin.xml --safe -P 'reach(walker, goal) <= 15' --width 0.15 -b 5 --csv "$tmp/smc3.csv"
