@@ -324,6 +324,37 @@ START_TEST(test_property_errors)
 }
 END_TEST
 
+/* Mode entries against the light's closed form (automata/traffic_light.xml: green from 0, amber
+ * at 20 s, walk at 23 s, located to event-tol), and reach() of a plain-law agent's own target
+ * against its located arrival time. */
+START_TEST(test_property_values)
+{
+	static const char *const props[] = {
+	    "visit(light, cars_green) == 0 and abs(visit(light, cars_amber) - 20) < 1e-6 and "
+	    "abs(visit(light, cars_red_walk) - 23) < 1e-6 and ends_in(light, cars_red_walk)",
+	    "not visited(light, cars_red_walk) and visited(light, cars_amber)",
+	    "not reached(idler) and reach(plain, shop) == t_reached(plain) and "
+	    "reach(plain, bench) > t_end"};
+	static const double durations[] = {30, 22, 60};
+	for (int i = 0; i < 3; i++) {
+		sw_override ov = {"run.duration", durations[i]};
+		sw_model *m = load("crossing.xml", &ov, 1);
+		static sw_diag diag;
+		sw_diag_init(&diag);
+		sw_ens_property *p = NULL;
+		ck_assert_int_eq(sw_ens_property_compile(m, props[i], &p, &diag), SW_SUCCESS);
+		sw_ens_result r;
+		r.run = r.point = 0;
+		ck_assert_int_eq(sw_ens_run_one(m, 5, p, &r), SW_SUCCESS);
+		ck_assert_int_eq(r.status, SW_SUCCESS);
+		ck_assert_msg(r.value == 1, "'%s' is false", props[i]);
+		ck_close(r.t_end, durations[i], 1e-9);
+		sw_ens_property_free(p);
+		sw_model_free(m);
+	}
+}
+END_TEST
+
 static int override_error(const char *file, const char *name, double v, const char *expect)
 {
 	static sw_diag diag;
@@ -399,6 +430,7 @@ Suite *ensemble_suite(void)
 	tcase_add_test(tc, test_fair_coin);
 	tcase_add_test(tc, test_failing_runs_kept);
 	tcase_add_test(tc, test_property_errors);
+	tcase_add_test(tc, test_property_values);
 	tcase_add_test(tc, test_overrides);
 	suite_add_tcase(s, tc);
 	return s;

@@ -124,7 +124,8 @@ static void report(const sw_ens_tally *t, const sw_ens_stop *s, const char *prop
 					 : "undecided",
 		       s->sprt.theta, s->sprt.delta, s->sprt.alpha, s->sprt.beta, t->llr);
 	/* On stderr: how far the last batch overshot depends on the batch size. */
-	fprintf(stderr, "swerve smc: %" PRId64 " runs computed, %" PRId64 " of them beyond the "
+	if (computed > t->n)
+		fprintf(stderr, "swerve smc: %" PRId64 " runs computed, %" PRId64 " of them beyond the "
 			"stopping point (not counted)\n", computed, computed - t->n);
 }
 
