@@ -33,7 +33,7 @@ START_TEST(test_clopper_pearson_definition)
 		ck_assert_int_eq(sw_ens_clopper_pearson(n, n, conf, &lo, &hi), SW_SUCCESS);
 		ck_close(lo, pow(a2, 1.0 / n), 1e-10);
 		ck_assert(hi == 1.0);
-		for (int k = 1; k < n; k += n > 50 ? n / 37 + 1 : 1) {
+		for (int k = 1; k<n; k += n> 50 ? n / 37 + 1 : 1) {
 			ck_assert_int_eq(sw_ens_clopper_pearson(k, n, conf, &lo, &hi), SW_SUCCESS);
 			ck_assert(lo < (double)k / n && (double)k / n < hi);
 			/* P(X >= k | lo) = alpha/2 and P(X <= k | hi) = alpha/2. */
@@ -68,7 +68,8 @@ START_TEST(test_clopper_pearson_exact_coverage)
 	static const int ns[] = {10, 50, 200};
 	for (size_t i = 0; i < 3; i++) {
 		int n = ns[i];
-		double *lo = malloc((size_t)(n + 1) * sizeof *lo), *hi = malloc((size_t)(n + 1) * sizeof *hi);
+		double *lo = malloc((size_t)(n + 1) * sizeof *lo),
+		       *hi = malloc((size_t)(n + 1) * sizeof *hi);
 		for (int k = 0; k <= n; k++)
 			sw_ens_clopper_pearson(k, n, 0.9, &lo[k], &hi[k]);
 		for (double p = 0.005; p < 1.0; p += 0.01) {
@@ -76,8 +77,8 @@ START_TEST(test_clopper_pearson_exact_coverage)
 			for (int k = 0; k <= n; k++)
 				if (lo[k] <= p && p <= hi[k])
 					cover += gsl_ran_binomial_pdf((unsigned)k, p, (unsigned)n);
-			ck_assert_msg(cover >= 0.9 - 1e-12, "n = %d, p = %g: coverage %.6f < 0.9", n, p,
-				      cover);
+			ck_assert_msg(cover >= 0.9 - 1e-12, "n = %d, p = %g: coverage %.6f < 0.9",
+				      n, p, cover);
 		}
 		free(lo);
 		free(hi);
@@ -111,7 +112,8 @@ START_TEST(test_coverage_repeated)
 				covered += t.lo <= ps[i] && ps[i] <= t.hi;
 			}
 			double se = sqrt(0.95 * 0.05 / REPS);
-			/* Wilson is not guaranteed: it may dip a little below nominal (p near 0). */
+			/* Wilson is not guaranteed: it may dip a little below nominal (p near 0).
+			 */
 			double floor_ = wilson ? 0.95 - 0.03 : 0.95 - 3 * se;
 			ck_assert_msg((double)covered / REPS >= floor_, "%s p = %g: coverage %.4f",
 				      wilson ? "wilson" : "clopper-pearson", ps[i],
@@ -234,10 +236,11 @@ START_TEST(test_fair_coin)
 	sw_ens_property *up = NULL, *one = NULL;
 	ck_assert_int_eq(sw_ens_property_compile(m, "reach(walker, upper) <= t_end", &up, &diag),
 			 SW_SUCCESS);
-	ck_assert_int_eq(sw_ens_property_compile(m, "(reach(walker, upper) <= t_end or "
-						    "reach(walker, lower) <= t_end) and not "
-						    "(reach(walker, upper) <= t_end and "
-						    "reach(walker, lower) <= t_end)",
+	ck_assert_int_eq(sw_ens_property_compile(m,
+						 "(reach(walker, upper) <= t_end or "
+						 "reach(walker, lower) <= t_end) and not "
+						 "(reach(walker, upper) <= t_end and "
+						 "reach(walker, lower) <= t_end)",
 						 &one, &diag),
 			 SW_SUCCESS);
 	const sw_model *ms[] = {m};
@@ -266,7 +269,8 @@ START_TEST(test_fair_coin)
 	one_run.run = one_run.point = 0;
 	ck_assert_int_eq(sw_ens_run_one(m, 8, up, &one_run), SW_SUCCESS);
 	ck_assert(one_run.value == a[7].value && one_run.t_end == a[7].t_end &&
-		  one_run.mean_path == a[7].mean_path && one_run.min_clearance == a[7].min_clearance);
+		  one_run.mean_path == a[7].mean_path &&
+		  one_run.min_clearance == a[7].min_clearance);
 	free(a);
 	free(b);
 	sw_ens_property_free(up);
@@ -315,8 +319,9 @@ START_TEST(test_property_errors)
 	ck_assert_int_eq(compile_error(m, "path_length(p1)", "boolean"), SW_EINPUT);
 	static sw_diag diag;
 	sw_ens_property *p = NULL;
-	ck_assert_int_eq(sw_ens_property_compile(m, "visited(light, cars_red_walk) and "
-						    "ends_in(plain, arrived) or safe()",
+	ck_assert_int_eq(sw_ens_property_compile(m,
+						 "visited(light, cars_red_walk) and "
+						 "ends_in(plain, arrived) or safe()",
 						 &p, &diag),
 			 SW_SUCCESS);
 	sw_ens_property_free(p);

@@ -38,22 +38,22 @@ void sw_ens_property_free(sw_ens_property *p);
 
 /** Summary of one run (fixed size, no pointers: processes exchange it as bytes). */
 typedef struct sw_ens_result {
-	int64_t run;            /**< run index */
-	int64_t point;          /**< grid point index */
-	uint64_t seed;          /**< seed the run used */
-	int status;             /**< SW_SUCCESS, or the status of the failure */
-	int value;              /**< property: 1 true, 0 false, -1 none (or failed run) */
-	double t_end;           /**< simulated time reached, s */
-	int n_agents;           /**< agents */
-	int reached;            /**< agents that reached their target */
-	double mean_t_reached;  /**< mean arrival time of those that did, s (NAN if none) */
-	double mean_path;       /**< mean path length over agents, m */
-	double min_clearance;   /**< smallest obstacle clearance of any agent, m */
-	int collisions;         /**< obstacle overlap episodes, all agents */
-	int agent_collisions;   /**< agent-agent overlap episodes, all agents (each counted by
-				     both agents) */
+	int64_t run;                /**< run index */
+	int64_t point;              /**< grid point index */
+	uint64_t seed;              /**< seed the run used */
+	int status;                 /**< SW_SUCCESS, or the status of the failure */
+	int value;                  /**< property: 1 true, 0 false, -1 none (or failed run) */
+	double t_end;               /**< simulated time reached, s */
+	int n_agents;               /**< agents */
+	int reached;                /**< agents that reached their target */
+	double mean_t_reached;      /**< mean arrival time of those that did, s (NAN if none) */
+	double mean_path;           /**< mean path length over agents, m */
+	double min_clearance;       /**< smallest obstacle clearance of any agent, m */
+	int collisions;             /**< obstacle overlap episodes, all agents */
+	int agent_collisions;       /**< agent-agent overlap episodes, all agents (each counted by
+					 both agents) */
 	double min_agent_clearance; /**< smallest agent-agent clearance, m (INFINITY alone) */
-	char message[SW_ENS_MSG]; /**< failure message ("" when status is SW_SUCCESS) */
+	char message[SW_ENS_MSG];   /**< failure message ("" when status is SW_SUCCESS) */
 } sw_ens_result;
 
 /** Runs model m once with the given seed to m->run.duration, without writing files, and fills
@@ -61,17 +61,16 @@ typedef struct sw_ens_result {
  * runtime failure (non-finite state, Zeno, invariant) is recorded in out->status and
  * out->message, never dropped.  Returns SW_SUCCESS when *out was filled (the run itself may have
  * failed), SW_ENOMEM otherwise.  Thread-safe for distinct out. */
-int sw_ens_run_one(const sw_model *m, uint64_t seed, const sw_ens_property *p,
-		   sw_ens_result *out);
+int sw_ens_run_one(const sw_model *m, uint64_t seed, const sw_ens_property *p, sw_ens_result *out);
 
 /** An ensemble: n_points grid points (one model and optional property each), seeds_per_point
  * seeds per point.  Run r runs point r / seeds_per_point with seed base_seed +
  * r % seeds_per_point. */
 typedef struct sw_ens_plan {
 	int n_points;
-	const sw_model *const *models;          /**< n_points models */
-	const sw_ens_property *const *props;    /**< n_points properties, or NULL */
-	int64_t seeds_per_point;                /**< >= 1 */
+	const sw_model *const *models;       /**< n_points models */
+	const sw_ens_property *const *props; /**< n_points properties, or NULL */
+	int64_t seeds_per_point;             /**< >= 1 */
 	uint64_t base_seed;
 } sw_ens_plan;
 
@@ -110,24 +109,24 @@ int sw_ens_sprt_valid(const sw_ens_sprt *t);
 
 /** Stopping rules of sw_ens_scan. */
 typedef struct sw_ens_stop {
-	int64_t max_runs;  /**< stop after this many runs (>= 1) */
-	double width;      /**< > 0: stop once the interval is at most this wide (hi - lo) */
-	double conf;       /**< confidence of the interval */
-	int wilson;        /**< 1: Wilson interval; 0: Clopper-Pearson */
-	int use_sprt;      /**< 1: stop when the SPRT decides */
+	int64_t max_runs; /**< stop after this many runs (>= 1) */
+	double width;     /**< > 0: stop once the interval is at most this wide (hi - lo) */
+	double conf;      /**< confidence of the interval */
+	int wilson;       /**< 1: Wilson interval; 0: Clopper-Pearson */
+	int use_sprt;     /**< 1: stop when the SPRT decides */
 	sw_ens_sprt sprt;
-	int failed_as;     /**< value a failed run counts as: 0 or 1 */
+	int failed_as; /**< value a failed run counts as: 0 or 1 */
 } sw_ens_stop;
 
 /** Running state of a sequential estimate. */
 typedef struct sw_ens_tally {
-	int64_t n, k;      /**< runs used and successes among them */
-	int64_t failed;    /**< failed runs among the used ones */
-	double lo, hi;     /**< current interval */
-	int decision;      /**< SPRT decision (+1, -1, 0) */
-	double llr;        /**< SPRT log likelihood ratio */
-	int done;          /**< 1: a stopping rule holds */
-	const char *why;   /**< "width", "sprt", "max-runs" once done */
+	int64_t n, k;    /**< runs used and successes among them */
+	int64_t failed;  /**< failed runs among the used ones */
+	double lo, hi;   /**< current interval */
+	int decision;    /**< SPRT decision (+1, -1, 0) */
+	double llr;      /**< SPRT log likelihood ratio */
+	int done;        /**< 1: a stopping rule holds */
+	const char *why; /**< "width", "sprt", "max-runs" once done */
 } sw_ens_tally;
 
 /** Starts a tally (n = k = 0, interval [0, 1]). */
@@ -135,8 +134,7 @@ void sw_ens_tally_init(sw_ens_tally *t);
 
 /** Adds results r[0 .. count - 1] (consecutive run indices) to t one at a time, in order,
  * stopping at the first one after which a rule of s holds.  Returns how many were used. */
-int64_t sw_ens_scan(sw_ens_tally *t, const sw_ens_stop *s, const sw_ens_result *r,
-		    int64_t count);
+int64_t sw_ens_scan(sw_ens_tally *t, const sw_ens_stop *s, const sw_ens_result *r, int64_t count);
 
 #ifdef __cplusplus
 }

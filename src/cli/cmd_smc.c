@@ -15,44 +15,45 @@
 
 static void smc_usage(FILE *f)
 {
-	fputs("usage: swerve smc SCENARIO PROPERTY-OPTIONS [OPTIONS]\n"
-	      "\n"
-	      "Estimates the probability that a run of SCENARIO satisfies a property, over runs\n"
-	      "with seeds S, S+1, ... (S the scenario seed or --seed; `swerve run --seed` replays\n"
-	      "one).  Runs write no files.  Parallel over threads, and over MPI ranks with\n"
-	      "`mpirun -n N swerve smc ...`; the result is the same for any N.  Guide:\n"
-	      "docs/ensembles.md.\n"
-	      "\n"
-	      "property (several are joined with `and`):\n"
-	      "  -P, --property EXPR   boolean expression over the run, e.g.\n"
-	      "                        'reach(walker, goal) <= 20 and min_clearance(walker) > 0.1'\n"
-	      "      --reach A:T[:TIME]  agent A reaches target T (within TIME s)\n"
-	      "      --safe            no agent ever overlaps an obstacle\n"
-	      "      --mode U:M[:TIME] agent or signal U enters mode M (within TIME s)\n"
-	      "\n"
-	      "stopping (default: --runs 1000):\n"
-	      "  -n, --runs N          exactly N runs\n"
-	      "  -w, --width W         runs until the interval is at most W wide\n"
-	      "      --sprt THETA      Wald's SPRT: is the probability above or below THETA?\n"
-	      "      --indifference D  SPRT indifference half-width (default 0.01)\n"
-	      "      --alpha A, --beta B  SPRT error bounds (default 0.05 each)\n"
-	      "      --max-runs N      most runs of --width and --sprt (default 100000)\n"
-	      "\n"
-	      "options:\n"
-	      "  -c, --confidence C    interval confidence (default 0.95)\n"
-	      "      --wilson          Wilson score interval instead of Clopper-Pearson\n"
-	      "      --failed-as V     a failed run counts as false (default) or true\n"
-	      "  -s, --seed S          first seed (default: the scenario's)\n"
-	      "  -d, --duration T      override the simulated duration, s\n"
-	      "  -p, --param NAME=V    override a scenario value (names: docs/ensembles.md)\n"
-	      "  -j, --threads N       threads per process (default: cores; 1 per MPI rank)\n"
-	      "  -b, --batch N         runs per batch between stopping checks (default 256)\n"
-	      "      --csv FILE        also write the summary of every counted run as CSV\n"
-	      "  -h, --help            this text\n"
-	      "\n"
-	      "Prints `key: value` lines (estimate, interval, runs, successes, failed, ...).\n"
-	      "Exit status 1 when any run failed (listed; counted as --failed-as says).\n",
-	      f);
+	fputs(
+	    "usage: swerve smc SCENARIO PROPERTY-OPTIONS [OPTIONS]\n"
+	    "\n"
+	    "Estimates the probability that a run of SCENARIO satisfies a property, over runs\n"
+	    "with seeds S, S+1, ... (S the scenario seed or --seed; `swerve run --seed` replays\n"
+	    "one).  Runs write no files.  Parallel over threads, and over MPI ranks with\n"
+	    "`mpirun -n N swerve smc ...`; the result is the same for any N.  Guide:\n"
+	    "docs/ensembles.md.\n"
+	    "\n"
+	    "property (several are joined with `and`):\n"
+	    "  -P, --property EXPR   boolean expression over the run, e.g.\n"
+	    "                        'reach(walker, goal) <= 20 and min_clearance(walker) > 0.1'\n"
+	    "      --reach A:T[:TIME]  agent A reaches target T (within TIME s)\n"
+	    "      --safe            no agent ever overlaps an obstacle\n"
+	    "      --mode U:M[:TIME] agent or signal U enters mode M (within TIME s)\n"
+	    "\n"
+	    "stopping (default: --runs 1000):\n"
+	    "  -n, --runs N          exactly N runs\n"
+	    "  -w, --width W         runs until the interval is at most W wide\n"
+	    "      --sprt THETA      Wald's SPRT: is the probability above or below THETA?\n"
+	    "      --indifference D  SPRT indifference half-width (default 0.01)\n"
+	    "      --alpha A, --beta B  SPRT error bounds (default 0.05 each)\n"
+	    "      --max-runs N      most runs of --width and --sprt (default 100000)\n"
+	    "\n"
+	    "options:\n"
+	    "  -c, --confidence C    interval confidence (default 0.95)\n"
+	    "      --wilson          Wilson score interval instead of Clopper-Pearson\n"
+	    "      --failed-as V     a failed run counts as false (default) or true\n"
+	    "  -s, --seed S          first seed (default: the scenario's)\n"
+	    "  -d, --duration T      override the simulated duration, s\n"
+	    "  -p, --param NAME=V    override a scenario value (names: docs/ensembles.md)\n"
+	    "  -j, --threads N       threads per process (default: cores; 1 per MPI rank)\n"
+	    "  -b, --batch N         runs per batch between stopping checks (default 256)\n"
+	    "      --csv FILE        also write the summary of every counted run as CSV\n"
+	    "  -h, --help            this text\n"
+	    "\n"
+	    "Prints `key: value` lines (estimate, interval, runs, successes, failed, ...).\n"
+	    "Exit status 1 when any run failed (listed; counted as --failed-as says).\n",
+	    f);
 }
 
 static int add_part(char *buf, size_t n, const char *part)
@@ -80,10 +81,11 @@ static int shorthand(int reach, const char *arg, char *prop, size_t n)
 	char a[128], b[128], c[128], part[512];
 	double t;
 	int k = split3(arg, a, b, c, sizeof a);
-	if (k < 0 || !*a || !*b || (k == 3 && cli_number("smc", reach ? "--reach" : "--mode", c,
-							  0.0, &t))) {
-		fprintf(stderr, "swerve smc: %s '%s': expected %s\n", reach ? "--reach" : "--mode",
-			arg, reach ? "AGENT:TARGET or AGENT:TARGET:TIME" : "UNIT:MODE or UNIT:MODE:TIME");
+	if (k < 0 || !*a || !*b ||
+	    (k == 3 && cli_number("smc", reach ? "--reach" : "--mode", c, 0.0, &t))) {
+		fprintf(
+		    stderr, "swerve smc: %s '%s': expected %s\n", reach ? "--reach" : "--mode", arg,
+		    reach ? "AGENT:TARGET or AGENT:TARGET:TIME" : "UNIT:MODE or UNIT:MODE:TIME");
 		return -1;
 	}
 	if (reach)
@@ -106,8 +108,7 @@ static int count_opt(const char *opt, const char *text, int64_t *out)
 	return 0;
 }
 
-static void report(const sw_ens_tally *t, const sw_ens_stop *s, const char *prop,
-		   int64_t computed)
+static void report(const sw_ens_tally *t, const sw_ens_stop *s, const char *prop, int64_t computed)
 {
 	printf("property: %s\n", prop);
 	printf("runs: %" PRId64 "\n", t->n);
@@ -125,8 +126,10 @@ static void report(const sw_ens_tally *t, const sw_ens_stop *s, const char *prop
 		       s->sprt.theta, s->sprt.delta, s->sprt.alpha, s->sprt.beta, t->llr);
 	/* On stderr: how far the last batch overshot depends on the batch size. */
 	if (computed > t->n)
-		fprintf(stderr, "swerve smc: %" PRId64 " runs computed, %" PRId64 " of them beyond the "
-			"stopping point (not counted)\n", computed, computed - t->n);
+		fprintf(stderr,
+			"swerve smc: %" PRId64 " runs computed, %" PRId64 " of them beyond the "
+			"stopping point (not counted)\n",
+			computed, computed - t->n);
 }
 
 static int64_t list_failures(const sw_ens_result *r, int64_t count, int64_t used_before,
@@ -147,18 +150,28 @@ static int64_t list_failures(const sw_ens_result *r, int64_t count, int64_t used
 
 int cmd_smc(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"property", required_argument, NULL, 'P'}, {"reach", required_argument, NULL, 'R'},
-	    {"safe", no_argument, NULL, 'S'},           {"mode", required_argument, NULL, 'M'},
-	    {"runs", required_argument, NULL, 'n'},     {"width", required_argument, NULL, 'w'},
-	    {"sprt", required_argument, NULL, 'T'},     {"indifference", required_argument, NULL, 'D'},
-	    {"alpha", required_argument, NULL, 'A'},    {"beta", required_argument, NULL, 'B'},
-	    {"max-runs", required_argument, NULL, 'X'}, {"confidence", required_argument, NULL, 'c'},
-	    {"wilson", no_argument, NULL, 'W'},         {"failed-as", required_argument, NULL, 'F'},
-	    {"seed", required_argument, NULL, 's'},     {"duration", required_argument, NULL, 'd'},
-	    {"param", required_argument, NULL, 'p'},    {"threads", required_argument, NULL, 'j'},
-	    {"batch", required_argument, NULL, 'b'},    {"csv", required_argument, NULL, 'C'},
-	    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"property", required_argument, NULL, 'P'},
+					     {"reach", required_argument, NULL, 'R'},
+					     {"safe", no_argument, NULL, 'S'},
+					     {"mode", required_argument, NULL, 'M'},
+					     {"runs", required_argument, NULL, 'n'},
+					     {"width", required_argument, NULL, 'w'},
+					     {"sprt", required_argument, NULL, 'T'},
+					     {"indifference", required_argument, NULL, 'D'},
+					     {"alpha", required_argument, NULL, 'A'},
+					     {"beta", required_argument, NULL, 'B'},
+					     {"max-runs", required_argument, NULL, 'X'},
+					     {"confidence", required_argument, NULL, 'c'},
+					     {"wilson", no_argument, NULL, 'W'},
+					     {"failed-as", required_argument, NULL, 'F'},
+					     {"seed", required_argument, NULL, 's'},
+					     {"duration", required_argument, NULL, 'd'},
+					     {"param", required_argument, NULL, 'p'},
+					     {"threads", required_argument, NULL, 'j'},
+					     {"batch", required_argument, NULL, 'b'},
+					     {"csv", required_argument, NULL, 'C'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
 	static char prop[4096];
 	static cli_param params[CLI_PARAMS];
 	int n_params = 0, have_seed = 0, c;
@@ -187,34 +200,43 @@ int cmd_smc(int argc, char **argv)
 			stop.use_sprt = 1;
 			bad = cli_number("smc", "--sprt", optarg, 0.0, &stop.sprt.theta);
 			break;
-		case 'D': bad = cli_number("smc", "--indifference", optarg, 0, &stop.sprt.delta); break;
+		case 'D':
+			bad = cli_number("smc", "--indifference", optarg, 0, &stop.sprt.delta);
+			break;
 		case 'A': bad = cli_number("smc", "--alpha", optarg, 0.0, &stop.sprt.alpha); break;
 		case 'B': bad = cli_number("smc", "--beta", optarg, 0.0, &stop.sprt.beta); break;
 		case 'c':
 			bad = cli_number("smc", "--confidence", optarg, 0.0, &stop.conf) ||
 			      !(stop.conf > 0.0 && stop.conf < 1.0);
 			if (bad)
-				fprintf(stderr, "swerve smc: --confidence: expected a number in (0, 1)\n");
+				fprintf(stderr,
+					"swerve smc: --confidence: expected a number in (0, 1)\n");
 			break;
 		case 'W': stop.wilson = 1; break;
 		case 'F':
 			if (strcmp(optarg, "false") == 0 || strcmp(optarg, "true") == 0)
 				stop.failed_as = optarg[0] == 't';
 			else
-				bad = 1, fprintf(stderr, "swerve smc: --failed-as '%s': expected false "
-							 "or true\n", optarg);
+				bad = 1, fprintf(stderr,
+						 "swerve smc: --failed-as '%s': expected false "
+						 "or true\n",
+						 optarg);
 			break;
 		case 's':
-			if (cli_number("smc", "--seed", optarg, 0.0, &v) || v != floor(v) || v > 1e18)
-				return fprintf(stderr, "swerve smc: --seed: expected a non-negative "
-						       "integer\n"), EXIT_BAD_INPUT;
+			if (cli_number("smc", "--seed", optarg, 0.0, &v) || v != floor(v) ||
+			    v > 1e18)
+				return fprintf(stderr,
+					       "swerve smc: --seed: expected a non-negative "
+					       "integer\n"),
+				       EXIT_BAD_INPUT;
 			seed = (uint64_t)v;
 			have_seed = 1;
 			break;
 		case 'd': bad = cli_number("smc", "--duration", optarg, 1e-9, &duration); break;
 		case 'p':
 			if (n_params == CLI_PARAMS)
-				return fprintf(stderr, "swerve smc: more than %d --param\n", CLI_PARAMS),
+				return fprintf(stderr, "swerve smc: more than %d --param\n",
+					       CLI_PARAMS),
 				       EXIT_BAD_INPUT;
 			bad = cli_param_parse("smc", optarg, 0, &params[n_params++]);
 			break;
@@ -229,14 +251,16 @@ int cmd_smc(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || !prop[0]) {
-		fprintf(stderr, "swerve smc: expected one scenario file and a property (--property, "
-				"--reach, --safe or --mode)\n");
+		fprintf(stderr,
+			"swerve smc: expected one scenario file and a property (--property, "
+			"--reach, --safe or --mode)\n");
 		smc_usage(stderr);
 		return EXIT_BAD_INPUT;
 	}
 	if (stop.use_sprt && !sw_ens_sprt_valid(&stop.sprt)) {
-		fprintf(stderr, "swerve smc: --sprt %g with --indifference %g: expected 0 < THETA - D "
-				"< THETA + D < 1, and --alpha, --beta in (0, 0.5)\n",
+		fprintf(stderr,
+			"swerve smc: --sprt %g with --indifference %g: expected 0 < THETA - D "
+			"< THETA + D < 1, and --alpha, --beta in (0, 0.5)\n",
 			stop.sprt.theta, stop.sprt.delta);
 		return EXIT_BAD_INPUT;
 	}
@@ -305,8 +329,9 @@ int cmd_smc(int argc, char **argv)
 	} else if (ens.rank == 0) {
 		report(&tally, &stop, prop, first);
 		if (n_failed)
-			fprintf(stderr, "swerve smc: %lld runs failed (listed as failed-run; counted "
-					"as %s)\n",
+			fprintf(stderr,
+				"swerve smc: %lld runs failed (listed as failed-run; counted "
+				"as %s)\n",
 				(long long)n_failed, stop.failed_as ? "true" : "false");
 		code = n_failed ? EXIT_RUNTIME : EXIT_OK;
 	}

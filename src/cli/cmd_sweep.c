@@ -39,12 +39,15 @@ static void sweep_usage(FILE *f)
 
 int cmd_sweep(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"param", required_argument, NULL, 'p'},    {"seeds", required_argument, NULL, 'n'},
-	    {"seed", required_argument, NULL, 's'},     {"duration", required_argument, NULL, 'd'},
-	    {"property", required_argument, NULL, 'P'}, {"output", required_argument, NULL, 'o'},
-	    {"threads", required_argument, NULL, 'j'},  {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"param", required_argument, NULL, 'p'},
+					     {"seeds", required_argument, NULL, 'n'},
+					     {"seed", required_argument, NULL, 's'},
+					     {"duration", required_argument, NULL, 'd'},
+					     {"property", required_argument, NULL, 'P'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"threads", required_argument, NULL, 'j'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
 	static cli_param params[CLI_PARAMS];
 	int n_params = 0, have_seed = 0, c;
 	double seeds = 1, duration = 0.0, threads = 0, v;
@@ -83,8 +86,10 @@ int cmd_sweep(int argc, char **argv)
 		}
 		if (bad) {
 			if (c != 'p')
-				fprintf(stderr, "swerve sweep: %s '%s': expected a whole number in "
-						"range\n", argv[optind - 1], optarg);
+				fprintf(stderr,
+					"swerve sweep: %s '%s': expected a whole number in "
+					"range\n",
+					argv[optind - 1], optarg);
 			return EXIT_BAD_INPUT;
 		}
 	}
@@ -151,8 +156,9 @@ int cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "swerve sweep: %s\n", sw_strerror(st));
 		code = EXIT_RUNTIME;
 	} else if (failed) {
-		fprintf(stderr, "swerve sweep: %lld of %lld runs failed (status failed, message in "
-				"the CSV)\n",
+		fprintf(stderr,
+			"swerve sweep: %lld of %lld runs failed (status failed, message in "
+			"the CSV)\n",
 			(long long)failed, (long long)total);
 		code = EXIT_RUNTIME;
 	}

@@ -49,9 +49,11 @@ int cli_ens_init(cli_ens *e, const char *cmd)
 #else
 	const char *n = getenv("OMPI_COMM_WORLD_SIZE");
 	if (n && strcmp(n, "1") != 0) {
-		fprintf(stderr, "swerve %s: started by mpirun, but this swerve was built without "
-				"MPI; every rank would compute every run (install Open MPI, "
-				"libopenmpi-dev, and rebuild)\n", cmd);
+		fprintf(stderr,
+			"swerve %s: started by mpirun, but this swerve was built without "
+			"MPI; every rank would compute every run (install Open MPI, "
+			"libopenmpi-dev, and rebuild)\n",
+			cmd);
 		return EXIT_BAD_INPUT;
 	}
 	return EXIT_OK;
@@ -62,7 +64,8 @@ int cli_ens_finish(cli_ens *e, int code)
 {
 #ifdef SW_HAVE_MPI
 	if (e->mpi) {
-		/* The exit code is rank 0's: the others may have stopped early on the same error. */
+		/* The exit code is rank 0's: the others may have stopped early on the same error.
+		 */
 		MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
 		MPI_Finalize();
 	}
@@ -142,8 +145,9 @@ static int number(const char *cmd, const char *arg, const char *s, const char *e
 		goto bad;
 	return 0;
 bad:
-	fprintf(stderr, "swerve %s: --param '%s': '%.*s' is not a number; expected "
-			"NAME=VALUE, NAME=LO:HI:STEP or NAME=V1,V2,...\n",
+	fprintf(stderr,
+		"swerve %s: --param '%s': '%.*s' is not a number; expected "
+		"NAME=VALUE, NAME=LO:HI:STEP or NAME=V1,V2,...\n",
 		cmd, arg, (int)n, s);
 	return -1;
 }
@@ -153,8 +157,9 @@ int cli_param_parse(const char *cmd, const char *arg, int grid, cli_param *p)
 	memset(p, 0, sizeof *p);
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof p->name) {
-		fprintf(stderr, "swerve %s: --param '%s': expected NAME=%s (names: "
-				"docs/ensembles.md)\n",
+		fprintf(stderr,
+			"swerve %s: --param '%s': expected NAME=%s (names: "
+			"docs/ensembles.md)\n",
 			cmd, arg, grid ? "LO:HI:STEP or NAME=V1,V2,..." : "VALUE");
 		return -1;
 	}
@@ -164,9 +169,14 @@ int cli_param_parse(const char *cmd, const char *arg, int grid, cli_param *p)
 		const char *c2 = strchr(c1 + 1, ':');
 		double lo, hi, step;
 		if (!c2 || strchr(c2 + 1, ':') || number(cmd, arg, v, c1, &lo) ||
-		    number(cmd, arg, c1 + 1, c2, &hi) || number(cmd, arg, c2 + 1, v + strlen(v), &step))
-			return c2 ? -1 : (fprintf(stderr, "swerve %s: --param '%s': expected "
-							  "LO:HI:STEP\n", cmd, arg), -1);
+		    number(cmd, arg, c1 + 1, c2, &hi) ||
+		    number(cmd, arg, c2 + 1, v + strlen(v), &step))
+			return c2 ? -1
+				  : (fprintf(stderr,
+					     "swerve %s: --param '%s': expected "
+					     "LO:HI:STEP\n",
+					     cmd, arg),
+				     -1);
 		if (!(step > 0.0) || hi < lo) {
 			fprintf(stderr, "swerve %s: --param '%s': expected LO <= HI and STEP > 0\n",
 				cmd, arg);
@@ -175,8 +185,9 @@ int cli_param_parse(const char *cmd, const char *arg, int grid, cli_param *p)
 		/* Values lo + i * step up to hi (within a relative 1e-9 of a step). */
 		double k = floor((hi - lo) / step + 1e-9);
 		if (k >= CLI_PARAM_MAX) {
-			fprintf(stderr, "swerve %s: --param '%s': %.0f values; expected at most %d\n",
-				cmd, arg, k + 1, CLI_PARAM_MAX);
+			fprintf(stderr,
+				"swerve %s: --param '%s': %.0f values; expected at most %d\n", cmd,
+				arg, k + 1, CLI_PARAM_MAX);
 			return -1;
 		}
 		p->n = (int)k + 1;
@@ -220,8 +231,7 @@ void cli_grid_values(const cli_param *p, int n, int64_t point, double *v)
 }
 
 int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, int64_t points,
-		  const char *property, double duration, sw_model **models,
-		  sw_ens_property **props)
+		  const char *property, double duration, sw_model **models, sw_ens_property **props)
 {
 	static sw_diag diag;
 	sw_override ov[CLI_PARAMS];
@@ -239,7 +249,8 @@ int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, 
 		if (st != SW_SUCCESS) {
 			cli_print_diag(&diag);
 			if (n > 0) {
-				fprintf(stderr, "swerve %s: at grid point %lld:", cmd, (long long)g);
+				fprintf(stderr, "swerve %s: at grid point %lld:", cmd,
+					(long long)g);
 				for (int i = 0; i < n; i++)
 					fprintf(stderr, " %s=%.17g", p[i].name, v[i]);
 				fputc('\n', stderr);

@@ -19,8 +19,8 @@ typedef struct sw__ens_pair {
 } sw__ens_pair;
 
 struct sw_ens_property {
-	const sw_model *m;  /* the model names were resolved against */
-	sw_expr *expr;      /* boolean; reads slot 0 = t_end */
+	const sw_model *m; /* the model names were resolved against */
+	sw_expr *expr;     /* boolean; reads slot 0 = t_end */
 	int n_reach, n_visit;
 	sw__ens_pair reach[SW_ENS_MONITORS];
 	sw__ens_pair visit[SW_ENS_MONITORS];

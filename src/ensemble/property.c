@@ -13,9 +13,26 @@
 #include "ensemble/ensemble_internal.h"
 
 enum {
-	F_REACH, F_VISIT, F_VISITED, F_ENDS_IN, F_SAFE, F_REACHED, F_T_REACHED, F_COLLISIONS,
-	F_AGENT_COLLISIONS, F_MIN_CLEARANCE, F_MIN_AGENT_CLEARANCE, F_PATH_LENGTH,
-	F_OVERLAP_TIME, F_MAX_PENETRATION, F_X, F_Y, F_HEADING, F_SPEED, F_CLEARANCE, F_COUNT
+	F_REACH,
+	F_VISIT,
+	F_VISITED,
+	F_ENDS_IN,
+	F_SAFE,
+	F_REACHED,
+	F_T_REACHED,
+	F_COLLISIONS,
+	F_AGENT_COLLISIONS,
+	F_MIN_CLEARANCE,
+	F_MIN_AGENT_CLEARANCE,
+	F_PATH_LENGTH,
+	F_OVERLAP_TIME,
+	F_MAX_PENETRATION,
+	F_X,
+	F_Y,
+	F_HEADING,
+	F_SPEED,
+	F_CLEARANCE,
+	F_COUNT
 };
 
 /* Name-argument kinds, by what they resolve against. */
@@ -114,8 +131,9 @@ static int fix_up(sw_ens_property *p, sw_expr_ast *a, sw_diag *diag)
 		if (k == p->n_reach && k < SW_ENS_MONITORS)
 			p->reach[p->n_reach++] = (sw__ens_pair){ag, tg};
 		if (k == SW_ENS_MONITORS)
-			return bad + (sw_diag_add(diag, SW_SEV_ERROR, "property", a->line, a->column,
-						  "more than %d reach() pairs", SW_ENS_MONITORS) != 0);
+			return bad +
+			       (sw_diag_add(diag, SW_SEV_ERROR, "property", a->line, a->column,
+					    "more than %d reach() pairs", SW_ENS_MONITORS) != 0);
 		a->kid[1]->slot = k;
 		return bad;
 	}
@@ -125,9 +143,10 @@ static int fix_up(sw_ens_property *p, sw_expr_ast *a, sw_diag *diag)
 	char list[400];
 	int mode = find_mode(p->m, u, a->kid[1]->name, list, sizeof list);
 	if (mode < 0)
-		return bad + (sw_diag_add(diag, SW_SEV_ERROR, "property", a->kid[1]->line,
-					  a->kid[1]->column, "%s has no mode '%s'; expected one of: %s",
-					  a->kid[0]->name, a->kid[1]->name, list) != 0);
+		return bad +
+		       (sw_diag_add(diag, SW_SEV_ERROR, "property", a->kid[1]->line,
+				    a->kid[1]->column, "%s has no mode '%s'; expected one of: %s",
+				    a->kid[0]->name, a->kid[1]->name, list) != 0);
 	if (a->slot == F_ENDS_IN) {
 		a->kid[1]->slot = mode;
 		return bad;

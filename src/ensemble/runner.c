@@ -44,8 +44,7 @@ static void failed(sw_ens_result *out, int st, const sw_diag *diag)
 		snprintf(out->message, sizeof out->message, "%s", sw_strerror(st));
 }
 
-int sw_ens_run_one(const sw_model *m, uint64_t seed, const sw_ens_property *p,
-		   sw_ens_result *out)
+int sw_ens_run_one(const sw_model *m, uint64_t seed, const sw_ens_property *p, sw_ens_result *out)
 {
 	int64_t run = out->run, point = out->point;
 	memset(out, 0, sizeof *out);
@@ -108,8 +107,8 @@ typedef struct pool {
 	const sw_ens_plan *plan;
 	int64_t first, count;
 	sw_ens_result *out;
-	atomic_llong next;  /* next offset to compute */
-	atomic_int status;  /* SW_ENOMEM once any run ran out of memory */
+	atomic_llong next; /* next offset to compute */
+	atomic_int status; /* SW_ENOMEM once any run ran out of memory */
 } pool;
 
 static void *worker(void *arg)
@@ -126,8 +125,8 @@ static void *worker(void *arg)
 		o->run = r;
 		o->point = point;
 		uint64_t seed = plan->base_seed + (uint64_t)(r % plan->seeds_per_point);
-		if (sw_ens_run_one(plan->models[point], seed, plan->props ? plan->props[point] : NULL,
-				   o) != SW_SUCCESS)
+		if (sw_ens_run_one(plan->models[point], seed,
+				   plan->props ? plan->props[point] : NULL, o) != SW_SUCCESS)
 			atomic_store(&pl->status, SW_ENOMEM);
 	}
 	return NULL;

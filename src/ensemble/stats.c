@@ -16,6 +16,12 @@ static int bad_args(int64_t k, int64_t n, double conf)
 	return n < 1 || k < 0 || k > n || !(conf > 0.0 && conf < 1.0);
 }
 
+/* Brent's solver stops when the bracket is within BETA_EPSREL relative (BETA_EPSABS absolute) of
+ * the quantile; it needs about 40 iterations. */
+#define BETA_EPSABS 1e-15
+#define BETA_EPSREL 1e-13
+#define BETA_MAX_ITER 200
+
 typedef struct {
 	double a, b, q;
 } beta_q;
@@ -39,12 +45,12 @@ static double beta_quantile(double q, double a, double b)
 		return NAN;
 	double lo = 0.0, hi = 1.0, x = 0.5;
 	gsl_root_fsolver_set(s, &f, lo, hi);
-	for (int it = 0; it < 200; it++) {
+	for (int it = 0; it < BETA_MAX_ITER; it++) {
 		gsl_root_fsolver_iterate(s);
 		x = gsl_root_fsolver_root(s);
 		lo = gsl_root_fsolver_x_lower(s);
 		hi = gsl_root_fsolver_x_upper(s);
-		if (gsl_root_test_interval(lo, hi, 1e-15, 1e-13) == GSL_SUCCESS)
+		if (gsl_root_test_interval(lo, hi, BETA_EPSABS, BETA_EPSREL) == GSL_SUCCESS)
 			break;
 	}
 	gsl_root_fsolver_free(s);
@@ -112,8 +118,7 @@ void sw_ens_tally_init(sw_ens_tally *t)
 	*t = (sw_ens_tally){0, 0, 0, 0.0, 1.0, 0, 0.0, 0, NULL};
 }
 
-int64_t sw_ens_scan(sw_ens_tally *t, const sw_ens_stop *s, const sw_ens_result *r,
-		    int64_t count)
+int64_t sw_ens_scan(sw_ens_tally *t, const sw_ens_stop *s, const sw_ens_result *r, int64_t count)
 {
 	int64_t used = 0;
 	while (!t->done && used < count) {

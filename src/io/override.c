@@ -86,7 +86,8 @@ static void list_numeric(const char *el, char *buf, size_t n)
 	buf[0] = '\0';
 	for (const sw__attr_spec *s = sw__scenario_attrs(el); s && s->name && len < n; s++)
 		if (numeric(el, s->name))
-			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", s->name);
+			len +=
+			    (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", s->name);
 }
 
 static int set_attr(sw__loader *ld, xmlNodePtr n, const char *attr, double v)
@@ -137,8 +138,10 @@ static int apply_element(sw__loader *ld, const char *name, xmlNodePtr owner, con
 	if (!own && grp && (is_law ? law_child(grp) : child(grp, el))) {
 		if (quiet)
 			return 0; /* the group's element is overridden with the group */
-		err(ld, name, "the agent takes its <%s> from its <group>; expected groupK.%s... (the "
-		    "group's position among the groups, from 1)", is_law ? "law" : el, el);
+		err(ld, name,
+		    "the agent takes its <%s> from its <group>; expected groupK.%s... (the "
+		    "group's position among the groups, from 1)",
+		    is_law ? "law" : el, el);
 		return -1;
 	}
 	if (!own) {
@@ -160,8 +163,10 @@ static int apply_bind(sw__loader *ld, const char *name, xmlNodePtr owner, const 
 		      double v)
 {
 	if (!runs_behaviour(owner)) {
-		err(ld, name, "it runs no behaviour; expected an agent or group with a behaviour "
-			      "attribute%s%s", "", "");
+		err(ld, name,
+		    "it runs no behaviour; expected an agent or group with a behaviour "
+		    "attribute%s%s",
+		    "", "");
 		return -1;
 	}
 	for (xmlNodePtr c = owner->children; c; c = c->next) {
@@ -235,8 +240,10 @@ static int apply_all(sw__loader *ld, const char *name, xmlNodePtr root, const ch
 				applied += apply_element(ld, name, a, el, attr, v, 1) > 0;
 	}
 	if (applied == 0)
-		err(ld, name, "no agent or group it applies to (every agent runs another law or a "
-			      "behaviour)%s%s", "", "");
+		err(ld, name,
+		    "no agent or group it applies to (every agent runs another law or a "
+		    "behaviour)%s%s",
+		    "", "");
 	return applied ? 0 : 1;
 }
 
@@ -246,8 +253,9 @@ static int apply_one(sw__loader *ld, xmlNodePtr root, const sw_override *o)
 	const char *name = o->name;
 	const char *d1 = strchr(name, '.'), *d2 = d1 ? strchr(d1 + 1, '.') : NULL;
 	if (strlen(name) >= PART || (d2 && strchr(d2 + 1, '.'))) {
-		err(ld, name, "expected run.ATTR, AGENT.ATTR, OWNER.LAW.ATTR, "
-			      "OWNER.personality.ATTR, OWNER.bind.PARAM or a GLM parameter%s%s",
+		err(ld, name,
+		    "expected run.ATTR, AGENT.ATTR, OWNER.LAW.ATTR, "
+		    "OWNER.personality.ATTR, OWNER.bind.PARAM or a GLM parameter%s%s",
 		    "", "");
 		return 1;
 	}
@@ -293,29 +301,35 @@ static int apply_one(sw__loader *ld, xmlNodePtr root, const sw_override *o)
 	if (three && strcmp(b, "bind") != 0 && !numeric(b, c)) {
 		list_numeric(b, list, sizeof list);
 		err(ld, name, "<%s> has no number parameter '%s'", b, c);
-		sw_diag_add(ld->diag, SW_SEV_NOTE, ld->file, 0, 0, "the number parameters of <%s> "
-			    "are: %s", b, list);
+		sw_diag_add(ld->diag, SW_SEV_NOTE, ld->file, 0, 0,
+			    "the number parameters of <%s> "
+			    "are: %s",
+			    b, list);
 		return 1;
 	}
 	if (strcmp(a, "*") == 0) {
 		if (!three || strcmp(b, "bind") == 0) {
-			err(ld, name, "'*' applies to law and personality parameters only "
-				      "(*.LAW.ATTR, *.personality.ATTR)%s%s", "", "");
+			err(ld, name,
+			    "'*' applies to law and personality parameters only "
+			    "(*.LAW.ATTR, *.personality.ATTR)%s%s",
+			    "", "");
 			return 1;
 		}
 		return apply_all(ld, name, root, b, c, o->value);
 	}
 	xmlNodePtr owner = find_owner(root, a);
 	if (!owner) {
-		err(ld, name, "no agent named '%s' and no group '%s' (groups are group1, group2, "
-			      "... in file order)", a, a);
+		err(ld, name,
+		    "no agent named '%s' and no group '%s' (groups are group1, group2, "
+		    "... in file order)",
+		    a, a);
 		return 1;
 	}
 	if (!three) {
 		if (!sw__is_element(owner, "agent") || !numeric("agent", c)) {
 			list_numeric("agent", list, sizeof list);
-			err(ld, name, "an agent has no number attribute '%s'; expected one of: %s", c,
-			    list);
+			err(ld, name, "an agent has no number attribute '%s'; expected one of: %s",
+			    c, list);
 			return 1;
 		}
 		return !set_attr(ld, owner, c, o->value);
