@@ -100,7 +100,7 @@ int sw_scenario_load_overrides(const char *path, const sw_override *ov, int n, s
 	if (!out)
 		return SW_EUSAGE;
 	*out = NULL;
-	if (!path)
+	if (!path || n < 0 || (n > 0 && !ov))
 		return SW_EUSAGE;
 	char *buf = NULL;
 	size_t len = 0;
