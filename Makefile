@@ -19,11 +19,17 @@ SLEEF_LIBS   := $(shell pkg-config --exists sleef 2>/dev/null && pkg-config --li
 
 # OpenMP (part of GCC and Clang): parallel stepping of agents; OPENMP= builds without it.
 OPENMP  ?= -fopenmp
+# Open MPI (optional): with mpicc, `swerve smc` and `swerve sweep` spread runs over the ranks of
+# `mpirun -n N`; the CLI is then linked by mpicc and still runs as one process without mpirun.
+MPICC   := $(shell command -v mpicc 2>/dev/null)
+MPI_CFLAGS := $(if $(MPICC),-DSW_HAVE_MPI $(shell $(MPICC) --showme:compile 2>/dev/null))
+CLI_LD  := $(if $(MPICC),$(MPICC),$(CC))
+
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fPIC $(OPENMP) -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
-LDLIBS  = $(OPENMP) $(PKG_LIBS) $(SLEEF_LIBS) -lm
+LDLIBS  = $(OPENMP) $(PKG_LIBS) $(SLEEF_LIBS) -lm -pthread
 
 # Library sources, one folder per module.
 LIB_SRC := \
@@ -37,8 +43,9 @@ LIB_SRC := \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
 	src/sim/hybrid.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
-	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c \
+	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/override.c \
 	src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c \
+	src/ensemble/property.c src/ensemble/runner.c src/ensemble/stats.c \
 	src/render/trace.c src/render/picture.c src/render/plot.c src/render/scene.c \
 	src/render/scene_png.c src/render/chart.c src/render/series.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
@@ -46,11 +53,12 @@ LIB_SRC := \
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 
-CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/cmd_render.c src/cli/cmd_export.c src/cli/cmd_analyze.c src/cli/cmd_plot.c src/cli/cmd_import.c
+CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/cmd_render.c src/cli/cmd_export.c src/cli/cmd_analyze.c src/cli/cmd_plot.c src/cli/cmd_import.c \
+	src/cli/cmd_smc.c src/cli/cmd_sweep.c src/cli/ensemble_cli.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \
-	tests/test_steersuite.c tests/test_scenarios.c tests/test_crowd.c
+	tests/test_steersuite.c tests/test_ensemble.c tests/test_scenarios.c tests/test_crowd.c
 
 BENCH_SRC := bench/bench_main.c bench/bench_crowd.c
 
@@ -109,8 +117,10 @@ $(LIB_A): $(LIB_OBJ)
 $(LIB_SO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libswerve.so.0 -o $@ $^ $(LDLIBS)
 
+$(BUILD)/src/cli/ensemble_cli.o: ALL_CFLAGS += $(MPI_CFLAGS)
+
 $(CLI): $(CLI_OBJ) $(LIB_A)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS)
+	$(CLI_LD) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS)
 
 $(TESTS): $(TEST_OBJ) $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(CHECK_LIBS) $(LDLIBS)

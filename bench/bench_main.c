@@ -120,6 +120,34 @@ static void bench_world(int n_agents, const char *integrator)
 	sw_model_free(m);
 }
 
+/* Ensemble throughput: runs of tests/data/coin.xml (one GLM agent, 80 Euler steps) with a
+ * reach() property, over 1 and 2 threads. */
+static void bench_ensemble(int runs)
+{
+	sw_model *m = NULL;
+	sw_ens_property *p = NULL;
+	if (sw_scenario_load("tests/data/coin.xml", &m, NULL) != SW_SUCCESS ||
+	    sw_ens_property_compile(m, "reach(walker, upper) <= t_end", &p, NULL) != SW_SUCCESS) {
+		printf("ensemble bench: tests/data/coin.xml failed to load\n");
+		sw_model_free(m);
+		return;
+	}
+	const sw_model *ms[] = {m};
+	const sw_ens_property *ps[] = {p};
+	sw_ens_plan plan = {1, ms, ps, runs, 1};
+	sw_ens_result *r = calloc((size_t)runs, sizeof *r);
+	for (int threads = 1; r && threads <= 2; threads++) {
+		double t0 = bench_now();
+		sw_ens_execute(&plan, 0, runs, threads, r);
+		double dt = bench_now() - t0;
+		printf("ensemble coin.xml, %d thread%s        : %10.3g runs/s (%7.0f us per run)\n",
+		       threads, threads > 1 ? "s" : " ", runs / dt, dt / runs * 1e6);
+	}
+	free(r);
+	sw_ens_property_free(p);
+	sw_model_free(m);
+}
+
 int main(int argc, char **argv)
 {
 	/* `bench_swerve crowd [MAX_N]` runs only the crowd section (for profiling). */
@@ -135,5 +163,6 @@ int main(int argc, char **argv)
 	bench_world(10000, "euler");
 	bench_world(10000, "rk4");
 	bench_crowd_all(1000000);
+	bench_ensemble(4000);
 	return 0;
 }

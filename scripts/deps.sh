@@ -2,12 +2,13 @@
 # Installs the Debian packages swerve needs when any is missing (run by `make demo` and
 # `make test`).  Uses sudo when not root.  Does nothing when everything is present.
 set -eu
-PKGS="build-essential pkg-config libgsl-dev libxml2-dev check libsleef-dev libcairo2-dev"
+PKGS="build-essential pkg-config libgsl-dev libxml2-dev check libsleef-dev libcairo2-dev libopenmpi-dev openmpi-bin"
 missing=""
 command -v cc >/dev/null 2>&1 || missing="yes"
 command -v pkg-config >/dev/null 2>&1 || missing="yes"
 if [ -z "$missing" ]; then
-	pkg-config --exists gsl libxml-2.0 check sleef cairo 2>/dev/null || missing="yes"
+	pkg-config --exists gsl libxml-2.0 check sleef cairo ompi-c 2>/dev/null || missing="yes"
+	command -v mpirun >/dev/null 2>&1 || missing="yes"
 fi
 [ -z "$missing" ] && exit 0
 echo "swerve: installing missing packages: $PKGS" >&2

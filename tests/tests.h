@@ -25,6 +25,7 @@ Suite *plot_suite(void);
 Suite *crowd_suite(void);
 Suite *steersuite_suite(void);
 Suite *progress_suite(void);
+Suite *ensemble_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

@@ -29,6 +29,21 @@ int sw_scenario_load(const char *path, sw_model **out, sw_diag *diag);
 int sw_scenario_load_memory(const char *buf, size_t len, const char *name, sw_model **out,
 			    sw_diag *diag);
 
+/** A numeric override of one scenario value, named as in docs/ensembles.md ("run.duration",
+ * "walker.glm.d0", "group1.personality.courage", "walker.bind.wait", "*.glm.d0", or a bare
+ * GLM parameter "d0" meaning "*.glm.d0"). */
+typedef struct sw_override {
+	const char *name;
+	double value;
+} sw_override;
+
+/** sw_scenario_load() with the values named in ov[0 .. n - 1] replaced before the document is
+ * validated and built, so every check of a load applies to them.  A name that matches nothing,
+ * or cannot apply (a law parameter of an agent that runs a behaviour...), is an error naming
+ * it and what was expected. */
+int sw_scenario_load_overrides(const char *path, const sw_override *ov, int n, sw_model **out,
+			       sw_diag *diag);
+
 /** Loads and compiles the automaton file at path (format: docs/automata-format.md).  On success
  * *out owns a new automaton (free with sw_automaton_free(), or hand it to
  * sw_model_add_automaton()).  On failure *out is NULL, every problem found is in diag, and the

@@ -7,6 +7,7 @@
 #include "swerve/core.h"
 #include "swerve/expr.h"
 #include "swerve/export.h"
+#include "swerve/ensemble.h"
 #include "swerve/geom.h"
 #include "swerve/io.h"
 #include "swerve/model.h"

@@ -16,6 +16,8 @@ int cmd_export(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_smc(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /** Prints every entry of diag to stderr, one per line. */
 void cli_print_diag(const sw_diag *diag);
@@ -49,5 +51,74 @@ int cli_record(const sw_model *m, int progress, sw_world **w, sw_trace **tr, sw_
  * went wrong, frees everything and returns the exit code. */
 int cli_world_at(const char *cmd, const char *path, const char *agent, double at, double seed,
 		 sw_model **m, sw_world **w, int *agent_index);
+
+/* --- ensembles (ensemble_cli.c): processes, batches, --param, grids, CSV ------------------ */
+
+/** The processes of an ensemble command: one, or the ranks of an MPI job. */
+typedef struct cli_ens {
+	int rank, size; /**< this process's rank and the number of ranks (0 and 1 without MPI) */
+	int mpi;        /**< 1: MPI was initialised */
+} cli_ens;
+
+/** Joins the MPI job when the process was started by mpirun (and swerve was built with Open
+ * MPI); otherwise a single process.  Ranks other than 0 are silenced (every rank meets the same
+ * input errors; rank 0 reports).  Returns an exit code (0 on success). */
+int cli_ens_init(cli_ens *e, const char *cmd);
+
+/** Leaves the MPI job; returns rank 0's exit code on every rank. */
+int cli_ens_finish(cli_ens *e, int code);
+
+/** Threads per process: asked when > 0, else 1 under MPI with several ranks, else the cores. */
+int cli_ens_threads(const cli_ens *e, int asked);
+
+/** Computes runs first .. first + count - 1 of plan, a contiguous block per rank, threads per
+ * rank; on rank 0 out[0 .. count - 1] receives every result in run order.  Collective.  Returns
+ * SW_SUCCESS or the worst status of any rank. */
+int cli_ens_batch(const cli_ens *e, const sw_ens_plan *plan, int64_t first, int64_t count,
+		  int threads, sw_ens_result *out);
+
+/** Rank 0's value, on every rank.  Collective. */
+int cli_ens_bcast(const cli_ens *e, int value);
+
+/** Most --param options, and most values of one. */
+#define CLI_PARAMS 8
+#define CLI_PARAM_MAX 10000
+
+/** One --param: a name (docs/ensembles.md) and its values. */
+typedef struct cli_param {
+	char name[128];
+	int n;
+	double values[CLI_PARAM_MAX];
+} cli_param;
+
+/** Parses NAME=VALUE, or with grid also NAME=LO:HI:STEP (LO, LO+STEP, ... up to HI) and
+ * NAME=V1,V2,...  Prints what is wrong and returns -1 on bad text. */
+int cli_param_parse(const char *cmd, const char *arg, int grid, cli_param *p);
+
+/** Points of the grid of p[0 .. n-1] (their product), and the values of point g (the last
+ * parameter varies fastest). */
+int64_t cli_grid_points(const cli_param *p, int n);
+void cli_grid_values(const cli_param *p, int n, int64_t point, double *v);
+
+/** Loads the scenario once per grid point with that point's overrides (duration > 0 replaces
+ * the run duration) and compiles property (may be NULL) for each.  models and props have
+ * `points` entries.  On failure prints why (naming the point) and returns the exit code. */
+int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, int64_t points,
+		  const char *property, double duration, sw_model **models,
+		  sw_ens_property **props);
+
+/** Frees what cli_grid_load made and the arrays themselves. */
+void cli_grid_free(sw_model **models, sw_ens_property **props, int64_t points);
+
+/** The per-run CSV: header and one row (grid values of the run's point, status, property, the
+ * run summary, the failure message). */
+void cli_csv_header(FILE *f, const cli_param *p, int n);
+void cli_csv_row(FILE *f, const sw_ens_result *r, const cli_param *p, int n);
+
+/** Opens the output file path ("-" or NULL: stdout) as a temporary file beside it (name into
+ * tmp); cli_out_close renames it into place when keep is 1, else removes it.  Print why and
+ * return NULL / -1 on failure. */
+FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t n);
+int cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, int keep);
 
 #endif

@@ -155,6 +155,9 @@ static void usage(FILE *f)
 	      "  plot SCENARIO           heading dynamics of a GLM agent at a time, or an agent's\n"
 	      "                          heading, speed and weights over time (SVG or PNG)\n"
 	      "  import-steersuite CASE  a SteerSuite test case as a swerve scenario\n"
+	      "  smc SCENARIO            probability of a property over seeds (interval, SPRT);\n"
+	      "                          threads and MPI ranks\n"
+	      "  sweep SCENARIO          parameter grid x seeds: one CSV row per run\n"
 	      "  version                 print the version\n"
 	      "  help [COMMAND]          this text, or a command's help\n"
 	      "\n"
@@ -186,6 +189,10 @@ int main(int argc, char **argv)
 		return cmd_plot(argc - 1, argv + 1);
 	if (strcmp(cmd, "import-steersuite") == 0)
 		return cmd_import(argc - 1, argv + 1);
+	if (strcmp(cmd, "smc") == 0)
+		return cmd_smc(argc - 1, argv + 1);
+	if (strcmp(cmd, "sweep") == 0)
+		return cmd_sweep(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("swerve %s\n", SWERVE_VERSION);
 		return EXIT_OK;
@@ -209,11 +216,15 @@ int main(int argc, char **argv)
 				return cmd_plot(2, hargv);
 			if (strcmp(argv[2], "import-steersuite") == 0)
 				return cmd_import(2, hargv);
+			if (strcmp(argv[2], "smc") == 0)
+				return cmd_smc(2, hargv);
+			if (strcmp(argv[2], "sweep") == 0)
+				return cmd_sweep(2, hargv);
 		}
 		usage(stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, export, analyze, plot, import-steersuite, version or help\n",
+	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, export, analyze, plot, import-steersuite, smc, sweep, version or help\n",
 		cmd);
 	return EXIT_BAD_INPUT;
 }

@@ -90,6 +90,21 @@ const sw__attr_spec sw__personality_attrs[] = {
     SW__NUM("d0-floor", sw_personality, d0_floor),
     SW__END};
 
+const sw__attr_spec *sw__law_attrs(const char *element)
+{
+	if (strcmp(element, "glm") == 0)
+		return glm_attrs;
+	if (strcmp(element, "fw") == 0)
+		return fw_attrs;
+	if (strcmp(element, "potential") == 0)
+		return potential_attrs;
+	if (strcmp(element, "wall") == 0)
+		return wall_attrs;
+	if (strcmp(element, "personality") == 0)
+		return sw__personality_attrs;
+	return NULL;
+}
+
 /* --- reading values ---------------------------------------------------------------------- */
 
 /* Writes "a, b or c" (the names of one or two tables, or of a list) into buf. */

@@ -215,6 +215,18 @@ extern const sw__attr_spec sw__no_attrs[];
 extern const sw__attr_spec sw__point_attrs[];
 extern const sw__attr_spec sw__personality_attrs[];
 
+/** The attribute table of element <glm>, <fw>, <potential>, <wall> or <personality>; NULL for
+ * others. */
+const sw__attr_spec *sw__law_attrs(const char *element);
+
+/** The attribute table of <run>, <agent>, or as sw__law_attrs; NULL for others. */
+const sw__attr_spec *sw__scenario_attrs(const char *element);
+
+/** Applies numeric overrides (docs/ensembles.md) to the parsed scenario document ld->doc before
+ * it is validated; unknown names and impossible overrides are errors in ld->diag.  Returns the
+ * number of errors. */
+int sw__apply_overrides(sw__loader *ld, const sw_override *ov, int n);
+
 /** Reads the attributes of node into base according to specs, and those named in extra (may be
  * NULL) into extra_base; reports unknown and missing attributes and bad values.  Returns the
  * number of problems found. */

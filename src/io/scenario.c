@@ -22,14 +22,14 @@ const char *sw_scenario_schema(void)
 	return sw_scenario_schema_text;
 }
 
-static int load_buffer(const char *buf, size_t len, const char *file, int from_file, sw_model **out,
-		       sw_diag *diag)
+static int load_buffer(const char *buf, size_t len, const char *file, int from_file,
+		       const sw_override *ov, int n_ov, sw_model **out, sw_diag *diag)
 {
 	sw__loader ld;
 	sw__loader_init(&ld, diag, file, "scenario", buf, len);
 	ld.from_file = from_file;
 	int status = SW_EINPUT;
-	if (sw__parse(&ld)) {
+	if (sw__parse(&ld) && sw__apply_overrides(&ld, ov, n_ov) == 0) {
 		xmlNodePtr root = xmlDocGetRootElement(ld.doc);
 		int valid = sw__validate(&ld, sw_scenario_schema_text, ld.doc);
 		if (root->ns && root->ns->href) {
@@ -86,22 +86,28 @@ int sw_scenario_load_memory(const char *buf, size_t len, const char *name, sw_mo
 	*out = NULL;
 	if (!buf && len > 0)
 		return SW_EUSAGE;
-	return load_buffer(buf, len, name, 0, out, diag);
+	return load_buffer(buf, len, name, 0, NULL, 0, out, diag);
 }
 
 int sw_scenario_load(const char *path, sw_model **out, sw_diag *diag)
 {
+	return sw_scenario_load_overrides(path, NULL, 0, out, diag);
+}
+
+int sw_scenario_load_overrides(const char *path, const sw_override *ov, int n, sw_model **out,
+			       sw_diag *diag)
+{
 	if (!out)
 		return SW_EUSAGE;
 	*out = NULL;
-	if (!path)
+	if (!path || n < 0 || (n > 0 && !ov))
 		return SW_EUSAGE;
 	char *buf = NULL;
 	size_t len = 0;
 	int status = sw__read_file(path, &buf, &len, diag);
 	if (status != SW_SUCCESS)
 		return status;
-	status = load_buffer(buf, len, path, 1, out, diag);
+	status = load_buffer(buf, len, path, 1, ov, n, out, diag);
 	free(buf);
 	return status;
 }

@@ -94,6 +94,15 @@ static const sw__attr_spec group_attrs[] = {SW__NAME("behaviour", sw_agent_def, 
 static const sw__attr_spec bind_attrs[] = {SW__NAME("param", sw_binding_def, param, 1),
 					   SW__NAME("value", sw_binding_def, value, 1), SW__END};
 
+const sw__attr_spec *sw__scenario_attrs(const char *element)
+{
+	if (strcmp(element, "run") == 0)
+		return run_attrs;
+	if (strcmp(element, "agent") == 0)
+		return agent_attrs;
+	return sw__law_attrs(element);
+}
+
 typedef struct {
 	const char *file;
 } use_fields;

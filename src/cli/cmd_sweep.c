@@ -1,0 +1,170 @@
+/* cli/cmd_sweep.c - `swerve sweep`: a grid of parameter values x seeds, one CSV row per run.
+ * Every grid point is loaded (and checked) before the first run, so bad input writes nothing;
+ * runs are computed in batches over MPI ranks and threads and written by rank 0 in run order. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void sweep_usage(FILE *f)
+{
+	fputs("usage: swerve sweep SCENARIO [--param NAME=LO:HI:STEP]... [OPTIONS]\n"
+	      "\n"
+	      "Runs SCENARIO at every point of the grid of the --param values (the last --param\n"
+	      "varies fastest) with seeds S .. S+N-1 each, and writes one CSV row per run: run,\n"
+	      "point, seed, the parameter values, status (ok or failed), property, t_end, agents,\n"
+	      "reached, mean_t_reached, mean_path, min_clearance, min_agent_clearance,\n"
+	      "collisions, agent_collisions, message.  Failed runs are rows too.  Parallel over\n"
+	      "threads, and over MPI ranks with `mpirun -n N swerve sweep ...`: the CSV is the\n"
+	      "same for any N.  Guide: docs/ensembles.md.\n"
+	      "\n"
+	      "options:\n"
+	      "  -p, --param NAME=SPEC  NAME (run.duration, walker.glm.d0, group1.bind.wait,\n"
+	      "                         *.glm.d0 or d0 ...: docs/ensembles.md) over SPEC:\n"
+	      "                         LO:HI:STEP, V1,V2,... or one value\n"
+	      "  -n, --seeds N          seeds per grid point (default 1)\n"
+	      "  -s, --seed S           first seed (default: the scenario's)\n"
+	      "  -d, --duration T       override the simulated duration, s\n"
+	      "  -P, --property EXPR    also evaluate a property per run (column property)\n"
+	      "  -o, --output FILE      the CSV file (default: standard output)\n"
+	      "  -j, --threads N        threads per process (default: cores; 1 per MPI rank)\n"
+	      "  -h, --help             this text\n"
+	      "\n"
+	      "Exit status 1 when any run failed (its row says why).\n",
+	      f);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	static const struct option opts[] = {{"param", required_argument, NULL, 'p'},
+					     {"seeds", required_argument, NULL, 'n'},
+					     {"seed", required_argument, NULL, 's'},
+					     {"duration", required_argument, NULL, 'd'},
+					     {"property", required_argument, NULL, 'P'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"threads", required_argument, NULL, 'j'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	static cli_param params[CLI_PARAMS];
+	int n_params = 0, have_seed = 0, c;
+	double seeds = 1, duration = 0.0, threads = 0, v;
+	uint64_t seed = 0;
+	const char *property = NULL, *output = NULL;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:n:s:d:P:o:j:h", opts, NULL)) != -1) {
+		int bad = 0;
+		switch (c) {
+		case 'p':
+			if (n_params == CLI_PARAMS)
+				return fprintf(stderr, "swerve sweep: more than %d --param\n",
+					       CLI_PARAMS),
+				       EXIT_BAD_INPUT;
+			bad = cli_param_parse("sweep", optarg, 1, &params[n_params++]);
+			break;
+		case 'n':
+			bad = cli_number("sweep", "--seeds", optarg, 1.0, &seeds) ||
+			      seeds != floor(seeds) || seeds > 1e9;
+			break;
+		case 's':
+			bad = cli_number("sweep", "--seed", optarg, 0.0, &v) || v != floor(v) ||
+			      v > 1e18;
+			seed = (uint64_t)v;
+			have_seed = 1;
+			break;
+		case 'd': bad = cli_number("sweep", "--duration", optarg, 1e-9, &duration); break;
+		case 'P': property = optarg; break;
+		case 'o': output = optarg; break;
+		case 'j':
+			bad = cli_number("sweep", "--threads", optarg, 1.0, &threads) ||
+			      threads != floor(threads) || threads > 4096;
+			break;
+		case 'h': sweep_usage(stdout); return EXIT_OK;
+		default: sweep_usage(stderr); return EXIT_BAD_INPUT;
+		}
+		if (bad) {
+			if (c != 'p')
+				fprintf(stderr,
+					"swerve sweep: %s '%s': expected a whole number in "
+					"range\n",
+					argv[optind - 1], optarg);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "swerve sweep: expected exactly one scenario file\n");
+		sweep_usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	for (int i = 0; i < n_params; i++)
+		for (int k = 0; k < i; k++)
+			if (strcmp(params[i].name, params[k].name) == 0)
+				return fprintf(stderr, "swerve sweep: --param %s given twice\n",
+					       params[i].name),
+				       EXIT_BAD_INPUT;
+	int64_t points = cli_grid_points(params, n_params);
+	if (points > 1000000 || points * (int64_t)seeds > (int64_t)1e12) {
+		fprintf(stderr, "swerve sweep: %lld grid points x %.0f seeds: too many\n",
+			(long long)points, seeds);
+		return EXIT_BAD_INPUT;
+	}
+	cli_ens ens;
+	int code = cli_ens_init(&ens, "sweep");
+	if (code != EXIT_OK)
+		return cli_ens_finish(&ens, code);
+	enum { BATCH = 1024 };
+	sw_model **models = calloc((size_t)points, sizeof *models);
+	sw_ens_property **props = calloc((size_t)points, sizeof *props);
+	sw_ens_result *res = calloc(BATCH, sizeof *res);
+	if (!models || !props || !res) {
+		fprintf(stderr, "swerve sweep: out of memory\n");
+		code = EXIT_RUNTIME;
+	} else {
+		code = cli_grid_load("sweep", argv[optind], params, n_params, points, property,
+				     duration, models, props);
+	}
+	char tmp[4200];
+	FILE *out = NULL;
+	if (code == EXIT_OK && ens.rank == 0) {
+		out = cli_out_open("sweep", output, tmp, sizeof tmp);
+		code = out ? EXIT_OK : EXIT_BAD_INPUT;
+	}
+	code = cli_ens_bcast(&ens, code);
+	if (code != EXIT_OK) {
+		cli_grid_free(models, props, points);
+		free(res);
+		return cli_ens_finish(&ens, code);
+	}
+	sw_ens_plan plan = {(int)points, (const sw_model *const *)models,
+			    (const sw_ens_property *const *)props, (int64_t)seeds,
+			    have_seed ? seed : models[0]->run.seed};
+	int64_t total = sw_ens_plan_runs(&plan), failed = 0;
+	int st = SW_SUCCESS, nthreads = cli_ens_threads(&ens, (int)threads);
+	if (out)
+		cli_csv_header(out, params, n_params);
+	for (int64_t first = 0; first < total && st == SW_SUCCESS; first += BATCH) {
+		int64_t count = total - first < BATCH ? total - first : BATCH;
+		st = cli_ens_batch(&ens, &plan, first, count, nthreads, res);
+		for (int64_t j = 0; out && st == SW_SUCCESS && j < count; j++) {
+			cli_csv_row(out, &res[j], params, n_params);
+			failed += res[j].status != SW_SUCCESS;
+		}
+	}
+	if (st != SW_SUCCESS) {
+		fprintf(stderr, "swerve sweep: %s\n", sw_strerror(st));
+		code = EXIT_RUNTIME;
+	} else if (failed) {
+		fprintf(stderr,
+			"swerve sweep: %lld of %lld runs failed (status failed, message in "
+			"the CSV)\n",
+			(long long)failed, (long long)total);
+		code = EXIT_RUNTIME;
+	}
+	if (out && cli_out_close("sweep", out, output, tmp, st == SW_SUCCESS) != 0)
+		code = EXIT_RUNTIME;
+	cli_grid_free(models, props, points);
+	free(res);
+	return cli_ens_finish(&ens, code);
+}
