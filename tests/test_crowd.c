@@ -328,6 +328,53 @@ START_TEST(perception_buffers_grow_for_dense_crowds)
 }
 END_TEST
 
+START_TEST(walls_hide_agents_and_discs)
+{
+	/* A wall x = 0, -5 <= y <= 5.  Agent A at (-1, 0) perceives (5 m) the wall and agent C on
+	 * its side, but neither agent B nor the disc on the other side; with the grid on and off. */
+	for (int grid = 0; grid < 2; grid++) {
+		sw_model *m = sw_model_alloc("walls", NULL);
+		sw_obstacle_def o = sw_default_obstacle_def();
+		o.shape = SW_SHAPE_SEGMENT;
+		o.name = "wall";
+		o.a = sw_v2(0.0, -5.0);
+		o.b = sw_v2(0.0, 5.0);
+		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+		o = sw_default_obstacle_def();
+		o.name = "pillar";
+		o.center = sw_v2(1.5, 2.0);
+		o.radius = 0.3;
+		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+		const double xy[3][2] = {{-1.0, 0.0}, {1.0, 0.0}, {-1.0, 3.0}};
+		for (int i = 0; i < 3; i++) {
+			sw_agent_def ad = sw_default_agent_def();
+			ad.position = sw_v2(xy[i][0], xy[i][1]);
+			ad.perception = 5.0;
+			ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
+		}
+		sw_run_def r = sw_default_run_def();
+		r.neighbor_grid = grid;
+		ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
+		sw_world *w = NULL;
+		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+		sw_percept buf[8];
+		sw_situation s;
+		ck_assert_int_eq(sw_world_perceive(w, 0, &s, buf, 8), 2);
+		ck_assert_int_eq(buf[0].id, 0);  /* the wall (primitive 0) */
+		ck_assert_int_eq(buf[1].id, -3); /* agent C */
+		/* B sees the pillar and no agent; C sees the wall and A. */
+		ck_assert_int_eq(sw_world_perceive(w, 1, &s, buf, 8), 2);
+		ck_assert_int_eq(buf[0].id, 0);
+		ck_assert_int_eq(buf[1].id, 1);
+		ck_assert_int_eq(sw_world_perceive(w, 2, &s, buf, 8), 2);
+		ck_assert_int_eq(buf[1].id, -1);
+		sw_world_destroy(w);
+		sw_model_free(m);
+	}
+}
+END_TEST
+
 Suite *crowd_suite(void)
 {
 	Suite *s = suite_create("crowd");
@@ -339,6 +386,7 @@ Suite *crowd_suite(void)
 	tcase_add_test(tc, thread_count_is_checked);
 	tcase_add_test(tc, flock_attractors_match_their_closed_forms);
 	tcase_add_test(tc, perception_buffers_grow_for_dense_crowds);
+	tcase_add_test(tc, walls_hide_agents_and_discs);
 	tcase_add_test(tc, alignment_brings_a_disordered_group_to_a_common_heading);
 	suite_add_tcase(s, tc);
 	return s;

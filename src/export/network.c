@@ -389,6 +389,15 @@ static void global_notes(xb *b)
 				"the export integrates them as state, w' = rhs(8) / eps (their "
 				"continuous-time meaning)");
 	}
+	int walls = 0, hidable = m->n_agents > 1 && m->run.agents_perceive;
+	for (int k = 0; k < m->n_prims; k++) {
+		walls |= m->prims[k].is_segment;
+		hidable |= !m->prims[k].is_segment;
+	}
+	if (walls && hidable)
+		xb_note(b, "system", 0,
+			"the simulator hides discs and agents behind walls from an agent's perception; "
+			"the export does not model occlusion (its flows see through walls)");
 	if (m->n_agents > 1 && m->run.agents_perceive)
 		xb_note(b, "system", 0,
 			"the simulator couples agents through positions frozen at each step start; the "

@@ -1,8 +1,17 @@
 /* sim/perceive.c - what an agent perceives: its target and the obstacles (static primitives
  * displaced by their scripted motion, and other agents as moving discs) inside its perception
- * radius.  Walls follow steering-models.md section 1.1: far away a wall acts as a repeller at its
- * midpoint whose half-width is half the angle the wall subtends; near it (clearance below
- * wall_near times its half length) it acts at its closest point, like a mirror. */
+ * radius and, where walls exist, visible from it (steering-models.md section 5).  Walls follow
+ * section 1.1: far away a wall acts as a repeller at its midpoint whose half-width is half the
+ * angle the wall subtends; near it (clearance below wall_near times its half length) it acts at
+ * its closest point, like a mirror.
+ *
+ * Visibility: a disc obstacle or another agent is perceived only when the segment from the
+ * agent's centre to its centre crosses no wall (segment primitives: walls and polygon edges).
+ * Only walls within reach can cross that segment (a wall crossing it is no farther from the
+ * agent than the other centre, which is within perception + both radii), so they are collected
+ * while the primitives are scanned and the test costs nothing where no wall is near.  Walls
+ * themselves are always perceived; discs do not hide things (a pillar hides part of a person,
+ * not all of them). */
 #include <math.h>
 
 #include "sim_internal.h"
@@ -50,6 +59,18 @@ static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
 	o->id = id;
 }
 
+/* Whether no wall among the first n of w->occl crosses the segment p-q. */
+static int visible(const struct sw_world *w, double t, sw_vec2 p, sw_vec2 q, int n)
+{
+	for (int k = 0; k < n; k++) {
+		sw_vec2 a, b;
+		sw_model_prim_at(w->m, w->occl[k], t, &a, &b);
+		if (sw_segments_intersect(p, q, a, b))
+			return 0;
+	}
+	return 1;
+}
+
 int sw__perceive(const struct sw_world *w, int i, double t, const double *y, double wall_near,
 		 sw_situation *s, sw_percept *buf, int cap)
 {
@@ -63,7 +84,8 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 	s->has_target = sw__target_pos(w, i, t, &q);
 	s->tx = q.x;
 	s->ty = q.y;
-	int n = 0;
+	int n = 0, n_occl = 0;
+	double occl_reach = a->perception + fmax(w->agent_rmax, w->prim_rmax);
 	for (int k = 0; k < m->n_prims && n < cap; k++) {
 		const sw_prim *pr = &m->prims[k];
 		sw_vec2 pa, pb;
@@ -77,6 +99,8 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 		}
 		sw_vec2 cp = sw_segment_closest(pa, pb, p, NULL);
 		double c = sw_v2_dist(cp, p) - a->radius;
+		if (c <= occl_reach)
+			w->occl[n_occl++] = k; /* may hide a disc or an agent */
 		if (c > a->perception)
 			continue;
 		double half = 0.5 * sw_v2_dist(pa, pb);
@@ -90,6 +114,16 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 			double ang = atan2(fabs(sw_v2_cross(da, db)), sw_v2_dot(da, db));
 			put(&buf[n++], dm, sw_v2_len(dm) * sin(0.5 * ang), c, k);
 		}
+	}
+	if (n_occl > 0) { /* drop the discs hidden behind a wall */
+		int kept = 0;
+		for (int k = 0; k < n; k++) {
+			const sw_percept *o = &buf[k];
+			if (m->prims[o->id].is_segment ||
+			    visible(w, t, p, sw_v2(p.x + o->dx, p.y + o->dy), n_occl))
+				buf[kept++] = *o;
+		}
+		n = kept;
 	}
 	if (m->run.agents_perceive) {
 		/* Other agents at their start-of-step positions: through the grid when it is on
@@ -109,7 +143,8 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 			sw_vec2 d = sw_v2(yj[0] - p.x, yj[1] - p.y);
 			double rj = m->agents[j].radius;
 			double c = sw_v2_len(d) - rj - a->radius;
-			if (c <= a->perception) {
+			if (c <= a->perception &&
+			    (n_occl == 0 || visible(w, t, p, sw_v2(yj[0], yj[1]), n_occl))) {
 				put(&buf[n], d, rj, c, -1 - j);
 				if (w->snap_h) {
 					buf[n].hx = w->snap_h[2 * (size_t)j];

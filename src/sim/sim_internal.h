@@ -97,6 +97,8 @@ struct sw_world {
 	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
 	struct sw_thread *th;   /* n_threads of them */
 	sw_tgt *tgt;            /* per target */
+	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
+	int *occl;              /* scratch: walls near the perceiving agent (n_prims) */
 	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */
 	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN,
 				   then cos and sin of the heading (3 per agent) */
@@ -119,7 +121,7 @@ typedef struct sw_thread {
 	sw_percept *scratch;
 	int cap;
 	double *work, *slots;
-	int *found;
+	int *found, *occl;
 	sw_diag *diag;
 	int status;
 	sw_tevent *ev;

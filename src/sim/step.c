@@ -438,6 +438,7 @@ void sw__thread_free(sw_thread *th)
 	free(th->work);
 	free(th->slots);
 	free(th->found);
+	free(th->occl);
 	free(th->diag);
 	free(th->ev);
 	free(th->evy);
@@ -451,8 +452,9 @@ int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
 	th->work = calloc(8 * (size_t)w->maxdim, sizeof *th->work);
 	th->slots = calloc((size_t)w->max_slots, sizeof *th->slots);
 	th->found = calloc((size_t)w->n + 1, sizeof *th->found);
+	th->occl = calloc((size_t)w->m->n_prims + 1, sizeof *th->occl);
 	th->diag = malloc(sizeof *th->diag);
-	if (!th->scratch || !th->work || !th->slots || !th->found || !th->diag) {
+	if (!th->scratch || !th->work || !th->slots || !th->found || !th->occl || !th->diag) {
 		sw__thread_free(th);
 		return SW_ENOMEM;
 	}
@@ -470,6 +472,7 @@ static struct sw_world *make_view(struct sw_world *w, int k)
 	v->work = th->work;
 	v->slots = th->slots;
 	v->grid_found = th->found;
+	v->occl = th->occl;
 	v->event_fn = w->event_fn ? buffer_event : NULL;
 	v->event_ctx = th;
 	v->rhs_status = SW_SUCCESS;

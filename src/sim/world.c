@@ -59,6 +59,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->hist);
 	free(w->fast);
 	free(w->tgt);
+	free(w->occl);
 	free(w->snap_h);
 	for (int k = 0; k < w->n_threads; k++)
 		sw__thread_free(&w->th[k]);
@@ -212,6 +213,12 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->sig_mode0 = calloc((size_t)w->ns + 1, sizeof *w->sig_mode0);
 	w->fast = calloc(3 * (size_t)n + 1, sizeof *w->fast);
 	w->tgt = calloc((size_t)m->n_targets + 1, sizeof *w->tgt);
+	w->occl = calloc((size_t)m->n_prims + 1, sizeof *w->occl);
+	for (int i = 0; i < n; i++)
+		w->agent_rmax = fmax(w->agent_rmax, m->agents[i].radius);
+	for (int k = 0; k < m->n_prims; k++)
+		if (!m->prims[k].is_segment)
+			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
 	for (int k = 0; w->tgt && k < m->n_targets; k++) {
 		const sw_target *tg = &m->targets[k];
 		w->tgt[k] = (sw_tgt){tg->position.x, tg->position.y, tg->radius,
@@ -227,7 +234,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
 	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
-	    !w->fast || !w->tgt || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
+	    !w->fast || !w->tgt || !w->occl || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;
