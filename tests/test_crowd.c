@@ -375,6 +375,90 @@ START_TEST(walls_hide_agents_and_discs)
 }
 END_TEST
 
+/* A model of n agents standing apart, each with a personality whose agility is drawn from
+ * `agility` and courage from normal(0.5, 0.2); loaded from XML so the reader is exercised. */
+static sw_model *drawn_model(int n, const char *agility, unsigned seed)
+{
+	char *xml = malloc(200 + (size_t)n * 160);
+	int len = sprintf(xml, "<scenario name=\"p\"><run duration=\"1\" seed=\"%u\"/><world/>"
+			       "<group><personality agility=\"%s\" courage=\"normal(0.5, 0.2)\"/>",
+			  seed, agility);
+	for (int i = 0; i < n; i++)
+		len += sprintf(xml + len, "<agent x=\"%d\" y=\"0\" perception=\"1\"/>", 3 * i);
+	sprintf(xml + len, "</group></scenario>");
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	int st = sw_scenario_load_memory(xml, strlen(xml), "drawn.xml", &m, &d);
+	free(xml);
+	ck_assert_int_eq(st, SW_SUCCESS);
+	return m;
+}
+
+START_TEST(personality_traits_are_drawn_per_agent_from_their_distributions)
+{
+	/* uniform(0.2, 0.6) over 2000 agents: every draw in range, the mean within 4 standard
+	 * errors of 0.4 (sd of the mean 0.4 / sqrt(12 * 2000) = 0.0026); the same seed draws the
+	 * same values, another seed others; courage normal(0.5, 0.2) clamped to [0, 1] moves d0. */
+	sw_model *m = drawn_model(2000, "uniform(0.2, 0.6)", 5);
+	sw_world *w = NULL, *w2 = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, &w2, NULL), SW_SUCCESS);
+	double sum = 0.0, d0_min = INFINITY, d0_max = 0.0;
+	for (int i = 0; i < 2000; i++) {
+		const sw_personality *p = sw_world_personality(w, i);
+		ck_assert(p->has_agility && p->has_courage);
+		ck_assert(p->agility >= 0.2 && p->agility <= 0.6);
+		ck_assert(p->courage >= 0.0 && p->courage <= 1.0);
+		ck_assert(p->agility == sw_world_personality(w2, i)->agility);
+		sum += p->agility;
+		double d0 = sw_world_steer(w, i)->glm.d0;
+		d0_min = fmin(d0_min, d0);
+		d0_max = fmax(d0_max, d0);
+	}
+	ck_assert_double_lt(fabs(sum / 2000 - 0.4), 4 * 0.4 / sqrt(12.0 * 2000));
+	ck_assert_double_lt(d0_min, d0_max); /* courage differs, so d0 does */
+	ck_assert(sw_world_personality(w, 0)->agility != sw_world_personality(w, 1)->agility);
+	sw_world_destroy(w);
+	sw_world_destroy(w2);
+	sw_model_free(m);
+	m = drawn_model(50, "uniform(0.2, 0.6)", 6);
+	sw_model *m5 = drawn_model(50, "uniform(0.2, 0.6)", 5);
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m5, &w2, NULL), SW_SUCCESS);
+	int same = 0;
+	for (int i = 0; i < 50; i++)
+		same += sw_world_personality(w, i)->agility == sw_world_personality(w2, i)->agility;
+	ck_assert_int_eq(same, 0);
+	sw_world_destroy(w);
+	sw_world_destroy(w2);
+	sw_model_free(m);
+	sw_model_free(m5);
+}
+END_TEST
+
+START_TEST(bad_trait_distributions_are_errors)
+{
+	const char *bad[] = {"uniform(0.7, 0.2)", "uniform(0.2)", "normal(0.5, -1)",
+			     "uniform(0, 2)", "gamma(1, 2)"};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		char xml[512];
+		snprintf(xml, sizeof xml,
+			 "<scenario name=\"p\"><world/>\n<agent x=\"0\" y=\"0\">\n"
+			 "<personality agility=\"%s\"/></agent></scenario>",
+			 bad[k]);
+		sw_model *m = NULL;
+		sw_diag d;
+		sw_diag_init(&d);
+		ck_assert_int_eq(sw_scenario_load_memory(xml, strlen(xml), "bad.xml", &m, &d),
+				 SW_EINPUT);
+		ck_assert_ptr_null(m);
+		ck_assert_int_ge(d.count, 1);
+		ck_assert_msg(d.entry[0].line >= 2, "%s: no line", bad[k]);
+	}
+}
+END_TEST
+
 Suite *crowd_suite(void)
 {
 	Suite *s = suite_create("crowd");
@@ -387,6 +471,8 @@ Suite *crowd_suite(void)
 	tcase_add_test(tc, flock_attractors_match_their_closed_forms);
 	tcase_add_test(tc, perception_buffers_grow_for_dense_crowds);
 	tcase_add_test(tc, walls_hide_agents_and_discs);
+	tcase_add_test(tc, personality_traits_are_drawn_per_agent_from_their_distributions);
+	tcase_add_test(tc, bad_trait_distributions_are_errors);
 	tcase_add_test(tc, alignment_brings_a_disordered_group_to_a_common_heading);
 	suite_add_tcase(s, tc);
 	return s;

@@ -94,6 +94,10 @@ double sw_world_min_clearance(const sw_world *w, int i, int j);
  * from several threads at once on one world. */
 int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap);
 
+/** Agent i's personality, with the traits drawn for this world when the scenario gives
+ * distributions (uniform(lo, hi), normal(mean, sd)). */
+const sw_personality *sw_world_personality(const sw_world *w, int i);
+
 /** GLM evaluation of agent i at the current state (for outputs and analysis); returns SW_EUSAGE
  * when the agent does not run GLM. */
 int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);

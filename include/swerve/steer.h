@@ -114,6 +114,20 @@ typedef struct sw_wall_params {
 	double speed;    /**< forward speed, m/s; default 0.8 */
 } sw_wall_params;
 
+/** How a personality trait is drawn per agent when a world is created ("personality drawn per
+ * agent from distributions", DESIGN.md / steering-models.md section 6). */
+typedef enum {
+	SW_TRAIT_FIXED = 0,   /**< the trait's value as given */
+	SW_TRAIT_UNIFORM = 1, /**< uniform on [p1, p2] (0 <= p1 <= p2 <= 1) */
+	SW_TRAIT_NORMAL = 2   /**< normal with mean p1 and standard deviation p2, clamped to [0, 1] */
+} sw_trait_kind;
+
+/** A trait's distribution. */
+typedef struct sw_trait_dist {
+	sw_trait_kind kind;
+	double p1, p2;
+} sw_trait_dist;
+
 /** Personality traits (section 1.4), each in [0, 1]; a trait acts only when its flag is set. */
 typedef struct sw_personality {
 	int has_agility;  /**< 1: heading rate lags through omega' = lambda_k (phidot~ - omega) */
@@ -127,6 +141,9 @@ typedef struct sw_personality {
 	int has_courage;  /**< 1: courage sets d0 and d1 from the law's d0 (d0_base) */
 	double courage;   /**< co in [0, 1]; default 0.5 */
 	double d0_floor;  /**< smallest d0 courage may produce, m; default 0.05 */
+	sw_trait_dist agility_dist, mass_dist, courage_dist; /**< per-agent draws (default fixed);
+				 the simulator replaces agility, mass and courage by draws from the
+				 agent's own stream when a world is created */
 } sw_personality;
 
 /** A law with its parameters: what a mode (or, before automata, an agent) runs. */

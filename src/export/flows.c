@@ -403,6 +403,15 @@ int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int 
 		oth[j].y_name = c->comp->vars[oth[j].y_slot].name;
 	}
 	sw_expr_ast *out[SW_STATE_DIM] = {NULL};
+	const sw_personality *pp = &ag->personality;
+	if (st == SW_SUCCESS && (pp->agility_dist.kind || pp->mass_dist.kind || pp->courage_dist.kind)) {
+		free(obs);
+		free(oth);
+		return xb_refuse(b, ag->line,
+				 "%s: personality traits drawn from a distribution differ from run to "
+				 "run; expected fixed numbers in an exported model%s",
+				 c->where, "");
+	}
 	if (st == SW_SUCCESS && def->law == SW_LAW_GLM &&
 	    (def->glm.cohesion != 0.0 || def->glm.alignment != 0.0)) {
 		free(obs);

@@ -80,9 +80,9 @@ static const sw__attr_spec wall_attrs[] = {SW__NUM("a", sw_wall_params, a),
 					   SW__END};
 
 const sw__attr_spec sw__personality_attrs[] = {
-    SW__NUM("agility", sw_personality, agility),
-    SW__NUM("mass", sw_personality, mass),
-    SW__NUM("courage", sw_personality, courage),
+    SW__OTHER("agility", 0), /* a number or a distribution: read_trait() */
+    SW__OTHER("mass", 0),
+    SW__OTHER("courage", 0),
     SW__NUM("lambda-k-min", sw_personality, lambda_k_min),
     SW__NUM("lambda-k-max", sw_personality, lambda_k_max),
     SW__NUM("lambda-m-min", sw_personality, lambda_m_min),
@@ -467,11 +467,57 @@ int sw__read_law(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer, const sw_
 	return bad + sw__no_children(ld, node, "no child elements (parameters are attributes)");
 }
 
+/* The two numbers of "NAME(a, b)" after the opening parenthesis; 0 on success. */
+static int two_numbers(const char *args, double *a, double *b)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", args);
+	char *comma = strchr(buf, ','), *close = strrchr(buf, ')');
+	if (!comma || !close || close < comma || close[1] != '\0')
+		return -1;
+	*comma = *close = '\0';
+	return sw__parse_number(buf, a) != SW__NUM_OK || sw__parse_number(comma + 1, b) != SW__NUM_OK;
+}
+
+/* A personality trait: a number, or uniform(lo, hi) / normal(mean, sd) drawn per agent (the
+ * ranges are checked with the personality, in the model). */
+static int read_trait(sw__loader *ld, xmlNodePtr node, const char *name, int *has, double *value,
+		      sw_trait_dist *dist)
+{
+	xmlChar *v = xmlGetNoNsProp(node, (const xmlChar *)name);
+	*has = v != NULL;
+	if (!v)
+		return 0;
+	char text[128];
+	snprintf(text, sizeof text, "%s", (const char *)v);
+	sw__collapse_space(text);
+	int bad = 0;
+	*dist = (sw_trait_dist){SW_TRAIT_FIXED, 0.0, 0.0};
+	if (strncmp(text, "uniform", 7) == 0 || strncmp(text, "normal", 6) == 0) {
+		int uni = text[0] == 'u';
+		const char *open = strchr(text, '(');
+		if (!open || two_numbers(open + 1, &dist->p1, &dist->p2) != 0)
+			bad = 1;
+		dist->kind = uni ? SW_TRAIT_UNIFORM : SW_TRAIT_NORMAL;
+		*value = uni ? 0.5 * (dist->p1 + dist->p2) : dist->p1; /* until drawn */
+	} else if (sw__parse_number(text, value) != SW__NUM_OK) {
+		bad = 1;
+	}
+	if (bad)
+		sw__walk_error(ld, node,
+			       "attribute %s of <personality>: '%.*s' is not a number or a "
+			       "distribution; expected a number in [0, 1], uniform(lo, hi) or "
+			       "normal(mean, sd)",
+			       name, QUOTE_MAX, (const char *)v);
+	xmlFree(v);
+	return bad;
+}
+
 int sw__read_personality(sw__loader *ld, xmlNodePtr node, sw_personality *p)
 {
 	int bad = sw__read_attrs(ld, node, sw__personality_attrs, p);
-	p->has_agility = xmlHasProp(node, (const xmlChar *)"agility") != NULL;
-	p->has_mass = xmlHasProp(node, (const xmlChar *)"mass") != NULL;
-	p->has_courage = xmlHasProp(node, (const xmlChar *)"courage") != NULL;
+	bad += read_trait(ld, node, "agility", &p->has_agility, &p->agility, &p->agility_dist);
+	bad += read_trait(ld, node, "mass", &p->has_mass, &p->mass, &p->mass_dist);
+	bad += read_trait(ld, node, "courage", &p->has_courage, &p->courage, &p->courage_dist);
 	return bad + sw__no_children(ld, node, "no child elements (parameters are attributes)");
 }

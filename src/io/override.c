@@ -76,7 +76,9 @@ static int numeric(const char *el, const char *attr)
 	for (; s && s->name; s++)
 		if (strcmp(s->name, attr) == 0)
 			return s->kind == SW__A_NUMBER || s->kind == SW__A_ANGLE ||
-			       s->kind == SW__A_INT || s->kind == SW__A_SEED;
+			       s->kind == SW__A_INT || s->kind == SW__A_SEED ||
+			       /* the traits: a number, or a distribution */
+			       (strcmp(el, "personality") == 0 && s->kind == SW__A_OTHER);
 	return 0;
 }
 

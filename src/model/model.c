@@ -430,8 +430,30 @@ int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const 
 	return c.bad ? SW_EINPUT : SW_SUCCESS;
 }
 
+/* A trait's distribution: uniform(lo, hi) with 0 <= lo <= hi <= 1, normal(mean, sd) with the
+ * mean in [0, 1] and sd >= 0. */
+static void check_trait(checker *c, const char *name, const sw_trait_dist *d)
+{
+	char what[64];
+	snprintf(what, sizeof what, "%s (distribution's first number)", name);
+	if (d->kind == SW_TRAIT_UNIFORM) {
+		unit(c, what, d->p1);
+		snprintf(what, sizeof what, "%s (distribution's second number)", name);
+		unit(c, what, d->p2);
+		if (d->p1 > d->p2)
+			bad(c, name, d->p2, "uniform(lo, hi) with lo <= hi");
+	} else if (d->kind == SW_TRAIT_NORMAL) {
+		unit(c, what, d->p1);
+		snprintf(what, sizeof what, "%s (standard deviation)", name);
+		nonneg(c, what, d->p2);
+	}
+}
+
 static void check_personality(checker *c, const sw_personality *p)
 {
+	check_trait(c, "agility", &p->agility_dist);
+	check_trait(c, "mass", &p->mass_dist);
+	check_trait(c, "courage", &p->courage_dist);
 	if (p->has_agility) {
 		unit(c, "agility", p->agility);
 		positive(c, "lambda-k-min", p->lambda_k_min);
@@ -858,7 +880,8 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 				badf = 1;
 			}
 		}
-		if (a->steer.law == SW_LAW_GLM)
+		/* Courage drawn per agent is applied by the world that draws it. */
+		if (a->steer.law == SW_LAW_GLM && a->personality.courage_dist.kind == SW_TRAIT_FIXED)
 			a->steer.glm = sw_glm_with_personality(&a->steer.glm, &a->personality);
 	}
 	check_unique(m, "region", m->regions, m->n_regions, sizeof *m->regions,

@@ -41,12 +41,11 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 	if (f) {
 		fast_flow(y, f, dydt);
 	} else if (u < w->n && md->moves) {
-		const sw_agent *ag = &w->m->agents[u];
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
 		sw_situation s;
 		if (sw__perceive_grow(w, u, t, y, sw__wall_near(def), &s) < 0)
 			return SW_ENOMEM;
-		int st = sw_steer_rhs(def, &ag->personality, &s, y, dydt, NULL);
+		int st = sw_steer_rhs(def, sw__pers(w, u), &s, y, dydt, NULL);
 		if (st != SW_SUCCESS)
 			return st;
 	}
@@ -75,12 +74,11 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 		fast_flow(y, sensed(w, u, t), dydt);
 		st = SW_SUCCESS;
 	} else {
-		const sw_agent *a = &w->m->agents[u];
 		const sw_steer_def *def = sw__steer_of(w, u, 0);
 		sw_situation s;
 		st = sw__perceive_grow(w, u, t, y, sw__wall_near(def), &s) < 0
 			 ? SW_ENOMEM
-			 : sw_steer_rhs(def, &a->personality, &s, y, dydt, NULL);
+			 : sw_steer_rhs(def, sw__pers(w, u), &s, y, dydt, NULL);
 	}
 	if (st != SW_SUCCESS) {
 		if (w->rhs_status == SW_SUCCESS)

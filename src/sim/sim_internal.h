@@ -97,6 +97,7 @@ struct sw_world {
 	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
 	struct sw_thread *th;   /* n_threads of them */
 	sw_tgt *tgt;            /* per target */
+	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
 	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
 	int *occl;              /* scratch: walls near the perceiving agent (n_prims) */
 	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */
@@ -129,6 +130,12 @@ typedef struct sw_thread {
 	double *evy;
 	size_t n_evy, cap_evy;
 } sw_thread;
+
+/** Agent i's personality (its drawn traits when the scenario draws any). */
+static inline const sw_personality *sw__pers(const struct sw_world *w, int i)
+{
+	return w->pers ? &w->pers[i] : &w->m->agents[i].personality;
+}
 
 /* step.c */
 /** Agent i's random stream (a gsl_rng is a public struct of a type and a state pointer; the

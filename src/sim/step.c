@@ -132,7 +132,7 @@ void sw__start_plain(struct sw_world *w, int i)
 static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const sw_situation *s)
 {
 	const sw_glm_params *p = &def->glm;
-	const sw_personality *pers = &w->m->agents[i].personality;
+	const sw_personality *pers = sw__pers(w, i);
 	double *y = agent_y(w, i), *fast = w->fast + 3 * (size_t)i;
 	sw_glm_terms tm;
 	sw_steer_velocity(1.0, y[SW_STATE_PHI], fast + 1); /* cos, sin: kept for the flow */
@@ -244,7 +244,7 @@ int sw__sense(struct sw_world *w, int i, double dt)
 	} else if (def->law == SW_LAW_GLM) {
 		st = glm_sense(w, i, def, &s);
 	} else {
-		sw_steer_algebraic(def, &w->m->agents[i].personality, &s, y);
+		sw_steer_algebraic(def, sw__pers(w, i), &s, y);
 	}
 	measure_obstacles(w, i, dt);
 	measure_agents(w, i, &s);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
 
 #include "sim_internal.h"
 
@@ -59,6 +60,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->hist);
 	free(w->fast);
 	free(w->tgt);
+	free(w->pers);
 	free(w->occl);
 	free(w->snap_h);
 	for (int k = 0; k < w->n_threads; k++)
@@ -97,6 +99,52 @@ void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx)
 }
 
 /* Sizes and layout of every unit; steering definitions per agent and mode. */
+/* One trait from its distribution (SW_TRAIT_FIXED keeps the value). */
+static double draw_trait(gsl_rng *r, const sw_trait_dist *d, double value)
+{
+	switch (d->kind) {
+	case SW_TRAIT_UNIFORM: return gsl_ran_flat(r, d->p1, d->p2);
+	case SW_TRAIT_NORMAL: return fmin(fmax(d->p1 + gsl_ran_gaussian(r, d->p2), 0.0), 1.0);
+	default: return value;
+	}
+}
+
+/* Personalities with traits drawn per agent ("personality drawn per agent from distributions"):
+ * each agent draws agility, mass and courage, in that order, from its own stream seeded from
+ * (scenario seed ^ "pers", agent index), independent of its noise stream and of threads. */
+static int draw_personalities(sw_world *w)
+{
+	const sw_model *m = w->m;
+	int any = 0;
+	for (int i = 0; i < w->n; i++) {
+		const sw_personality *p = &m->agents[i].personality;
+		any |= p->agility_dist.kind || p->mass_dist.kind || p->courage_dist.kind;
+	}
+	if (!any)
+		return SW_SUCCESS;
+	w->pers = calloc((size_t)w->n, sizeof *w->pers);
+	gsl_rng *r = gsl_rng_alloc(SW_RNG_TYPE);
+	if (!w->pers || !r) {
+		gsl_rng_free(r);
+		return SW_ENOMEM;
+	}
+	for (int i = 0; i < w->n; i++) {
+		sw_personality p = m->agents[i].personality;
+		sw_rng_stream_seed(r, m->run.seed ^ 0x7065727300000000ULL, (uint64_t)i);
+		p.agility = draw_trait(r, &p.agility_dist, p.agility);
+		p.mass = draw_trait(r, &p.mass_dist, p.mass);
+		p.courage = draw_trait(r, &p.courage_dist, p.courage);
+		w->pers[i] = p;
+	}
+	gsl_rng_free(r);
+	return SW_SUCCESS;
+}
+
+const sw_personality *sw_world_personality(const sw_world *w, int i)
+{
+	return sw__pers(w, i);
+}
+
 static int layout(sw_world *w)
 {
 	const sw_model *m = w->m;
@@ -137,14 +185,18 @@ static int layout(sw_world *w)
 		const sw_agent *ag = &m->agents[i];
 		int nm = w->aut[i] ? w->aut[i]->n_modes : 1;
 		sw_steer_def *d = w->steer + used;
+		const sw_personality *pers = sw__pers(w, i);
 		for (int q = 0; q < nm; q++) {
 			if (!w->aut[i]) {
-				d[q] = ag->steer; /* courage applied at finalize */
+				d[q] = ag->steer; /* fixed courage applied at finalize */
+				if (d[q].law == SW_LAW_GLM &&
+				    ag->personality.courage_dist.kind != SW_TRAIT_FIXED)
+					d[q].glm = sw_glm_with_personality(&d[q].glm, pers);
 				continue;
 			}
 			d[q] = w->aut[i]->modes[q].steer;
 			if (d[q].law == SW_LAW_GLM)
-				d[q].glm = sw_glm_with_personality(&d[q].glm, &ag->personality);
+				d[q].glm = sw_glm_with_personality(&d[q].glm, pers);
 		}
 		for (int q = 0; q < nm; q++)
 			need_h |= d[q].law == SW_LAW_GLM && d[q].glm.alignment != 0.0;
@@ -234,7 +286,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
 	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
-	    !w->fast || !w->tgt || !w->occl || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
+	    !w->fast || !w->tgt || !w->occl || draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;
