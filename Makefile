@@ -31,11 +31,12 @@ LIB_SRC := \
 	src/geom/geom.c \
 	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/wall.c src/steer/rhs.c src/steer/emit.c src/steer/kclass.c \
-	src/model/model.c src/model/motion.c src/model/automaton.c \
+	src/model/model.c src/model/motion.c src/model/automaton.c src/model/field.c \
+	src/plan/grid.c src/plan/solve.c src/plan/cache.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
-	src/sim/hybrid.c src/sim/grid.c \
+	src/sim/hybrid.c src/sim/grid.c src/sim/navigate.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
-	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c \
+	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/field_read.c \
 	src/render/svg.c src/render/plot.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c

@@ -54,6 +54,7 @@ struct sw_world {
 	const struct sw_automaton **aut; /* per unit automaton, NULL for plain-law agents */
 	sw_steer_def *steer;    /* per agent per mode steering (personality applied) */
 	int *steer_first;       /* per agent: its modes' entries in steer */
+	int n_steer;            /* entries in steer */
 	int *tkind, *tindex;    /* per agent current steering target */
 	gsl_rng **rng;          /* per agent random stream */
 	sw_agent_metrics *metrics;
@@ -83,6 +84,10 @@ struct sw_world {
 	int grid_buckets;
 	int *grid_start, *grid_items, *grid_found;
 	unsigned *grid_key;
+	/* world fields (navigate.c) */
+	int *steer_field;       /* per steer entry: field index, -1 none */
+	const struct sw_grid **field_grid; /* per model field: the grid used */
+	struct sw_grid **field_owned; /* per model field: built by this world (else NULL) */
 };
 
 /* perceive.c */
@@ -102,6 +107,17 @@ void sw__grid_build(struct sw_world *w);
 /** Agents (other than i) whose snapshot centre may lie within `reach` of p, in increasing index
  * order, into *out (owned by the world); returns their number. */
 int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out);
+
+/* navigate.c */
+/** Resolves the fields named by the nsteer entries of w->steer and builds those the model has
+ * not prepared. */
+int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag);
+void sw__fields_free(struct sw_world *w);
+/** When agent i's current law steers by a field (and, for a navigation field, the target is not
+ * in clear line of sight from p), stores the look-ahead point along the field in *goal and
+ * returns 1; else returns 0.  target may be NULL (no target). */
+int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target,
+		   sw_vec2 *goal);
 
 /* integrate.c */
 int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y);

@@ -82,6 +82,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->switches);
 	free(w->hist);
 	sw__grid_free(w);
+	sw__fields_free(w);
 	free(w);
 }
 
@@ -305,6 +306,7 @@ static int layout(sw_world *w)
 	w->work = calloc(8 * (size_t)w->maxdim, sizeof *w->work);
 	w->slots = calloc((size_t)w->max_slots, sizeof *w->slots);
 	w->steer = calloc((size_t)nsteer + 1, sizeof *w->steer);
+	w->n_steer = nsteer;
 	if (!w->y || !w->y_snap || !w->work || !w->slots || !w->steer)
 		return SW_ENOMEM;
 	for (int i = 0; i < w->n; i++) {
@@ -375,6 +377,11 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	    !w->hist || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;
+	}
+	int fst = sw__fields_setup(w, w->n_steer, diag);
+	if (fst != SW_SUCCESS) {
+		sw_world_destroy(w);
+		return fst;
 	}
 	for (size_t k = 0; k < no; k++)
 		w->min_clear[k] = INFINITY;
