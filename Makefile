@@ -37,7 +37,7 @@ LIB_SRC := \
 	src/sim/hybrid.c src/sim/grid.c src/sim/navigate.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/field_read.c \
-	src/render/svg.c src/render/plot.c \
+	src/render/svg.c src/render/plot.c src/render/field_svg.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \

@@ -35,4 +35,13 @@ int cli_number(const char *cmd, const char *opt, const char *text, double lo, do
 int cli_world_at(const char *cmd, const char *path, const char *agent, double at, double seed,
 		 sw_model **m, sw_world **w, int *agent_index);
 
+/** Long-only options shared by run and render: the navigation field cache. */
+enum { OPT_FIELD_CACHE = 1000, OPT_NO_FIELD_CACHE = 1001, OPT_FIELD = 1002,
+       OPT_FIELD_SPACING = 1003 };
+
+/** Solves (or reads from the cache) every field model m declares: cache is the folder given
+ * with --field-cache (NULL: the default), no_cache set by --no-field-cache.  Prints diagnostics;
+ * returns a library status. */
+int cli_prepare_fields(sw_model *m, const char *cache, int no_cache);
+
 #endif

@@ -23,6 +23,9 @@ static void run_usage(FILE *f)
 	      "  -s, --seed N         override the scenario seed\n"
 	      "  -d, --duration T     override the simulated duration, s\n"
 	      "  -q, --quiet          no progress and no final message\n"
+	      "      --field-cache DIR  cache solved navigation fields in DIR (default\n"
+	      "                       $XDG_CACHE_HOME/swerve or ~/.cache/swerve)\n"
+	      "      --no-field-cache solve navigation fields without reading or writing a cache\n"
 	      "  -h, --help           this text\n",
 	      f);
 }
@@ -45,10 +48,12 @@ int cmd_run(int argc, char **argv)
 					     {"seed", required_argument, NULL, 's'},
 					     {"duration", required_argument, NULL, 'd'},
 					     {"quiet", no_argument, NULL, 'q'},
+					     {"field-cache", required_argument, NULL, OPT_FIELD_CACHE},
+					     {"no-field-cache", no_argument, NULL, OPT_NO_FIELD_CACHE},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
-	const char *outdir = NULL;
-	int quiet = 0, have_seed = 0, c;
+	const char *outdir = NULL, *cache = NULL;
+	int quiet = 0, have_seed = 0, no_cache = 0, c;
 	uint64_t seed = 0;
 	double duration = 0.0;
 	optind = 1;
@@ -71,6 +76,8 @@ int cmd_run(int argc, char **argv)
 				return EXIT_BAD_INPUT;
 			break;
 		case 'q': quiet = 1; break;
+		case OPT_FIELD_CACHE: cache = optarg; break;
+		case OPT_NO_FIELD_CACHE: no_cache = 1; break;
 		case 'h': run_usage(stdout); return EXIT_OK;
 		default: run_usage(stderr); return EXIT_BAD_INPUT;
 		}
@@ -100,7 +107,9 @@ int cmd_run(int argc, char **argv)
 	}
 	sw_world *w = NULL;
 	sw_output *o = NULL;
-	st = sw_world_create(m, &w, &diag);
+	st = cli_prepare_fields(m, cache, no_cache);
+	if (st == SW_SUCCESS)
+		st = sw_world_create(m, &w, &diag);
 	if (st == SW_SUCCESS)
 		st = sw_output_open(outdir, m, &o, &diag);
 	if (st == SW_SUCCESS) {
