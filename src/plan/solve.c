@@ -56,6 +56,9 @@ sw_solver_def sw_default_solver_def(void)
 #define MG_STALL 1e-13
 /* The relative change is measured every CHECK_EVERY sweeps (a sweep that measures is slower). */
 #define CHECK_EVERY 8
+/* Fewest measurements without the relative change halving before omega is reduced (omega =
+ * 0); the window is at least the grid's longer side in sweeps. */
+#define STALL_CHECKS 25
 
 /* One red-black SOR sweep over free nodes (colour red first); returns the largest relative
  * change when measure is set (else 0).  f (may be NULL) is a right-hand side: the update solves
@@ -300,7 +303,13 @@ int sw_grid_solve(sw_grid *g, const sw_solver_def *def, sw_solve_stats *stats)
 		if (st.cycles < 0)
 			return SW_ENOMEM;
 	}
-	double worst = INFINITY;
+	/* Over-relaxation well above the optimum (narrow domains in a large box) stalls the
+	 * relative convergence of the far, exponentially small values: when the relative change
+	 * has not halved over STALL_CHECKS measurements, omega is brought halfway to 1. */
+	double worst = INFINITY, best = INFINITY;
+	int since = 0, side = nx > ny ? nx : ny;
+	/* SOR needs O(side) sweeps: a window shorter than that would mistake slow for stalled. */
+	int stall = side / CHECK_EVERY > STALL_CHECKS ? side / CHECK_EVERY : STALL_CHECKS;
 	for (int s = 1; s <= def->max_sweeps; s++) {
 		int measure = s % CHECK_EVERY == 0 || s == def->max_sweeps;
 		double wv = sweep(nx, ny, g->v, g->fixed, NULL, omega, measure);
@@ -309,8 +318,17 @@ int sw_grid_solve(sw_grid *g, const sw_solver_def *def, sw_solve_stats *stats)
 			worst = wv;
 			if (worst < def->tol)
 				break;
+			if (worst < 0.5 * best) {
+				best = worst;
+				since = 0;
+			} else if (++since >= stall && def->omega == 0.0) {
+				omega = 1.0 + 0.5 * (omega - 1.0);
+				best = worst;
+				since = 0;
+			}
 		}
 	}
+	st.omega = omega;
 	st.rel_change = worst;
 	st.converged = worst < def->tol;
 	if (stats)
