@@ -49,7 +49,7 @@ TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_ex
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c \
 	tests/test_scenarios.c tests/test_plan.c
 
-BENCH_SRC := bench/bench_main.c
+BENCH_SRC := bench/bench_main.c bench/bench_plan.c
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenario_schema.o \
 	$(BUILD)/gen/automaton_schema.o $(BUILD)/gen/spaceex_schema.o

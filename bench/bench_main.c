@@ -154,6 +154,8 @@ static void bench_crowd(int n, int steps)
 	sw_model_free(m);
 }
 
+void bench_plan(void); /* bench_plan.c */
+
 int main(void)
 {
 	int sizes[] = {1, 10, 100, 1000};
@@ -165,5 +167,6 @@ int main(void)
 	bench_world(10000, "rk4");
 	bench_crowd(1000, 20);
 	bench_crowd(10000, 10);
+	bench_plan();
 	return 0;
 }
