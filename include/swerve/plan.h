@@ -57,9 +57,9 @@ typedef struct sw_solver_def {
 	int max_sweeps;  /**< most red-black sweeps on the finest grid; default 100000 */
 	double omega;    /**< SOR relaxation factor in (0, 2); 0 = the optimum of the bounding
 			      rectangle, 2 / (1 + sin(pi / max(nx, ny))); default 0 */
-	int multigrid;   /**< 1: first run multigrid V-cycles on the correction equation until the
-			      absolute update stalls, then finish with SOR to the relative
-			      tolerance; 0: SOR only; default 1 */
+	int multigrid;   /**< 1: multigrid W-cycles on the correction equation to the relative
+			      tolerance (SOR finishes only if they stall); 0: SOR only;
+			      default 1 (src/plan/solve.c explains the choice) */
 } sw_solver_def;
 
 /** What a solve did. */

@@ -15,23 +15,30 @@
  * value.  An absolute test (largest change < 1e-15, as in the publication) would stop while the
  * exponentially small far values are still wrong by orders of magnitude.
  *
- * Method, chosen by measurement (bench/README.md has the figures):
- *   - red-black SOR with the relaxation factor that is optimal for the bounding rectangle,
- *     omega = 2 / (1 + sin(pi / max(nx, ny))).  Obstacles only shorten the slowest modes, so this
- *     omega is at or above the optimum, where SOR's rate degrades gently (below it, steeply).
- *     Alone, SOR needs O(n) sweeps on an n x n grid (about 6000 at 1024^2, 15 s here);
- *   - so the sweeps are preceded by multigrid V-cycles on the correction equation (red-black
- *     Gauss-Seidel smoothing, full-weighting restriction of the residual, bilinear
- *     prolongation), with the coarse masks made by coarsening the fine one: a coarse node is
- *     fixed when the fine node under it is fixed (injection), so thin walls persist as long as
- *     they hit even nodes and are otherwise corrected by the smoother.  The V-cycles bring the
- *     absolute error to round-off in O(1) cycles; they cannot give relative accuracy where phi is
- *     exponentially small (a coarse correction mixes values across a wall), so SOR finishes to
- *     the relative tolerance.  Starting from the multigrid solution, SOR converges in the far
- *     regions quickly: there the slow modes are those of narrow corridors, whose spectral gap
- *     is set by their width, not by the grid size.
+ * Method, chosen by measurement (figures in bench/README.md; U trap on the unit square):
+ *   - red-black SOR alone, with the relaxation factor optimal for the bounding rectangle,
+ *     omega = 2 / (1 + sin(pi / max(nx, ny))), needs O(n) sweeps on an n x n grid: ~2500
+ *     sweeps at 1024^2 (~23 s here); worse, on narrow domains in a large box (the strip of
+ *     tests/test_plan.c) that omega is far above the optimum and the far, exponentially small
+ *     values never converge in the relative sense (relative error 1e9 after 1e5 sweeps);
+ *   - a multigrid V-cycle (red-black Gauss-Seidel smoothing with omega 1.15, full-weighting
+ *     restriction of the residual, bilinear prolongation) whose coarse masks dilate the
+ *     obstacles (a coarse node is fixed when any fine node of its 3 x 3 stencil is: no
+ *     correction ever leaks through a wall) converges at only ~0.65 per cycle: the coarse
+ *     grids do not correct the band along every obstacle;
+ *   - the same with injection on the first levels (a coarse node is fixed when the fine node
+ *     under it is: exact while every obstacle is thicker than the coarse spacing) and W-cycles
+ *     converges at ~0.4 per cycle, independently of the grid size (23-24 cycles from 128^2 to
+ *     2048^2; 1024^2 in 1.7 s).  Injection is used while the coarse spacing is at most the
+ *     thinnest obstacle (an estimate from the mask, thinnest()); when the cycles stall anyway
+ *     the best iterate is kept and one level fewer is injected, down to pure dilation.
+ *   Multigrid converges in the relative sense here because the corrections of a region come from
+ *   its own residual, propagated through the same (exponentially decaying) geometry; the stop
+ *   test is the relative change over a cycle.  SOR (with omega halved towards 1 whenever its
+ *   relative change stalls) only finishes when multigrid stalls for good or is off.
  * GSL offers no sparse direct or multigrid solver (gsl_splinalg has only GMRES, which needs a
  * preconditioner of this kind to be competitive), hence the hand-written smoother. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,14 +53,17 @@ sw_solver_def sw_default_solver_def(void)
 
 /* Fewest nodes per side of the coarsest multigrid level. */
 #define MG_MIN 5
-/* Smoothing sweeps before and after the coarse correction, and sweeps on the coarsest level. */
+/* Smoothing sweeps before and after the coarse correction (relaxation MG_OMEGA), coarse
+ * corrections per level (MG_GAMMA = 2: W-cycle), and sweeps on the coarsest level. */
 #define MG_PRE 2
 #define MG_POST 2
 #define MG_COARSE 60
-/* Most V-cycles; they stop earlier when the largest update falls below MG_STALL relative to the
- * largest |phi| (round-off reached). */
-#define MG_MAX_CYCLES 40
-#define MG_STALL 1e-13
+#define MG_GAMMA 2
+#define MG_OMEGA 1.15
+/* Most V-cycles; they stop earlier when the relative change over a cycle is below the tolerance,
+ * or has not halved over MG_STALL_CYCLES cycles (SOR then finishes). */
+#define MG_MAX_CYCLES 200
+#define MG_STALL_CYCLES 8
 /* The relative change is measured every CHECK_EVERY sweeps (a sweep that measures is slower). */
 #define CHECK_EVERY 8
 /* Fewest measurements without the relative change halving before omega is reduced (omega =
@@ -169,8 +179,71 @@ static void prolong_add(const level *c, int nx, int ny, double *v, const unsigne
 		}
 }
 
+/* Thickness of the thinnest obstacle in nodes, an estimate: each fixed node's thickness is the
+ * shorter of the horizontal and vertical runs of fixed nodes through it; runs that reach the
+ * border count as unbounded, and thicknesses below 3 (the rounded tips of walls) are ignored
+ * (multigrid() falls back when the estimate is too optimistic).  Returns INT_MAX when there is
+ * no interior obstacle, -1 when out of memory. */
+static int thinnest(int nx, int ny, const unsigned char *fixed)
+{
+	size_t cnt = (size_t)nx * (size_t)ny;
+	int *h = malloc(cnt * sizeof *h);
+	if (!h)
+		return -1;
+	/* Horizontal runs. */
+	for (int j = 0; j < ny; j++)
+		for (int i = 0; i < nx;) {
+			size_t k = (size_t)j * nx + i;
+			if (!fixed[k]) {
+				h[k] = 0;
+				i++;
+				continue;
+			}
+			int e = i;
+			while (e < nx && fixed[(size_t)j * nx + e])
+				e++;
+			int len = i == 0 || e == nx ? INT_MAX : e - i;
+			for (int q = i; q < e; q++)
+				h[(size_t)j * nx + q] = len;
+			i = e;
+		}
+	int thin = INT_MAX;
+	/* Vertical runs, combined with the horizontal ones. */
+	for (int i = 0; i < nx; i++)
+		for (int j = 0; j < ny;) {
+			if (!fixed[(size_t)j * nx + i]) {
+				j++;
+				continue;
+			}
+			int e = j;
+			while (e < ny && fixed[(size_t)e * nx + i])
+				e++;
+			int len = j == 0 || e == ny ? INT_MAX : e - j;
+			for (int q = j; q < e; q++) {
+				int t = h[(size_t)q * nx + i] < len ? h[(size_t)q * nx + i] : len;
+				if (t >= 3 && t < thin)
+					thin = t;
+			}
+			j = e;
+		}
+	free(h);
+	return thin;
+}
+
+/* Levels whose mask is injected (a coarse node is fixed when the fine node under it is): as long
+ * as every obstacle keeps a node on the coarse grid, i.e. while the coarse spacing (in fine
+ * nodes) is at most the thinnest obstacle; coarser levels dilate (see build_levels). */
+static int inject_levels(int thin)
+{
+	int n = 0;
+	while (n < 30 && (2L << n) <= thin)
+		n++;
+	return n;
+}
+
 /* Builds the coarse levels below a fine mask; returns their number (0 when too small). */
-static int build_levels(int nx, int ny, const unsigned char *fixed, level *lv, int cap)
+static int build_levels(int nx, int ny, const unsigned char *fixed, level *lv, int cap,
+			int inject)
 {
 	int n = 0;
 	const unsigned char *fm = fixed;
@@ -193,8 +266,9 @@ static int build_levels(int nx, int ny, const unsigned char *fixed, level *lv, i
 		for (int J = 0; J < cy; J++)
 			for (int I = 0; I < cx; I++) {
 				int fixed_here = I == 0 || J == 0 || I == cx - 1 || J == cy - 1;
-				for (int dj = -1; dj <= 1 && !fixed_here; dj++)
-					for (int di = -1; di <= 1; di++) {
+				int reach = n < inject ? 0 : 1;
+				for (int dj = -reach; dj <= reach && !fixed_here; dj++)
+					for (int di = -reach; di <= reach; di++) {
 						int i = 2 * I + di, j = 2 * J + dj;
 						if (i >= 0 && j >= 0 && i < fx && j < fy &&
 						    fm[(size_t)j * fx + i])
@@ -220,63 +294,113 @@ static void vcycle(level *lv, int nl, int l, double *scratch)
 		return;
 	}
 	for (int s = 0; s < MG_PRE; s++)
-		sweep(c->nx, c->ny, c->e, c->fixed, c->f, 1.0, 0);
-	residual(c->nx, c->ny, c->e, c->fixed, c->f, scratch);
-	restrict_to(c->nx, c->ny, scratch, &lv[l + 1]);
-	vcycle(lv, nl, l + 1, scratch);
-	prolong_add(&lv[l + 1], c->nx, c->ny, c->e, c->fixed);
+		sweep(c->nx, c->ny, c->e, c->fixed, c->f, MG_OMEGA, 0);
+	for (int k = 0; k < MG_GAMMA; k++) {
+		residual(c->nx, c->ny, c->e, c->fixed, c->f, scratch);
+		restrict_to(c->nx, c->ny, scratch, &lv[l + 1]);
+		vcycle(lv, nl, l + 1, scratch);
+		prolong_add(&lv[l + 1], c->nx, c->ny, c->e, c->fixed);
+	}
 	for (int s = 0; s < MG_POST; s++)
-		sweep(c->nx, c->ny, c->e, c->fixed, c->f, 1.0, 0);
+		sweep(c->nx, c->ny, c->e, c->fixed, c->f, MG_OMEGA, 0);
 }
 
-/* V-cycles on the fine grid; returns the number run, or -1 when out of memory. */
-static int multigrid(sw_grid *g)
+/* One cycle on the fine grid (level lv[0] = g) with coarse levels lv[1..nc]. */
+static void fine_cycle(sw_grid *g, level *lv, int nc, double *scratch)
 {
-	enum { CAP = 24 };
-	level lv[CAP + 1];
-	memset(lv, 0, sizeof lv);
-	/* lv[0] mirrors the fine grid (its e is g->v, f = NULL); coarse levels follow. */
-	int nc = build_levels(g->nx, g->ny, g->fixed, lv + 1, CAP);
-	if (nc < 0)
-		return -1;
-	if (nc == 0)
-		return 0;
-	size_t cnt = (size_t)g->nx * (size_t)g->ny;
-	double *scratch = malloc(cnt * sizeof *scratch);
-	if (!scratch) {
-		free_levels(lv + 1, nc);
-		return -1;
-	}
-	lv[0].nx = g->nx;
-	lv[0].ny = g->ny;
-	lv[0].e = g->v;
-	lv[0].f = NULL;
-	lv[0].fixed = g->fixed;
-	int cycles = 0;
-	for (; cycles < MG_MAX_CYCLES; cycles++) {
-		double big = 0.0, upd = 0.0;
-		for (size_t k = 0; k < cnt; k++)
-			big = fmax(big, fabs(g->v[k]));
-		for (int s = 0; s < MG_PRE; s++)
-			sweep(g->nx, g->ny, g->v, g->fixed, NULL, 1.0, 0);
+	for (int s = 0; s < MG_PRE; s++)
+		sweep(g->nx, g->ny, g->v, g->fixed, NULL, MG_OMEGA, 0);
+	for (int k = 0; k < MG_GAMMA; k++) {
 		residual(g->nx, g->ny, g->v, g->fixed, NULL, scratch);
 		restrict_to(g->nx, g->ny, scratch, &lv[1]);
 		vcycle(lv + 1, nc, 0, scratch);
-		/* Prolongation, measuring the largest update. */
-		for (size_t k = 0; k < cnt; k++)
-			scratch[k] = g->v[k];
 		prolong_add(&lv[1], g->nx, g->ny, g->v, g->fixed);
-		for (int s = 0; s < MG_POST; s++)
-			sweep(g->nx, g->ny, g->v, g->fixed, NULL, 1.0, 0);
-		for (size_t k = 0; k < cnt; k++)
-			upd = fmax(upd, fabs(g->v[k] - scratch[k]));
-		if (upd <= MG_STALL * fmax(big, 1e-300)) {
-			cycles++;
+	}
+	for (int s = 0; s < MG_POST; s++)
+		sweep(g->nx, g->ny, g->v, g->fixed, NULL, MG_OMEGA, 0);
+}
+
+/* Largest relative change between prev and v over nodes that changed. */
+static double rel_change(const double *v, const double *prev, size_t cnt)
+{
+	double rel = 0.0;
+	for (size_t k = 0; k < cnt; k++) {
+		double d = fabs(v[k] - prev[k]), a = fabs(v[k]);
+		if (d > 0.0)
+			rel = fmax(rel, a > 1e-300 ? d / a : INFINITY);
+	}
+	return rel;
+}
+
+/* Multigrid cycles on the fine grid until the relative change over a cycle is below tol (then
+ * *rel_out < tol) or the cycles stall.  The injected depth starts at inject_levels(); when the
+ * cycles stall with it (an obstacle the estimate missed lets corrections leak through), the
+ * best iterate so far is restored and one level fewer is injected, down to pure dilation, which
+ * is always safe.  Returns the number of cycles, or -1 when out of memory. */
+static int multigrid(sw_grid *g, double tol, double *rel_out)
+{
+	enum { CAP = 24 };
+	size_t cnt = (size_t)g->nx * (size_t)g->ny;
+	double *scratch = malloc(cnt * sizeof *scratch);
+	double *prev = malloc(cnt * sizeof *prev);
+	double *bestv = malloc(cnt * sizeof *bestv);
+	int thin = thinnest(g->nx, g->ny, g->fixed);
+	if (!scratch || !prev || !bestv || thin < 0) {
+		free(scratch);
+		free(prev);
+		free(bestv);
+		return -1;
+	}
+	int inject = inject_levels(thin);
+	int cycles = 0;
+	*rel_out = INFINITY;
+	memcpy(bestv, g->v, cnt * sizeof *bestv);
+	double best_all = INFINITY;
+	for (;;) {
+		level lv[CAP + 1];
+		memset(lv, 0, sizeof lv);
+		int nc = build_levels(g->nx, g->ny, g->fixed, lv + 1, CAP, inject);
+		if (nc < 0) {
+			cycles = -1;
 			break;
 		}
+		if (nc == 0)
+			break;
+		double best = INFINITY;
+		int since = 0, stalled = 0;
+		for (; cycles < MG_MAX_CYCLES; cycles++) {
+			memcpy(prev, g->v, cnt * sizeof *prev);
+			fine_cycle(g, lv, nc, scratch);
+			double rel = rel_change(g->v, prev, cnt);
+			if (rel < best_all) {
+				best_all = rel;
+				*rel_out = rel;
+				memcpy(bestv, g->v, cnt * sizeof *bestv);
+			}
+			if (rel < tol) {
+				cycles++;
+				break;
+			}
+			if (rel < 0.5 * best) {
+				best = rel;
+				since = 0;
+			} else if (++since >= MG_STALL_CYCLES || !(rel < 1e3)) {
+				cycles++;
+				stalled = 1;
+				break;
+			}
+		}
+		free_levels(lv + 1, nc);
+		if (!stalled || inject == 0)
+			break;
+		inject--;
+		memcpy(g->v, bestv, cnt * sizeof *bestv);
 	}
+	if (cycles >= 0 && !(*rel_out < tol))
+		memcpy(g->v, bestv, cnt * sizeof *bestv);
+	free(prev);
 	free(scratch);
-	free_levels(lv + 1, nc);
+	free(bestv);
 	return cycles;
 }
 
@@ -299,9 +423,17 @@ int sw_grid_solve(sw_grid *g, const sw_solver_def *def, sw_solve_stats *stats)
 		omega = 2.0 / (1.0 + sin(M_PI / (double)(nx > ny ? nx : ny)));
 	st.omega = omega;
 	if (def->multigrid) {
-		st.cycles = multigrid(g);
+		double rel = INFINITY;
+		st.cycles = multigrid(g, def->tol, &rel);
 		if (st.cycles < 0)
 			return SW_ENOMEM;
+		if (rel < def->tol) {
+			st.rel_change = rel;
+			st.converged = 1;
+			if (stats)
+				*stats = st;
+			return SW_SUCCESS;
+		}
 	}
 	/* Over-relaxation well above the optimum (narrow domains in a large box) stalls the
 	 * relative convergence of the far, exponentially small values: when the relative change
