@@ -381,6 +381,23 @@ START_TEST(scenario_field_errors_cite_their_line)
 }
 END_TEST
 
+START_TEST(export_refuses_a_law_that_steers_by_a_field)
+{
+	sw_model *m = load(maps[2]);
+	sw_export_def def = sw_default_export_def();
+	sw_hybrid *h = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_hybrid_build(m, &def, &h, &d), SW_EINPUT);
+	ck_assert_ptr_null(h);
+	int found = 0;
+	for (int e = 0; e < d.count; e++)
+		found |= strstr(d.entry[e].message, "field 'nav', which cannot be exported") != NULL;
+	ck_assert(found);
+	sw_model_free(m);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -394,6 +411,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, cache_hits_misses_and_replaces_a_corrupt_entry);
 	tcase_add_test(tc, vector_field_files_load_and_report_errors_at_their_line);
 	tcase_add_test(tc, scenario_field_errors_cite_their_line);
+	tcase_add_test(tc, export_refuses_a_law_that_steers_by_a_field);
 	suite_add_tcase(s, tc);
 	return s;
 }

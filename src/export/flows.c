@@ -403,6 +403,15 @@ int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int 
 		oth[j].y_name = c->comp->vars[oth[j].y_slot].name;
 	}
 	sw_expr_ast *out[SW_STATE_DIM] = {NULL};
+	if (st == SW_SUCCESS && def->field[0]) {
+		/* A grid field (plan.h) has no symbolic form the tools could read. */
+		free(obs);
+		free(oth);
+		return xb_refuse(b, ag->line,
+				 "%s: the law steers by the field '%s', which cannot be exported "
+				 "(a grid has no symbolic flow); expected a law without field=",
+				 c->where, def->field);
+	}
 	if (st == SW_SUCCESS)
 		st = sw_steer_emit(def, &ag->personality, &ec, out);
 	free(obs);

@@ -46,6 +46,19 @@ void sw_grid_free(sw_grid *g)
 	free(g);
 }
 
+/* The cell holding p: its lower-left node (i, j) and p's fractions (u, w) in it; 0 outside. */
+static int cell_of(const sw_grid *g, sw_vec2 p, int *i, int *j, double *u, double *w)
+{
+	double fx = (p.x - g->x0) / g->h, fy = (p.y - g->y0) / g->h;
+	if (!(fx >= 0.0 && fy >= 0.0 && fx <= g->nx - 1 && fy <= g->ny - 1))
+		return 0;
+	*i = fx >= g->nx - 1 ? g->nx - 2 : (int)fx;
+	*j = fy >= g->ny - 1 ? g->ny - 2 : (int)fy;
+	*u = fx - *i;
+	*w = fy - *j;
+	return 1;
+}
+
 /* Direction contributed by node (i, j), unnormalised; returns 0 when it contributes none. */
 static int node_dir(const sw_grid *g, int i, int j, sw_vec2 *d)
 {
@@ -73,15 +86,10 @@ static int node_dir(const sw_grid *g, int i, int j, sw_vec2 *d)
 int sw_grid_direction(const sw_grid *g, sw_vec2 p, sw_vec2 *dir)
 {
 	*dir = sw_v2(0.0, 0.0);
-	double fx = (p.x - g->x0) / g->h, fy = (p.y - g->y0) / g->h;
-	if (!(fx >= 0.0 && fy >= 0.0 && fx <= g->nx - 1 && fy <= g->ny - 1))
+	int i, j;
+	double u, w;
+	if (!cell_of(g, p, &i, &j, &u, &w))
 		return 0;
-	int i = (int)fx, j = (int)fy;
-	if (i >= g->nx - 1)
-		i = g->nx - 2;
-	if (j >= g->ny - 1)
-		j = g->ny - 2;
-	double u = fx - i, w = fy - j;
 	sw_vec2 acc = sw_v2(0.0, 0.0);
 	int any = 0;
 	for (int c = 0; c < 4; c++) {
@@ -123,15 +131,10 @@ int sw_grid_lookahead(const sw_grid *g, sw_vec2 p, double dist, sw_vec2 *out)
 
 double sw_grid_value(const sw_grid *g, sw_vec2 p)
 {
-	double fx = (p.x - g->x0) / g->h, fy = (p.y - g->y0) / g->h;
-	if (g->kind != SW_GRID_NAV || !(fx >= 0.0 && fy >= 0.0 && fx <= g->nx - 1 && fy <= g->ny - 1))
+	int i, j;
+	double u, w;
+	if (g->kind != SW_GRID_NAV || !cell_of(g, p, &i, &j, &u, &w))
 		return 0.0;
-	int i = (int)fx, j = (int)fy;
-	if (i >= g->nx - 1)
-		i = g->nx - 2;
-	if (j >= g->ny - 1)
-		j = g->ny - 2;
-	double u = fx - i, w = fy - j;
 	size_t k = (size_t)j * (size_t)g->nx + (size_t)i, nx = (size_t)g->nx;
 	return (1 - u) * (1 - w) * g->v[k] + u * (1 - w) * g->v[k + 1] + (1 - u) * w * g->v[k + nx] +
 	       u * w * g->v[k + nx + 1];

@@ -36,6 +36,18 @@ static void str(xmlTextWriterPtr wr, const char *name, const char *value)
 	xmlTextWriterWriteAttribute(wr, BAD_CAST name, BAD_CAST value);
 }
 
+static void disc(xmlTextWriterPtr wr, const fview *v, sw_vec2 c, double r, const char *cls,
+		 const char *fill)
+{
+	xmlTextWriterStartElement(wr, BAD_CAST "circle");
+	str(wr, "class", cls);
+	num(wr, "cx", px(v, c.x));
+	num(wr, "cy", py(v, c.y));
+	num(wr, "r", r * v->s);
+	str(wr, "fill", fill);
+	xmlTextWriterEndElement(wr);
+}
+
 /* The blocked region of a nav grid as one rect per run of fixed nodes in a row. */
 static void draw_blocked(xmlTextWriterPtr wr, const fview *v, const sw_grid *g)
 {
@@ -157,24 +169,10 @@ int sw_render_field_svg(const sw_model *m, const sw_grid *g, const sw_field_svg_
 		for (double x = g->x0 + 0.5 * def->spacing; x < g->x0 + wm; x += def->spacing)
 			streamline(wr, &v, g, sw_v2(x, y), def->max_length);
 	xmlTextWriterEndElement(wr);
-	for (int k = 0; k < m->n_targets; k++) {
-		xmlTextWriterStartElement(wr, BAD_CAST "circle");
-		str(wr, "class", "target");
-		num(wr, "cx", px(&v, m->targets[k].position.x));
-		num(wr, "cy", py(&v, m->targets[k].position.y));
-		num(wr, "r", m->targets[k].radius * v.s);
-		str(wr, "fill", "#2ca02c");
-		xmlTextWriterEndElement(wr);
-	}
-	for (int k = 0; k < m->n_agents; k++) {
-		xmlTextWriterStartElement(wr, BAD_CAST "circle");
-		str(wr, "class", "agent");
-		num(wr, "cx", px(&v, m->agents[k].position.x));
-		num(wr, "cy", py(&v, m->agents[k].position.y));
-		num(wr, "r", m->agents[k].radius * v.s);
-		str(wr, "fill", "#d62728");
-		xmlTextWriterEndElement(wr);
-	}
+	for (int k = 0; k < m->n_targets; k++)
+		disc(wr, &v, m->targets[k].position, m->targets[k].radius, "target", "#2ca02c");
+	for (int k = 0; k < m->n_agents; k++)
+		disc(wr, &v, m->agents[k].position, m->agents[k].radius, "agent", "#d62728");
 	xmlTextWriterEndElement(wr);
 	ok = ok && xmlTextWriterEndDocument(wr) >= 0;
 	xmlFreeTextWriter(wr);
