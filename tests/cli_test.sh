@@ -38,6 +38,11 @@ expect 2 "graph of a bad file" "$SW" graph tests/data/bad_unknown_element.xml
 expect 0 "render the demo" "$SW" render -o "$tmp/demo.svg" -a 5 models/demo.xml
 if grep -q '<svg' "$tmp/demo.svg"; then ok; else bad "render wrote no SVG"; fi
 expect 2 "render with a bad width" "$SW" render -w abc models/demo.xml
+expect 0 "render a navigation field" "$SW" render --field nav --field-cache "$tmp/cache" -o "$tmp/nav.svg" models/seek_escape_room.xml
+if grep -q 'class="streamlines"' "$tmp/nav.svg" && grep -c '<polyline' "$tmp/nav.svg" | grep -qv '^0$'; then ok; else bad "field picture lacks streamlines"; fi
+if ls "$tmp/cache"/navfield-*.bin >/dev/null 2>&1; then ok; else bad "no navigation field cache entry written"; fi
+expect 2 "render an unknown field" "$SW" render --field nope --no-field-cache -o "$tmp/nope.svg" models/seek_escape_room.xml
+if [ ! -e "$tmp/nope.svg" ]; then ok; else bad "render of an unknown field wrote a picture"; fi
 expect 0 "swerve version" "$SW" version
 expect 2 "no command" "$SW"
 expect 2 "unknown command" "$SW" frobnicate

@@ -67,7 +67,7 @@ sw_solver_def sw_default_solver_def(void)
 /* The relative change is measured every CHECK_EVERY sweeps (a sweep that measures is slower). */
 #define CHECK_EVERY 8
 /* Fewest measurements without the relative change halving before omega is reduced (omega =
- * 0); the window is at least the grid's longer side in sweeps. */
+ * 0); the window is at least four times the grid's longer side in sweeps. */
 #define STALL_CHECKS 25
 
 /* One red-black SOR sweep over free nodes (colour red first); returns the largest relative
@@ -440,8 +440,9 @@ int sw_grid_solve(sw_grid *g, const sw_solver_def *def, sw_solve_stats *stats)
 	 * has not halved over STALL_CHECKS measurements, omega is brought halfway to 1. */
 	double worst = INFINITY, best = INFINITY;
 	int since = 0, side = nx > ny ? nx : ny;
-	/* SOR needs O(side) sweeps: a window shorter than that would mistake slow for stalled. */
-	int stall = side / CHECK_EVERY > STALL_CHECKS ? side / CHECK_EVERY : STALL_CHECKS;
+	/* SOR needs a few times side sweeps (2.4 side for the U trap at 1024^2): a shorter window
+	 * would mistake slow for stalled. */
+	int stall = 4 * side / CHECK_EVERY > STALL_CHECKS ? 4 * side / CHECK_EVERY : STALL_CHECKS;
 	for (int s = 1; s <= def->max_sweeps; s++) {
 		int measure = s % CHECK_EVERY == 0 || s == def->max_sweeps;
 		double wv = sweep(nx, ny, g->v, g->fixed, NULL, omega, measure);
