@@ -398,6 +398,35 @@ START_TEST(export_refuses_a_law_that_steers_by_a_field)
 }
 END_TEST
 
+START_TEST(a_vector_field_gives_the_goal_direction)
+{
+	sw_model *m = load(SW_TEST_DATA "/vectorfield.xml");
+	sw_world *w = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	sw_agent_state s;
+	sw_world_agent(w, 0, &s);
+	/* The goal direction is north, not the target's east: eq. (2) with a = 1/s and no
+	 * obstacle gives phi' = cos(phi), so phi(t) = gd(t) = 2 atan(tanh(t / 2)), and at the
+	 * constant speed v_max = 1 m/s x(t) = gd(t), y(t) = ln cosh(t). */
+	double t = 5.0, gd = 2.0 * atan(tanh(0.5 * t));
+	ck_assert_double_eq_tol(s.y[SW_STATE_PHI], gd, 1e-4);
+	ck_assert_double_eq_tol(s.y[SW_STATE_X], gd, 1e-4);
+	ck_assert_double_eq_tol(s.y[SW_STATE_Y], log(cosh(t)), 1e-4);
+	sw_world_destroy(w);
+	sw_model_free(m);
+	/* A bad grid file is reported at its own path and line. */
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load(SW_TEST_DATA "/bad_vectorfield.xml", &m, &d), SW_EINPUT);
+	ck_assert_ptr_null(m);
+	ck_assert_int_ge(d.count, 1);
+	ck_assert_ptr_nonnull(strstr(d.entry[0].file, "bad_wind.txt"));
+	ck_assert_int_eq(d.entry[0].line, 6);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -412,6 +441,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, vector_field_files_load_and_report_errors_at_their_line);
 	tcase_add_test(tc, scenario_field_errors_cite_their_line);
 	tcase_add_test(tc, export_refuses_a_law_that_steers_by_a_field);
+	tcase_add_test(tc, a_vector_field_gives_the_goal_direction);
 	suite_add_tcase(s, tc);
 	return s;
 }

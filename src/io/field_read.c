@@ -51,9 +51,11 @@ void sw__read_field(sw__loader *ld, xmlNodePtr node)
 			st = sw_vfield_load(path, &f->grid, ld->diag);
 			if (st == SW_SUCCESS)
 				f->grid_free = sw_grid_free;
-			else if (st == SW_EIO)
-				sw__walk_error(ld, node, "<vectorfield file=\"%s\">: cannot read it",
-					       d.file ? d.file : "");
+			else if (st != SW_ENOMEM)
+				sw__walk_error(ld, node,
+					       "<vectorfield file=\"%s\">: %s; expected a readable "
+					       "vector field file (docs/scenario-format.md)",
+					       path, st == SW_EIO ? "cannot read it" : "errors in the file");
 		}
 		record(ld, st == SW_EIO ? SW_EINPUT : st);
 	}
