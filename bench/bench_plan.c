@@ -74,8 +74,8 @@ void bench_plan(void)
 	const char *env = getenv("SWERVE_BENCH_PLAN_MAX");
 	int max = env ? atoi(env) : 2048;
 	printf("\nnavigation field (U trap on the unit square, default solver, no cache)\n");
-	printf("%8s %10s %-10s %8s %8s %10s %10s\n", "grid", "nodes", "method", "cycles",
-	       "sweeps", "omega", "solve (s)");
+	printf("%8s %10s %-10s %8s %8s %10s %10s\n", "grid", "nodes", "method", "cycles", "sweeps",
+	       "omega", "solve (s)");
 	for (int n = 128; n <= max; n *= 2)
 		solve_row(n, 1);
 	/* SOR alone for comparison (O(n) sweeps: stopped at 512^2 to keep the bench short). */

@@ -75,7 +75,8 @@ START_TEST(strip_keeps_relative_precision_where_phi_is_exponentially_small)
 	sw_solve_stats st;
 	ck_assert_int_eq(sw_grid_solve(g, &def, &st), SW_SUCCESS);
 	if (!st.converged)
-		fprintf(stderr, "strip: %d cycles %d sweeps, change %g\n", st.cycles, st.sweeps, st.rel_change);
+		fprintf(stderr, "strip: %d cycles %d sweeps, change %g\n", st.cycles, st.sweeps,
+			st.rel_change);
 	ck_assert(st.converged);
 	double worst = 0.0;
 	for (int j = 1; j < ny - 1; j++)
@@ -238,7 +239,8 @@ START_TEST(cache_hits_misses_and_replaces_a_corrupt_entry)
 	ck_assert_int_eq(sw_navgrid_solve_cached(g[0], &def, dir, &st[0], &d), SW_SUCCESS);
 	ck_assert_int_eq(st[0].from_cache, 0);
 	if (!st[0].converged)
-		fprintf(stderr, "room: %d cycles %d sweeps, change %g\n", st[0].cycles, st[0].sweeps, st[0].rel_change);
+		fprintf(stderr, "room: %d cycles %d sweeps, change %g\n", st[0].cycles,
+			st[0].sweeps, st[0].rel_change);
 	char path[512];
 	snprintf(path, sizeof path, "%s/navfield-%016llx.bin", dir,
 		 (unsigned long long)sw_navgrid_key(g[0], &def));
@@ -365,9 +367,9 @@ START_TEST(scenario_field_errors_cite_their_line)
 		sw_model *m = NULL;
 		sw_diag d;
 		sw_diag_init(&d);
-		ck_assert_int_eq(sw_scenario_load_memory(bad[k].xml, strlen(bad[k].xml), "f.xml",
-							 &m, &d),
-				 SW_EINPUT);
+		ck_assert_int_eq(
+		    sw_scenario_load_memory(bad[k].xml, strlen(bad[k].xml), "f.xml", &m, &d),
+		    SW_EINPUT);
 		ck_assert_ptr_null(m);
 		int found = 0;
 		for (int e = 0; e < d.count; e++)
@@ -392,7 +394,8 @@ START_TEST(export_refuses_a_law_that_steers_by_a_field)
 	ck_assert_ptr_null(h);
 	int found = 0;
 	for (int e = 0; e < d.count; e++)
-		found |= strstr(d.entry[e].message, "field 'nav', which cannot be exported") != NULL;
+		found |=
+		    strstr(d.entry[e].message, "field 'nav', which cannot be exported") != NULL;
 	ck_assert(found);
 	sw_model_free(m);
 }

@@ -34,11 +34,11 @@ typedef enum {
 /** A field sampled on nodes (x0 + i h, y0 + j h), i < nx, j < ny; node (i, j) is entry
  * i + j nx.  Allocated by sw_grid_alloc, freed by sw_grid_free. */
 typedef struct sw_grid {
-	sw_grid_kind kind; /**< what v holds */
-	int nx, ny;        /**< nodes per row and per column (>= 3 each) */
-	double x0, y0;     /**< position of node (0, 0), m */
-	double h;          /**< node spacing, m (> 0) */
-	double *v;         /**< nav: phi per node; vector: vx, vy per node (interleaved) */
+	sw_grid_kind kind;    /**< what v holds */
+	int nx, ny;           /**< nodes per row and per column (>= 3 each) */
+	double x0, y0;        /**< position of node (0, 0), m */
+	double h;             /**< node spacing, m (> 0) */
+	double *v;            /**< nav: phi per node; vector: vx, vy per node (interleaved) */
 	unsigned char *fixed; /**< nav: 1 where phi is a Dirichlet value (target, obstacle,
 				  border), 0 where it is solved for; NULL for vector fields */
 } sw_grid;
@@ -52,24 +52,24 @@ void sw_grid_free(sw_grid *g);
 
 /** Settings of the Laplace solver.  Obtain defaults from sw_default_solver_def(). */
 typedef struct sw_solver_def {
-	double tol;      /**< stop when every free node's relative change over one sweep,
-			      |dphi| / phi, is below tol; default 1e-8 */
-	int max_sweeps;  /**< most red-black sweeps on the finest grid; default 100000 */
-	double omega;    /**< SOR relaxation factor in (0, 2); 0 = the optimum of the bounding
-			      rectangle, 2 / (1 + sin(pi / max(nx, ny))); default 0 */
-	int multigrid;   /**< 1: multigrid W-cycles on the correction equation to the relative
-			      tolerance (SOR finishes only if they stall); 0: SOR only;
-			      default 1 (src/plan/solve.c explains the choice) */
+	double tol;     /**< stop when every free node's relative change over one sweep,
+			     |dphi| / phi, is below tol; default 1e-8 */
+	int max_sweeps; /**< most red-black sweeps on the finest grid; default 100000 */
+	double omega;   /**< SOR relaxation factor in (0, 2); 0 = the optimum of the bounding
+			     rectangle, 2 / (1 + sin(pi / max(nx, ny))); default 0 */
+	int multigrid;  /**< 1: multigrid W-cycles on the correction equation to the relative
+			     tolerance (SOR finishes only if they stall); 0: SOR only;
+			     default 1 (src/plan/solve.c explains the choice) */
 } sw_solver_def;
 
 /** What a solve did. */
 typedef struct sw_solve_stats {
-	int sweeps;       /**< red-black SOR sweeps on the finest grid (after the V-cycles) */
-	int cycles;       /**< multigrid V-cycles */
-	double omega;     /**< relaxation factor used */
+	int sweeps;        /**< red-black SOR sweeps on the finest grid (after the V-cycles) */
+	int cycles;        /**< multigrid V-cycles */
+	double omega;      /**< relaxation factor used */
 	double rel_change; /**< largest relative change of the last sweep */
-	int converged;    /**< 1 when rel_change < tol */
-	int from_cache;   /**< 1 when the field was read from the cache (no solve) */
+	int converged;     /**< 1 when rel_change < tol */
+	int from_cache;    /**< 1 when the field was read from the cache (no solve) */
 } sw_solve_stats;
 
 /** Defaults (the one place where they live). */

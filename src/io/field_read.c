@@ -12,13 +12,12 @@
 #include "swerve/plan.h"
 
 static const sw__attr_spec navfield_attrs[] = {
-    SW__NAME("name", sw_field_def, name, 1),   SW__NAME("target", sw_field_def, target, 1),
+    SW__NAME("name", sw_field_def, name, 1),         SW__NAME("target", sw_field_def, target, 1),
     SW__NUM("resolution", sw_field_def, resolution), SW__NUM("clearance", sw_field_def, clearance),
-    SW__NUM("margin", sw_field_def, margin),   SW__END};
+    SW__NUM("margin", sw_field_def, margin),         SW__END};
 
 static const sw__attr_spec vectorfield_attrs[] = {SW__NAME("name", sw_field_def, name, 1),
-						  SW__NAME("file", sw_field_def, file, 1),
-						  SW__END};
+						  SW__NAME("file", sw_field_def, file, 1), SW__END};
 
 /* Records a builder status (first failure wins; out of memory remembered). */
 static void record(sw__loader *ld, int status)
@@ -52,10 +51,11 @@ void sw__read_field(sw__loader *ld, xmlNodePtr node)
 			if (st == SW_SUCCESS)
 				f->grid_free = sw_grid_free;
 			else if (st != SW_ENOMEM)
-				sw__walk_error(ld, node,
-					       "<vectorfield file=\"%s\">: %s; expected a readable "
-					       "vector field file (docs/scenario-format.md)",
-					       path, st == SW_EIO ? "cannot read it" : "errors in the file");
+				sw__walk_error(
+				    ld, node,
+				    "<vectorfield file=\"%s\">: %s; expected a readable "
+				    "vector field file (docs/scenario-format.md)",
+				    path, st == SW_EIO ? "cannot read it" : "errors in the file");
 		}
 		record(ld, st == SW_EIO ? SW_EINPUT : st);
 	}

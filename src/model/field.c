@@ -11,8 +11,14 @@
 
 sw_field_def sw_default_field_def(void)
 {
-	sw_field_def d = {.name = NULL, .line = 0, .kind = SW_FIELD_NAV, .target = NULL,
-			  .resolution = 0.1, .clearance = -1.0, .margin = 2.0, .file = NULL};
+	sw_field_def d = {.name = NULL,
+			  .line = 0,
+			  .kind = SW_FIELD_NAV,
+			  .target = NULL,
+			  .resolution = 0.1,
+			  .clearance = -1.0,
+			  .margin = 2.0,
+			  .file = NULL};
 	return d;
 }
 
@@ -122,8 +128,10 @@ int sw__check_fields(const sw_model *m, sw_diag *diag)
 		}
 		const struct sw_automaton *au = m->automata[a->behaviour];
 		for (int q = 0; q < au->n_modes; q++) {
-			snprintf(owner, sizeof owner, "mode '%s' of behaviour '%s' (used by agent "
-				 "'%s')", au->modes[q].name, au->name, a->name);
+			snprintf(owner, sizeof owner,
+				 "mode '%s' of behaviour '%s' (used by agent "
+				 "'%s')",
+				 au->modes[q].name, au->name, a->name);
 			if (au->modes[q].moves &&
 			    check_one(m, &au->modes[q].steer, au->file[0] ? au->file : m->file,
 				      au->modes[q].line, owner, diag) != SW_SUCCESS)

@@ -67,9 +67,9 @@ static int cache_read(const char *path, uint64_t key, sw_grid *g, sw_solve_stats
 	int ok = v && fread(&hd, sizeof hd, 1, f) == 1 && fread(v, sizeof *v, n, f) == n &&
 		 fread(&tr, sizeof tr, 1, f) == 1 && fread(&extra, 1, 1, f) == 0;
 	fclose(f);
-	ok = ok && memcmp(hd.magic, magic, sizeof magic) == 0 && hd.key == key &&
-	     hd.nx == g->nx && hd.ny == g->ny && hd.x0 == g->x0 && hd.y0 == g->y0 &&
-	     hd.h == g->h && tr.checksum == sw__plan_checksum(v, n);
+	ok = ok && memcmp(hd.magic, magic, sizeof magic) == 0 && hd.key == key && hd.nx == g->nx &&
+	     hd.ny == g->ny && hd.x0 == g->x0 && hd.y0 == g->y0 && hd.h == g->h &&
+	     tr.checksum == sw__plan_checksum(v, n);
 	for (size_t k = 0; ok && k < n; k++)
 		ok = g->fixed[k] ? v[k] == g->v[k] : (isfinite(v[k]) && v[k] >= 0.0 && v[k] <= 1.0);
 	if (ok) {

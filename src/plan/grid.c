@@ -136,8 +136,8 @@ double sw_grid_value(const sw_grid *g, sw_vec2 p)
 	if (g->kind != SW_GRID_NAV || !cell_of(g, p, &i, &j, &u, &w))
 		return 0.0;
 	size_t k = (size_t)j * (size_t)g->nx + (size_t)i, nx = (size_t)g->nx;
-	return (1 - u) * (1 - w) * g->v[k] + u * (1 - w) * g->v[k + 1] + (1 - u) * w * g->v[k + nx] +
-	       u * w * g->v[k + nx + 1];
+	return (1 - u) * (1 - w) * g->v[k] + u * (1 - w) * g->v[k + 1] +
+	       (1 - u) * w * g->v[k + nx] + u * w * g->v[k + nx + 1];
 }
 
 /* --- rasterizing a model -------------------------------------------------------------------- */
@@ -263,11 +263,12 @@ int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, doubl
 	}
 	if (!found) {
 		sw_grid_free(g);
-		return sw_diag_add(diag, SW_SEV_ERROR, m->file, line, 0,
-				   "navigation field to target '%s': every grid node near the "
-				   "target is inside an obstacle grown by the clearance %g m; "
-				   "expected a reachable target (or a smaller clearance or resolution)",
-				   tg->name, clearance);
+		return sw_diag_add(
+		    diag, SW_SEV_ERROR, m->file, line, 0,
+		    "navigation field to target '%s': every grid node near the "
+		    "target is inside an obstacle grown by the clearance %g m; "
+		    "expected a reachable target (or a smaller clearance or resolution)",
+		    tg->name, clearance);
 	}
 	for (size_t k = 0; k < (size_t)nx * (size_t)ny; k++)
 		if (g->v[k] == 1.0)

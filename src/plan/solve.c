@@ -129,8 +129,9 @@ static void residual(int nx, int ny, const double *v, const unsigned char *fixed
 				r[k] = 0.0;
 				continue;
 			}
-			r[k] = 0.25 * (v[k - 1] + v[k + 1] + v[k - (size_t)nx] + v[k + (size_t)nx]) -
-			       v[k] + (f ? f[k] : 0.0);
+			r[k] =
+			    0.25 * (v[k - 1] + v[k + 1] + v[k - (size_t)nx] + v[k + (size_t)nx]) -
+			    v[k] + (f ? f[k] : 0.0);
 		}
 }
 
@@ -174,8 +175,8 @@ static void prolong_add(const level *c, int nx, int ny, double *v, const unsigne
 			int J1 = (j & 1) && J + 1 < c->ny ? J + 1 : J;
 			const double *e = c->e;
 			size_t cn = (size_t)c->nx;
-			v[k] += 0.25 * (e[J * cn + I] + e[J * cn + I1] + e[J1 * cn + I] +
-					e[J1 * cn + I1]);
+			v[k] += 0.25 *
+				(e[J * cn + I] + e[J * cn + I1] + e[J1 * cn + I] + e[J1 * cn + I1]);
 		}
 }
 
@@ -242,8 +243,7 @@ static int inject_levels(int thin)
 }
 
 /* Builds the coarse levels below a fine mask; returns their number (0 when too small). */
-static int build_levels(int nx, int ny, const unsigned char *fixed, level *lv, int cap,
-			int inject)
+static int build_levels(int nx, int ny, const unsigned char *fixed, level *lv, int cap, int inject)
 {
 	int n = 0;
 	const unsigned char *fm = fixed;

@@ -106,14 +106,14 @@ int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag)
 	    keyword(&r, "spacing", &h, 1, "H (m, > 0)") != 0)
 		goto done;
 	if (!(h > 0.0)) {
-		sw_diag_add(diag, SW_SEV_ERROR, path, r.line, 0, "spacing %g; expected a number > 0",
-			    h);
+		sw_diag_add(diag, SW_SEV_ERROR, path, r.line, 0,
+			    "spacing %g; expected a number > 0", h);
 		goto done;
 	}
 	if (keyword(&r, "size", size, 2, "NX NY (integers >= 3)") != 0)
 		goto done;
-	if (size[0] != floor(size[0]) || size[1] != floor(size[1]) || size[0] < 3 ||
-	    size[1] < 3 || size[0] * size[1] > (double)SW_GRID_MAX_NODES) {
+	if (size[0] != floor(size[0]) || size[1] != floor(size[1]) || size[0] < 3 || size[1] < 3 ||
+	    size[0] * size[1] > (double)SW_GRID_MAX_NODES) {
 		sw_diag_add(diag, SW_SEV_ERROR, path, r.line, 0,
 			    "size %g %g; expected integers >= 3 with at most %ld nodes in all",
 			    size[0], size[1], SW_GRID_MAX_NODES);

@@ -23,8 +23,14 @@ typedef struct fview {
 	double x0, y1, s; /* world x0, top y, pixels per metre */
 } fview;
 
-static double px(const fview *v, double x) { return (x - v->x0) * v->s; }
-static double py(const fview *v, double y) { return (v->y1 - y) * v->s; }
+static double px(const fview *v, double x)
+{
+	return (x - v->x0) * v->s;
+}
+static double py(const fview *v, double y)
+{
+	return (v->y1 - y) * v->s;
+}
 
 static void num(xmlTextWriterPtr wr, const char *name, double value)
 {

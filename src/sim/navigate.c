@@ -26,8 +26,8 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 		return SW_ENOMEM;
 	int used = 0;
 	for (int k = 0; k < nsteer; k++) {
-		w->steer_field[k] = w->steer[k].field[0] ? sw_model_find_field(m, w->steer[k].field)
-							 : -1;
+		w->steer_field[k] =
+		    w->steer[k].field[0] ? sw_model_find_field(m, w->steer[k].field) : -1;
 		used |= w->steer_field[k] >= 0;
 	}
 	/* Fields the model has not prepared are built for this world (and owned by it). */
@@ -77,11 +77,10 @@ static int clear_sight(const sw_model *m, sw_vec2 p, sw_vec2 q, double r)
 	return 1;
 }
 
-int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target,
-		   sw_vec2 *goal)
+int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target, sw_vec2 *goal)
 {
-	int f = w->steer_field ? w->steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)]
-			       : -1;
+	int f =
+	    w->steer_field ? w->steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)] : -1;
 	if (f < 0 || !w->field_grid[f])
 		return 0;
 	const sw_model *m = w->m;
