@@ -383,6 +383,26 @@ START_TEST(scenario_field_errors_cite_their_line)
 }
 END_TEST
 
+START_TEST(a_field_to_another_target_is_a_warning)
+{
+	static const char xml[] = "<scenario>\n<world>\n<target name=\"a\" x=\"5\" y=\"0\"/>\n"
+				  "<target name=\"b\" x=\"-5\" y=\"0\"/>\n"
+				  "<navfield name=\"nav\" target=\"a\"/>\n</world>\n"
+				  "<agent x=\"0\" y=\"0\" target=\"b\">\n<glm field=\"nav\"/>\n"
+				  "</agent>\n</scenario>\n";
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(xml, strlen(xml), "w.xml", &m, &d), SW_SUCCESS);
+	ck_assert_int_eq(d.errors, 0);
+	ck_assert_int_ge(d.count, 1);
+	ck_assert_int_eq(d.entry[0].severity, SW_SEV_WARNING);
+	ck_assert_int_eq(d.entry[0].line, 7);
+	ck_assert_ptr_nonnull(strstr(d.entry[0].message, "which leads to target 'a'"));
+	sw_model_free(m);
+}
+END_TEST
+
 START_TEST(export_refuses_a_law_that_steers_by_a_field)
 {
 	sw_model *m = load(maps[2]);
@@ -444,6 +464,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, vector_field_files_load_and_report_errors_at_their_line);
 	tcase_add_test(tc, scenario_field_errors_cite_their_line);
 	tcase_add_test(tc, export_refuses_a_law_that_steers_by_a_field);
+	tcase_add_test(tc, a_field_to_another_target_is_a_warning);
 	tcase_add_test(tc, a_vector_field_gives_the_goal_direction);
 	suite_add_tcase(s, tc);
 	return s;

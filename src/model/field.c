@@ -102,11 +102,21 @@ int sw_model_add_field(sw_model *m, const sw_field_def *def, sw_diag *diag)
 	return SW_SUCCESS;
 }
 
-/* Reports a law naming an unknown field. */
-static int check_one(const sw_model *m, const sw_steer_def *d, const char *file, int line,
-		     const char *owner, sw_diag *diag)
+/* Reports a law naming an unknown field (an error), or a navigation field leading to another
+ * target than the one the law steers to (a warning: the field then leads elsewhere).  target:
+ * the law's target index, -1 when it is chosen at run time. */
+static int check_one(const sw_model *m, const sw_steer_def *d, int target, const char *file,
+		     int line, const char *owner, sw_diag *diag)
 {
-	if (!d->field[0] || sw_model_find_field(m, d->field) >= 0)
+	int f = d->field[0] ? sw_model_find_field(m, d->field) : -1;
+	if (f >= 0 && m->fields[f].kind == SW_FIELD_NAV && target >= 0 &&
+	    target != m->fields[f].target)
+		sw_diag_add(diag, SW_SEV_WARNING, file, line, 0,
+			    "%s steers to target '%s' by navigation field '%s', which leads to "
+			    "target '%s'",
+			    owner, m->targets[target].name, d->field,
+			    m->targets[m->fields[f].target].name);
+	if (!d->field[0] || f >= 0)
 		return SW_SUCCESS;
 	return sw_diag_add(diag, SW_SEV_ERROR, file, line, 0,
 			   "%s steers by field '%s', which the scenario's <world> does not "
@@ -122,7 +132,8 @@ int sw__check_fields(const sw_model *m, sw_diag *diag)
 		const sw_agent *a = &m->agents[i];
 		if (a->behaviour < 0) {
 			snprintf(owner, sizeof owner, "agent '%s'", a->name);
-			if (check_one(m, &a->steer, m->file, a->line, owner, diag) != SW_SUCCESS)
+			if (check_one(m, &a->steer, a->target, m->file, a->line, owner, diag) !=
+			    SW_SUCCESS)
 				st = SW_EINPUT;
 			continue;
 		}
@@ -132,8 +143,11 @@ int sw__check_fields(const sw_model *m, sw_diag *diag)
 				 "mode '%s' of behaviour '%s' (used by agent "
 				 "'%s')",
 				 au->modes[q].name, au->name, a->name);
+			int tp = au->modes[q].target_param, tg = -1;
+			if (tp >= 0 && au->params[tp].kind == SW_PARAM_TARGET)
+				tg = m->bindings[a->binding_first + tp].index;
 			if (au->modes[q].moves &&
-			    check_one(m, &au->modes[q].steer, au->file[0] ? au->file : m->file,
+			    check_one(m, &au->modes[q].steer, tg, au->file[0] ? au->file : m->file,
 				      au->modes[q].line, owner, diag) != SW_SUCCESS)
 				st = SW_EINPUT;
 		}
