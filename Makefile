@@ -39,15 +39,16 @@ LIB_SRC := \
 	src/geom/geom.c \
 	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/wall.c src/steer/rhs.c src/steer/emit.c src/steer/kclass.c \
-	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c \
+	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c \
+	src/plan/grid.c src/plan/solve.c src/plan/cache.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
-	src/sim/hybrid.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c \
+	src/sim/hybrid.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/override.c \
-	src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c \
+	src/io/field_read.c src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c \
 	src/ensemble/property.c src/ensemble/runner.c src/ensemble/stats.c \
 	src/render/trace.c src/render/picture.c src/render/plot.c src/render/scene.c \
-	src/render/scene_png.c src/render/chart.c src/render/series.c \
+	src/render/scene_png.c src/render/chart.c src/render/series.c src/render/field_svg.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
@@ -58,9 +59,9 @@ CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_grap
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \
-	tests/test_steersuite.c tests/test_ensemble.c tests/test_scenarios.c tests/test_crowd.c
+	tests/test_steersuite.c tests/test_ensemble.c tests/test_scenarios.c tests/test_crowd.c tests/test_plan.c
 
-BENCH_SRC := bench/bench_main.c bench/bench_crowd.c
+BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenario_schema.o \
 	$(BUILD)/gen/automaton_schema.o $(BUILD)/gen/spaceex_schema.o

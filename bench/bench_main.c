@@ -148,6 +148,8 @@ static void bench_ensemble(int runs)
 	sw_model_free(m);
 }
 
+void bench_plan(void); /* bench_plan.c */
+
 int main(int argc, char **argv)
 {
 	/* `bench_swerve crowd [MAX_N]` runs only the crowd section (for profiling). */
@@ -164,5 +166,6 @@ int main(int argc, char **argv)
 	bench_world(10000, "rk4");
 	bench_crowd_all(1000000);
 	bench_ensemble(4000);
+	bench_plan();
 	return 0;
 }

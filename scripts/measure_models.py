@@ -305,26 +305,32 @@ def street_crossing(model):
           f"{fmt(total_bad, 2)} s (sampled every {fmt(track[1][0] - track[0][0])} s).")
 
 
-def seek_escape(model, seeds=range(1, 21)):
+def seek_escape(model, seeds=range(1, 101)):
+    """Plain seek versus seek-escape (navigation field) on one map over many seeds: how often
+    each reaches the goal within the scenario's duration, mean (and median, range) time to the
+    goal and mean path length of the runs that reach it."""
     per = {}
     for seed in seeds:
         s, _, ev = run_full(model, seed)
         for a in s["agents"]:
-            r = per.setdefault(a["name"], {"times": [], "escapes": [], "clear": [], "coll": 0, "n": 0})
+            r = per.setdefault(a["name"], {"times": [], "paths": [], "escapes": [], "clear": [], "coll": 0, "n": 0})
             r["n"] += 1
             t = first(ev, a["name"], to="arrived")
             if t is not None:
                 r["times"].append(t)
+                r["paths"].append(a["path_length"])
             r["escapes"].append(sum(1 for e in ev if e["agent"] == a["name"] and e["to"] == "escape"))
             r["clear"].append(a["min_clearance"])
             r["coll"] += a["collisions"]
-    print(f"Seeds {seeds[0]}..{seeds[-1]} (heading noise differs per seed):\n")
-    print("| agent (behaviour) | reached the goal | time to goal median (min–max) (s) | escape episodes per run (mean) | worst min clearance (m) | collisions |")
-    print("|---|---|---|---|---|---|")
+    print(f"Seeds {seeds[0]}..{seeds[-1]} (heading noise differs per seed), time limit {s['time']:.0f} s:\n")
+    print("| agent (behaviour) | reached the goal | mean time to goal (s) | median (min–max) (s) | mean path length (m) | escape episodes per run (mean) | worst min clearance (m) | collisions |")
+    print("|---|---|---|---|---|---|---|---|")
     for n, r in per.items():
         t = r["times"]
+        mean_t = fmt(sum(t) / len(t)) if t else "—"
+        mean_p = fmt(sum(r["paths"]) / len(r["paths"])) if t else "—"
         span = f"{fmt(median(t))} ({fmt(min(t))}–{fmt(max(t))})" if t else "—"
-        print(f"| {n} | {len(t)}/{r['n']} | {span} | {sum(r['escapes']) / r['n']:.1f} | {fmt(min(r['clear']))} | {r['coll']} |")
+        print(f"| {n} | {len(t)}/{r['n']} | {mean_t} | {span} | {mean_p} | {sum(r['escapes']) / r['n']:.1f} | {fmt(min(r['clear']))} | {r['coll']} |")
 
 
 def pursuit_evasion(model, seeds=range(1, 11)):
@@ -400,6 +406,8 @@ if __name__ == "__main__":
         ("models/patrol.xml", patrol),
         ("models/street_crossing.xml", street_crossing),
         ("models/seek_escape_trap.xml", seek_escape),
+        ("models/seek_escape_maze.xml", seek_escape),
+        ("models/seek_escape_room.xml", seek_escape),
         ("models/pursuit_evasion.xml", pursuit_evasion),
         ("models/flock.xml", flock),
     ]

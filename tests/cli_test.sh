@@ -80,6 +80,11 @@ if command -v script >/dev/null 2>&1; then
 fi
 expect 0 "run without a terminal" "$SW" run -o "$tmp/notty" models/demo.xml
 if grep -q "%" /tmp/swerve_cli_err.$$; then bad "progress printed although stderr is not a terminal"; else ok; fi
+expect 0 "render a navigation field" "$SW" render --field nav --field-cache "$tmp/cache" -o "$tmp/nav.svg" models/seek_escape_room.xml
+if grep -q 'class="streamlines"' "$tmp/nav.svg" && grep -c '<polyline' "$tmp/nav.svg" | grep -qv '^0$'; then ok; else bad "field picture lacks streamlines"; fi
+if ls "$tmp/cache"/navfield-*.bin >/dev/null 2>&1; then ok; else bad "no navigation field cache entry written"; fi
+expect 2 "render an unknown field" "$SW" render --field nope --no-field-cache -o "$tmp/nope.svg" models/seek_escape_room.xml
+if [ ! -e "$tmp/nope.svg" ]; then ok; else bad "render of an unknown field wrote a picture"; fi
 expect 0 "swerve version" "$SW" version
 expect 2 "no command" "$SW"
 expect 2 "unknown command" "$SW" frobnicate

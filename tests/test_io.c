@@ -442,7 +442,7 @@ END_TEST
 
 START_TEST(test_unknown_element)
 {
-	expect_error("bad_unknown_element.xml", SW_EINPUT, 6, "unknown element <wall> inside <world>; expected <target>, <disc>, <segment>, <polygon>, <region> or <signal>");
+	expect_error("bad_unknown_element.xml", SW_EINPUT, 6, "unknown element <wall> inside <world>; expected <target>, <disc>, <segment>, <polygon>, <region>, <signal>, <navfield> or <vectorfield>");
 }
 END_TEST
 

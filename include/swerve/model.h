@@ -204,6 +204,42 @@ typedef struct sw_binding_def {
 	int line;
 } sw_binding_def;
 
+/** Kinds of world fields (global planning, plan.h). */
+typedef enum {
+	SW_FIELD_NAV = 0,   /**< harmonic navigation field to a target, solved over the static world */
+	SW_FIELD_VECTOR = 1 /**< user vector field read from a grid file */
+} sw_field_kind;
+
+/** Definition of a world field. */
+typedef struct sw_field_def {
+	const char *name;     /**< unique name (copied); required */
+	int line;             /**< source line, 0 if none */
+	sw_field_kind kind;   /**< default SW_FIELD_NAV */
+	const char *target;   /**< nav: name of a static target (required) */
+	double resolution;    /**< nav: node spacing, m (> 0); default 0.1 */
+	double clearance;     /**< nav: obstacles grown by this, m (>= 0); negative = the largest
+				   agent radius of the scenario; default -1 */
+	double margin;        /**< nav: free border round the world's bounding box, m (> 0);
+				   default 2 */
+	const char *file;     /**< vector: path of the grid file (copied), as the loader resolved
+				   it */
+} sw_field_def;
+
+struct sw_grid;
+
+/** A compiled world field.  grid is filled by sw_plan_prepare (plan.h) and owned by the model;
+ * NULL until then. */
+typedef struct sw_model_field {
+	char name[SW_NAME_MAX];
+	int line;
+	sw_field_kind kind;
+	int target;           /**< nav: target index */
+	double resolution, clearance, margin;
+	char file[SW_DIAG_FILE]; /**< vector: grid file path */
+	struct sw_grid *grid; /**< the prepared field, or NULL */
+	void (*grid_free)(struct sw_grid *); /**< frees grid (set with it) */
+} sw_model_field;
+
 /** Definition of an agent. */
 typedef struct sw_agent_def {
 	const char *name;     /**< unique name (copied); NULL or "" = automatic "agentN" */
@@ -343,6 +379,8 @@ typedef struct sw_model {
 	sw_region *regions;
 	sw_signal *signals;
 	sw_binding *bindings;
+	int n_fields, cap_fields;
+	sw_model_field *fields; /**< world fields (navigation and vector fields) */
 	int finalized;        /**< 1 after sw_model_finalize() succeeded */
 	int cap_obstacles, cap_prims, cap_targets, cap_agents, cap_points; /**< internal */
 	int cap_automata, cap_regions, cap_signals, cap_bindings; /**< internal */
@@ -372,6 +410,16 @@ int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag);
 int sw_model_add_automaton(sw_model *m, sw_automaton *a, int line, sw_diag *diag);
 int sw_model_add_region(sw_model *m, const sw_region_def *def, sw_diag *diag);
 int sw_model_add_signal(sw_model *m, const sw_signal_def *def, sw_diag *diag);
+
+/** Defaults of a field definition. */
+sw_field_def sw_default_field_def(void);
+
+/** Adds a world field after checking it (unique name, known static target, resolution and
+ * margin > 0).  Fields must be added after the targets they name. */
+int sw_model_add_field(sw_model *m, const sw_field_def *def, sw_diag *diag);
+
+/** Index of the named field, or -1. */
+int sw_model_find_field(const sw_model *m, const char *name);
 
 /** Index of the named automaton, region or signal, or -1. */
 int sw_model_find_automaton(const sw_model *m, const char *name);

@@ -114,6 +114,25 @@ int sw_plot_heading(const sw_world *w, int agent, sw_image_format fmt, const cha
  * diagnostic), SW_ENOMEM or SW_EIO. */
 int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_format fmt,
 		   const char *path, sw_diag *diag);
+/* --- Fields (global planning, plan.h) ----------------------------------------------------- */
+
+struct sw_grid;
+
+/** Options of sw_render_field_svg; defaults from sw_default_field_svg_def(). */
+typedef struct sw_field_svg_def {
+	double width;      /**< picture width in pixels; default 900 */
+	double spacing;    /**< streamline seeds on a lattice of this spacing, m; default 1 */
+	double max_length; /**< longest streamline, m; default 200 */
+} sw_field_svg_def;
+
+sw_field_svg_def sw_default_field_svg_def(void);
+
+/** Writes an SVG picture of field grid g over model m's map to path, atomically (see
+ * render/field_svg.c): blocked region (class "blocked"), obstacles, streamlines (polylines in
+ * the group of class "streamlines"), targets and agents' start positions.  Returns SW_SUCCESS,
+ * SW_EUSAGE or SW_EIO with a diagnostic. */
+int sw_render_field_svg(const sw_model *m, const struct sw_grid *g, const sw_field_svg_def *def,
+			const char *path, sw_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -146,6 +146,9 @@ typedef struct sw_personality {
 				 agent's own stream when a world is created */
 } sw_personality;
 
+/** Longest field name in a steer def, including the terminating NUL. */
+#define SW_FIELD_NAME_MAX 64
+
 /** A law with its parameters: what a mode (or, before automata, an agent) runs. */
 typedef struct sw_steer_def {
 	sw_law law;       /**< which law */
@@ -153,6 +156,10 @@ typedef struct sw_steer_def {
 	sw_fw_params fw;   /**< used when law == SW_LAW_FW */
 	sw_pf_params pf;   /**< used when law == SW_LAW_PF */
 	sw_wall_params wall; /**< used when law == SW_LAW_WALL */
+	char field[SW_FIELD_NAME_MAX]; /**< name of a world field (plan.h) giving the goal
+					    direction psi_T; "" = none (default) */
+	double lookahead; /**< with a field: distance along it to the point handed to the law as
+			       its target, m (> 0); default 2 */
 } sw_steer_def;
 
 /** One perceived obstacle, relative to the agent (filled by the simulator's perception). */

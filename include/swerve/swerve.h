@@ -11,6 +11,7 @@
 #include "swerve/geom.h"
 #include "swerve/io.h"
 #include "swerve/model.h"
+#include "swerve/plan.h"
 #include "swerve/render.h"
 #include "swerve/sim.h"
 #include "swerve/steer.h"

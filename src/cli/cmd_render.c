@@ -42,6 +42,10 @@ static void render_usage(FILE *f)
 	      "      --fps N          frames per second of frames and video (default 10)\n"
 	      "      --speed X        simulated seconds per second of animation/video (default 1)\n"
 	      "  -q, --quiet          no progress and no final message\n"
+	      "      --field NAME     instead, draw the field NAME of the scenario's <world>\n"
+	      "                       (streamlines over the map; no simulation)\n"
+	      "      --field-spacing S  streamline seeds every S m (default 1)\n"
+	      "      --field-cache DIR, --no-field-cache  as for swerve run\n"
 	      "  -h, --help           this text\n"
 	      "\n"
 	      "Progress is shown on stderr when it is a terminal.  Exit status: 0 written,\n"
@@ -171,6 +175,29 @@ static int outputs(const sw_world *w, const sw_trace *tr, const sw_render_def *d
 	return code;
 }
 
+/* --field NAME: the field's picture instead of a run's (frees m). */
+static int render_field(sw_model *m, const char *field, const char *cache, int no_cache,
+			sw_field_svg_def *fdef, double width, const char *outpath)
+{
+	static sw_diag diag;
+	sw_diag_init(&diag);
+	int k = sw_model_find_field(m, field);
+	int st = SW_EINPUT;
+	if (k < 0)
+		fprintf(stderr, "swerve render: --field '%s': %s declares no such <navfield> or "
+				"<vectorfield>\n", field, m->file);
+	else
+		st = cli_prepare_fields(m, cache, no_cache);
+	fdef->width = width;
+	if (st == SW_SUCCESS)
+		st = sw_render_field_svg(m, m->fields[k].grid, fdef, outpath, &diag);
+	cli_print_diag(&diag);
+	if (st == SW_SUCCESS)
+		printf("swerve: field %s of %s in %s\n", field, m->name, outpath);
+	sw_model_free(m);
+	return cli_exit_code(st);
+}
+
 int cmd_render(int argc, char **argv)
 {
 	enum { OPT_ANIMATE = 256, OPT_FRAMES, OPT_VIDEO, OPT_FPS, OPT_SPEED };
@@ -184,7 +211,14 @@ int cmd_render(int argc, char **argv)
 	    {"fps", required_argument, NULL, OPT_FPS},
 	    {"speed", required_argument, NULL, OPT_SPEED},
 	    {"quiet", no_argument, NULL, 'q'},
+	    {"field", required_argument, NULL, OPT_FIELD},
+	    {"field-spacing", required_argument, NULL, OPT_FIELD_SPACING},
+	    {"field-cache", required_argument, NULL, OPT_FIELD_CACHE},
+	    {"no-field-cache", no_argument, NULL, OPT_NO_FIELD_CACHE},
 	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+	sw_field_svg_def fdef = sw_default_field_svg_def();
+	const char *field = NULL, *cache = NULL;
+	int no_cache = 0;
 	sw_render_def def = sw_default_render_def();
 	render_opts o = {NULL, NULL, NULL, 10.0, 0};
 	double instants[16], seed = -1, duration = 0;
@@ -229,6 +263,13 @@ int cmd_render(int argc, char **argv)
 				return EXIT_BAD_INPUT;
 			break;
 		case 'q': o.quiet = 1; break;
+		case OPT_FIELD: field = optarg; break;
+		case OPT_FIELD_SPACING:
+			if (cli_number("render", "--field-spacing", optarg, 1e-3, &fdef.spacing))
+				return EXIT_BAD_INPUT;
+			break;
+		case OPT_FIELD_CACHE: cache = optarg; break;
+		case OPT_NO_FIELD_CACHE: no_cache = 1; break;
 		case 'h': render_usage(stdout); return EXIT_OK;
 		default: render_usage(stderr); return EXIT_BAD_INPUT;
 		}
@@ -259,9 +300,16 @@ int cmd_render(int argc, char **argv)
 		snprintf(defpath, sizeof defpath, "%s.svg", m->name);
 		outpath = defpath;
 	}
+	if (field)
+		return render_field(m, field, cache, no_cache, &fdef, def.width, outpath);
+	int st = cli_prepare_fields(m, cache, no_cache);
+	if (st != SW_SUCCESS) {
+		sw_model_free(m);
+		return cli_exit_code(st);
+	}
 	sw_world *w = NULL;
 	sw_trace *tr = NULL;
-	int st = cli_record(m, !o.quiet && isatty(STDERR_FILENO), &w, &tr, &diag);
+	st = cli_record(m, !o.quiet && isatty(STDERR_FILENO), &w, &tr, &diag);
 	if (st == SW_SUCCESS)
 		st = sw_render_image(w, tr, &def, fmt, outpath, &diag);
 	code = cli_exit_code(st);

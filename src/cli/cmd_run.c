@@ -27,6 +27,9 @@ static void run_usage(FILE *f)
 	      "  -j, --threads N      threads stepping the agents (default 0: one per processor;\n"
 	      "                       outputs are identical for every N)\n"
 	      "  -q, --quiet          no progress and no final message\n"
+	      "      --field-cache DIR  cache solved navigation fields in DIR (default\n"
+	      "                       $XDG_CACHE_HOME/swerve or ~/.cache/swerve)\n"
+	      "      --no-field-cache solve navigation fields without reading or writing a cache\n"
 	      "  -h, --help           this text\n",
 	      f);
 }
@@ -38,10 +41,12 @@ int cmd_run(int argc, char **argv)
 					     {"duration", required_argument, NULL, 'd'},
 					     {"threads", required_argument, NULL, 'j'},
 					     {"quiet", no_argument, NULL, 'q'},
+					     {"field-cache", required_argument, NULL, OPT_FIELD_CACHE},
+					     {"no-field-cache", no_argument, NULL, OPT_NO_FIELD_CACHE},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
-	const char *outdir = NULL;
-	int quiet = 0, have_seed = 0, c;
+	const char *outdir = NULL, *cache = NULL;
+	int quiet = 0, have_seed = 0, no_cache = 0, c;
 	uint64_t seed = 0;
 	double duration = 0.0, threads = 0.0;
 	optind = 1;
@@ -73,6 +78,8 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'q': quiet = 1; break;
+		case OPT_FIELD_CACHE: cache = optarg; break;
+		case OPT_NO_FIELD_CACHE: no_cache = 1; break;
 		case 'h': run_usage(stdout); return EXIT_OK;
 		default: run_usage(stderr); return EXIT_BAD_INPUT;
 		}
@@ -113,7 +120,9 @@ int cmd_run(int argc, char **argv)
 	}
 	sw_world *w = NULL;
 	sw_output *o = NULL;
-	st = sw_world_create(m, &w, &diag);
+	st = cli_prepare_fields(m, cache, no_cache);
+	if (st == SW_SUCCESS)
+		st = sw_world_create(m, &w, &diag);
 	if (st == SW_SUCCESS)
 		st = sw_world_set_threads(w, (int)threads);
 	if (st == SW_SUCCESS)

@@ -45,6 +45,17 @@ int cli_number(const char *cmd, const char *opt, const char *text, double lo, do
 	return 0;
 }
 
+int cli_prepare_fields(sw_model *m, const char *cache, int no_cache)
+{
+	static sw_diag diag;
+	sw_diag_init(&diag);
+	sw_plan_options o = sw_default_plan_options();
+	o.cache_dir = no_cache ? "" : cache;
+	int st = sw_plan_prepare(m, &o, &diag);
+	cli_print_diag(&diag);
+	return st;
+}
+
 void cli_progress(double frac)
 {
 	static int last = -1;

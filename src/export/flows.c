@@ -422,6 +422,15 @@ int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int 
 				 "exported model%s",
 				 c->where, "");
 	}
+	if (st == SW_SUCCESS && def->field[0]) {
+		/* A grid field (plan.h) has no symbolic form the tools could read. */
+		free(obs);
+		free(oth);
+		return xb_refuse(b, ag->line,
+				 "%s: the law steers by the field '%s', which cannot be exported "
+				 "(a grid has no symbolic flow); expected a law without field=",
+				 c->where, def->field);
+	}
 	if (st == SW_SUCCESS)
 		st = sw_steer_emit(def, &ag->personality, &ec, out);
 	free(obs);

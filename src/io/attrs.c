@@ -54,6 +54,8 @@ static const sw__attr_spec glm_attrs[] = {
     SW__NUM("sigma", sw_glm_params, sigma_phi),
     SW__NUM("cohesion", sw_glm_params, cohesion),
     SW__NUM("alignment", sw_glm_params, alignment),
+    SW__OTHER("field", 0),
+    SW__OTHER("lookahead", 0),
     SW__END};
 
 static const sw__attr_spec fw_attrs[] = {SW__NUM("b", sw_fw_params, b),
@@ -64,12 +66,15 @@ static const sw__attr_spec fw_attrs[] = {SW__NUM("b", sw_fw_params, b),
 					 SW__NUM("c3", sw_fw_params, c3),
 					 SW__NUM("c4", sw_fw_params, c4),
 					 SW__NUM("speed", sw_fw_params, speed),
+					 SW__OTHER("field", 0),
+					 SW__OTHER("lookahead", 0),
 					 SW__END};
 
 static const sw__attr_spec potential_attrs[] = {
     SW__NUM("kp", sw_pf_params, kp),       SW__NUM("eta", sw_pf_params, eta),
     SW__NUM("rho0", sw_pf_params, rho0),   SW__NUM("r-floor", sw_pf_params, r_floor),
-    SW__NUM("speed", sw_pf_params, speed), SW__END};
+    SW__NUM("speed", sw_pf_params, speed), SW__OTHER("field", 0),
+    SW__OTHER("lookahead", 0),             SW__END};
 
 /* side is read by sw__read_law (right = +1, left = -1). */
 static const sw__attr_spec wall_attrs[] = {SW__NUM("a", sw_wall_params, a),
@@ -442,6 +447,43 @@ static int read_side(sw__loader *ld, xmlNodePtr node, int *side)
 	return bad;
 }
 
+/* The field and lookahead attributes of <glm>, <fw> and <potential> (global planning). */
+static int read_field(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer)
+{
+	sw_steer_def d = sw_default_steer_def();
+	snprintf(steer->field, sizeof steer->field, "%s", d.field);
+	steer->lookahead = d.lookahead;
+	int bad = 0;
+	xmlChar *v = xmlGetNoNsProp(node, (const xmlChar *)"field");
+	if (v) {
+		char word[256];
+		snprintf(word, sizeof word, "%s", (const char *)v);
+		sw__collapse_space(word);
+		if (!word[0] || strlen((const char *)v) >= SW_FIELD_NAME_MAX)
+			bad = 1, sw__walk_error(ld, node,
+						"attribute field of <%s>: expected the name of a "
+						"<navfield> or <vectorfield> (1 to %d characters)",
+						(const char *)node->name, SW_FIELD_NAME_MAX - 1);
+		else
+			memcpy(steer->field, word, strlen(word) + 1);
+		xmlFree(v);
+	}
+	v = xmlGetNoNsProp(node, (const xmlChar *)"lookahead");
+	if (v) {
+		double x = 0.0;
+		if (sw__parse_number((const char *)v, &x) != SW__NUM_OK || !(x > 0.0))
+			bad = 1, sw__walk_error(ld, node,
+						"attribute lookahead of <%s>: '%.*s' is not "
+						"allowed; expected a number > 0 (m)",
+						(const char *)node->name, QUOTE_MAX,
+						(const char *)v);
+		else
+			steer->lookahead = x;
+		xmlFree(v);
+	}
+	return bad;
+}
+
 int sw__read_law(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer, const sw__attr_spec *extra,
 		 void *extra_base)
 {
@@ -464,6 +506,7 @@ int sw__read_law(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer, const sw_
 		bad = sw__read_attrs2(ld, node, wall_attrs, &steer->wall, extra, extra_base);
 		bad += read_side(ld, node, &steer->wall.side);
 	}
+	bad += read_field(ld, node, steer);
 	return bad + sw__no_children(ld, node, "no child elements (parameters are attributes)");
 }
 

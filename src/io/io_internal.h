@@ -291,4 +291,11 @@ extern const char sw_automaton_schema_text[];
 /** Writes s as a JSON string literal (quotes, backslashes and control characters escaped). */
 void sw__json_str(FILE *f, const char *s);
 
+/** Path of `file` relative to the folder of the file being read (absolute paths unchanged),
+ * malloc'ed; NULL when out of memory (ld->oom set). */
+char *sw__relative_path(sw__loader *ld, const char *file);
+
+/** Reads a <navfield> or <vectorfield> of <world> (field_read.c). */
+void sw__read_field(sw__loader *ld, xmlNodePtr node);
+
 #endif

@@ -206,6 +206,20 @@ static void add_automaton(sw__loader *ld, sw_automaton *a, int line)
 
 /* <use file="..."/>: the path is relative to the scenario's folder (to the current directory
  * for documents loaded from memory); the file's own errors cite the file. */
+char *sw__relative_path(sw__loader *ld, const char *file)
+{
+	const char *slash = ld->from_file ? strrchr(ld->file, '/') : NULL;
+	size_t dir = file[0] != '/' && slash ? (size_t)(slash - ld->file) + 1 : 0;
+	size_t n = dir + strlen(file) + 1;
+	char *path = malloc(n);
+	if (!path) {
+		ld->oom = 1;
+		return NULL;
+	}
+	snprintf(path, n, "%.*s%s", (int)dir, ld->file, file);
+	return path;
+}
+
 static void read_use(sw__loader *ld, xmlNodePtr node)
 {
 	use_fields f = {NULL};
@@ -213,15 +227,9 @@ static void read_use(sw__loader *ld, xmlNodePtr node)
 	bad += sw__no_children(ld, node, "no child elements");
 	if (bad || !f.file)
 		return;
-	const char *slash = ld->from_file ? strrchr(ld->file, '/') : NULL;
-	size_t dir = f.file[0] != '/' && slash ? (size_t)(slash - ld->file) + 1 : 0;
-	size_t n = dir + strlen(f.file) + 1;
-	char *path = malloc(n);
-	if (!path) {
-		ld->oom = 1;
+	char *path = sw__relative_path(ld, f.file);
+	if (!path)
 		return;
-	}
-	snprintf(path, n, "%.*s%s", (int)dir, ld->file, f.file);
 	char *buf = NULL;
 	size_t len = 0;
 	sw_diag tmp;
@@ -414,10 +422,12 @@ static void read_world(sw__loader *ld, xmlNodePtr node)
 			read_region(ld, c);
 		else if (sw__is_element(c, "signal"))
 			read_signal(ld, c);
+		else if (sw__is_element(c, "navfield") || sw__is_element(c, "vectorfield"))
+			sw__read_field(ld, c);
 		else
 			sw__unknown_child(ld, c, "world",
-					  "<target>, <disc>, <segment>, <polygon>, <region> or "
-					  "<signal>");
+					  "<target>, <disc>, <segment>, <polygon>, <region>, "
+					  "<signal>, <navfield> or <vectorfield>");
 	}
 }
 

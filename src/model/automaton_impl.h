@@ -94,6 +94,13 @@ struct sw_automaton {
 int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const char *what,
 		    sw_diag *diag);
 
+/** Checks that every field a law of the model names is declared (model/field.c); reports each
+ * unknown one at the law's file:line. */
+int sw__check_fields(const sw_model *m, sw_diag *diag);
+
+/** Frees the model's fields and their grids (model/field.c). */
+void sw__free_fields(sw_model *m);
+
 /** Dimension of the continuous state of an agent running a (7 + 1 + n_vars). */
 static inline int sw__automaton_dim(const struct sw_automaton *a)
 {

@@ -88,6 +88,7 @@ void sw_model_free(sw_model *m)
 	free(m->signals);
 	free(m->bindings);
 	sw__names_free(m);
+	sw__free_fields(m);
 	free(m);
 }
 
@@ -891,6 +892,8 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 	for (int i = 0; i < m->n_agents; i++)
 		if (m->agents[i].behaviour >= 0 && resolve_bindings(m, i, diag) != SW_SUCCESS)
 			badf = 1;
+	if (sw__check_fields(m, diag) != SW_SUCCESS)
+		badf = 1;
 	if (badf)
 		return SW_EINPUT;
 	m->finalized = 1;

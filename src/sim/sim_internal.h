@@ -60,6 +60,7 @@ struct sw_world {
 	const struct sw_automaton **aut; /* per unit automaton, NULL for plain-law agents */
 	sw_steer_def *steer;    /* per agent per mode steering (personality applied) */
 	int *steer_first;       /* per agent: its modes' entries in steer */
+	int n_steer;            /* entries in steer */
 	int *tkind, *tindex;    /* per agent current steering target */
 	unsigned char *rng_state; /* per agent random stream: SW_RNG_TYPE states in one block */
 	sw_agent_metrics *metrics;
@@ -105,6 +106,10 @@ struct sw_world {
 				   then cos and sin of the heading (3 per agent) */
 	int fast_on;            /* 1 (default): use it */
 	struct sw_steerbench *sb; /* SteerBench accumulators (steerbench.c) */
+	/* world fields (navigate.c) */
+	int *steer_field;       /* per steer entry: field index, -1 none */
+	const struct sw_grid **field_grid; /* per model field: the grid used */
+	struct sw_grid **field_owned; /* per model field: built by this world (else NULL) */
 };
 
 /** A transition event buffered by a thread (delivered after the agents' step, in order). */
@@ -185,6 +190,17 @@ void sw__grid_build(struct sw_world *w);
 /** Agents (other than i) whose snapshot centre may lie within `reach` of p, in increasing index
  * order, into *out (owned by the world); returns their number. */
 int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out);
+
+/* navigate.c */
+/** Resolves the fields named by the nsteer entries of w->steer and builds those the model has
+ * not prepared. */
+int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag);
+void sw__fields_free(struct sw_world *w);
+/** When agent i's current law steers by a field (and, for a navigation field, the target is not
+ * in clear line of sight from p), stores the look-ahead point along the field in *goal and
+ * returns 1; else returns 0.  target may be NULL (no target). */
+int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target,
+		   sw_vec2 *goal);
 
 /* integrate.c */
 int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y);

@@ -67,6 +67,7 @@ void sw_world_destroy(sw_world *w)
 		sw__thread_free(&w->th[k]);
 	free(w->th);
 	sw__grid_free(w);
+	sw__fields_free(w);
 	free(w);
 }
 
@@ -208,6 +209,7 @@ static int layout(sw_world *w)
 			used += nm;
 		}
 	}
+	w->n_steer = used;
 	sw_steer_def *shrunk = realloc(w->steer, ((size_t)used + 1) * sizeof *w->steer);
 	if (shrunk)
 		w->steer = shrunk; /* keeps only the distinct entries */
@@ -290,6 +292,11 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;
+	}
+	int fst = sw__fields_setup(w, w->n_steer, diag);
+	if (fst != SW_SUCCESS) {
+		sw_world_destroy(w);
+		return fst;
 	}
 	for (size_t k = 0; k < no; k++)
 		w->min_clear[k] = INFINITY;

@@ -86,6 +86,8 @@ sw_steer_def sw_default_steer_def(void)
 	    .fw = sw_default_fw_params(),
 	    .pf = sw_default_pf_params(),
 	    .wall = sw_default_wall_params(),
+	    .field = "",
+	    .lookahead = 2.0,
 	};
 	return d;
 }

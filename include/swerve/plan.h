@@ -1,0 +1,162 @@
+/* swerve/plan.h - global planning: harmonic navigation fields and user vector fields
+ * (docs/steering-models.md section 4).
+ *
+ * A navigation field is a scalar phi on a regular grid of nodes over a scenario's static world:
+ * phi = 1 on the target's nodes, phi = 0 on obstacle nodes (static obstacles grown by a clearance,
+ * normally the agent radius) and on the grid border, and discrete Laplace (5-point mean) on every
+ * other node.  phi is harmonic, so it has no local maximum inside the free space: following its
+ * gradient (ascent: towards the target) cannot get trapped.  Far from the target phi is
+ * exponentially small; it is stored as it is (not as u = 1 - phi, which would round to 1), the
+ * solver converges in a relative sense, and gradient directions are taken from grad(phi) / phi,
+ * which is scale-free (see src/plan/solve.c for the measurements behind the method).
+ *
+ * A vector field is a 2-D vector per node loaded from a text file (format: docs/scenario-format.md
+ * "Vector field files").  Both kinds share sw_grid and are sampled by bilinear interpolation. */
+#ifndef SWERVE_PLAN_H
+#define SWERVE_PLAN_H
+
+#include <stdint.h>
+
+#include "swerve/core.h"
+#include "swerve/geom.h"
+#include "swerve/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Kinds of grid fields. */
+typedef enum {
+	SW_GRID_NAV = 0,   /**< harmonic navigation field: one scalar phi per node */
+	SW_GRID_VECTOR = 1 /**< user vector field: (vx, vy) per node */
+} sw_grid_kind;
+
+/** A field sampled on nodes (x0 + i h, y0 + j h), i < nx, j < ny; node (i, j) is entry
+ * i + j nx.  Allocated by sw_grid_alloc, freed by sw_grid_free. */
+typedef struct sw_grid {
+	sw_grid_kind kind;    /**< what v holds */
+	int nx, ny;           /**< nodes per row and per column (>= 3 each) */
+	double x0, y0;        /**< position of node (0, 0), m */
+	double h;             /**< node spacing, m (> 0) */
+	double *v;            /**< nav: phi per node; vector: vx, vy per node (interleaved) */
+	unsigned char *fixed; /**< nav: 1 where phi is a Dirichlet value (target, obstacle,
+				  border), 0 where it is solved for; NULL for vector fields */
+} sw_grid;
+
+/** Allocates a grid of nx * ny nodes with every value 0 and (nav) every node free.  Returns
+ * NULL when out of memory or when nx, ny < 3 or h is not a positive finite number. */
+sw_grid *sw_grid_alloc(sw_grid_kind kind, int nx, int ny, double x0, double y0, double h);
+
+/** Frees a grid.  NULL is allowed. */
+void sw_grid_free(sw_grid *g);
+
+/** Settings of the Laplace solver.  Obtain defaults from sw_default_solver_def(). */
+typedef struct sw_solver_def {
+	double tol;     /**< stop when every free node's relative change over one sweep,
+			     |dphi| / phi, is below tol; default 1e-8 */
+	int max_sweeps; /**< most red-black sweeps on the finest grid; default 100000 */
+	double omega;   /**< SOR relaxation factor in (0, 2); 0 = the optimum of the bounding
+			     rectangle, 2 / (1 + sin(pi / max(nx, ny))); default 0 */
+	int multigrid;  /**< 1: multigrid W-cycles on the correction equation to the relative
+			     tolerance (SOR finishes only if they stall); 0: SOR only;
+			     default 1 (src/plan/solve.c explains the choice) */
+} sw_solver_def;
+
+/** What a solve did. */
+typedef struct sw_solve_stats {
+	int sweeps;        /**< red-black SOR sweeps on the finest grid (after the V-cycles) */
+	int cycles;        /**< multigrid V-cycles */
+	double omega;      /**< relaxation factor used */
+	double rel_change; /**< largest relative change of the last sweep */
+	int converged;     /**< 1 when rel_change < tol */
+	int from_cache;    /**< 1 when the field was read from the cache (no solve) */
+} sw_solve_stats;
+
+/** Defaults (the one place where they live). */
+sw_solver_def sw_default_solver_def(void);
+
+/** Solves the discrete Laplace equation on the free nodes of a nav grid: fixed nodes keep their
+ * values (any finite values, not only 0 and 1); free nodes start from their current values.
+ * Every border node must be fixed.  Returns SW_SUCCESS (also when max_sweeps ran out: see
+ * stats->converged), SW_EUSAGE (not a nav grid, a free border node, bad settings) or
+ * SW_ENOMEM.  stats may be NULL. */
+int sw_grid_solve(sw_grid *g, const sw_solver_def *def, sw_solve_stats *stats);
+
+/** Direction of steepest ascent of a nav field (towards its target) or of a vector field at p,
+ * by bilinear interpolation of node directions: nav nodes contribute grad(phi) / phi by central
+ * differences (free nodes with phi > 0 only), vector nodes their vector.  Returns 1 and the unit
+ * vector in *dir, or 0 (and *dir = 0) outside the grid or where no node contributes. */
+int sw_grid_direction(const sw_grid *g, sw_vec2 p, sw_vec2 *dir);
+
+/** Follows the field's direction from p for a path length `dist` in steps of at most h, and
+ * stores the end point in *out.  Returns 0 (and *out = p) when the direction at p is undefined;
+ * otherwise 1 (stopping early where the direction becomes undefined). */
+int sw_grid_lookahead(const sw_grid *g, sw_vec2 p, double dist, sw_vec2 *out);
+
+/** Value of a nav field at p by bilinear interpolation (0 outside the grid). */
+double sw_grid_value(const sw_grid *g, sw_vec2 p);
+
+/* --- navigation fields over a model ----------------------------------------------------- */
+
+/** How fields are prepared: where solved navigation fields are cached.  Obtain defaults from
+ * sw_default_plan_options(). */
+typedef struct sw_plan_options {
+	const char *cache_dir; /**< folder of cached fields; NULL = $XDG_CACHE_HOME/swerve, else
+				    $HOME/.cache/swerve (no cache when neither is set); "" = no
+				    cache; default NULL */
+	sw_solver_def solver;  /**< solver settings; default sw_default_solver_def() */
+} sw_plan_options;
+
+sw_plan_options sw_default_plan_options(void);
+
+/** Rasterizes the static world of m for a navigation field to target `target` (index): nodes
+ * spaced `resolution` m over the bounding box of the static obstacles, the targets and the
+ * agents' start positions grown by `margin` m; a node is an obstacle node when a disc of radius
+ * `clearance` centred on it overlaps a static obstacle (sw_model_obstacle_clearance < 0) or lies
+ * inside a closed polygon; target nodes lie within the target's radius (at least the node
+ * nearest to the target); border nodes are fixed at 0.  Scripted obstacles are ignored (the
+ * local steering layer avoids them).  Returns SW_SUCCESS with a new grid in *out, SW_EINPUT
+ * (moving target, grid larger than SW_GRID_MAX_NODES, the target buried in obstacles; a
+ * diagnostic cites `line`) or SW_ENOMEM. */
+int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, double clearance,
+			 double margin, int line, sw_grid **out, sw_diag *diag);
+
+/** Largest number of nodes of a rasterized navigation grid. */
+#define SW_GRID_MAX_NODES (64L * 1024L * 1024L)
+
+/** Content key of a rasterized nav problem: a 64-bit FNV-1a hash of the grid geometry, the
+ * fixed-node mask and values, and the solver settings (and a format version). */
+uint64_t sw_navgrid_key(const sw_grid *g, const sw_solver_def *def);
+
+/** Solves a rasterized nav grid, reading the result from the cache folder when a valid entry
+ * for its key exists and writing it there (atomically: a temporary file renamed into place)
+ * after a solve.  A cache entry that fails validation (size, magic, key, geometry, checksum,
+ * values) is ignored and replaced.  cache_dir: a folder, or NULL/"" for no cache.  Returns
+ * SW_SUCCESS or the status of sw_grid_solve; cache write failures are only warnings in diag. */
+int sw_navgrid_solve_cached(sw_grid *g, const sw_solver_def *def, const char *cache_dir,
+			    sw_solve_stats *stats, sw_diag *diag);
+
+/** The cache folder the options name (see sw_plan_options.cache_dir) into buf; returns buf, or
+ * NULL when caching is off or the path does not fit. */
+const char *sw_plan_cache_dir(const sw_plan_options *o, char *buf, size_t n);
+
+/** Loads a vector field file (format: docs/scenario-format.md).  Returns SW_SUCCESS with a new
+ * SW_GRID_VECTOR grid in *out, SW_EIO (cannot read) or SW_EINPUT with a diagnostic citing
+ * path:line and what was expected, or SW_ENOMEM. */
+int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag);
+
+/** Prepares every field the model declares that has no grid yet: navigation fields are
+ * rasterized and solved (through the cache of o; o may be NULL for defaults), vector fields are
+ * loaded from their files.  Call it after loading and before creating worlds (the model's field
+ * grids are then shared, read-only, by every world); sw_world_create prepares missing fields
+ * itself, for that world only.  Returns SW_SUCCESS or the first failure, with diagnostics. */
+int sw_plan_prepare(sw_model *m, const sw_plan_options *o, sw_diag *diag);
+
+/** Builds the grid of model field k (see sw_plan_prepare) into *out without attaching it. */
+int sw_plan_build_field(const sw_model *m, int k, const sw_plan_options *o, sw_grid **out,
+			sw_solve_stats *stats, sw_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,64 @@
+/* io/field_read.c - <navfield> and <vectorfield> in a scenario's <world> (global planning,
+ * docs/scenario-format.md).  A vector field's file is read here, while loading, so that its
+ * problems are reported with the file's own path:line like every other input error. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+
+#include "io/io_internal.h"
+#include "swerve/plan.h"
+
+static const sw__attr_spec navfield_attrs[] = {
+    SW__NAME("name", sw_field_def, name, 1),         SW__NAME("target", sw_field_def, target, 1),
+    SW__NUM("resolution", sw_field_def, resolution), SW__NUM("clearance", sw_field_def, clearance),
+    SW__NUM("margin", sw_field_def, margin),         SW__END};
+
+static const sw__attr_spec vectorfield_attrs[] = {SW__NAME("name", sw_field_def, name, 1),
+						  SW__NAME("file", sw_field_def, file, 1), SW__END};
+
+/* Records a builder status (first failure wins; out of memory remembered). */
+static void record(sw__loader *ld, int status)
+{
+	if (status == SW_ENOMEM)
+		ld->oom = 1;
+	if (status != SW_SUCCESS && ld->build_status == SW_SUCCESS)
+		ld->build_status = status;
+}
+
+void sw__read_field(sw__loader *ld, xmlNodePtr node)
+{
+	sw_field_def d = sw_default_field_def();
+	d.line = sw__node_line(node);
+	int is_vector = sw__is_element(node, "vectorfield");
+	d.kind = is_vector ? SW_FIELD_VECTOR : SW_FIELD_NAV;
+	int bad = sw__read_attrs(ld, node, is_vector ? vectorfield_attrs : navfield_attrs, &d);
+	bad += sw__no_children(ld, node, "no child elements");
+	char *path = NULL;
+	if (is_vector && d.file && !bad) {
+		path = sw__relative_path(ld, d.file);
+		if (!path)
+			bad++;
+		d.file = path;
+	}
+	if (ld->m && bad == 0) {
+		int st = sw_model_add_field(ld->m, &d, ld->diag);
+		if (st == SW_SUCCESS && is_vector) {
+			sw_model_field *f = &ld->m->fields[ld->m->n_fields - 1];
+			st = sw_vfield_load(path, &f->grid, ld->diag);
+			if (st == SW_SUCCESS)
+				f->grid_free = sw_grid_free;
+			else if (st != SW_ENOMEM)
+				sw__walk_error(
+				    ld, node,
+				    "<vectorfield file=\"%s\">: %s; expected a readable "
+				    "vector field file (docs/scenario-format.md)",
+				    path, st == SW_EIO ? "cannot read it" : "errors in the file");
+		}
+		record(ld, st == SW_EIO ? SW_EINPUT : st);
+	}
+	free(path);
+	sw__release_strings(ld);
+}

@@ -1,0 +1,156 @@
+/* plan/cache.c - solved navigation fields cached on disk, keyed by the rasterized problem.
+ *
+ * File <dir>/navfield-<key as 16 hex digits>.bin, native byte order (a cache, not an exchange
+ * format):
+ *     char[8]   "SWNAVF1\n"
+ *     uint64    key (sw_navgrid_key of the rasterized problem and solver settings)
+ *     int32     nx, ny
+ *     double    x0, y0, h
+ *     double    phi[nx * ny]
+ *     int32     sweeps, cycles       (solve statistics, reported on a hit)
+ *     uint64    FNV-1a checksum of phi
+ * On read every part is checked (exact size, magic, key, geometry, checksum, fixed nodes equal
+ * to the problem's values, free values finite in [0, 1]); any mismatch means a miss and the
+ * field is solved again and the entry rewritten.  Writes go to a mkstemp file in the same folder
+ * that is renamed into place, so readers never see a partial entry. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan/plan_internal.h"
+#include "swerve/plan.h"
+
+static const char magic[8] = {'S', 'W', 'N', 'A', 'V', 'F', '1', '\n'};
+
+typedef struct header {
+	char magic[8];
+	uint64_t key;
+	int32_t nx, ny;
+	double x0, y0, h;
+} header;
+
+typedef struct trailer {
+	int32_t sweeps, cycles;
+	uint64_t checksum;
+} trailer;
+
+const char *sw_plan_cache_dir(const sw_plan_options *o, char *buf, size_t n)
+{
+	const char *dir = o ? o->cache_dir : NULL;
+	int len;
+	if (dir)
+		len = dir[0] ? snprintf(buf, n, "%s", dir) : -1;
+	else if (getenv("XDG_CACHE_HOME") && getenv("XDG_CACHE_HOME")[0])
+		len = snprintf(buf, n, "%s/swerve", getenv("XDG_CACHE_HOME"));
+	else if (getenv("HOME") && getenv("HOME")[0])
+		len = snprintf(buf, n, "%s/.cache/swerve", getenv("HOME"));
+	else
+		len = -1;
+	return len > 0 && (size_t)len < n ? buf : NULL;
+}
+
+/* Reads a cache entry into g->v when it is valid for key; returns 1 on a hit. */
+static int cache_read(const char *path, uint64_t key, sw_grid *g, sw_solve_stats *stats)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t n = (size_t)g->nx * (size_t)g->ny;
+	double *v = malloc(n * sizeof *v);
+	header hd;
+	trailer tr;
+	char extra;
+	int ok = v && fread(&hd, sizeof hd, 1, f) == 1 && fread(v, sizeof *v, n, f) == n &&
+		 fread(&tr, sizeof tr, 1, f) == 1 && fread(&extra, 1, 1, f) == 0;
+	fclose(f);
+	ok = ok && memcmp(hd.magic, magic, sizeof magic) == 0 && hd.key == key && hd.nx == g->nx &&
+	     hd.ny == g->ny && hd.x0 == g->x0 && hd.y0 == g->y0 && hd.h == g->h &&
+	     tr.checksum == sw__plan_checksum(v, n);
+	for (size_t k = 0; ok && k < n; k++)
+		ok = g->fixed[k] ? v[k] == g->v[k] : (isfinite(v[k]) && v[k] >= 0.0 && v[k] <= 1.0);
+	if (ok) {
+		memcpy(g->v, v, n * sizeof *v);
+		stats->sweeps = tr.sweeps;
+		stats->cycles = tr.cycles;
+		stats->converged = 1;
+		stats->from_cache = 1;
+	}
+	free(v);
+	return ok;
+}
+
+/* Writes the entry atomically; returns 0 or -1 (errno set). */
+static int cache_write(const char *dir, const char *path, uint64_t key, const sw_grid *g,
+		       const sw_solve_stats *stats)
+{
+	if (sw_make_dirs(dir) != 0)
+		return -1;
+	char tmp[4200];
+	if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	FILE *f = fdopen(fd, "wb");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	size_t n = (size_t)g->nx * (size_t)g->ny;
+	header hd;
+	memset(&hd, 0, sizeof hd);
+	memcpy(hd.magic, magic, sizeof magic);
+	hd.key = key;
+	hd.nx = g->nx;
+	hd.ny = g->ny;
+	hd.x0 = g->x0;
+	hd.y0 = g->y0;
+	hd.h = g->h;
+	trailer tr;
+	memset(&tr, 0, sizeof tr);
+	tr.sweeps = stats->sweeps;
+	tr.cycles = stats->cycles;
+	tr.checksum = sw__plan_checksum(g->v, n);
+	int ok = fwrite(&hd, sizeof hd, 1, f) == 1 && fwrite(g->v, sizeof *g->v, n, f) == n &&
+		 fwrite(&tr, sizeof tr, 1, f) == 1;
+	ok = (fclose(f) == 0) && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int sw_navgrid_solve_cached(sw_grid *g, const sw_solver_def *def, const char *cache_dir,
+			    sw_solve_stats *stats, sw_diag *diag)
+{
+	sw_solve_stats local;
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof *stats);
+	char path[4096];
+	uint64_t key = sw_navgrid_key(g, def);
+	int cached = cache_dir && cache_dir[0] &&
+		     snprintf(path, sizeof path, "%s/navfield-%016" PRIx64 ".bin", cache_dir, key) <
+			 (int)sizeof path;
+	if (cached && cache_read(path, key, g, stats))
+		return SW_SUCCESS;
+	int st = sw_grid_solve(g, def, stats);
+	if (st != SW_SUCCESS)
+		return st;
+	if (cached && stats->converged && cache_write(cache_dir, path, key, g, stats) != 0)
+		sw_diag_add(diag, SW_SEV_WARNING, path, 0, 0,
+			    "cannot write the navigation field cache (%s); the field was solved "
+			    "and is used, but will be solved again next time",
+			    strerror(errno));
+	return SW_SUCCESS;
+}

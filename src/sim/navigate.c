@@ -1,0 +1,92 @@
+/* sim/navigate.c - goal directions from world fields (steering-models.md section 4).
+ *
+ * A law whose steer def names a field (<glm field="nav"/>) is handed, instead of its target, a
+ * look-ahead point: the point reached by following the field for `lookahead` metres from the
+ * agent.  For a navigation field this happens only while the target is not in clear line of
+ * sight (the segment agent-target passes within the agent's radius of a static obstacle); once it
+ * is, the law steers at the target itself.  A vector field always gives the direction.  The laws
+ * themselves are unchanged: psi_T becomes the field direction, and their obstacle terms keep
+ * avoiding what is near (including moving obstacles, which the field ignores).  Where the field
+ * gives no direction (outside its grid, or in a region cut off from the target) the law steers at
+ * the target. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+#include "swerve/plan.h"
+
+int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
+{
+	const sw_model *m = w->m;
+	w->steer_field = malloc(((size_t)nsteer + 1) * sizeof *w->steer_field);
+	w->field_grid = calloc((size_t)m->n_fields + 1, sizeof *w->field_grid);
+	w->field_owned = calloc((size_t)m->n_fields + 1, sizeof *w->field_owned);
+	if (!w->steer_field || !w->field_grid || !w->field_owned)
+		return SW_ENOMEM;
+	int used = 0;
+	for (int k = 0; k < nsteer; k++) {
+		w->steer_field[k] =
+		    w->steer[k].field[0] ? sw_model_find_field(m, w->steer[k].field) : -1;
+		used |= w->steer_field[k] >= 0;
+	}
+	/* Fields the model has not prepared are built for this world (and owned by it). */
+	for (int f = 0; used && f < m->n_fields; f++) {
+		if (m->fields[f].grid) {
+			w->field_grid[f] = m->fields[f].grid;
+			continue;
+		}
+		int st = sw_plan_build_field(m, f, NULL, &w->field_owned[f], NULL, diag);
+		if (st != SW_SUCCESS)
+			return st;
+		w->field_grid[f] = w->field_owned[f];
+	}
+	return SW_SUCCESS;
+}
+
+void sw__fields_free(struct sw_world *w)
+{
+	for (int f = 0; w->field_owned && f < w->m->n_fields; f++)
+		sw_grid_free(w->field_owned[f]);
+	free(w->field_owned);
+	free(w->field_grid);
+	free(w->steer_field);
+}
+
+/* Distance between segments [a, b] and [c, d]. */
+static double segment_gap(sw_vec2 a, sw_vec2 b, sw_vec2 c, sw_vec2 d)
+{
+	if (sw_segments_intersect(a, b, c, d))
+		return 0.0;
+	double g = fmin(sw_segment_distance(a, b, c), sw_segment_distance(a, b, d));
+	return fmin(g, fmin(sw_segment_distance(c, d, a), sw_segment_distance(c, d, b)));
+}
+
+/* 1 when a disc of radius r moved from p to q touches no static obstacle primitive. */
+static int clear_sight(const sw_model *m, sw_vec2 p, sw_vec2 q, double r)
+{
+	for (int k = 0; k < m->n_prims; k++) {
+		const sw_prim *pr = &m->prims[k];
+		if (m->obstacles[pr->owner].motion.kind != SW_MOTION_NONE)
+			continue;
+		double gap = pr->is_segment ? segment_gap(p, q, pr->a, pr->b)
+					    : sw_segment_distance(p, q, pr->a) - pr->radius;
+		if (gap < r)
+			return 0;
+	}
+	return 1;
+}
+
+int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target, sw_vec2 *goal)
+{
+	int f =
+	    w->steer_field ? w->steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)] : -1;
+	if (f < 0 || !w->field_grid[f])
+		return 0;
+	const sw_model *m = w->m;
+	if (m->fields[f].kind == SW_FIELD_NAV && target &&
+	    clear_sight(m, p, *target, m->agents[i].radius))
+		return 0;
+	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	return sw_grid_lookahead(w->field_grid[f], p, def->lookahead, goal);
+}
