@@ -22,6 +22,7 @@ Suite *export_suite(void);
 Suite *interval_suite(void);
 Suite *analyze_suite(void);
 Suite *plot_suite(void);
+Suite *hostile_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

@@ -49,6 +49,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -171,6 +173,9 @@ static void trim_message(char *dst, size_t n, const char *src)
 	size_t len = strlen(dst);
 	while (len > 0 && (dst[len - 1] == '\n' || dst[len - 1] == ' ' || dst[len - 1] == '\r'))
 		dst[--len] = '\0';
+	for (size_t i = 0; i < len; i++) /* one line per message ("...UTF-8!\nBytes: 0xC3...") */
+		if (dst[i] == '\n' || dst[i] == '\r')
+			dst[i] = ' ';
 }
 
 /* Structured error handler of the XML parser (userData is the parser context). */
@@ -371,6 +376,18 @@ void sw__loader_done(sw__loader *ld)
 
 /* --- stages 2 and 3 ---------------------------------------------------------------------- */
 
+/* The message for a document over SW_IO_MAX_BYTES; size 0 when unknown (read from a stream). */
+static void too_large(char *text, size_t n, uintmax_t size)
+{
+	char got[64] = "";
+	if (size > 0)
+		snprintf(got, sizeof got, " (%ju bytes)", size);
+	snprintf(text, n,
+		 "the document is too large%s: swerve reads scenario and automaton files of at "
+		 "most %zu bytes (%zu MiB)",
+		 got, SW_IO_MAX_BYTES, SW_IO_MAX_BYTES >> 20);
+}
+
 static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
 
 static void xml_init(void)
@@ -385,9 +402,10 @@ static void xml_init(void)
 int sw__parse(sw__loader *ld)
 {
 	pthread_once(&xml_once, xml_init);
-	if (ld->len > INT_MAX) {
-		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0,
-			       "the document is too large (more than 2 GiB)");
+	if (ld->len > SW_IO_MAX_BYTES) { /* a document in memory; files are checked when read */
+		char text[SW_DIAG_MSG];
+		too_large(text, sizeof text, (uintmax_t)ld->len);
+		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0, text);
 		return 0;
 	}
 	if (ld->len == 0 || !ld->buf) {
@@ -395,6 +413,18 @@ int sw__parse(sw__loader *ld)
 		snprintf(text, sizeof text, "the document is empty; expected a <%s> root element",
 			 ld->what);
 		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0, text);
+		return 0;
+	}
+	/* XML text never contains U+0000.  libxml2 takes a NUL byte for the end of the input and
+	 * then complains about a "premature end"; say what is wrong instead.  Only for documents
+	 * in an ASCII-compatible encoding: UTF-16 and UTF-32 have NUL bytes in their first four. */
+	const char *nul = memchr(ld->buf, '\0', ld->len);
+	if (nul && nul - ld->buf >= 4) {
+		int line, column;
+		sw__position(ld, (size_t)(nul - ld->buf), &line, &column);
+		sw__loader_msg(ld, line, column, SW_SEV_ERROR, 0,
+			       "malformed XML: a NUL byte (0x00); XML text cannot contain NUL "
+			       "characters (is this a binary file?)");
 		return 0;
 	}
 	xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(ld->buf, (int)ld->len);
@@ -513,18 +543,37 @@ int sw__read_file(const char *path, char **buf, size_t *len, sw_diag *diag)
 		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot open %s: %s", path, reason);
 		return SW_EIO;
 	}
+	/* Too large: refused from its size when the file has one, else (a pipe, a device) as soon
+	 * as more than SW_IO_MAX_BYTES have been read. */
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size > SW_IO_MAX_BYTES) {
+		fclose(f);
+		char text[SW_DIAG_MSG];
+		too_large(text, sizeof text, (uintmax_t)st.st_size);
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "%s", text);
+		return SW_EINPUT;
+	}
 	size_t cap = 1 << 16, n = 0;
 	char *data = malloc(cap);
 	int status = data ? SW_SUCCESS : SW_ENOMEM;
 	while (status == SW_SUCCESS) {
-		if (n == cap) {
-			char *p = cap <= SIZE_MAX / 2 ? realloc(data, cap * 2) : NULL;
+		if (n > SW_IO_MAX_BYTES) {
+			char text[SW_DIAG_MSG];
+			too_large(text, sizeof text, 0);
+			sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "%s", text);
+			status = SW_EINPUT;
+			break;
+		}
+		if (n == cap) { /* grows to at most one byte past the limit */
+			size_t want = cap * 2 < SW_IO_MAX_BYTES + 1 ? cap * 2 : SW_IO_MAX_BYTES + 1;
+			char *p = realloc(data, want);
 			if (!p) {
 				status = SW_ENOMEM;
 				break;
 			}
 			data = p;
-			cap *= 2;
+			cap = want;
 		}
 		size_t got = fread(data + n, 1, cap - n, f);
 		n += got;

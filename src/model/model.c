@@ -450,7 +450,8 @@ static int add_bindings(sw_model *m, checker *c, const struct sw_automaton *a,
 {
 	if (GROW(m, bindings, cap_bindings, m->n_bindings + a->n_params))
 		return SW_ENOMEM;
-	sw_binding *b = m->bindings + m->n_bindings;
+	/* No parameters: b stays NULL (m->bindings may be NULL, and NULL + 0 is undefined). */
+	sw_binding *b = a->n_params > 0 ? m->bindings + m->n_bindings : NULL;
 	for (int j = 0; j < a->n_params; j++) {
 		memset(&b[j], 0, sizeof b[j]);
 		b[j].index = -1;
