@@ -476,6 +476,33 @@ START_TEST(invalid_utf8_is_rejected_at_its_line)
 }
 END_TEST
 
+START_TEST(encoding_errors_reach_the_diagnostics_not_stderr)
+{
+	/* Bytes that are not Shift JIS: libxml2 raises the conversion error without a parser
+	 * context, i.e. to the thread's default handler (stderr) unless the loader catches it. */
+	static const char doc[] = "<?xml version=\"1.0\" encoding=\"SHIFT_JIS\"?>\n"
+				  "<scenario name=\"a\x9b\x68\xff\xfe\"/>\n";
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO);
+	FILE *cap = tmpfile();
+	ck_assert(saved >= 0 && cap != NULL);
+	dup2(fileno(cap), STDERR_FILENO);
+	sw_diag d;
+	int st = load(SCENARIO, doc, sizeof doc - 1, NULL, &d);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	long printed = ftell(cap) > 0 ? ftell(cap) : (fseek(cap, 0, SEEK_END), ftell(cap));
+	fclose(cap);
+	expect_rejected(st, &d, "hostile.xml", 0, "malformed XML");
+	ck_assert_msg(printed == 0, "libxml2 printed %ld bytes to stderr", printed);
+	int named = 0;
+	for (int i = 0; i < d.count; i++)
+		named += strstr(d.entry[i].message, "conversion failed") != NULL;
+	ck_assert_int_gt(named, 0);
+}
+END_TEST
+
 START_TEST(nul_bytes_are_rejected_at_their_position)
 {
 	/* A NUL inside an attribute value (line 3), between elements, and at the very end. */
@@ -604,6 +631,7 @@ Suite *hostile_suite(void)
 	tcase_add_test(tc, deep_nesting_is_rejected_with_a_line);
 	tcase_add_test(tc, a_100_mb_file_is_refused_before_it_is_read);
 	tcase_add_test(tc, invalid_utf8_is_rejected_at_its_line);
+	tcase_add_test(tc, encoding_errors_reach_the_diagnostics_not_stderr);
 	tcase_add_test(tc, nul_bytes_are_rejected_at_their_position);
 	tcase_add_test(tc, truncated_files_are_rejected_with_a_line);
 	suite_add_tcase(s, tc);

@@ -23,6 +23,7 @@ Suite *interval_suite(void);
 Suite *analyze_suite(void);
 Suite *plot_suite(void);
 Suite *hostile_suite(void);
+Suite *faults_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

@@ -7,7 +7,9 @@
  *     refused as soon as the parser sees it (SAX internalSubset hook + xmlStopParser), before
  *     any entity declaration is read: this closes billion-laughs and external-entity attacks
  *     without relying on libxml2's amplification limits.  Errors arrive through the parser
- *     context's own structured handler (no global handler is touched).  A SAX startElementNs
+ *     context's own structured handler; the few libxml2 raises without a context (encoding
+ *     conversion) through this thread's handlers, set only for the parse and then restored.
+ *     A NUL byte and a document over SW_IO_MAX_BYTES are refused before libxml2 sees them.  A SAX startElementNs
  *     hook records the byte offset at which each start tag ends, so that expressions can be
  *     located to the column (libxml2 only keeps lines);
  *  3. schema: a RELAX NG schema compiled into the library validates the document (or, for an
@@ -193,6 +195,36 @@ static void on_parse_error(void *user, xml_error_ptr err)
 	char full[SW_DIAG_MSG];
 	snprintf(full, sizeof full, "malformed XML: %s", text);
 	sw__loader_msg(ld, err->line, err->int2 > 0 ? err->int2 : 0, sev, 0, full);
+}
+
+/* Errors libxml2 raises without a parser context (encoding conversion, "encoder error"), which
+ * would otherwise go to the thread's default handler, i.e. stderr.  Installed for this thread
+ * only while sw__parse runs; the line is the parser's current one. */
+static void on_context_free_error(void *user, xml_error_ptr err)
+{
+	sw__loader *ld = user;
+	if (!ld || !err || ld->dtd_line > 0)
+		return;
+	xmlParserCtxtPtr ctxt = ld->parsing;
+	int line = err->line > 0 ? err->line
+		   : ctxt && ctxt->input && ctxt->input->line > 0 ? ctxt->input->line
+								  : 0;
+	char text[SW_DIAG_MSG - 64];
+	trim_message(text, sizeof text, err->message);
+	char full[SW_DIAG_MSG];
+	snprintf(full, sizeof full, "malformed XML: %s", text);
+	if (err->level != XML_ERR_WARNING)
+		ld->parse_errors++;
+	sw__loader_msg(ld, line, 0, err->level == XML_ERR_WARNING ? SW_SEV_WARNING : SW_SEV_ERROR,
+		       0, full);
+}
+
+/* The same for libxml2's unstructured messages: dropped (every one we know of also arrives
+ * structured). */
+static void on_generic_error(void *user, const char *fmt, ...)
+{
+	(void)user;
+	(void)fmt;
 }
 
 /* SAX hook called at <!DOCTYPE ...>, before its internal subset is read: refuse and stop. */
@@ -442,7 +474,18 @@ int sw__parse(sw__loader *ld)
 		ld->positions_ok = 0;
 	/* No XML_PARSE_NOENT (entity substitution), DTDLOAD, DTDATTR or DTDVALID; no HUGE. */
 	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	/* Route context-free errors to this load (thread-local handlers, restored below). */
+	xmlStructuredErrorFunc old_s = xmlStructuredError;
+	void *old_sctx = xmlStructuredErrorContext;
+	xmlGenericErrorFunc old_g = xmlGenericError;
+	void *old_gctx = xmlGenericErrorContext;
+	xmlSetStructuredErrorFunc(ld, on_context_free_error);
+	xmlSetGenericErrorFunc(ld, on_generic_error);
+	ld->parsing = ctxt;
 	xmlParseDocument(ctxt);
+	ld->parsing = NULL;
+	xmlSetStructuredErrorFunc(old_sctx, old_s);
+	xmlSetGenericErrorFunc(old_gctx, old_g);
 	xmlDocPtr doc = ctxt->myDoc;
 	int ok = ctxt->wellFormed && ld->parse_errors == 0;
 	ctxt->myDoc = NULL;
