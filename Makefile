@@ -164,10 +164,35 @@ asan: deps
 		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		fuzz-replay
 
+# valgrind memcheck: the Check suites that read files, parse, simulate and fail (VALGRIND_SUITES;
+# the whole set takes too long under valgrind for CI), the fuzz corpora, and CLI runs.  A report
+# makes valgrind exit with 1 (check_swerve, replays) or 3 (CLI runs, whose own codes are 0-2).
+VALGRIND_SUITES ?= core model hybrid io io_automata hostile faults
+VALGRIND := valgrind -q --leak-check=full --track-fds=no
+valgrind:
+	@sh scripts/deps.sh valgrind
+	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(FUZZ_REPLAY)
+	for s in $(VALGRIND_SUITES); do \
+		CK_FORK=no CK_RUN_SUITE=$$s SWERVE=$(CLI) $(VALGRIND) --error-exitcode=1 $(TESTS) \
+			|| exit 1; done
+	for t in $(FUZZ_TARGETS); do \
+		$(VALGRIND) --error-exitcode=1 $(BUILD)/fuzz_replay_$$t tests/fuzz/corpus/$$t || exit 1; done
+	@rm -rf $(BUILD)/valgrind-out
+	$(VALGRIND) --error-exitcode=3 $(CLI) check -q models/*.xml automata/*.xml
+	$(VALGRIND) --error-exitcode=3 $(CLI) run -q -d 5 -o $(BUILD)/valgrind-out/demo models/demo.xml
+	$(VALGRIND) --error-exitcode=3 $(CLI) run -q -o $(BUILD)/valgrind-out/cross models/street_crossing.xml
+	$(VALGRIND) --error-exitcode=3 $(CLI) run -q -o $(BUILD)/valgrind-out/blow tests/data/blowup.xml; \
+		test $$? = 1
+	$(VALGRIND) --error-exitcode=3 $(CLI) run -q -o $(BUILD)/valgrind-out/bad tests/data/bad_dtd.xml; \
+		test $$? = 2
+	$(VALGRIND) --error-exitcode=3 $(CLI) export -o $(BUILD)/valgrind-out/exp models/glm_barrier.xml
+	@rm -rf $(BUILD)/valgrind-out
+
 # Each harness runs FUZZ_TIME seconds (or FUZZ_RUNS executions), one after the other, on a
 # working corpus in build-fuzz/ seeded from tests/fuzz/corpus/ (which it does not modify).
 # Crash inputs land in build-fuzz/artifacts/; keep each one in tests/fuzz/corpus/<target>/.
-fuzz: deps
+fuzz:
+	@sh scripts/deps.sh clang
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang \
 		OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		$(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
