@@ -168,8 +168,8 @@ START_TEST(the_json_checker_can_fail)
 {
 	static const char *good[] = {"{}", "[1, -2.5e3, true, null, \"a\\n\\u00e9\"]",
 				     "{\"a\": {\"b\": [0.5, {}]}}"};
-	static const char *bad[] = {"{",	 "{\"a\" 1}", "[1,]", "[01]", "nan", "[1] 2",
-				    "\"a\nb\"", "{\"a\": inf}", "[.5]", "{'a': 1}"};
+	static const char *bad[] = {"{",     "{\"a\" 1}", "[1,]",         "[01]", "nan",
+				    "[1] 2", "\"a\nb\"",  "{\"a\": inf}", "[.5]", "{'a': 1}"};
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
 		ck_assert_msg(json_valid(good[i], strlen(good[i])), "rejected %s", good[i]);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -200,10 +200,10 @@ static char *slurp(const char *path, size_t *n)
 typedef struct {
 	int status;
 	char message[SW_DIAG_MSG + SW_DIAG_FILE + 64];
-	double t_end;   /* world time at the end (the last good step) */
-	double last_t;  /* time of the last trajectory row */
-	int rows;       /* trajectory rows */
-	double z_last;  /* not read from the CSV: the automaton variable is not an output */
+	double t_end;  /* world time at the end (the last good step) */
+	double last_t; /* time of the last trajectory row */
+	int rows;      /* trajectory rows */
+	double z_last; /* not read from the CSV: the automaton variable is not an output */
 } outcome;
 
 /* Checks the three output files in dir and fills o->rows and o->last_t: the CSV has a header
@@ -228,7 +228,8 @@ static void check_outputs(const char *dir, const char *status, outcome *o)
 	while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
 		int k = 0;
 		char *fsave = NULL;
-		for (char *f = strtok_r(line, ",", &fsave); f; f = strtok_r(NULL, ",", &fsave), k++) {
+		for (char *f = strtok_r(line, ",", &fsave); f;
+		     f = strtok_r(NULL, ",", &fsave), k++) {
 			if (k == 1 || k == 2)
 				continue; /* agent and mode names */
 			char *end = NULL;
@@ -237,7 +238,8 @@ static void check_outputs(const char *dir, const char *status, outcome *o)
 				      "row %d field %d is not a finite number: '%s'", o->rows + 1,
 				      k + 1, f);
 			if (k == 0) {
-				ck_assert_msg(v >= o->last_t, "time goes back at row %d", o->rows + 1);
+				ck_assert_msg(v >= o->last_t, "time goes back at row %d",
+					      o->rows + 1);
 				o->last_t = v;
 			}
 		}
@@ -359,9 +361,10 @@ static double message_time(const char *msg)
 static void expect_named(const outcome *r, const char *what)
 {
 	ck_assert_msg(r->status == SW_ENUMERIC, "status %d: %s", r->status, r->message);
-	ck_assert_msg(strstr(r->message, "fault.xml:13: error: agent 'bomb' (mode 'grow') at t = ") ==
-			  r->message,
-		      "message: %s", r->message);
+	ck_assert_msg(
+	    strstr(r->message, "fault.xml:13: error: agent 'bomb' (mode 'grow') at t = ") ==
+		r->message,
+	    "message: %s", r->message);
 	ck_assert_msg(strstr(r->message, what) != NULL, "'%s' not in: %s", what, r->message);
 	ck_assert_msg(strstr(r->message, "last good state") != NULL, "%s", r->message);
 	ck_assert_double_eq_tol(message_time(r->message), r->t_end, 1e-9);

@@ -70,8 +70,7 @@ static void expect_rejected(int st, const sw_diag *d, const char *file, int line
 	if (line > 0)
 		ck_assert_msg(d->entry[0].line == line, "error at line %d, expected %d: %s",
 			      d->entry[0].line, line, msg);
-	ck_assert_msg(strstr(d->entry[0].message, needle) != NULL, "'%s' not in: %s", needle,
-		      msg);
+	ck_assert_msg(strstr(d->entry[0].message, needle) != NULL, "'%s' not in: %s", needle, msg);
 	for (int i = 0; i < d->count; i++)
 		ck_assert_msg(strchr(d->entry[i].message, '\n') == NULL, "multi-line message: %s",
 			      d->entry[i].message);
@@ -137,10 +136,9 @@ static void bounded(job j, long max_mib)
 	close(fd[0]);
 	int ws = 0;
 	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
-	ck_assert_msg(!WIFSIGNALED(ws), "the load died of signal %d (%s)",
-		      WIFSIGNALED(ws) ? WTERMSIG(ws) : 0,
-		      WIFSIGNALED(ws) && WTERMSIG(ws) == SIGALRM ? "it ran over the guard time"
-								  : "a crash");
+	ck_assert_msg(
+	    !WIFSIGNALED(ws), "the load died of signal %d (%s)", WIFSIGNALED(ws) ? WTERMSIG(ws) : 0,
+	    WIFSIGNALED(ws) && WTERMSIG(ws) == SIGALRM ? "it ran over the guard time" : "a crash");
 	ck_assert(WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && got == (ssize_t)sizeof r);
 	ck_assert_int_eq(r[0], SW_EINPUT);
 	if (r[1] >= 0)
@@ -187,15 +185,14 @@ static void cleanup(void)
 }
 
 /* A valid scenario and automaton to start from. */
-static const char good_scenario[] =
-    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    "<scenario name=\"ok\">\n"
-    "  <run duration=\"2\" step=\"0.25\"/>\n"
-    "  <world>\n"
-    "    <target name=\"goal\" x=\"10\" y=\"0\"/>\n"
-    "  </world>\n"
-    "  <agent name=\"walker\" x=\"0\" y=\"0\" target=\"goal\"/>\n"
-    "</scenario>\n";
+static const char good_scenario[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+				    "<scenario name=\"ok\">\n"
+				    "  <run duration=\"2\" step=\"0.25\"/>\n"
+				    "  <world>\n"
+				    "    <target name=\"goal\" x=\"10\" y=\"0\"/>\n"
+				    "  </world>\n"
+				    "  <agent name=\"walker\" x=\"0\" y=\"0\" target=\"goal\"/>\n"
+				    "</scenario>\n";
 
 static const char good_automaton[] = "<?xml version=\"1.0\"?>\n"
 				     "<automaton name=\"idle\">\n"
@@ -262,7 +259,8 @@ START_TEST(billion_laughs_is_refused_at_the_doctype)
 	size_t big = 65536, refs = 4096, len = big + 6 * refs + 256;
 	char *doc = malloc(len);
 	ck_assert_ptr_nonnull(doc);
-	size_t n = (size_t)snprintf(doc, len, "<?xml version=\"1.0\"?>\n<!DOCTYPE scenario [<!ENTITY a \"");
+	size_t n = (size_t)snprintf(doc, len,
+				    "<?xml version=\"1.0\"?>\n<!DOCTYPE scenario [<!ENTITY a \"");
 	memset(doc + n, 'a', big);
 	n += big;
 	n += (size_t)snprintf(doc + n, len - n, "\">]>\n<scenario name=\"");
@@ -511,14 +509,14 @@ START_TEST(nul_bytes_are_rejected_at_their_position)
 	static const int lines[] = {3, 4, 9};
 	for (size_t i = 0; i < 3; i++) {
 		char doc[1024];
-		size_t at = anchors[i] ? (size_t)(strstr(good_scenario, anchors[i]) - good_scenario)
-				       : len;
+		size_t at =
+		    anchors[i] ? (size_t)(strstr(good_scenario, anchors[i]) - good_scenario) : len;
 		memcpy(doc, good_scenario, at);
 		doc[at] = '\0';
 		memcpy(doc + at + 1, good_scenario + at, len - at);
 		sw_diag d;
-		expect_rejected(load(SCENARIO, doc, len + 1, NULL, &d), &d, "hostile.xml",
-				lines[i], "NUL byte");
+		expect_rejected(load(SCENARIO, doc, len + 1, NULL, &d), &d, "hostile.xml", lines[i],
+				"NUL byte");
 		ck_assert_int_gt(d.entry[0].column, 0);
 		expect_rejected(load(AUTOMATON, doc, len + 1, NULL, &d), &d, "hostile.xml",
 				lines[i], "NUL byte");

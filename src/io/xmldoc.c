@@ -9,9 +9,9 @@
  *     without relying on libxml2's amplification limits.  Errors arrive through the parser
  *     context's own structured handler; the few libxml2 raises without a context (encoding
  *     conversion) through this thread's handlers, set only for the parse and then restored.
- *     A NUL byte and a document over SW_IO_MAX_BYTES are refused before libxml2 sees them.  A SAX startElementNs
- *     hook records the byte offset at which each start tag ends, so that expressions can be
- *     located to the column (libxml2 only keeps lines);
+ *     A NUL byte and a document over SW_IO_MAX_BYTES are refused before libxml2 sees them.
+ *     A SAX startElementNs hook records the byte offset at which each start tag ends, so that
+ *     expressions can be located to the column (libxml2 only keeps lines);
  *  3. schema: a RELAX NG schema compiled into the library validates the document (or, for an
  *     automaton written inside a scenario, a copy of that element); every error is collected;
  *  4. walk: the reader walks the tree through attribute tables (attrs.c) that know every element
@@ -206,9 +206,9 @@ static void on_context_free_error(void *user, xml_error_ptr err)
 	if (!ld || !err || ld->dtd_line > 0)
 		return;
 	xmlParserCtxtPtr ctxt = ld->parsing;
-	int line = err->line > 0 ? err->line
-		   : ctxt && ctxt->input && ctxt->input->line > 0 ? ctxt->input->line
-								  : 0;
+	int line = err->line;
+	if (line <= 0)
+		line = ctxt && ctxt->input && ctxt->input->line > 0 ? ctxt->input->line : 0;
 	char text[SW_DIAG_MSG - 64];
 	trim_message(text, sizeof text, err->message);
 	char full[SW_DIAG_MSG];

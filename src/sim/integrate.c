@@ -142,7 +142,7 @@ int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 /* Name of entry k of unit u's state. */
 static const char *state_name(const struct sw_world *w, int u, int k)
 {
-	static const char *names[SW_STATE_DIM] = {"x",	   "y",	    "heading", "omega",
+	static const char *names[SW_STATE_DIM] = {"x",     "y",     "heading", "omega",
 						  "speed", "w_tar", "w_obs"};
 	if (k < SW_STATE_DIM)
 		return names[k];
@@ -161,11 +161,12 @@ void sw__fault_describe(const struct sw_world *w, int u, int st, const double *y
 		if (!isfinite(y[j]))
 			bad = j;
 	if (st == GSL_FAILURE && w->type && !w->m->run.fixed)
-		/* gsl_odeiv2_evolve_apply gives up when a smaller step would no longer advance t. */
+		/* gsl_odeiv2_evolve_apply gives up once a smaller step would not advance t */
 		snprintf(buf, n,
 			 "step-size underflow: the adaptive integrator's step fell below the "
-			 "resolution of t at t = %.17g s (the solution is singular there or blows "
-			 "up; if the model is stiff, an implicit integrator such as msbdf may pass)",
+			 "resolution of t at t = %.17g s (the solution is singular there or "
+			 "blows up; if the model is stiff, an implicit integrator such as msbdf "
+			 "may pass)",
 			 w->fault_t);
 	else if (w->fault_k >= 0)
 		snprintf(buf, n, "the flow of '%s' is not finite at t = %.17g s",

@@ -13,7 +13,7 @@
 #define FUZZ_CHECK(cond)                                                                           \
 	do {                                                                                       \
 		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__, __LINE__,     \
+			fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__, __LINE__,      \
 				#cond);                                                            \
 			abort();                                                                   \
 		}                                                                                  \

@@ -19,7 +19,7 @@
 enum { NSLOTS = 6 };
 
 static const sw_expr_var vars[] = {
-    {"x", 0, SW_EXPR_REAL}, {"y", 1, SW_EXPR_REAL},       {"t", 2, SW_EXPR_REAL},
+    {"x", 0, SW_EXPR_REAL}, {"y", 1, SW_EXPR_REAL},           {"t", 2, SW_EXPR_REAL},
     {"p", 3, SW_EXPR_BOOL}, {"light.green", 4, SW_EXPR_BOOL}, {"speed", 5, SW_EXPR_REAL},
 };
 
@@ -44,13 +44,15 @@ static int resolve(void *ctx, const sw_expr_func *f, int arg, const char *name, 
 }
 
 static const sw_expr_symbols syms = {
-    vars, sizeof vars / sizeof vars[0], funcs, sizeof funcs / sizeof funcs[0], resolve, NULL,
-    NULL};
+    vars, sizeof vars / sizeof vars[0], funcs, sizeof funcs / sizeof funcs[0], resolve, NULL, NULL};
 
 static double host_call(void *ctx, int func, const int *names, const double *args)
 {
 	(void)ctx;
-	return func == 1 ? names[0] : func == 3 ? names[0] + args[0] : func == 4 ? args[0] < args[1] : 0.5;
+	return func == 1   ? names[0]
+	       : func == 3 ? names[0] + args[0]
+	       : func == 4 ? args[0] < args[1]
+			   : 0.5;
 }
 
 /* Prints a in the given syntax into a buffer of exactly the size the printer asks for. */
