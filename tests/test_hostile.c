@@ -441,6 +441,49 @@ START_TEST(a_100_mb_file_is_refused_before_it_is_read)
 }
 END_TEST
 
+START_TEST(duplicate_names_among_many_records_are_each_reported)
+{
+	/* 20000 discs (names checked by sorting, not pairwise); 'd7' again on the disc at index
+	 * 12000 and at the last one, 'd9' once more: three errors, in file order, each citing
+	 * the line of the first disc of that name. */
+	int n = 20000, header = 5; /* the first disc is on line 6 */
+	size_t cap = (size_t)n * 64 + 512, len = 0;
+	char *doc = malloc(cap);
+	ck_assert_ptr_nonnull(doc);
+	len += (size_t)snprintf(doc + len, cap - len,
+				"<?xml version=\"1.0\"?>\n<scenario name=\"many\">\n"
+				"  <run duration=\"1\" step=\"0.25\"/>\n  <world>\n"
+				"    <target name=\"goal\" x=\"-10\" y=\"0\"/>\n");
+	for (int i = 0; i < n; i++) {
+		int id = i == 12000 || i == n - 1 ? 7 : i == 15000 ? 9 : i;
+		len +=
+		    (size_t)snprintf(doc + len, cap - len,
+				     "    <disc name=\"d%d\" x=\"%d\" y=\"%d\" radius=\"0.1\"/>\n",
+				     id, 10 + i % 300, i / 300);
+	}
+	len +=
+	    (size_t)snprintf(doc + len, cap - len,
+			     "  </world>\n  <agent name=\"w\" x=\"0\" y=\"0\" target=\"goal\"/>\n"
+			     "</scenario>\n");
+	sw_diag d;
+	ck_assert_int_eq(load(SCENARIO, doc, len, NULL, &d), SW_EINPUT);
+	ck_assert_int_eq(d.errors, 3);
+	static const struct {
+		int index, first;
+		const char *name;
+	} want[] = {{12000, 7, "d7"}, {15000, 9, "d9"}, {19999, 7, "d7"}};
+	for (int k = 0; k < 3; k++) {
+		char text[128];
+		snprintf(text, sizeof text,
+			 "obstacle name '%s' is already used (line %d); expected a unique name",
+			 want[k].name, header + 1 + want[k].first);
+		ck_assert_int_eq(d.entry[k].line, header + 1 + want[k].index);
+		ck_assert_str_eq(d.entry[k].message, text);
+	}
+	free(doc);
+}
+END_TEST
+
 /* ---- encodings, NUL bytes, truncation ------------------------------------------------------- */
 
 START_TEST(invalid_utf8_is_rejected_at_its_line)
@@ -628,6 +671,7 @@ Suite *hostile_suite(void)
 	tcase_add_test(tc, external_entities_and_dtds_are_never_fetched);
 	tcase_add_test(tc, deep_nesting_is_rejected_with_a_line);
 	tcase_add_test(tc, a_100_mb_file_is_refused_before_it_is_read);
+	tcase_add_test(tc, duplicate_names_among_many_records_are_each_reported);
 	tcase_add_test(tc, invalid_utf8_is_rejected_at_its_line);
 	tcase_add_test(tc, encoding_errors_reach_the_diagnostics_not_stderr);
 	tcase_add_test(tc, nul_bytes_are_rejected_at_their_position);

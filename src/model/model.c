@@ -728,25 +728,64 @@ int sw_model_find_agent(const sw_model *m, const char *name)
 	return find(name, m->agents, m->n_agents, sizeof *m->agents);
 }
 
-/* Reports the first duplicate name in an array of named records. */
+/* Records sorted by name for check_unique (qsort has no context argument, hence the static
+ * base and stride: one finalize at a time per thread). */
+static _Thread_local const char *uniq_base;
+static _Thread_local size_t uniq_stride;
+
+static int by_name_then_index(const void *pa, const void *pb)
+{
+	int a = *(const int *)pa, b = *(const int *)pb;
+	int c = strcmp(uniq_base + (size_t)a * uniq_stride, uniq_base + (size_t)b * uniq_stride);
+	return c ? c : (a > b) - (a < b);
+}
+
+static void report_duplicate(const sw_model *m, const char *kind, const char *ni, const char *nj,
+			     size_t line_off, sw_diag *diag)
+{
+	int li = *(const int *)(ni + line_off), lj = *(const int *)(nj + line_off);
+	sw_diag_add(diag, SW_SEV_ERROR, m->file, li, 0,
+		    "%s name '%s' is already used (line %d); expected a unique name", kind, ni, lj);
+}
+
+/* Reports every record whose name an earlier record already has, citing the first one, in the
+ * order of the records.  Sorting makes this O(n log n): a 32 MiB scenario holds some 10^5
+ * obstacles, and comparing every pair took minutes. */
 static void check_unique(const sw_model *m, const char *kind, const void *base, int n,
 			 size_t stride, size_t line_off, sw_diag *diag, int *bad_out)
 {
-	for (int i = 0; i < n; i++) {
-		const char *ni = (const char *)base + (size_t)i * stride;
-		for (int j = 0; j < i; j++) {
-			const char *nj = (const char *)base + (size_t)j * stride;
-			if (strcmp(ni, nj) == 0) {
-				int li = *(const int *)(ni + line_off), lj = *(const int *)(nj + line_off);
-				sw_diag_add(diag, SW_SEV_ERROR, m->file, li, 0,
-					    "%s name '%s' is already used (line %d); expected a "
-					    "unique name",
-					    kind, ni, lj);
-				*bad_out = 1;
-				break;
-			}
-		}
+	const char *b = base;
+	int *order = n > 1 ? malloc(2 * (size_t)n * sizeof *order) : NULL;
+	if (!order) { /* one record, or no memory for the index: compare every pair */
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < i; j++)
+				if (strcmp(b + (size_t)i * stride, b + (size_t)j * stride) == 0) {
+					report_duplicate(m, kind, b + (size_t)i * stride,
+							 b + (size_t)j * stride, line_off, diag);
+					*bad_out = 1;
+					break;
+				}
+		return;
 	}
+	int *first = order + n; /* first[i]: the earliest record with i's name */
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	uniq_base = b;
+	uniq_stride = stride;
+	qsort(order, (size_t)n, sizeof *order, by_name_then_index);
+	for (int k = 0, lead = order[0]; k < n; k++) {
+		if (k > 0 && strcmp(b + (size_t)order[k - 1] * stride,
+				    b + (size_t)order[k] * stride) != 0)
+			lead = order[k];
+		first[order[k]] = lead;
+	}
+	for (int i = 0; i < n; i++)
+		if (first[i] != i) {
+			report_duplicate(m, kind, b + (size_t)i * stride,
+					 b + (size_t)first[i] * stride, line_off, diag);
+			*bad_out = 1;
+		}
+	free(order);
 }
 
 /* Resolves agent i's object parameters to indices. */
