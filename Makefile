@@ -167,7 +167,7 @@ asan: deps
 # valgrind memcheck: the Check suites that read files, parse, simulate and fail (VALGRIND_SUITES;
 # the whole set takes too long under valgrind for CI), the fuzz corpora, and CLI runs.  A report
 # makes valgrind exit with 1 (check_swerve, replays) or 3 (CLI runs, whose own codes are 0-2).
-VALGRIND_SUITES ?= core model hybrid io io_automata hostile faults
+VALGRIND_SUITES ?= core expr model sim hybrid io io_automata hostile faults
 VALGRIND := valgrind -q --leak-check=full --track-fds=no
 valgrind:
 	@sh scripts/deps.sh valgrind
