@@ -129,6 +129,8 @@ $(BUILD)/fuzz_replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.
 $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/loader_check.o $(LIB_A)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
+.PRECIOUS: $(BUILD)/tests/fuzz/%.o
+
 # Replays the corpus of every harness (seeds and kept crash inputs) without libFuzzer.
 fuzz-replay: $(FUZZ_REPLAY)
 	for t in $(FUZZ_TARGETS); do $(BUILD)/fuzz_replay_$$t tests/fuzz/corpus/$$t || exit 1; done
