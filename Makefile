@@ -129,7 +129,7 @@ $(BUILD)/fuzz_replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.
 $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/loader_check.o $(LIB_A)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
-.PRECIOUS: $(BUILD)/tests/fuzz/%.o
+.SECONDARY: $(addprefix $(BUILD)/tests/fuzz/,replay.o loader_check.o $(FUZZ_TARGETS:%=fuzz_%.o))
 
 # Replays the corpus of every harness (seeds and kept crash inputs) without libFuzzer.
 fuzz-replay: $(FUZZ_REPLAY)
