@@ -59,9 +59,18 @@ CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_grap
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \
-	tests/test_steersuite.c tests/test_ensemble.c tests/test_scenarios.c tests/test_crowd.c tests/test_plan.c
+	tests/test_steersuite.c tests/test_ensemble.c tests/test_scenarios.c tests/test_crowd.c tests/test_plan.c \
+	tests/test_hostile.c tests/test_faults.c
 
 BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c
+
+# Fuzz harnesses (tests/fuzz/): libFuzzer with clang (`make fuzz`), replayed over their corpus
+# by tests/fuzz/replay.c in the normal build (`make test`, `make asan`).
+FUZZ_TARGETS := expr automaton scenario
+FUZZ_REPLAY  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%)
+FUZZ_TIME    ?= 600
+FUZZ_RUNS    ?= -1
+FUZZ_FLAGS   ?=
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenario_schema.o \
 	$(BUILD)/gen/automaton_schema.o $(BUILD)/gen/spaceex_schema.o
@@ -75,7 +84,7 @@ CLI    := $(BUILD)/swerve
 TESTS  := $(BUILD)/check_swerve
 BENCH  := $(BUILD)/bench_swerve
 
-.PHONY: all deps test demo bench asan install uninstall format clean help
+.PHONY: all deps test demo bench asan fuzz fuzz-replay valgrind install uninstall format clean help
 
 all: $(LIB_A) $(LIB_SO) $(CLI)
 
@@ -84,6 +93,8 @@ help:
 	@echo "make test     install missing packages, build, run every test suite"
 	@echo "make bench    build and run the benchmarks (prints figures)"
 	@echo "make asan     run the tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+	@echo "make valgrind run the tests and a few CLI runs under valgrind memcheck"
+	@echo "make fuzz     libFuzzer (clang) on each harness: FUZZ_TIME=s per target, FUZZ_RUNS=n"
 	@echo "make install  install library, headers, swerve.pc, CLI, man page (PREFIX, DESTDIR)"
 	@echo "make format   clang-format every source file"
 	@echo "make clean    remove build outputs"
@@ -126,6 +137,20 @@ $(CLI): $(CLI_OBJ) $(LIB_A)
 $(TESTS): $(TEST_OBJ) $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(CHECK_LIBS) $(LDLIBS)
 
+$(BUILD)/fuzz_replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o \
+		$(BUILD)/tests/fuzz/loader_check.o $(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# libFuzzer binaries: the library and harness instrumented, linked with -fsanitize=fuzzer.
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/loader_check.o $(LIB_A)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+.SECONDARY: $(addprefix $(BUILD)/tests/fuzz/,replay.o loader_check.o $(FUZZ_TARGETS:%=fuzz_%.o))
+
+# Replays the corpus of every harness (seeds and kept crash inputs) without libFuzzer.
+fuzz-replay: $(FUZZ_REPLAY)
+	for t in $(FUZZ_TARGETS); do $(BUILD)/fuzz_replay_$$t tests/fuzz/corpus/$$t || exit 1; done
+
 $(BENCH): $(BENCH_OBJ) $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJ) $(LIB_A) $(LDLIBS)
 
@@ -133,6 +158,7 @@ test: deps
 	@$(MAKE) --no-print-directory $(TESTS) $(CLI)
 	SWERVE=$(CLI) CK_DEFAULT_TIMEOUT=600 $(TESTS)
 	sh tests/cli_test.sh $(CLI)
+	@$(MAKE) --no-print-directory fuzz-replay
 
 demo: deps
 	@$(MAKE) --no-print-directory $(CLI)
@@ -153,6 +179,50 @@ asan: deps
 		CK_FORK=no CK_DEFAULT_TIMEOUT=1200 build-asan/check_swerve
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 		sh tests/cli_test.sh build-asan/swerve
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) --no-print-directory \
+		BUILD=build-asan \
+		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		fuzz-replay
+
+# valgrind memcheck: the Check suites that read files, parse, simulate and fail (VALGRIND_SUITES;
+# the whole set takes too long under valgrind for CI), the fuzz corpora, and CLI runs.  A report
+# makes valgrind exit with 1 (check_swerve, replays) or 3 (CLI runs, whose own codes are 0-2).
+VALGRIND_SUITES ?= core expr model sim hybrid io io_automata hostile faults
+VALGRIND := valgrind -q --leak-check=full --track-fds=no
+valgrind:
+	@sh scripts/deps.sh valgrind
+	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(FUZZ_REPLAY)
+	for s in $(VALGRIND_SUITES); do \
+		CK_FORK=no CK_RUN_SUITE=$$s SWERVE=$(CLI) $(VALGRIND) --error-exitcode=1 $(TESTS) \
+			|| exit 1; done
+	for t in $(FUZZ_TARGETS); do \
+		$(VALGRIND) --error-exitcode=1 $(BUILD)/fuzz_replay_$$t tests/fuzz/corpus/$$t || exit 1; done
+	@rm -rf $(BUILD)/valgrind-out
+	$(VALGRIND) --error-exitcode=3 $(CLI) check -q models/*.xml automata/*.xml
+	$(VALGRIND) --error-exitcode=3 $(CLI) run -q -d 5 -o $(BUILD)/valgrind-out/demo models/demo.xml
+	$(VALGRIND) --error-exitcode=3 $(CLI) run -q -o $(BUILD)/valgrind-out/cross models/street_crossing.xml
+	$(VALGRIND) --error-exitcode=3 $(CLI) run -q -o $(BUILD)/valgrind-out/blow tests/data/blowup.xml; \
+		test $$? = 1
+	$(VALGRIND) --error-exitcode=3 $(CLI) run -q -o $(BUILD)/valgrind-out/bad tests/data/bad_dtd.xml; \
+		test $$? = 2
+	$(VALGRIND) --error-exitcode=3 $(CLI) export -o $(BUILD)/valgrind-out/exp models/glm_barrier.xml
+	@rm -rf $(BUILD)/valgrind-out
+
+# Each harness runs FUZZ_TIME seconds (or FUZZ_RUNS executions), one after the other, on a
+# working corpus in build-fuzz/ seeded from tests/fuzz/corpus/ (which it does not modify).
+# Crash inputs land in build-fuzz/artifacts/; keep each one in tests/fuzz/corpus/<target>/.
+fuzz:
+	@sh scripts/deps.sh clang
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang \
+		OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		$(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	@mkdir -p build-fuzz/artifacts
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p build-fuzz/corpus/$$t && \
+		build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -runs=$(FUZZ_RUNS) \
+			-artifact_prefix=build-fuzz/artifacts/$$t- -print_final_stats=1 $(FUZZ_FLAGS) \
+			build-fuzz/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
+	done
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/swerve \
@@ -177,4 +247,4 @@ format:
 		clang-format -i include/swerve/*.h src/*/*.c tests/*.c bench/*.c
 
 clean:
-	rm -rf build build-asan build-bench out
+	rm -rf build build-asan build-bench build-fuzz out

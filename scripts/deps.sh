@@ -4,6 +4,11 @@
 set -eu
 PKGS="build-essential pkg-config libgsl-dev libxml2-dev check libsleef-dev libcairo2-dev libopenmpi-dev openmpi-bin"
 missing=""
+# Optional tools named as arguments (`sh scripts/deps.sh valgrind clang`, used by `make valgrind`
+# and `make fuzz`): each is a command and a Debian package of the same name.
+for tool in "$@"; do
+	command -v "$tool" >/dev/null 2>&1 || { PKGS="$PKGS $tool"; missing="yes"; }
+done
 command -v cc >/dev/null 2>&1 || missing="yes"
 command -v pkg-config >/dev/null 2>&1 || missing="yes"
 if [ -z "$missing" ]; then

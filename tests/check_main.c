@@ -28,6 +28,8 @@ int main(void)
 	srunner_add_suite(sr, progress_suite());
 	srunner_add_suite(sr, ensemble_suite());
 	srunner_add_suite(sr, plan_suite());
+	srunner_add_suite(sr, hostile_suite());
+	srunner_add_suite(sr, faults_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

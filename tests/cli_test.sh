@@ -111,6 +111,30 @@ expect 1 "blow-up" "$SW" run -q -o "$tmp/blow" tests/data/blowup.xml
 if grep -q "agent 'bomb' (mode 'grow') at t = " /tmp/swerve_cli_err.$$ && grep -q "z = " /tmp/swerve_cli_err.$$; then ok; else bad "blow-up message"; cat /tmp/swerve_cli_err.$$ >&2; fi
 if grep -q '"status": "failed"' "$tmp/blow/summary.json" && [ "$(wc -l < "$tmp/blow/trajectory.csv")" -gt 5 ]; then ok; else bad "blow-up outputs"; fi
 
+# Hostile files (made here): rejected with exit 2, a one-line file:line message first, nothing
+# written, and nothing else on stderr (libxml2 prints nothing of its own).
+mkdir -p "$tmp/hostile"
+h="$tmp/hostile"
+{ printf '<?xml version="1.0"?>\n<!DOCTYPE scenario [\n <!ENTITY a "lololololol">\n'
+  for i in 1 2 3 4 5 6 7 8 9; do printf ' <!ENTITY a%s "' "$i"; p=$( [ "$i" = 1 ] && echo a || echo "a$((i - 1))" )
+    for k in 1 2 3 4 5 6 7 8 9 10; do printf '&%s;' "$p"; done; printf '">\n'; done
+  printf ']>\n<scenario name="&a9;"/>\n'; } > "$h/laughs.xml"
+printf '<?xml version="1.0"?>\n<!DOCTYPE scenario SYSTEM "http://127.0.0.1:9/x.dtd">\n<scenario/>\n' > "$h/netdtd.xml"
+head -c 700 models/demo.xml > "$h/truncated.xml"
+sed '6s/name="/name="\xc3\x28/' models/demo.xml > "$h/utf8.xml"
+printf '<?xml version="1.0"?>\n<scenario name="a\000b"/>\n' > "$h/nul.xml"
+{ printf '<?xml version="1.0"?>\n'; i=0; while [ $i -lt 2000 ]; do printf '<scenario>'; i=$((i + 1)); done; } > "$h/deep.xml"
+{ head -c 300 models/demo.xml; head -c 100000000 /dev/zero | tr '\0' ' '; } > "$h/big.xml"
+for f in laughs netdtd truncated utf8 nul deep big; do
+	expect 2 "hostile $f" "$SW" run -q -o "$h/out_$f" "$h/$f.xml"
+	if [ -e "$h/out_$f" ]; then bad "hostile $f: output written"; else ok; fi
+	if head -n 1 /tmp/swerve_cli_err.$$ | grep -Eq "^$h/$f.xml:([0-9]+:)* error: "; then ok; else
+		bad "hostile $f: first line is not a file:line error"; cat /tmp/swerve_cli_err.$$ >&2; fi
+	if grep -v "^$h/$f.xml:" /tmp/swerve_cli_err.$$ | grep -q .; then
+		bad "hostile $f: stray stderr output"; cat /tmp/swerve_cli_err.$$ >&2; else ok; fi
+done
+rm -f "$h/big.xml"
+
 # The checked-in exports under export/ are what the current code writes, byte for byte.
 mkdir -p "$tmp/regen/export"
 cp export/MODELS "$tmp/regen/export/"

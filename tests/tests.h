@@ -27,6 +27,8 @@ Suite *steersuite_suite(void);
 Suite *progress_suite(void);
 Suite *ensemble_suite(void);
 Suite *plan_suite(void);
+Suite *hostile_suite(void);
+Suite *faults_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

@@ -17,6 +17,12 @@
 extern "C" {
 #endif
 
+/** Largest scenario or automaton document the loaders accept, in bytes (32 MiB; the biggest
+ * example model is under 64 KiB).  A larger file is refused before it is read, with a message
+ * naming its size, so a hostile or mistaken input (a 100 MB file, /dev/zero) costs neither time
+ * nor memory. */
+#define SW_IO_MAX_BYTES ((size_t)32 << 20)
+
 /** Loads and finalises the scenario at path (format: docs/scenario-format.md), with the
  * automata it uses: <use file="..."/> paths are relative to the scenario's folder, and errors in
  * those files cite their own path.  On success *out owns a new model (free with

@@ -85,6 +85,11 @@ static void print_node(writer *w, const sw_expr_ast *a, sw_expr_syntax syn)
 		int pl = prec_of(a->kid[0]), pr = prec_of(a->kid[1]);
 		int left = pl < oi->prec || (pl == oi->prec && (oi->right_assoc || oi->non_assoc));
 		int right = pr < oi->prec || (pr == oi->prec && !oi->right_assoc);
+		/* The parser reads the right operand of ^ as a prefix expression ("2^-x"), so a
+		 * negation there needs no parentheses; adding them would deepen the text, and a
+		 * tree parsed at the nesting limit would then not parse back. */
+		if (a->op == SW_EXPR_POW && pr == PREC_NEG)
+			right = 0;
 		print_child(w, a->kid[0], left, syn);
 		put(w, oi->spell[syn]);
 		print_child(w, a->kid[1], right, syn);

@@ -65,6 +65,7 @@ typedef struct sw__loader {
 	int n_msgs, cap_msgs;
 	int parse_errors;  /* stage 2 errors */
 	int dtd_line;      /* > 0: a DOCTYPE was seen on that line */
+	void *parsing;     /* the libxml2 parser context while sw__parse runs, else NULL */
 	int schema_errors; /* stage 3 errors */
 	int walk_errors;   /* stage 4 errors */
 	int load_errors;   /* automata the document uses (inline or <use>d) that failed */

@@ -7,9 +7,11 @@
  *     refused as soon as the parser sees it (SAX internalSubset hook + xmlStopParser), before
  *     any entity declaration is read: this closes billion-laughs and external-entity attacks
  *     without relying on libxml2's amplification limits.  Errors arrive through the parser
- *     context's own structured handler (no global handler is touched).  A SAX startElementNs
- *     hook records the byte offset at which each start tag ends, so that expressions can be
- *     located to the column (libxml2 only keeps lines);
+ *     context's own structured handler; the few libxml2 raises without a context (encoding
+ *     conversion) through this thread's handlers, set only for the parse and then restored.
+ *     A NUL byte and a document over SW_IO_MAX_BYTES are refused before libxml2 sees them.
+ *     A SAX startElementNs hook records the byte offset at which each start tag ends, so that
+ *     expressions can be located to the column (libxml2 only keeps lines);
  *  3. schema: a RELAX NG schema compiled into the library validates the document (or, for an
  *     automaton written inside a scenario, a copy of that element); every error is collected;
  *  4. walk: the reader walks the tree through attribute tables (attrs.c) that know every element
@@ -48,6 +50,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/stat.h>
 
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
@@ -171,6 +175,9 @@ static void trim_message(char *dst, size_t n, const char *src)
 	size_t len = strlen(dst);
 	while (len > 0 && (dst[len - 1] == '\n' || dst[len - 1] == ' ' || dst[len - 1] == '\r'))
 		dst[--len] = '\0';
+	for (size_t i = 0; i < len; i++) /* one line per message ("...UTF-8!\nBytes: 0xC3...") */
+		if (dst[i] == '\n' || dst[i] == '\r')
+			dst[i] = ' ';
 }
 
 /* Structured error handler of the XML parser (userData is the parser context). */
@@ -188,6 +195,36 @@ static void on_parse_error(void *user, xml_error_ptr err)
 	char full[SW_DIAG_MSG];
 	snprintf(full, sizeof full, "malformed XML: %s", text);
 	sw__loader_msg(ld, err->line, err->int2 > 0 ? err->int2 : 0, sev, 0, full);
+}
+
+/* Errors libxml2 raises without a parser context (encoding conversion, "encoder error"), which
+ * would otherwise go to the thread's default handler, i.e. stderr.  Installed for this thread
+ * only while sw__parse runs; the line is the parser's current one. */
+static void on_context_free_error(void *user, xml_error_ptr err)
+{
+	sw__loader *ld = user;
+	if (!ld || !err || ld->dtd_line > 0)
+		return;
+	xmlParserCtxtPtr ctxt = ld->parsing;
+	int line = err->line;
+	if (line <= 0)
+		line = ctxt && ctxt->input && ctxt->input->line > 0 ? ctxt->input->line : 0;
+	char text[SW_DIAG_MSG - 64];
+	trim_message(text, sizeof text, err->message);
+	char full[SW_DIAG_MSG];
+	snprintf(full, sizeof full, "malformed XML: %s", text);
+	if (err->level != XML_ERR_WARNING)
+		ld->parse_errors++;
+	sw__loader_msg(ld, line, 0, err->level == XML_ERR_WARNING ? SW_SEV_WARNING : SW_SEV_ERROR,
+		       0, full);
+}
+
+/* The same for libxml2's unstructured messages: dropped (every one we know of also arrives
+ * structured). */
+static void on_generic_error(void *user, const char *fmt, ...)
+{
+	(void)user;
+	(void)fmt;
 }
 
 /* SAX hook called at <!DOCTYPE ...>, before its internal subset is read: refuse and stop. */
@@ -371,6 +408,18 @@ void sw__loader_done(sw__loader *ld)
 
 /* --- stages 2 and 3 ---------------------------------------------------------------------- */
 
+/* The message for a document over SW_IO_MAX_BYTES; size 0 when unknown (read from a stream). */
+static void too_large(char *text, size_t n, uintmax_t size)
+{
+	char got[64] = "";
+	if (size > 0)
+		snprintf(got, sizeof got, " (%ju bytes)", size);
+	snprintf(text, n,
+		 "the document is too large%s: swerve reads scenario and automaton files of at "
+		 "most %zu bytes (%zu MiB)",
+		 got, SW_IO_MAX_BYTES, SW_IO_MAX_BYTES >> 20);
+}
+
 static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
 
 static void xml_init(void)
@@ -385,9 +434,10 @@ static void xml_init(void)
 int sw__parse(sw__loader *ld)
 {
 	pthread_once(&xml_once, xml_init);
-	if (ld->len > INT_MAX) {
-		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0,
-			       "the document is too large (more than 2 GiB)");
+	if (ld->len > SW_IO_MAX_BYTES) { /* a document in memory; files are checked when read */
+		char text[SW_DIAG_MSG];
+		too_large(text, sizeof text, (uintmax_t)ld->len);
+		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0, text);
 		return 0;
 	}
 	if (ld->len == 0 || !ld->buf) {
@@ -395,6 +445,18 @@ int sw__parse(sw__loader *ld)
 		snprintf(text, sizeof text, "the document is empty; expected a <%s> root element",
 			 ld->what);
 		sw__loader_msg(ld, 0, 0, SW_SEV_ERROR, 0, text);
+		return 0;
+	}
+	/* XML text never contains U+0000.  libxml2 takes a NUL byte for the end of the input and
+	 * then complains about a "premature end"; say what is wrong instead.  Only for documents
+	 * in an ASCII-compatible encoding: UTF-16 and UTF-32 have NUL bytes in their first four. */
+	const char *nul = memchr(ld->buf, '\0', ld->len);
+	if (nul && nul - ld->buf >= 4) {
+		int line, column;
+		sw__position(ld, (size_t)(nul - ld->buf), &line, &column);
+		sw__loader_msg(ld, line, column, SW_SEV_ERROR, 0,
+			       "malformed XML: a NUL byte (0x00); XML text cannot contain NUL "
+			       "characters (is this a binary file?)");
 		return 0;
 	}
 	xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(ld->buf, (int)ld->len);
@@ -412,7 +474,18 @@ int sw__parse(sw__loader *ld)
 		ld->positions_ok = 0;
 	/* No XML_PARSE_NOENT (entity substitution), DTDLOAD, DTDATTR or DTDVALID; no HUGE. */
 	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	/* Route context-free errors to this load (thread-local handlers, restored below). */
+	xmlStructuredErrorFunc old_s = xmlStructuredError;
+	void *old_sctx = xmlStructuredErrorContext;
+	xmlGenericErrorFunc old_g = xmlGenericError;
+	void *old_gctx = xmlGenericErrorContext;
+	xmlSetStructuredErrorFunc(ld, on_context_free_error);
+	xmlSetGenericErrorFunc(ld, on_generic_error);
+	ld->parsing = ctxt;
 	xmlParseDocument(ctxt);
+	ld->parsing = NULL;
+	xmlSetStructuredErrorFunc(old_sctx, old_s);
+	xmlSetGenericErrorFunc(old_gctx, old_g);
 	xmlDocPtr doc = ctxt->myDoc;
 	int ok = ctxt->wellFormed && ld->parse_errors == 0;
 	ctxt->myDoc = NULL;
@@ -513,18 +586,37 @@ int sw__read_file(const char *path, char **buf, size_t *len, sw_diag *diag)
 		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot open %s: %s", path, reason);
 		return SW_EIO;
 	}
+	/* Too large: refused from its size when the file has one, else (a pipe, a device) as soon
+	 * as more than SW_IO_MAX_BYTES have been read. */
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size > SW_IO_MAX_BYTES) {
+		fclose(f);
+		char text[SW_DIAG_MSG];
+		too_large(text, sizeof text, (uintmax_t)st.st_size);
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "%s", text);
+		return SW_EINPUT;
+	}
 	size_t cap = 1 << 16, n = 0;
 	char *data = malloc(cap);
 	int status = data ? SW_SUCCESS : SW_ENOMEM;
 	while (status == SW_SUCCESS) {
-		if (n == cap) {
-			char *p = cap <= SIZE_MAX / 2 ? realloc(data, cap * 2) : NULL;
+		if (n > SW_IO_MAX_BYTES) {
+			char text[SW_DIAG_MSG];
+			too_large(text, sizeof text, 0);
+			sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "%s", text);
+			status = SW_EINPUT;
+			break;
+		}
+		if (n == cap) { /* grows to at most one byte past the limit */
+			size_t want = cap * 2 < SW_IO_MAX_BYTES + 1 ? cap * 2 : SW_IO_MAX_BYTES + 1;
+			char *p = realloc(data, want);
 			if (!p) {
 				status = SW_ENOMEM;
 				break;
 			}
 			data = p;
-			cap *= 2;
+			cap = want;
 		}
 		size_t got = fread(data + n, 1, cap - n, f);
 		n += got;

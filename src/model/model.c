@@ -477,7 +477,8 @@ static int add_bindings(sw_model *m, checker *c, const struct sw_automaton *a,
 {
 	if (GROW(m, bindings, cap_bindings, m->n_bindings + a->n_params))
 		return SW_ENOMEM;
-	sw_binding *b = m->bindings + m->n_bindings;
+	/* No parameters: b stays NULL (m->bindings may be NULL, and NULL + 0 is undefined). */
+	sw_binding *b = a->n_params > 0 ? m->bindings + m->n_bindings : NULL;
 	for (int j = 0; j < a->n_params; j++) {
 		memset(&b[j], 0, sizeof b[j]);
 		b[j].index = -1;
@@ -756,53 +757,64 @@ int sw_model_find_agent(const sw_model *m, const char *name)
 	return sw__names_find(m, SW_NAMES_AGENT, name);
 }
 
-/* Reports duplicate names of an indexed kind (targets, agents, obstacles) in O(n log n). */
-static int check_unique_indexed(sw_model *m, const char *kind, int k, size_t stride,
-				size_t line_off, sw_diag *diag, int *bad_out)
+/* Records sorted by name for check_unique (qsort has no context argument, hence the static
+ * base and stride: one finalize at a time per thread). */
+static _Thread_local const char *uniq_base;
+static _Thread_local size_t uniq_stride;
+
+static int by_name_then_index(const void *pa, const void *pb)
 {
-	if (sw__names_build(m, k) != SW_SUCCESS)
-		return SW_ENOMEM;
-	int n = m->names[k].n;
-	int *i = malloc(((size_t)n + 1) * sizeof *i), *first = malloc(((size_t)n + 1) * sizeof *i);
-	if (!i || !first) {
-		free(i);
-		free(first);
-		return SW_ENOMEM;
-	}
-	int nd = sw__names_duplicates(m, k, i, first);
-	const char *base = m->names[k].base;
-	for (int d = 0; d < nd; d++) {
-		const char *ni = base + (size_t)i[d] * stride, *nj = base + (size_t)first[d] * stride;
-		int li = *(const int *)(ni + line_off), lj = *(const int *)(nj + line_off);
-		sw_diag_add(diag, SW_SEV_ERROR, m->file, li, 0,
-			    "%s name '%s' is already used (line %d); expected a unique name", kind,
-			    ni, lj);
-		*bad_out = 1;
-	}
-	free(i);
-	free(first);
-	return SW_SUCCESS;
+	int a = *(const int *)pa, b = *(const int *)pb;
+	int c = strcmp(uniq_base + (size_t)a * uniq_stride, uniq_base + (size_t)b * uniq_stride);
+	return c ? c : (a > b) - (a < b);
 }
 
-/* Reports the first duplicate name in an array of named records. */
+static void report_duplicate(const sw_model *m, const char *kind, const char *ni, const char *nj,
+			     size_t line_off, sw_diag *diag)
+{
+	int li = *(const int *)(ni + line_off), lj = *(const int *)(nj + line_off);
+	sw_diag_add(diag, SW_SEV_ERROR, m->file, li, 0,
+		    "%s name '%s' is already used (line %d); expected a unique name", kind, ni, lj);
+}
+
+/* Reports every record whose name an earlier record already has, citing the first one, in the
+ * order of the records.  Sorting makes this O(n log n): a 32 MiB scenario holds some 10^5
+ * obstacles, and comparing every pair took minutes. */
 static void check_unique(const sw_model *m, const char *kind, const void *base, int n,
 			 size_t stride, size_t line_off, sw_diag *diag, int *bad_out)
 {
-	for (int i = 0; i < n; i++) {
-		const char *ni = (const char *)base + (size_t)i * stride;
-		for (int j = 0; j < i; j++) {
-			const char *nj = (const char *)base + (size_t)j * stride;
-			if (strcmp(ni, nj) == 0) {
-				int li = *(const int *)(ni + line_off), lj = *(const int *)(nj + line_off);
-				sw_diag_add(diag, SW_SEV_ERROR, m->file, li, 0,
-					    "%s name '%s' is already used (line %d); expected a "
-					    "unique name",
-					    kind, ni, lj);
-				*bad_out = 1;
-				break;
-			}
-		}
+	const char *b = base;
+	int *order = n > 1 ? malloc(2 * (size_t)n * sizeof *order) : NULL;
+	if (!order) { /* one record, or no memory for the index: compare every pair */
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < i; j++)
+				if (strcmp(b + (size_t)i * stride, b + (size_t)j * stride) == 0) {
+					report_duplicate(m, kind, b + (size_t)i * stride,
+							 b + (size_t)j * stride, line_off, diag);
+					*bad_out = 1;
+					break;
+				}
+		return;
 	}
+	int *first = order + n; /* first[i]: the earliest record with i's name */
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	uniq_base = b;
+	uniq_stride = stride;
+	qsort(order, (size_t)n, sizeof *order, by_name_then_index);
+	for (int k = 0, lead = order[0]; k < n; k++) {
+		if (k > 0 && strcmp(b + (size_t)order[k - 1] * stride,
+				    b + (size_t)order[k] * stride) != 0)
+			lead = order[k];
+		first[order[k]] = lead;
+	}
+	for (int i = 0; i < n; i++)
+		if (first[i] != i) {
+			report_duplicate(m, kind, b + (size_t)i * stride,
+					 b + (size_t)first[i] * stride, line_off, diag);
+			*bad_out = 1;
+		}
+	free(order);
 }
 
 /* Resolves agent i's object parameters to indices. */
@@ -856,12 +868,16 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 	if (!m || m->finalized)
 		return SW_EUSAGE;
 	int badf = 0;
-	if (check_unique_indexed(m, "obstacle", SW_NAMES_OBSTACLE, sizeof *m->obstacles,
-				 offsetof(sw_obstacle, line), diag, &badf) != SW_SUCCESS ||
-	    check_unique_indexed(m, "target", SW_NAMES_TARGET, sizeof *m->targets,
-				 offsetof(sw_target, line), diag, &badf) != SW_SUCCESS ||
-	    check_unique_indexed(m, "agent", SW_NAMES_AGENT, sizeof *m->agents,
-				 offsetof(sw_agent, line), diag, &badf) != SW_SUCCESS)
+	check_unique(m, "obstacle", m->obstacles, m->n_obstacles, sizeof *m->obstacles,
+		     offsetof(sw_obstacle, line), diag, &badf);
+	check_unique(m, "target", m->targets, m->n_targets, sizeof *m->targets,
+		     offsetof(sw_target, line), diag, &badf);
+	check_unique(m, "agent", m->agents, m->n_agents, sizeof *m->agents,
+		     offsetof(sw_agent, line), diag, &badf);
+	/* Name indexes for the lookups of finalisation (bindings) and of later users. */
+	if (sw__names_build(m, SW_NAMES_OBSTACLE) != SW_SUCCESS ||
+	    sw__names_build(m, SW_NAMES_TARGET) != SW_SUCCESS ||
+	    sw__names_build(m, SW_NAMES_AGENT) != SW_SUCCESS)
 		return SW_ENOMEM;
 	if (m->n_agents == 0) {
 		sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,

@@ -11,9 +11,6 @@ enum { SW_NAMES_TARGET = 0, SW_NAMES_AGENT = 1, SW_NAMES_OBSTACLE = 2, SW_NAMES_
 int sw__names_build(sw_model *m, int kind);
 /** Index of the first record of a kind with that name, or -1 (linear when the index is stale). */
 int sw__names_find(const sw_model *m, int kind, const char *name);
-/** Duplicate names of a kind from a fresh index: i[k] repeats the name of first[k] (first[k] <
- * i[k]); returns how many (arrays of n records suffice). */
-int sw__names_duplicates(const sw_model *m, int kind, int *i, int *first);
 void sw__names_free(sw_model *m);
 
 #endif

@@ -1,7 +1,7 @@
 /* model/names.c - name lookups in O(log n) for scenarios with 10^5-10^6 objects.
  *
  * Targets, agents and obstacles are found by name while a scenario is built (an agent names its
- * target) and checked for duplicates at finalisation; a linear search made both quadratic.  Each
+ * target) and when it is finalised (bindings); a linear search made that quadratic.  Each
  * kind gets a sorted array of pointers to its records' names (the name is the first member of
  * sw_target, sw_agent and sw_obstacle, so a record's index is its offset from the array start
  * over the record size), built with qsort and searched with bsearch.  An index is rebuilt when
@@ -92,25 +92,4 @@ int sw__names_find(const sw_model *m, int kind, const char *name)
 		if (strcmp(base + (size_t)i * stride, name) == 0)
 			return i;
 	return -1;
-}
-
-int sw__names_duplicates(const sw_model *m, int kind, int *i, int *first)
-{
-	const char *base;
-	int n;
-	size_t stride;
-	records(m, kind, &base, &n, &stride);
-	const sw_name_index *ix = &m->names[kind];
-	int found = 0;
-	for (int k = 1; k < ix->n; k++) {
-		if (strcmp(ix->sorted[k], ix->sorted[k - 1]) != 0)
-			continue;
-		int g = k - 1;
-		while (g > 0 && strcmp(ix->sorted[g - 1], ix->sorted[k]) == 0)
-			g--;
-		i[found] = (int)((size_t)(ix->sorted[k] - base) / stride);
-		first[found] = (int)((size_t)(ix->sorted[g] - base) / stride);
-		found++;
-	}
-	return found;
 }

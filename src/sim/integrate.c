@@ -56,8 +56,11 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 			*d = 1.0;
 		else if (md->flows[k])
 			*d = sw__eval(w, u, t, y, md->flows[k]);
-		if (!isfinite(*d))
+		if (!isfinite(*d)) {
+			w->fault_k = SW_STATE_DIM + 1 + k;
+			w->fault_t = t;
 			return SW_ENUMERIC;
+		}
 	}
 	return SW_SUCCESS;
 }
@@ -138,6 +141,8 @@ int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 	if (!(t1 > t0))
 		return SW_SUCCESS;
 	w->rhs_status = SW_SUCCESS;
+	w->fault_k = -1;
+	w->fault_t = NAN;
 	if (!w->type)
 		return euler(w, u, t0, t1, y);
 	w->ctx[u].w = w; /* the world or thread view integrating u now */
@@ -153,7 +158,48 @@ int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 		gsl_odeiv2_driver_set_hmax(d, w->m->run.step);
 		st = gsl_odeiv2_driver_apply(d, &t, t1, y);
 	}
+	if (st != GSL_SUCCESS && isnan(w->fault_t))
+		w->fault_t = t; /* where the driver stopped */
 	if (st != GSL_SUCCESS)
 		return w->rhs_status ? w->rhs_status : (st == GSL_EBADFUNC ? SW_ENUMERIC : st);
 	return SW_SUCCESS;
+}
+
+/* Name of entry k of unit u's state. */
+static const char *state_name(const struct sw_world *w, int u, int k)
+{
+	static const char *names[SW_STATE_DIM] = {"x",     "y",     "heading", "omega",
+						  "speed", "w_tar", "w_obs"};
+	if (k < SW_STATE_DIM)
+		return names[k];
+	if (k == SW_STATE_DIM)
+		return "time_in_mode";
+	return w->aut[u] && k - SW_STATE_DIM - 1 < w->aut[u]->n_vars
+		   ? w->aut[u]->vars[k - SW_STATE_DIM - 1].name
+		   : "?";
+}
+
+void sw__fault_describe(const struct sw_world *w, int u, int st, const double *y, char *buf,
+			size_t n)
+{
+	int bad = -1;
+	for (int j = 0; y && j < w->dim[u] && bad < 0; j++)
+		if (!isfinite(y[j]))
+			bad = j;
+	if (st == GSL_FAILURE && w->type && !w->m->run.fixed)
+		/* gsl_odeiv2_evolve_apply gives up once a smaller step would not advance t */
+		snprintf(buf, n,
+			 "step-size underflow: the adaptive integrator's step fell below the "
+			 "resolution of t at t = %.17g s (the solution is singular there or "
+			 "blows up; if the model is stiff, an implicit integrator such as msbdf "
+			 "may pass)",
+			 w->fault_t);
+	else if (w->fault_k >= 0)
+		snprintf(buf, n, "the flow of '%s' is not finite at t = %.17g s",
+			 state_name(w, u, w->fault_k), w->fault_t);
+	else if (bad >= 0)
+		snprintf(buf, n, "non-finite state: '%s' became %g during the step",
+			 state_name(w, u, bad), y[bad]);
+	else
+		snprintf(buf, n, "%s", sw_strerror(st));
 }

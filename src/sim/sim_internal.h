@@ -76,6 +76,9 @@ struct sw_world {
 	double *slots;          /* expression slot scratch (max_slots) */
 	int max_slots;
 	int rhs_status;         /* first non-success status of an rhs call in this integration */
+	/* What made the last integration fail (integrate.c, for the failure message): */
+	double fault_t;         /* time reached when it failed (NaN: not known) */
+	int fault_k;            /* state entry whose flow was not finite, or -1 */
 	sw_event_fn event_fn;   /* called at every discrete transition (may be NULL) */
 	void *event_ctx;
 	int *sig_mode0;         /* per signal: mode at the start of the step */
@@ -231,5 +234,11 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag);
 /** Sets the steering target of agent i for its current mode at time t. */
 void sw__retarget(struct sw_world *w, int i, double t);
+
+/* Describes into buf why unit u's step failed with status st: step-size underflow (with the
+ * time the integrator reached), a flow that was not finite (naming the variable), a state entry
+ * that became non-finite in y (the state after the failed step, may be NULL), or the status. */
+void sw__fault_describe(const struct sw_world *w, int u, int st, const double *y, char *buf,
+			size_t n);
 
 #endif

@@ -310,14 +310,15 @@ static int locate_arrival(struct sw_world *w, int i, double t0, double t1, const
 	return st;
 }
 
-static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, sw_diag *diag)
+static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, const char *what,
+			   sw_diag *diag)
 {
 	if (st == SW_EZENO || st == SW_EMODEL)
 		return st; /* already reported with its own message */
 	if (u >= w->n)
 		return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, w->m->signals[u - w->n].line, 0,
 				   "signal '%s' at t = %.9g s: %s", w->m->signals[u - w->n].name,
-				   w->t, sw_strerror(st)),
+				   w->t, what),
 		       SW_ENUMERIC;
 	const sw_agent *a = &w->m->agents[u];
 	char vars[200] = "";
@@ -327,7 +328,7 @@ static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, 
 	sw_diag_add(diag, SW_SEV_ERROR, w->m->file, a->line, 0,
 		    "agent '%s' (mode '%s') at t = %.9g s: %s; last good state x = %.17g, y = %.17g, "
 		    "heading = %.17g, speed = %.17g%s",
-		    a->name, sw_world_mode_name(w, u, w->mode[u]), w->t, sw_strerror(st),
+		    a->name, sw_world_mode_name(w, u, w->mode[u]), w->t, what,
 		    y0[SW_STATE_X], y0[SW_STATE_Y], y0[SW_STATE_PHI], y0[SW_STATE_V], vars);
 	return SW_ENUMERIC;
 }
@@ -358,8 +359,10 @@ static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag
 	if (st == SW_SUCCESS && !state_finite(y, w->dim[u]))
 		st = SW_ENUMERIC;
 	if (st != SW_SUCCESS) {
+		char what[SW_DIAG_MSG / 2];
+		sw__fault_describe(w, u, st, y, what, sizeof what);
 		memcpy(y, y0, (size_t)w->dim[u] * sizeof *y0);
-		return numeric_failure(w, u, y0, st, diag);
+		return numeric_failure(w, u, y0, st, what, diag);
 	}
 	if (u < w->n) { /* chord from the step-start position (the snapshot) */
 		const double *ys = w->snap + 2 * (size_t)u;
