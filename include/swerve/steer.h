@@ -215,6 +215,10 @@ sw_personality sw_default_personality(void);
 /** A GLM steer def with default parameters. */
 sw_steer_def sw_default_steer_def(void);
 
+/** 1 when two steer defs behave the same: the same law with the same parameters of that law
+ * (the other laws' parameters are ignored), the same field and look-ahead. */
+int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q);
+
 /** Returns the static name of a law ("glm", "fw", "potential", "wall"). */
 const char *sw_law_name(sw_law law);
 

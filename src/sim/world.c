@@ -201,8 +201,10 @@ static int layout(sw_world *w)
 		}
 		for (int q = 0; q < nm; q++)
 			need_h |= d[q].law == SW_LAW_GLM && d[q].glm.alignment != 0.0;
-		if (i > 0 && w->aut[i] == w->aut[i - 1] &&
-		    memcmp(d, w->steer + w->steer_first[i - 1], (size_t)nm * sizeof *d) == 0) {
+		int same = i > 0 && w->aut[i] == w->aut[i - 1];
+		for (int q = 0; same && q < nm; q++)
+			same = sw_steer_def_equal(&d[q], &w->steer[w->steer_first[i - 1] + q]);
+		if (same) {
 			w->steer_first[i] = w->steer_first[i - 1];
 		} else {
 			w->steer_first[i] = used;

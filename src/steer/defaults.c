@@ -2,6 +2,8 @@
  *
  * This is the one place where the defaults live; the values are those documented beside each
  * field in swerve/steer.h and come from docs/steering-models.md (published settings). */
+#include <string.h>
+
 #include "swerve/steer.h"
 
 sw_glm_params sw_default_glm_params(void)
@@ -107,4 +109,37 @@ const char *sw_law_name(sw_law law)
 	case SW_LAW_WALL: return "wall";
 	}
 	return "unknown";
+}
+
+/* Field by field, not memcmp: the structs have padding whose bytes are not part of the value. */
+#define EQ(f) (x->f == y->f)
+
+static int glm_equal(const sw_glm_params *x, const sw_glm_params *y)
+{
+	return EQ(a) && EQ(d0) && EQ(delta) && EQ(margin) && EQ(r_floor) && EQ(wall_near) &&
+	       EQ(a1_scale) && EQ(g21) && EQ(c1) && EQ(c2) && EQ(weights) && EQ(eps) &&
+	       EQ(w_floor) && EQ(w_restart) && EQ(speed) && EQ(v_max) && EQ(d1) && EQ(t2c) &&
+	       EQ(arrive) && EQ(sigma_phi) && EQ(cohesion) && EQ(alignment);
+}
+
+int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q)
+{
+	if (p->law != q->law || strcmp(p->field, q->field) != 0 || p->lookahead != q->lookahead)
+		return 0;
+	switch (p->law) {
+	case SW_LAW_GLM: return glm_equal(&p->glm, &q->glm);
+	case SW_LAW_FW: {
+		const sw_fw_params *x = &p->fw, *y = &q->fw;
+		return EQ(b) && EQ(kg) && EQ(c1) && EQ(c2) && EQ(ko) && EQ(c3) && EQ(c4) &&
+		       EQ(speed);
+	}
+	case SW_LAW_PF: {
+		const sw_pf_params *x = &p->pf, *y = &q->pf;
+		return EQ(kp) && EQ(eta) && EQ(rho0) && EQ(r_floor) && EQ(speed);
+	}
+	default: {
+		const sw_wall_params *x = &p->wall, *y = &q->wall;
+		return EQ(a) && EQ(side) && EQ(distance) && EQ(gain) && EQ(speed);
+	}
+	}
 }
