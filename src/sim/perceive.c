@@ -92,7 +92,10 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 	s->ty = q.y;
 	int n = 0, n_occl = 0;
 	double occl_reach = a->perception + fmax(w->agent_rmax, w->prim_rmax);
-	for (int k = 0; k < m->n_prims && n < cap; k++) {
+	const int *plist = NULL; /* through the primitive index when it is on */
+	int np = w->pg_on ? sw__prim_grid_query(w, i, p, &plist) : m->n_prims;
+	for (int qi = 0; qi < np && n < cap; qi++) {
+		int k = plist ? plist[qi] : qi;
 		const sw_prim *pr = &m->prims[k];
 		sw_vec2 pa, pb;
 		sw_model_prim_at(m, k, t, &pa, &pb);

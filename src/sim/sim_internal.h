@@ -93,6 +93,13 @@ struct sw_world {
 	int grid_buckets;
 	int *grid_start, *grid_items, *grid_found;
 	unsigned *grid_key;
+	/* neighbour index of static obstacle primitives (prim_grid.c) */
+	int pg_on, pg_nx, pg_ny, pg_n_moving;
+	double pg_x0, pg_y0, pg_cell;
+	int *pg_start, *pg_items, *pg_moving;
+	unsigned *pg_stamp;     /* scratch (per thread): query stamp per primitive */
+	int *pg_found;          /* scratch (per thread): the query's primitives */
+	unsigned *pg_query, pg_query_main; /* stamp counter (per thread) */
 	double *grid_px, *grid_py; /* bucket order: positions */
 	int32_t *grid_cx, *grid_cy; /* bucket order: cells (wrapped to 32 bits: a collision of far
 				       cells is rejected by the distance test) */
@@ -130,7 +137,8 @@ typedef struct sw_thread {
 	sw_percept *scratch;
 	int cap;
 	double *work, *slots;
-	int *found, *occl;
+	int *found, *occl, *pg_found;
+	unsigned *pg_stamp, pg_query;
 	sw_diag *diag;
 	int status;
 	sw_tevent *ev;
@@ -169,6 +177,13 @@ int sw__sense(struct sw_world *w, int i, double dt);
 int sw__sense_all(struct sw_world *w, double dt, sw_diag *diag);
 int sw__thread_alloc(const struct sw_world *w, sw_thread *th);
 void sw__thread_free(sw_thread *th);
+
+/* prim_grid.c */
+int sw__prim_grid_alloc(struct sw_world *w);
+void sw__prim_grid_free(struct sw_world *w);
+/** The primitives agent i at p may perceive or be hidden by (every moving one too), in
+ * increasing index order, into *out (the world's or view's scratch); returns their number. */
+int sw__prim_grid_query(const struct sw_world *w, int i, sw_vec2 p, const int **out);
 
 /* perceive.c */
 int sw__perceive(const struct sw_world *w, int i, double t, const double *y, double wall_near,

@@ -442,6 +442,8 @@ void sw__thread_free(sw_thread *th)
 	free(th->slots);
 	free(th->found);
 	free(th->occl);
+	free(th->pg_found);
+	free(th->pg_stamp);
 	free(th->diag);
 	free(th->ev);
 	free(th->evy);
@@ -456,8 +458,11 @@ int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
 	th->slots = calloc((size_t)w->max_slots, sizeof *th->slots);
 	th->found = calloc((size_t)w->n + 1, sizeof *th->found);
 	th->occl = calloc((size_t)w->m->n_prims + 1, sizeof *th->occl);
+	th->pg_found = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_found);
+	th->pg_stamp = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_stamp);
 	th->diag = malloc(sizeof *th->diag);
-	if (!th->scratch || !th->work || !th->slots || !th->found || !th->occl || !th->diag) {
+	if (!th->scratch || !th->work || !th->slots || !th->found || !th->occl || !th->pg_found ||
+	    !th->pg_stamp || !th->diag) {
 		sw__thread_free(th);
 		return SW_ENOMEM;
 	}
@@ -476,6 +481,9 @@ static struct sw_world *make_view(struct sw_world *w, int k)
 	v->slots = th->slots;
 	v->grid_found = th->found;
 	v->occl = th->occl;
+	v->pg_found = th->pg_found;
+	v->pg_stamp = th->pg_stamp;
+	v->pg_query = &th->pg_query;
 	v->event_fn = w->event_fn ? buffer_event : NULL;
 	v->event_ctx = th;
 	v->rhs_status = SW_SUCCESS;

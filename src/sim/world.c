@@ -67,6 +67,7 @@ void sw_world_destroy(sw_world *w)
 		sw__thread_free(&w->th[k]);
 	free(w->th);
 	sw__grid_free(w);
+	sw__prim_grid_free(w);
 	sw__fields_free(w);
 	free(w);
 }
@@ -291,6 +292,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
 	    !w->fast || !w->tgt || !w->occl || draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
+	    sw__prim_grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;

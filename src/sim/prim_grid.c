@@ -1,0 +1,183 @@
+/* sim/prim_grid.c - the neighbour index of obstacle primitives (steering-models.md section 5).
+ *
+ * Static primitives (of obstacles without scripted motion) are binned once, when the world is
+ * created, into a dense uniform grid over their bounding box: each primitive goes into every cell
+ * its bounding box overlaps (a long wall into several).  A query for an agent at p returns every
+ * primitive whose bounding box meets the square of half-side R around p -- R is the agent's
+ * perception plus its radius plus the largest radius of anything a wall could hide, so every
+ * primitive the agent could perceive, and every wall that could hide something from it, is a
+ * candidate -- plus every moving primitive, in increasing index order.  Perception then applies
+ * exactly the tests of the loop over all primitives, in the same order, so the percepts are the
+ * same bits (tested).  Used when every agent has a finite perception radius and the scene has at
+ * least SW_PRIM_GRID_MIN primitives (a short loop is cheaper than the index). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+/* Fewest primitives for which the index is built. */
+#define SW_PRIM_GRID_MIN 32
+/* Most cells of the index (its cell size grows until the grid fits). */
+#define SW_PRIM_GRID_CELLS (1 << 22)
+
+/* Bounding box of primitive k (static: its position at t = 0). */
+static void prim_box(const sw_model *m, int k, double box[4])
+{
+	const sw_prim *p = &m->prims[k];
+	if (p->is_segment) {
+		box[0] = fmin(p->a.x, p->b.x), box[1] = fmin(p->a.y, p->b.y);
+		box[2] = fmax(p->a.x, p->b.x), box[3] = fmax(p->a.y, p->b.y);
+	} else {
+		box[0] = p->a.x - p->radius, box[1] = p->a.y - p->radius;
+		box[2] = p->a.x + p->radius, box[3] = p->a.y + p->radius;
+	}
+}
+
+static int is_static(const sw_model *m, int k)
+{
+	return m->obstacles[m->prims[k].owner].motion.kind == SW_MOTION_NONE;
+}
+
+/* Cell range [c0, c1] of the interval [lo, hi] along one axis, clipped to [0, n - 1]; returns 0
+ * when it misses the grid. */
+static int cells(double lo, double hi, double origin, double cs, int n, int *c0, int *c1)
+{
+	double a = floor((lo - origin) / cs), b = floor((hi - origin) / cs);
+	if (b < 0.0 || a > n - 1)
+		return 0;
+	*c0 = a < 0.0 ? 0 : (int)a;
+	*c1 = b > n - 1 ? n - 1 : (int)b;
+	return 1;
+}
+
+int sw__prim_grid_alloc(struct sw_world *w)
+{
+	const sw_model *m = w->m;
+	w->pg_on = 0;
+	if (!m->run.neighbor_grid || m->n_prims < SW_PRIM_GRID_MIN || w->n < 1)
+		return SW_SUCCESS;
+	double reach = 0.0;
+	for (int i = 0; i < w->n; i++) {
+		if (!isfinite(m->agents[i].perception))
+			return SW_SUCCESS; /* brute force */
+		reach = fmax(reach, m->agents[i].perception + m->agents[i].radius);
+	}
+	reach += fmax(w->agent_rmax, w->prim_rmax);
+	double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}, box[4];
+	int n_static = 0, n_moving = 0;
+	for (int k = 0; k < m->n_prims; k++) {
+		if (!is_static(m, k)) {
+			n_moving++;
+			continue;
+		}
+		n_static++;
+		prim_box(m, k, box);
+		lo[0] = fmin(lo[0], box[0]), lo[1] = fmin(lo[1], box[1]);
+		hi[0] = fmax(hi[0], box[2]), hi[1] = fmax(hi[1], box[3]);
+	}
+	if (n_static == 0)
+		return SW_SUCCESS;
+	double cs = reach;
+	int nx, ny;
+	for (;;) {
+		double fx = floor((hi[0] - lo[0]) / cs) + 1, fy = floor((hi[1] - lo[1]) / cs) + 1;
+		if (fx * fy <= SW_PRIM_GRID_CELLS) {
+			nx = (int)fx, ny = (int)fy;
+			break;
+		}
+		cs *= 2.0;
+	}
+	w->pg_x0 = lo[0], w->pg_y0 = lo[1], w->pg_cell = cs, w->pg_nx = nx, w->pg_ny = ny;
+	w->pg_query = &w->pg_query_main;
+	w->pg_start = calloc((size_t)nx * ny + 1, sizeof *w->pg_start);
+	w->pg_moving = calloc((size_t)n_moving + 1, sizeof *w->pg_moving);
+	w->pg_stamp = calloc((size_t)m->n_prims + 1, sizeof *w->pg_stamp);
+	w->pg_found = calloc((size_t)m->n_prims + 1, sizeof *w->pg_found);
+	if (!w->pg_start || !w->pg_moving || !w->pg_stamp || !w->pg_found)
+		return SW_ENOMEM;
+	/* Counting sort of (cell, primitive) pairs: count, prefix sums, place (ascending k). */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int k = 0; k < m->n_prims; k++) {
+			int x0, x1, y0, y1;
+			prim_box(m, k, box);
+			if (!is_static(m, k) || !cells(box[0], box[2], lo[0], cs, nx, &x0, &x1) ||
+			    !cells(box[1], box[3], lo[1], cs, ny, &y0, &y1))
+				continue;
+			for (int iy = y0; iy <= y1; iy++)
+				for (int ix = x0; ix <= x1; ix++) {
+					size_t c = (size_t)iy * nx + ix;
+					if (pass == 0)
+						w->pg_start[c + 1]++;
+					else
+						w->pg_items[w->pg_start[c]++] = k;
+				}
+		}
+		if (pass == 0) {
+			for (size_t c = 0; c < (size_t)nx * ny; c++)
+				w->pg_start[c + 1] += w->pg_start[c];
+			w->pg_items = calloc((size_t)w->pg_start[(size_t)nx * ny] + 1,
+					     sizeof *w->pg_items);
+			if (!w->pg_items)
+				return SW_ENOMEM;
+		}
+	}
+	for (size_t c = (size_t)nx * ny; c > 0; c--) /* back from ends to starts */
+		w->pg_start[c] = w->pg_start[c - 1];
+	w->pg_start[0] = 0;
+	for (int k = 0; k < m->n_prims; k++)
+		if (!is_static(m, k))
+			w->pg_moving[w->pg_n_moving++] = k;
+	w->pg_on = 1;
+	return SW_SUCCESS;
+}
+
+void sw__prim_grid_free(struct sw_world *w)
+{
+	free(w->pg_start);
+	free(w->pg_items);
+	free(w->pg_moving);
+	free(w->pg_stamp);
+	free(w->pg_found);
+}
+
+int sw__prim_grid_query(const struct sw_world *w, int i, sw_vec2 p, const int **out)
+{
+	const sw_agent *a = &w->m->agents[i];
+	double r = a->perception + a->radius + fmax(w->agent_rmax, w->prim_rmax);
+	int n = 0, *found = w->pg_found, x0, x1, y0, y1;
+	/* A stamp per primitive marks those already taken by this query (a primitive can sit in
+	 * several cells); the counter lives in the view (per thread) and its stamps too. */
+	unsigned q = ++*w->pg_query;
+	if (q == 0) { /* the counter wrapped: forget every stamp */
+		memset(w->pg_stamp, 0, (size_t)w->m->n_prims * sizeof *w->pg_stamp);
+		q = *w->pg_query = 1;
+	}
+	if (cells(p.x - r, p.x + r, w->pg_x0, w->pg_cell, w->pg_nx, &x0, &x1) &&
+	    cells(p.y - r, p.y + r, w->pg_y0, w->pg_cell, w->pg_ny, &y0, &y1))
+		for (int iy = y0; iy <= y1; iy++)
+			for (int ix = x0; ix <= x1; ix++) {
+				size_t c = (size_t)iy * w->pg_nx + ix;
+				for (int s = w->pg_start[c]; s < w->pg_start[c + 1]; s++) {
+					int k = w->pg_items[s];
+					if (w->pg_stamp[k] != q) {
+						w->pg_stamp[k] = q;
+						found[n++] = k;
+					}
+				}
+			}
+	for (int s = 0; s < w->pg_n_moving; s++)
+		found[n++] = w->pg_moving[s];
+	/* Increasing index order, as the loop over all primitives; insertion sort: the lists
+	 * are short and nearly sorted (cells hold ascending indices). */
+	for (int s = 1; s < n; s++) {
+		int k = found[s], t = s;
+		while (t > 0 && found[t - 1] > k) {
+			found[t] = found[t - 1];
+			t--;
+		}
+		found[t] = k;
+	}
+	*out = found;
+	return n;
+}
