@@ -42,7 +42,7 @@ LIB_SRC := \
 	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c \
 	src/plan/grid.c src/plan/solve.c src/plan/cache.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
-	src/sim/hybrid.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c \
+	src/sim/hybrid.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/override.c \
 	src/io/field_read.c src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c \
@@ -55,7 +55,7 @@ GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 
 CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/cmd_render.c src/cli/cmd_export.c src/cli/cmd_analyze.c src/cli/cmd_plot.c src/cli/cmd_import.c \
-	src/cli/cmd_smc.c src/cli/cmd_sweep.c src/cli/ensemble_cli.c
+	src/cli/cmd_smc.c src/cli/cmd_sweep.c src/cli/ensemble_cli.c src/cli/checkpoint_cli.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \

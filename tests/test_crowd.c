@@ -526,6 +526,89 @@ START_TEST(obstacle_index_gives_the_bits_of_the_loop_over_all_primitives)
 }
 END_TEST
 
+/* Runs m for `first` steps, checkpoints, restores into a fresh world and runs on: the outcome of
+ * the resumed world, with the checkpoint's bytes in *ck (freed by the caller). */
+static outcome resumed(const sw_model *m, long first, int threads, void **ck, size_t *ckn)
+{
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
+	outcome o;
+	memset(&o, 0, sizeof o);
+	sw_world_set_event_fn(w, on_event, &o);
+	for (long k = 0; k < first; k++)
+		ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_checkpoint(w, ck, ckn), SW_SUCCESS);
+	sw_world_destroy(w);
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_world_restore(w, *ck, *ckn, "ck", &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_steps(w), first);
+	sw_world_set_event_fn(w, on_event, &o);
+	o.status = sw_world_run(w, NULL, NULL, NULL, NULL);
+	o.nu = sw_world_n_units(w);
+	o.mode = calloc((size_t)o.nu, sizeof *o.mode);
+	o.mt = calloc((size_t)m->n_agents, sizeof *o.mt);
+	int dim;
+	for (int u = 0; u < o.nu; u++) {
+		sw_world_unit_state(w, u, &dim);
+		o.ny += (size_t)dim;
+	}
+	o.y = calloc(o.ny, sizeof *o.y);
+	size_t k = 0;
+	for (int u = 0; u < o.nu; u++) {
+		const double *y = sw_world_unit_state(w, u, &dim);
+		memcpy(o.y + k, y, (size_t)dim * sizeof *y);
+		k += (size_t)dim;
+		o.mode[u] = sw_world_unit_mode(w, u);
+	}
+	for (int i = 0; i < m->n_agents; i++)
+		o.mt[i] = *sw_world_metrics(w, i);
+	sw_world_destroy(w);
+	return o;
+}
+
+START_TEST(a_resumed_world_continues_bit_for_bit)
+{
+	/* Run to the end versus: run 37 % of the steps, checkpoint, restore into a new world,
+	 * run on.  Same states, modes, metrics, and the same events (those before the
+	 * checkpoint are recorded by the first world, the rest by the second).  Scenarios with
+	 * automata, signals, progress() histories, SteerBench sums and noise. */
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load(scenarios[_i], &m, &d), SW_SUCCESS);
+	outcome a = run(m, 1, 1);
+	long total = (long)ceil(m->run.duration / m->run.step - 1e-9);
+	void *ck = NULL;
+	size_t ckn = 0;
+	outcome b = resumed(m, (long)(0.37 * total), 2, &ck, &ckn);
+	assert_same(&a, &b, m->n_agents);
+	/* Damage: one flipped byte, a truncation, another seed: refused, world untouched. */
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	double x0 = sw_world_unit_state(w, 0, NULL)[SW_STATE_X];
+	unsigned char *bytes = ck;
+	bytes[ckn / 2] ^= 0x10;
+	ck_assert_int_eq(sw_world_restore(w, ck, ckn, "ck", &d), SW_EINPUT);
+	bytes[ckn / 2] ^= 0x10;
+	ck_assert_int_eq(sw_world_restore(w, ck, ckn - 9, "ck", &d), SW_EINPUT);
+	ck_assert(sw_world_unit_state(w, 0, NULL)[SW_STATE_X] == x0);
+	ck_assert_int_eq(sw_world_steps(w), 0);
+	sw_world_destroy(w);
+	m->run.seed += 1;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_restore(w, ck, ckn, "ck", &d), SW_EINPUT);
+	sw_world_destroy(w);
+	free(ck);
+	outcome_free(&a);
+	outcome_free(&b);
+	sw_model_free(m);
+}
+END_TEST
+
 Suite *crowd_suite(void)
 {
 	Suite *s = suite_create("crowd");
@@ -535,6 +618,8 @@ Suite *crowd_suite(void)
 	tcase_add_loop_test(tc, automata_scenarios_step_identically_on_one_and_three_threads, 0,
 			    (int)(sizeof scenarios / sizeof scenarios[0]));
 	tcase_add_test(tc, thread_count_is_checked);
+	tcase_add_loop_test(tc, a_resumed_world_continues_bit_for_bit, 0,
+			    (int)(sizeof scenarios / sizeof scenarios[0]));
 	tcase_add_test(tc, flock_attractors_match_their_closed_forms);
 	tcase_add_test(tc, perception_buffers_grow_for_dense_crowds);
 	tcase_add_test(tc, walls_hide_agents_and_discs);

@@ -96,6 +96,13 @@ void sw_rng_stream_seed(gsl_rng *r, uint64_t seed, uint64_t stream);
 /** SplitMix64 finaliser: a bijective 64-bit mixer (used for seeding and content hashing). */
 uint64_t sw_mix64(uint64_t x);
 
+/** Start value of sw_hash_bytes(). */
+#define SW_HASH_INIT 0xcbf29ce484222325ULL
+
+/** 64-bit FNV-1a hash of n bytes continued from h (start with SW_HASH_INIT): content keys of
+ * caches and checksums of checkpoints (detects damage, not tampering). */
+uint64_t sw_hash_bytes(uint64_t h, const void *data, size_t n);
+
 /** Creates directory dir and its missing parents (like mkdir -p).  Returns 0, or -1 with errno
  * set. */
 int sw_make_dirs(const char *dir);

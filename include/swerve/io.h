@@ -137,6 +137,12 @@ int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag
 /** Removes the temporary files and frees o.  NULL is allowed. */
 void sw_output_abort(sw_output *o);
 
+/** The trajectory and event lines written so far, as bytes (a malloc'ed buffer), for a
+ * checkpoint; sw_output_restore() puts them into the fresh files of a resumed run.  Return
+ * SW_SUCCESS, SW_EIO, SW_ENOMEM, or (restore) SW_EINPUT when the bytes are not such a record. */
+int sw_output_save(sw_output *o, void **out, size_t *len);
+int sw_output_restore(sw_output *o, const void *data, size_t len);
+
 /** Writes the run summary of w as JSON to f (also used by sw_output_commit); error (may be NULL)
  * as in sw_output_commit. */
 int sw_summary_write_json(FILE *f, const sw_world *w, const char *error);

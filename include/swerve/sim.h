@@ -138,12 +138,26 @@ int sw_world_threads(const sw_world *w);
  * are bit for bit the same either way (for tests and benchmarks). */
 void sw_world_set_fast_path(sw_world *w, int on);
 
+/** The world's state as bytes (a malloc'ed buffer the caller frees): time, step count, every
+ * unit's state and mode, targets, random streams, metrics, the position history and the
+ * SteerBench sums, with a layout key and a checksum.  Returns SW_SUCCESS, SW_EUSAGE or
+ * SW_ENOMEM. */
+int sw_world_checkpoint(const sw_world *w, void **out, size_t *len);
+
+/** Restores a checkpoint into w, a world freshly created from the same model (same scenario,
+ * seed and build); then w continues exactly as the checkpointed world would have.  A damaged,
+ * truncated or foreign checkpoint is refused with a diagnostic naming `name` (SW_EINPUT) and
+ * leaves w as it was. */
+int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name, sw_diag *diag);
+
 /** Called at every sample (t = 0 and every run.sample seconds); non-zero return stops the run
  * with that status. */
 typedef int (*sw_sample_fn)(const sw_world *w, void *ctx);
 
 /** Runs to model->run.duration, calling sample at t = 0 and every run.sample.  progress (may be
- * NULL) is called after each step with the fraction done.  Returns the first failing status. */
+ * NULL) is called after each step with the fraction done.  Returns the first failing status.
+ * A world that has already stepped (e.g. restored from a checkpoint) continues from its time and
+ * is not sampled again at it. */
 int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(double frac),
 		 sw_diag *diag);
 

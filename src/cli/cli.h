@@ -129,4 +129,26 @@ enum { OPT_FIELD_CACHE = 1000, OPT_NO_FIELD_CACHE = 1001, OPT_FIELD = 1002,
  * returns a library status. */
 int cli_prepare_fields(sw_model *m, const char *cache, int no_cache);
 
+/* --- run checkpoints (checkpoint_cli.c) ------------------------------------------------- */
+
+/** Sampling with checkpoints: the outputs' sample, then a checkpoint at the first sample at or
+ * after each multiple of `every`, and a halt (as an interruption would) at halt_at. */
+typedef struct cli_ckpt {
+	sw_output *o;
+	const char *dir;   /**< the output directory (holds checkpoint.swck) */
+	double every, next; /**< checkpoint interval and the next checkpoint time, s (0: none) */
+	double halt_at;    /**< stop the run at this time, leaving the checkpoint (0: never) */
+	int halted;        /**< set when the run was halted */
+	sw_diag *diag;
+} cli_ckpt;
+
+/** A sw_sample_fn over a cli_ckpt. */
+int cli_ckpt_sample(const sw_world *w, void *ctx);
+/** Writes DIR/checkpoint.swck atomically from w and o. */
+int cli_ckpt_write(const char *dir, const sw_world *w, sw_output *o, sw_diag *diag);
+/** Restores w (freshly created) and o (freshly opened) from DIR/checkpoint.swck. */
+int cli_ckpt_resume(const char *dir, sw_world *w, sw_output *o, sw_diag *diag);
+/** Removes DIR/checkpoint.swck (a finished run). */
+void cli_ckpt_remove(const char *dir);
+
 #endif

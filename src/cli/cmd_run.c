@@ -28,6 +28,13 @@ static void run_usage(FILE *f)
 	      "  -j, --threads N      threads stepping the agents (default 0: one per processor;\n"
 	      "                       outputs are identical for every N)\n"
 	      "  -q, --quiet          no progress and no final message\n"
+	      "      --checkpoint-every T  write DIR/checkpoint.swck at the first sample at or\n"
+	      "                       after every T simulated seconds (removed when the run ends)\n"
+	      "      --resume         continue from DIR/checkpoint.swck (same scenario and\n"
+	      "                       options); the outputs are those of an uninterrupted run\n"
+	      "      --halt-at T      stop at the first sample at or after T, keeping the\n"
+	      "                       checkpoint and no outputs, as an interruption would\n"
+	      "                       (for testing --resume); exit status 1\n"
 	      "      --field-cache DIR  cache solved navigation fields in DIR (default\n"
 	      "                       $XDG_CACHE_HOME/swerve or ~/.cache/swerve)\n"
 	      "      --no-field-cache solve navigation fields without reading or writing a cache\n"
@@ -42,6 +49,9 @@ int cmd_run(int argc, char **argv)
 					     {"duration", required_argument, NULL, 'd'},
 					     {"threads", required_argument, NULL, 'j'},
 					     {"quiet", no_argument, NULL, 'q'},
+					     {"checkpoint-every", required_argument, NULL, 'C'},
+					     {"resume", no_argument, NULL, 'R'},
+					     {"halt-at", required_argument, NULL, 'H'},
 					     {"field-cache", required_argument, NULL, OPT_FIELD_CACHE},
 					     {"no-field-cache", no_argument, NULL, OPT_NO_FIELD_CACHE},
 					     {"help", no_argument, NULL, 'h'},
@@ -49,7 +59,8 @@ int cmd_run(int argc, char **argv)
 	const char *outdir = NULL, *cache = NULL;
 	int quiet = 0, have_seed = 0, no_cache = 0, c;
 	uint64_t seed = 0;
-	double duration = 0.0, threads = 0.0;
+	double duration = 0.0, threads = 0.0, every = 0.0, halt_at = 0.0;
+	int resume = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:s:d:j:qh", opts, NULL)) != -1) {
 		char *end = NULL;
@@ -79,6 +90,15 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'q': quiet = 1; break;
+		case 'C':
+			if (cli_number("run", "--checkpoint-every", optarg, 1e-9, &every))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'H':
+			if (cli_number("run", "--halt-at", optarg, 1e-9, &halt_at))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'R': resume = 1; break;
 		case OPT_FIELD_CACHE: cache = optarg; break;
 		case OPT_NO_FIELD_CACHE: no_cache = 1; break;
 		case 'h': run_usage(stdout); return EXIT_OK;
@@ -128,16 +148,36 @@ int cmd_run(int argc, char **argv)
 		st = sw_world_set_threads(w, (int)threads);
 	if (st == SW_SUCCESS)
 		st = sw_output_open(outdir, m, &o, &diag);
+	cli_ckpt ck = {o, outdir, every, every, halt_at, 0, &diag};
+	if (st == SW_SUCCESS && resume) {
+		st = cli_ckpt_resume(outdir, w, o, &diag);
+		double t = sw_world_time(w);
+		while (every > 0.0 && ck.next <= t + 1e-9 * fmax(1.0, t))
+			ck.next += every;
+	}
 	if (st == SW_SUCCESS) {
 		sw_output_attach(o, w);
 		int tty = !quiet && isatty(STDERR_FILENO);
-		st = sw_world_run(w, sw_output_sample, o, tty ? cli_progress : NULL, &diag);
+		int ckpt = every > 0.0 || halt_at > 0.0;
+		st = sw_world_run(w, ckpt ? cli_ckpt_sample : sw_output_sample, ckpt ? (void *)&ck : o,
+				  tty ? cli_progress : NULL, &diag);
+		if (ck.halted) {
+			sw_output_abort(o);
+			cli_print_diag(&diag);
+			fprintf(stderr, "swerve run: halted at t = %.9g s as asked; continue with "
+					"--resume\n", sw_world_time(w));
+			sw_world_destroy(w);
+			sw_model_free(m);
+			return EXIT_RUNTIME;
+		}
 		if (st == SW_SUCCESS || st == SW_ENUMERIC || st == SW_EZENO || st == SW_EMODEL) {
 			/* A runtime failure keeps everything up to the last good step. */
 			char msg[SW_DIAG_MSG + SW_DIAG_FILE + 64] = "";
 			if (st != SW_SUCCESS && diag.count > 0)
 				sw_diag_format(&diag, diag.count - 1, msg, sizeof msg);
 			int cst = sw_output_commit(o, w, st != SW_SUCCESS ? msg : NULL, &diag);
+			if (st == SW_SUCCESS && (every > 0.0 || resume) && cst == SW_SUCCESS)
+				cli_ckpt_remove(outdir); /* the run is complete */
 			if (st == SW_SUCCESS)
 				st = cst;
 			else if (cst == SW_SUCCESS)

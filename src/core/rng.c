@@ -25,6 +25,17 @@ void sw_rng_stream_seed(gsl_rng *r, uint64_t seed, uint64_t stream)
 	gsl_rng_set(r, s ? s : 0x6a09e667UL);
 }
 
+uint64_t sw_hash_bytes(uint64_t h, const void *data, size_t n)
+{
+	/* FNV-1a (Fowler, Noll, Vo): a few lines, no library offers it. */
+	const unsigned char *p = data;
+	for (size_t k = 0; k < n; k++) {
+		h ^= p[k];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
 gsl_rng *sw_rng_stream_alloc(uint64_t seed, uint64_t stream)
 {
 	gsl_rng *r = gsl_rng_alloc(SW_RNG_TYPE);

@@ -145,3 +145,75 @@ int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag
 	free(o);
 	return SW_SUCCESS;
 }
+
+/* The bytes of output file k written so far (flushed and read back); malloc'ed into *p. */
+static int read_back(sw_output *o, int k, unsigned char **p, uint64_t *n)
+{
+	*p = NULL;
+	if (fflush(o->f[k]) != 0)
+		return SW_EIO;
+	FILE *r = fopen(o->tmp[k], "rb");
+	if (!r)
+		return SW_EIO;
+	int st = SW_SUCCESS;
+	if (fseek(r, 0, SEEK_END) != 0)
+		st = SW_EIO;
+	long size = st == SW_SUCCESS ? ftell(r) : -1;
+	if (size < 0 || fseek(r, 0, SEEK_SET) != 0)
+		st = SW_EIO;
+	if (st == SW_SUCCESS && !(*p = malloc((size_t)size + 1)))
+		st = SW_ENOMEM;
+	if (st == SW_SUCCESS && fread(*p, 1, (size_t)size, r) != (size_t)size)
+		st = SW_EIO;
+	fclose(r);
+	*n = (uint64_t)(size < 0 ? 0 : size);
+	return st;
+}
+
+int sw_output_save(sw_output *o, void **out, size_t *len)
+{
+	unsigned char *part[2] = {NULL, NULL};
+	uint64_t n[2] = {0, 0};
+	int st = read_back(o, OUT_TRAJ, &part[0], &n[0]);
+	if (st == SW_SUCCESS)
+		st = read_back(o, OUT_EVENTS, &part[1], &n[1]);
+	unsigned char *buf = st == SW_SUCCESS ? malloc(2 * sizeof n[0] + n[0] + n[1] + 1) : NULL;
+	if (st == SW_SUCCESS && !buf)
+		st = SW_ENOMEM;
+	if (st == SW_SUCCESS) {
+		size_t at = 0;
+		for (int k = 0; k < 2; k++) {
+			memcpy(buf + at, &n[k], sizeof n[k]);
+			at += sizeof n[k];
+			memcpy(buf + at, part[k], n[k]);
+			at += n[k];
+		}
+		*out = buf;
+		*len = at;
+	}
+	free(part[0]);
+	free(part[1]);
+	return st;
+}
+
+int sw_output_restore(sw_output *o, const void *data, size_t len)
+{
+	const unsigned char *p = data, *end = p + len;
+	int files[2] = {OUT_TRAJ, OUT_EVENTS};
+	for (int k = 0; k < 2; k++) {
+		uint64_t n;
+		if ((size_t)(end - p) < sizeof n)
+			return SW_EINPUT;
+		memcpy(&n, p, sizeof n);
+		p += sizeof n;
+		if (n > (uint64_t)(end - p))
+			return SW_EINPUT;
+		FILE *f = o->f[files[k]];
+		/* The fresh file may already hold the CSV header: start it over. */
+		if (fflush(f) != 0 || ftruncate(fileno(f), 0) != 0 || fseek(f, 0, SEEK_SET) != 0 ||
+		    fwrite(p, 1, (size_t)n, f) != (size_t)n)
+			return SW_EIO;
+		p += n;
+	}
+	return p == end ? SW_SUCCESS : SW_EINPUT;
+}

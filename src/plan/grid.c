@@ -279,24 +279,17 @@ int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, doubl
 
 /* --- content key ------------------------------------------------------------------------------ */
 
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
 /* Bump when the solver's method changes what it computes. */
 #define NAV_FORMAT_VERSION 1
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
-	const unsigned char *p = data;
-	for (size_t k = 0; k < n; k++) {
-		h ^= p[k];
-		h *= FNV_PRIME;
-	}
-	return h;
+	return sw_hash_bytes(h, data, n);
 }
 
 uint64_t sw_navgrid_key(const sw_grid *g, const sw_solver_def *def)
 {
-	uint64_t h = FNV_OFFSET;
+	uint64_t h = SW_HASH_INIT;
 	int version = NAV_FORMAT_VERSION;
 	h = fnv(h, &version, sizeof version);
 	h = fnv(h, &g->nx, sizeof g->nx);
@@ -318,5 +311,5 @@ uint64_t sw_navgrid_key(const sw_grid *g, const sw_solver_def *def)
 
 uint64_t sw__plan_checksum(const double *v, size_t n)
 {
-	return fnv(FNV_OFFSET, v, n * sizeof *v);
+	return fnv(SW_HASH_INIT, v, n * sizeof *v);
 }

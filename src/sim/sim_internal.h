@@ -241,6 +241,10 @@ int sw__steerbench_alloc(struct sw_world *w);
 /** Adds the step just ended to agent i's sums (from the step's sensing pass). */
 int sw__steerbench_agent(struct sw_world *w, int i);
 void sw__steerbench_free(struct sw_world *w);
+/** The accumulators as bytes (malloc'ed) for a checkpoint, and back (SW_EINPUT when they do not
+ * fit this world). */
+int sw__steerbench_save(const struct sw_world *w, void **out, size_t *len);
+int sw__steerbench_restore(struct sw_world *w, const void *data, size_t len);
 
 /* hybrid.c */
 /** Advances automaton unit u over [t0, t1] with exact transition instants. */

@@ -167,3 +167,55 @@ double sw_steerbench_composite01(const sw_agent_metrics *mt)
 {
 	return 50.0 * mt->sb_collisions + mt->sb_time + mt->sb_energy;
 }
+
+int sw__steerbench_save(const sw_world *w, void **out, size_t *len)
+{
+	const struct sw_steerbench *sb = w->sb;
+	size_t n = (size_t)w->n, total = n + 3 * n * sizeof(double) + n * sizeof(int);
+	for (size_t i = 0; i < n; i++)
+		total += sizeof(int) + (size_t)sb->n_contact[i] * sizeof(int);
+	unsigned char *p = malloc(total + 1), *q = p;
+	if (!p)
+		return SW_ENOMEM;
+	memcpy(q, sb->enabled, n), q += n;
+	memcpy(q, sb->prev, 3 * n * sizeof(double)), q += 3 * n * sizeof(double);
+	memcpy(q, sb->prev_collisions, n * sizeof(int)), q += n * sizeof(int);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(q, &sb->n_contact[i], sizeof(int)), q += sizeof(int);
+		memcpy(q, sb->contact[i], (size_t)sb->n_contact[i] * sizeof(int));
+		q += (size_t)sb->n_contact[i] * sizeof(int);
+	}
+	*out = p;
+	*len = total;
+	return SW_SUCCESS;
+}
+
+int sw__steerbench_restore(sw_world *w, const void *data, size_t len)
+{
+	struct sw_steerbench *sb = w->sb;
+	size_t n = (size_t)w->n, fixed = n + 3 * n * sizeof(double) + n * sizeof(int);
+	const unsigned char *q = data, *end = q + len;
+	if (len < fixed)
+		return SW_EINPUT;
+	memcpy(sb->enabled, q, n), q += n;
+	memcpy(sb->prev, q, 3 * n * sizeof(double)), q += 3 * n * sizeof(double);
+	memcpy(sb->prev_collisions, q, n * sizeof(int)), q += n * sizeof(int);
+	for (size_t i = 0; i < n; i++) {
+		int k;
+		if ((size_t)(end - q) < sizeof k)
+			return SW_EINPUT;
+		memcpy(&k, q, sizeof k), q += sizeof k;
+		if (k < 0 || k > w->n || (size_t)(end - q) < (size_t)k * sizeof(int))
+			return SW_EINPUT;
+		if (k > sb->cap_contact[i]) {
+			int *c = realloc(sb->contact[i], (size_t)k * sizeof *c);
+			if (!c)
+				return SW_ENOMEM;
+			sb->contact[i] = c;
+			sb->cap_contact[i] = k;
+		}
+		memcpy(sb->contact[i], q, (size_t)k * sizeof(int)), q += (size_t)k * sizeof(int);
+		sb->n_contact[i] = k;
+	}
+	return q == end ? SW_SUCCESS : SW_EINPUT;
+}

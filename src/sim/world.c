@@ -442,7 +442,8 @@ int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(d
 	long every = lround(r->sample / r->step);
 	if (every < 1)
 		every = 1;
-	int st = sample ? sample(w, ctx) : SW_SUCCESS;
+	/* A world that has stepped already (restored from a checkpoint) was sampled at its time. */
+	int st = sample && w->steps == 0 ? sample(w, ctx) : SW_SUCCESS;
 	while (st == SW_SUCCESS && w->steps < total) {
 		st = sw_world_step(w, diag);
 		if (st == SW_SUCCESS && sample && (w->steps % every == 0 || w->steps == total))

@@ -1,0 +1,210 @@
+/* sim/checkpoint.c - a world's state as bytes, and back (checkpoints and resume).
+ *
+ * Everything a step changes is saved: time and step count, every unit's state and mode, the
+ * steering targets, the random streams, the metrics and their per-obstacle minima and overlap
+ * flags, the sensed flow of the single-evaluation path, the position history of progress(), and
+ * the SteerBench accumulators.  What a world derives from its model when it is created (steer
+ * entries, drawn personalities, fields, indexes) is not: a checkpoint is restored into a world
+ * freshly created from the same model, and then continues exactly as the uninterrupted world
+ * would (tested bit for bit).  The snapshot and the neighbour grid are rebuilt from the states.
+ *
+ * Format: "SWCK", a format version, a layout key (counts and sizes that must match the world
+ * restored into), the sections in a fixed order, and a 64-bit FNV-1a checksum of all that; the
+ * whole buffer is checked before anything is applied, so a damaged or foreign checkpoint is
+ * refused with a message and leaves the world untouched.  Raw structs are written: a checkpoint
+ * is for the same build of swerve on the same kind of machine. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+#define CK_VERSION 1u
+
+/* A growable output buffer. */
+typedef struct {
+	unsigned char *p;
+	size_t n, cap;
+	int oom;
+} obuf;
+
+static void put(obuf *b, const void *data, size_t n)
+{
+	if (b->oom || n == 0)
+		return;
+	if (b->n + n > b->cap) {
+		size_t nc = 2 * (b->cap + n);
+		unsigned char *q = realloc(b->p, nc);
+		if (!q) {
+			b->oom = 1;
+			return;
+		}
+		b->p = q;
+		b->cap = nc;
+	}
+	memcpy(b->p + b->n, data, n);
+	b->n += n;
+}
+
+/* A reader over a checked buffer. */
+typedef struct {
+	const unsigned char *p;
+	size_t n, at;
+	int short_read;
+} ibuf;
+
+static void get(ibuf *b, void *data, size_t n)
+{
+	if (b->short_read || n > b->n - b->at) {
+		b->short_read = 1;
+		return;
+	}
+	memcpy(data, b->p + b->at, n);
+	b->at += n;
+}
+
+static size_t total_dim(const sw_world *w)
+{
+	return w->off[w->nu - 1] + (size_t)w->dim[w->nu - 1];
+}
+
+/* What must match between the saved world and the one restored into. */
+static uint64_t layout_key(const sw_world *w)
+{
+	uint64_t v[10] = {(uint64_t)w->n,
+			  (uint64_t)w->nu,
+			  (uint64_t)total_dim(w),
+			  (uint64_t)w->m->n_obstacles,
+			  (uint64_t)SW_RNG_TYPE->size,
+			  (uint64_t)sizeof(sw_agent_metrics),
+			  (uint64_t)(w->hist != NULL),
+			  (uint64_t)(w->sb != NULL),
+			  w->m->run.seed,
+			  (uint64_t)w->m->n_prims};
+	return sw_hash_bytes(SW_HASH_INIT, v, sizeof v);
+}
+
+int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
+{
+	if (!w || !out || !len)
+		return SW_EUSAGE;
+	obuf b = {NULL, 0, 0, 0};
+	size_t n = (size_t)w->n, no = n * (size_t)w->m->n_obstacles;
+	uint32_t version = CK_VERSION;
+	uint64_t key = layout_key(w);
+	put(&b, "SWCK", 4);
+	put(&b, &version, sizeof version);
+	put(&b, &key, sizeof key);
+	put(&b, &w->t, sizeof w->t);
+	put(&b, &w->steps, sizeof w->steps);
+	put(&b, w->y, total_dim(w) * sizeof *w->y);
+	put(&b, w->mode, (size_t)w->nu * sizeof *w->mode);
+	put(&b, w->tkind, n * sizeof *w->tkind);
+	put(&b, w->tindex, n * sizeof *w->tindex);
+	put(&b, w->rng_state, n * SW_RNG_TYPE->size);
+	put(&b, w->metrics, n * sizeof *w->metrics);
+	put(&b, w->min_clear, no * sizeof *w->min_clear);
+	put(&b, w->overlap, no);
+	put(&b, w->agent_overlap, n);
+	put(&b, w->fast, 3 * n * sizeof *w->fast);
+	if (w->hist) {
+		put(&b, &w->hist_len, sizeof w->hist_len);
+		put(&b, &w->hist_head, sizeof w->hist_head);
+		put(&b, w->hist, n * SW_HISTORY * 3 * sizeof *w->hist);
+	}
+	if (w->sb) {
+		void *sbp = NULL;
+		size_t sbn = 0;
+		if (sw__steerbench_save(w, &sbp, &sbn) != SW_SUCCESS)
+			b.oom = 1;
+		put(&b, &sbn, sizeof sbn);
+		put(&b, sbp, sbn);
+		free(sbp);
+	}
+	uint64_t sum = sw_hash_bytes(SW_HASH_INIT, b.p, b.n);
+	put(&b, &sum, sizeof sum);
+	if (b.oom) {
+		free(b.p);
+		return SW_ENOMEM;
+	}
+	*out = b.p;
+	*len = b.n;
+	return SW_SUCCESS;
+}
+
+int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name, sw_diag *diag)
+{
+	if (!w || !data)
+		return SW_EUSAGE;
+	const unsigned char *p = data;
+	uint64_t sum;
+	if (len < 4 + sizeof(uint32_t) + 2 * sizeof sum || memcmp(p, "SWCK", 4) != 0)
+		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
+				   "not a swerve checkpoint; expected a file written by swerve run "
+				   "--checkpoint-every"),
+		       SW_EINPUT;
+	memcpy(&sum, p + len - sizeof sum, sizeof sum);
+	if (sw_hash_bytes(SW_HASH_INIT, p, len - sizeof sum) != sum)
+		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
+				   "the checkpoint is damaged (its checksum does not match); "
+				   "expected an intact checkpoint"),
+		       SW_EINPUT;
+	ibuf b = {p + 4, len - 4 - sizeof sum, 0, 0};
+	uint32_t version;
+	uint64_t key;
+	get(&b, &version, sizeof version);
+	get(&b, &key, sizeof key);
+	if (version != CK_VERSION || key != layout_key(w))
+		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
+				   "the checkpoint belongs to another scenario, seed or build of "
+				   "swerve; expected one written for this scenario with the same "
+				   "options"),
+		       SW_EINPUT;
+	/* Read into a copy first: nothing of the world changes unless everything is there. */
+	size_t n = (size_t)w->n, no = n * (size_t)w->m->n_obstacles;
+	ibuf probe = b;
+	size_t need = sizeof w->t + sizeof w->steps + total_dim(w) * sizeof *w->y +
+		      (size_t)w->nu * sizeof *w->mode + n * (sizeof *w->tkind + sizeof *w->tindex) +
+		      n * SW_RNG_TYPE->size + n * sizeof *w->metrics + no * (sizeof(double) + 1) + n +
+		      3 * n * sizeof *w->fast;
+	if (w->hist)
+		need += 2 * sizeof(int) + n * SW_HISTORY * 3 * sizeof *w->hist;
+	if (need > probe.n - probe.at)
+		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
+				   "the checkpoint is truncated; expected an intact checkpoint"),
+		       SW_EINPUT;
+	get(&b, &w->t, sizeof w->t);
+	get(&b, &w->steps, sizeof w->steps);
+	get(&b, w->y, total_dim(w) * sizeof *w->y);
+	get(&b, w->mode, (size_t)w->nu * sizeof *w->mode);
+	get(&b, w->tkind, n * sizeof *w->tkind);
+	get(&b, w->tindex, n * sizeof *w->tindex);
+	get(&b, w->rng_state, n * SW_RNG_TYPE->size);
+	get(&b, w->metrics, n * sizeof *w->metrics);
+	get(&b, w->min_clear, no * sizeof *w->min_clear);
+	get(&b, w->overlap, no);
+	get(&b, w->agent_overlap, n);
+	get(&b, w->fast, 3 * n * sizeof *w->fast);
+	if (w->hist) {
+		get(&b, &w->hist_len, sizeof w->hist_len);
+		get(&b, &w->hist_head, sizeof w->hist_head);
+		get(&b, w->hist, n * SW_HISTORY * 3 * sizeof *w->hist);
+	}
+	int st = SW_SUCCESS;
+	if (w->sb) {
+		size_t sbn = 0;
+		get(&b, &sbn, sizeof sbn);
+		if (!b.short_read && sbn <= b.n - b.at) {
+			st = sw__steerbench_restore(w, b.p + b.at, sbn);
+			b.at += sbn;
+		} else {
+			b.short_read = 1;
+		}
+	}
+	if (b.short_read || b.at != b.n || st != SW_SUCCESS)
+		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
+				   "the checkpoint's sections do not fit this world; expected one "
+				   "written for this scenario"),
+		       st == SW_ENOMEM ? SW_ENOMEM : SW_EINPUT;
+	sw__snapshot(w);
+	return SW_SUCCESS;
+}
