@@ -58,6 +58,8 @@ static void get(ibuf *b, void *data, size_t n)
 		b->short_read = 1;
 		return;
 	}
+	if (n == 0)
+		return;
 	memcpy(data, b->p + b->at, n);
 	b->at += n;
 }

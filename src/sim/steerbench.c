@@ -182,7 +182,8 @@ int sw__steerbench_save(const sw_world *w, void **out, size_t *len)
 	memcpy(q, sb->prev_collisions, n * sizeof(int)), q += n * sizeof(int);
 	for (size_t i = 0; i < n; i++) {
 		memcpy(q, &sb->n_contact[i], sizeof(int)), q += sizeof(int);
-		memcpy(q, sb->contact[i], (size_t)sb->n_contact[i] * sizeof(int));
+		if (sb->n_contact[i] > 0) /* contact[i] may be NULL when empty */
+			memcpy(q, sb->contact[i], (size_t)sb->n_contact[i] * sizeof(int));
 		q += (size_t)sb->n_contact[i] * sizeof(int);
 	}
 	*out = p;
@@ -214,7 +215,9 @@ int sw__steerbench_restore(sw_world *w, const void *data, size_t len)
 			sb->contact[i] = c;
 			sb->cap_contact[i] = k;
 		}
-		memcpy(sb->contact[i], q, (size_t)k * sizeof(int)), q += (size_t)k * sizeof(int);
+		if (k > 0) /* contact[i] may be NULL when empty */
+			memcpy(sb->contact[i], q, (size_t)k * sizeof(int));
+		q += (size_t)k * sizeof(int);
 		sb->n_contact[i] = k;
 	}
 	return q == end ? SW_SUCCESS : SW_EINPUT;
