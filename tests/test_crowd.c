@@ -76,6 +76,30 @@ static void on_event(const sw_world *w, int u, double t, int from, int to, const
 	o->n_ev++;
 }
 
+/* Copies the world's final states, modes and metrics into o. */
+static void collect(const sw_world *w, outcome *o)
+{
+	const sw_model *m = sw_world_model(w);
+	o->nu = sw_world_n_units(w);
+	o->mode = calloc((size_t)o->nu, sizeof *o->mode);
+	o->mt = calloc((size_t)m->n_agents, sizeof *o->mt);
+	int dim;
+	for (int u = 0; u < o->nu; u++) {
+		sw_world_unit_state(w, u, &dim);
+		o->ny += (size_t)dim;
+	}
+	o->y = calloc(o->ny, sizeof *o->y);
+	size_t k = 0;
+	for (int u = 0; u < o->nu; u++) {
+		const double *y = sw_world_unit_state(w, u, &dim);
+		memcpy(o->y + k, y, (size_t)dim * sizeof *y);
+		k += (size_t)dim;
+		o->mode[u] = sw_world_unit_mode(w, u);
+	}
+	for (int i = 0; i < m->n_agents; i++)
+		o->mt[i] = *sw_world_metrics(w, i);
+}
+
 static outcome run(const sw_model *m, int threads, int fast)
 {
 	outcome o;
@@ -86,25 +110,7 @@ static outcome run(const sw_model *m, int threads, int fast)
 	sw_world_set_fast_path(w, fast);
 	sw_world_set_event_fn(w, on_event, &o);
 	o.status = sw_world_run(w, NULL, NULL, NULL, NULL);
-	o.nu = sw_world_n_units(w);
-	o.mode = calloc((size_t)o.nu, sizeof *o.mode);
-	o.mt = calloc((size_t)m->n_agents, sizeof *o.mt);
-	for (int u = 0; u < o.nu; u++) {
-		int dim;
-		sw_world_unit_state(w, u, &dim);
-		o.ny += (size_t)dim;
-	}
-	o.y = calloc(o.ny, sizeof *o.y);
-	size_t k = 0;
-	for (int u = 0; u < o.nu; u++) {
-		int dim;
-		const double *y = sw_world_unit_state(w, u, &dim);
-		memcpy(o.y + k, y, (size_t)dim * sizeof *y);
-		k += (size_t)dim;
-		o.mode[u] = sw_world_unit_mode(w, u);
-	}
-	for (int i = 0; i < m->n_agents; i++)
-		o.mt[i] = *sw_world_metrics(w, i);
+	collect(w, &o);
 	sw_world_destroy(w);
 	return o;
 }
@@ -548,24 +554,7 @@ static outcome resumed(const sw_model *m, long first, int threads, void **ck, si
 	ck_assert_int_eq(sw_world_steps(w), first);
 	sw_world_set_event_fn(w, on_event, &o);
 	o.status = sw_world_run(w, NULL, NULL, NULL, NULL);
-	o.nu = sw_world_n_units(w);
-	o.mode = calloc((size_t)o.nu, sizeof *o.mode);
-	o.mt = calloc((size_t)m->n_agents, sizeof *o.mt);
-	int dim;
-	for (int u = 0; u < o.nu; u++) {
-		sw_world_unit_state(w, u, &dim);
-		o.ny += (size_t)dim;
-	}
-	o.y = calloc(o.ny, sizeof *o.y);
-	size_t k = 0;
-	for (int u = 0; u < o.nu; u++) {
-		const double *y = sw_world_unit_state(w, u, &dim);
-		memcpy(o.y + k, y, (size_t)dim * sizeof *y);
-		k += (size_t)dim;
-		o.mode[u] = sw_world_unit_mode(w, u);
-	}
-	for (int i = 0; i < m->n_agents; i++)
-		o.mt[i] = *sw_world_metrics(w, i);
+	collect(w, &o);
 	sw_world_destroy(w);
 	return o;
 }

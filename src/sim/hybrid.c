@@ -30,7 +30,6 @@ static const char *unit_name(const struct sw_world *w, int u)
 
 void sw__retarget(struct sw_world *w, int i, double t)
 {
-	(void)t;
 	if (i >= w->n || !w->aut[i])
 		return;
 	const sw_amode *md = &w->aut[i]->modes[w->mode[i]];
@@ -40,18 +39,11 @@ void sw__retarget(struct sw_world *w, int i, double t)
 		w->tkind[i] = w->aut[i]->params[md->target_param].kind == SW_PARAM_AGENT ? TGT_AGENT
 											   : TGT_TARGET;
 		w->tindex[i] = b->index;
-	} else if (w->m->n_targets > 0) {
-		/* closest target, like the plain law */
-		const double *y = w->y + w->off[i];
-		double bd = INFINITY;
-		for (int k = 0; k < w->m->n_targets; k++) {
-			sw_vec2 q = sw__target_at(w, k, t);
-			double d = hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]);
-			if (d < bd) {
-				bd = d;
-				w->tkind[i] = TGT_TARGET;
-				w->tindex[i] = k;
-			}
+	} else { /* closest target, like the plain law */
+		int k = sw__closest_target(w, i, t);
+		if (k >= 0) {
+			w->tkind[i] = TGT_TARGET;
+			w->tindex[i] = k;
 		}
 	}
 }
