@@ -96,7 +96,7 @@ static double mean_neighbours(const sw_world *w, int n)
 	return (double)sum / cnt;
 }
 
-static void speed(int n)
+static void speed(int n, int t_lo, int t_hi)
 {
 	double rmax, h0 = heap_bytes();
 	sw_model *m = circle_model(n, &rmax);
@@ -119,7 +119,7 @@ static void speed(int n)
 	if (steps > 200)
 		steps = 200;
 	double rate[2] = {0, 0};
-	for (int t = 1; t <= 2; t++) {
+	for (int t = t_lo; t <= t_hi; t++) {
 		sw_world_set_threads(w, t);
 		sw_world_step(w, NULL); /* warm up the threads and caches */
 		double t0 = bench_now(), c0 = bench_cpu_now();
@@ -132,6 +132,13 @@ static void speed(int n)
 		if (t == 1)
 			printf(" (cpu %4.0f ns)", 1e9 * dc / ((double)n * steps));
 		printf("\n");
+	}
+	if (t_lo == t_hi) {
+		printf("crowd circle N %8d : %.1f neighbours/agent, world %.0f B/agent\n", n, nb,
+		       (h2 - h1) / n);
+		sw_world_destroy(w);
+		sw_model_free(m);
+		return;
 	}
 	printf("crowd circle N %8d : %.1f neighbours/agent, speed-up x%.2f on 2 threads, world "
 	       "%.0f B/agent, model %.0f B/agent\n",
@@ -174,7 +181,12 @@ static void quality(int n)
 void bench_crowd_all(int max_n)
 {
 	for (int n = 100; n <= max_n; n *= 10)
-		speed(n);
+		speed(n, 1, 2);
 	quality(100);
 	quality(1000);
+}
+
+void bench_crowd_one(int n, int threads)
+{
+	speed(n, threads, threads);
 }

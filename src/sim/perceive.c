@@ -150,7 +150,7 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 				continue;
 			const double *yj = w->snap + 2 * (size_t)j;
 			sw_vec2 d = sw_v2(yj[0] - p.x, yj[1] - p.y);
-			double rj = m->agents[j].radius;
+			double rj = sw__radius(w, j);
 			double c = sw_v2_len(d) - rj - a->radius;
 			if (c <= a->perception &&
 			    (n_occl == 0 || visible(w, t, p, sw_v2(yj[0], yj[1]), n_occl))) {

@@ -101,8 +101,9 @@ struct sw_world {
 	int *pg_found;          /* scratch (per thread): the query's primitives */
 	unsigned *pg_query, pg_query_main; /* stamp counter (per thread) */
 	double *grid_px, *grid_py; /* bucket order: positions */
-	int32_t *grid_cx, *grid_cy; /* bucket order: cells (wrapped to 32 bits: a collision of far
-				       cells is rejected by the distance test) */
+	size_t grid_cap;        /* buckets grid_start has room for */
+	int grid_dense;         /* 1: dense layout of the current build (cells of the box) */
+	long grid_ix0, grid_iy0, grid_nx, grid_ny; /* dense layout: first cell and box size */
 	/* threads and the single-evaluation path (step.c) */
 	int n_threads;
 	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
@@ -110,6 +111,8 @@ struct sw_world {
 	sw_tgt *tgt;            /* per target */
 	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
 	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
+	double *agent_rad;      /* per agent radius, NULL when all agents have radius agent_r0 */
+	double agent_r0;
 	int *occl;              /* scratch: walls near the perceiving agent (n_prims) */
 	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */
 	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN,
@@ -151,6 +154,12 @@ typedef struct sw_thread {
 static inline const sw_personality *sw__pers(const struct sw_world *w, int i)
 {
 	return w->pers ? &w->pers[i] : &w->m->agents[i].personality;
+}
+
+/** Radius of agent j. */
+static inline double sw__radius(const struct sw_world *w, int j)
+{
+	return w->agent_rad ? w->agent_rad[j] : w->agent_r0;
 }
 
 /* step.c */

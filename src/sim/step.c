@@ -212,8 +212,8 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 	if (w->tkind[i] == TGT_AGENT) {
 		int j = w->tindex[i];
 		const double *yj = w->snap + 2 * (size_t)j;
-		double c = sw_hypot(yj[0] - s->x, yj[1] - s->y) -
-			   m->agents[j].radius - m->agents[i].radius;
+		double c = sw_hypot(yj[0] - s->x, yj[1] - s->y) - sw__radius(w, j) -
+			   sw__radius(w, i);
 		if (c <= m->agents[i].perception) {
 			if (c < mt->min_agent_clearance)
 				mt->min_agent_clearance = c;

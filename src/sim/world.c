@@ -59,6 +59,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->switches);
 	free(w->hist);
 	free(w->fast);
+	free(w->agent_rad);
 	free(w->tgt);
 	free(w->pers);
 	free(w->occl);
@@ -273,6 +274,15 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->occl = calloc((size_t)m->n_prims + 1, sizeof *w->occl);
 	for (int i = 0; i < n; i++)
 		w->agent_rmax = fmax(w->agent_rmax, m->agents[i].radius);
+	/* Radii as perception reads them: one value when all agents share it (crowds), else an
+	 * array (the model's agent records are large, one cache line or more each). */
+	w->agent_r0 = n > 0 ? m->agents[0].radius : 0.0;
+	int radii_differ = 0;
+	for (int i = 0; i < n; i++)
+		radii_differ |= m->agents[i].radius != w->agent_r0;
+	if (radii_differ && (w->agent_rad = malloc((size_t)n * sizeof *w->agent_rad)))
+		for (int j = 0; j < n; j++)
+			w->agent_rad[j] = m->agents[j].radius;
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
 			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
@@ -291,7 +301,8 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
 	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
-	    !w->fast || !w->tgt || !w->occl || draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
+	    !w->fast || !w->tgt || !w->occl || (radii_differ && !w->agent_rad) ||
+	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw__prim_grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);

@@ -74,6 +74,9 @@
 #define SW_SIMD_Q_MIN 1e-6
 #define SW_SIMD_W_SAT 19.0
 
+/* Blocks of 4 percepts processed stage by stage (obstacles_avx2). */
+#define SW_SIMD_CHUNK 8
+
 /* Per-evaluation constants broadcast to 4 lanes. */
 typedef struct glm_vconst {
 	__m256d sphi, cphi; /* heading sine and cosine */
@@ -120,11 +123,19 @@ SW_AVX2 static inline glm_block load_block(const sw_percept *o)
 	return b;
 }
 
-/* Eqs. (3)-(7) for the 4 lanes of b; lanes outside `valid` add nothing. */
-SW_AVX2 static inline void block4(const glm_vconst *k, const glm_block *b, __m256d valid,
-				  glm_vacc *acc)
+/* A block between the stages: its percepts and what stage 1 computed. */
+typedef struct glm_stage {
+	glm_block b;
+	__m256d valid;
+	__m256d ce, se, q; /* cos e, sin e, sin dpsi clamped */
+	__m256d e, dpsi;   /* atan2 and asin results */
+} glm_stage;
+
+/* Stage 1 of eqs. (3)-(7) for the 4 lanes of st->b: relative direction and q. */
+SW_AVX2 static inline void stage_geometry(const glm_vconst *k, glm_stage *st)
 {
-	const __m256d zero = _mm256_setzero_pd(), one = v_set(1.0), two = v_set(2.0);
+	const glm_block *b = &st->b;
+	const __m256d zero = _mm256_setzero_pd(), one = v_set(1.0);
 
 	/* Relative direction: cos e and sin e (the heading (cphi, sphi) itself for a zero vector). */
 	__m256d len = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(b->dx, b->dx),
@@ -135,17 +146,38 @@ SW_AVX2 static inline void block4(const glm_vconst *k, const glm_block *b, __m25
 	__m256d se = _mm256_mul_pd(
 		_mm256_sub_pd(_mm256_mul_pd(k->sphi, b->dx), _mm256_mul_pd(k->cphi, b->dy)), inv_len);
 	__m256d nonzero = _mm256_cmp_pd(len, zero, _CMP_GT_OQ);
-	ce = v_sel(nonzero, ce, k->cphi);
-	se = v_sel(nonzero, se, k->sphi);
-	/* e = wrap(phi - psi_i) in (-pi, pi]: + 0 turns a -0 sine into +0 (e = pi behind). */
-	__m256d e = Sleef_atan2d4_u10avx2(_mm256_add_pd(se, zero), ce);
+	st->ce = v_sel(nonzero, ce, k->cphi);
+	st->se = v_sel(nonzero, se, k->sphi);
 
-	/* q = sin dpsi clamped to [q_min, 1] (NaN and dist = 0 give 1), dpsi, cos 2 dpsi, cos c. */
+	/* q = sin dpsi clamped to [q_min, 1] (NaN and dist = 0 give 1). */
 	__m256d q = _mm256_div_pd(_mm256_add_pd(_mm256_add_pd(b->rho, k->rho_a), k->margin),
 				  b->dist);
 	q = v_sel(_mm256_cmp_pd(q, one, _CMP_LT_OQ), q, one);
-	q = _mm256_max_pd(q, v_set(SW_SIMD_Q_MIN));
-	__m256d dpsi = Sleef_asind4_u10avx2(q);
+	st->q = _mm256_max_pd(q, v_set(SW_SIMD_Q_MIN));
+}
+
+/* Stage 2: e = wrap(phi - psi_i) in (-pi, pi] (+ 0 turns a -0 sine into +0: e = pi behind). */
+SW_AVX2 static inline void stage_atan2(glm_stage *st)
+{
+	st->e = Sleef_atan2d4_u35avx2(_mm256_add_pd(st->se, _mm256_setzero_pd()), st->ce);
+}
+
+/* Stage 3: dpsi = asin q. */
+SW_AVX2 static inline void stage_asin(glm_stage *st)
+{
+	st->dpsi = Sleef_asind4_u35avx2(st->q);
+}
+
+/* Stage 4: the rest of eqs. (3)-(7) and (12) into the partial sums; lanes outside st->valid add
+ * nothing. */
+SW_AVX2 static inline void stage_finish(const glm_vconst *k, const glm_stage *st, glm_vacc *acc)
+{
+	const glm_block *b = &st->b;
+	const __m256d zero = _mm256_setzero_pd(), one = v_set(1.0), two = v_set(2.0);
+	const __m256d valid = st->valid, ce = st->ce, se = st->se, q = st->q, e = st->e,
+		      dpsi = st->dpsi;
+
+	/* cos 2 dpsi and cos c. */
 	__m256d cos2 = _mm256_sub_pd(one, _mm256_mul_pd(_mm256_mul_pd(two, q), q));
 	__m256d sin2_sdel = _mm256_mul_pd(
 		_mm256_mul_pd(_mm256_mul_pd(two, q),
@@ -237,26 +269,42 @@ SW_AVX2 __attribute__((noinline)) static void obstacles_avx2(const sw_glm_params
 	acc.r_min = v_set(INFINITY);
 	acc.front = 0;
 
+	/* Chunks of up to SW_SIMD_CHUNK blocks, stage by stage: the SLEEF calls of one stage are
+	 * independent of each other, so the processor overlaps them (one block's chain of calls
+	 * is longer than its reorder window).  The operations of each lane are those of the
+	 * block-at-a-time order, and the blocks are summed in the same order. */
 	const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
-	int n = s->n_obs, i = 0;
-	for (; i + 4 <= n; i += 4) {
-		glm_block b = load_block(&s->obs[i]);
-		block4(&k, &b, all, &acc);
-	}
-	if (i < n) {
-		/* The last 1-3 percepts, padded with a point 1 m ahead along +x. */
-		sw_percept tail[4];
-		for (int j = 0; j < 4; j++) {
-			if (i + j < n)
-				tail[j] = s->obs[i + j];
-			else
-				tail[j] = (sw_percept){1.0, 0.0, 1.0, 0.0, 1.0, 0, 0.0, 0.0};
+	glm_stage st[SW_SIMD_CHUNK];
+	int n = s->n_obs;
+	for (int i0 = 0; i0 < n; i0 += 4 * SW_SIMD_CHUNK) {
+		int nbk = 0;
+		for (int i = i0; i < n && nbk < SW_SIMD_CHUNK; i += 4, nbk++) {
+			if (i + 4 <= n) {
+				st[nbk].b = load_block(&s->obs[i]);
+				st[nbk].valid = all;
+				continue;
+			}
+			/* The last 1-3 percepts, padded with a point 1 m ahead along +x. */
+			sw_percept tail[4];
+			for (int j = 0; j < 4; j++) {
+				if (i + j < n)
+					tail[j] = s->obs[i + j];
+				else
+					tail[j] = (sw_percept){1.0, 0.0, 1.0, 0.0, 1.0, 0, 0.0, 0.0};
+			}
+			int m = n - i;
+			st[nbk].valid = _mm256_castsi256_pd(
+				_mm256_set_epi64x(m > 3 ? -1 : 0, m > 2 ? -1 : 0, m > 1 ? -1 : 0, -1));
+			st[nbk].b = load_block(tail);
 		}
-		int m = n - i;
-		__m256d valid = _mm256_castsi256_pd(
-			_mm256_set_epi64x(m > 3 ? -1 : 0, m > 2 ? -1 : 0, m > 1 ? -1 : 0, -1));
-		glm_block b = load_block(tail);
-		block4(&k, &b, valid, &acc);
+		for (int b = 0; b < nbk; b++)
+			stage_geometry(&k, &st[b]);
+		for (int b = 0; b < nbk; b++)
+			stage_atan2(&st[b]);
+		for (int b = 0; b < nbk; b++)
+			stage_asin(&st[b]);
+		for (int b = 0; b < nbk; b++)
+			stage_finish(&k, &st[b], &acc);
 	}
 
 	out->f_obs = hsum(acc.f);
