@@ -6,8 +6,8 @@
  * (structure of arrays in cell order), so a query reads contiguous memory.
  *
  * Two layouts, chosen at every build:
- *   - dense: when the bounding box of the agents has at most SW_GRID_DENSE cells per agent (any
- *     crowd), cell (ix, iy) is bucket (iy - iy0) nx + (ix - ix0), so the cells of one row of a
+ *   - dense: when the bounding box of the agents has no more cells than the hashed table has
+ *     buckets (1 to 2 per agent: any crowd), cell (ix, iy) is bucket (iy - iy0) nx + (ix - ix0), so the cells of one row of a
  *     query are one run of consecutive slots and no slot belongs to a cell outside the query;
  *   - hashed: otherwise (a few agents kilometres apart), cells are hashed into a power-of-two
  *     table, linear in ix; a slot may then belong to a far cell that shares the bucket.
@@ -24,9 +24,6 @@
 #include <string.h>
 
 #include "sim_internal.h"
-
-/* Most cells per agent of the dense layout (beyond it, the hashed one). */
-#define SW_GRID_DENSE 2
 
 /* Longest list sorted by ranks (sw__grid_query). */
 #define SW_GRID_RANK_SORT 32
@@ -59,19 +56,15 @@ int sw__grid_alloc(struct sw_world *w)
 	while (nb < (unsigned)w->n)
 		nb *= 2;
 	w->grid_buckets = (int)nb;
-	/* Room for the larger of the two layouts. */
-	size_t cells = (size_t)SW_GRID_DENSE * (size_t)w->n + 16;
-	if (cells < nb)
-		cells = nb;
-	w->grid_cap = cells;
-	w->grid_start = calloc(cells + 1, sizeof *w->grid_start);
+	/* The dense layout uses the hashed one's table when the box has no more cells than it
+	 * (between 1 and 2 per agent).  grid_found is the first thread's buffer
+	 * (sw_world_set_threads). */
+	w->grid_cap = nb;
+	w->grid_start = calloc((size_t)nb + 1, sizeof *w->grid_start);
 	w->grid_items = calloc((size_t)w->n, sizeof *w->grid_items);
-	w->grid_key = calloc((size_t)w->n, sizeof *w->grid_key);
-	w->grid_found = calloc((size_t)w->n, sizeof *w->grid_found);
 	w->grid_px = calloc((size_t)w->n, sizeof *w->grid_px);
 	w->grid_py = calloc((size_t)w->n, sizeof *w->grid_py);
-	if (!w->grid_start || !w->grid_items || !w->grid_key || !w->grid_found || !w->grid_px ||
-	    !w->grid_py)
+	if (!w->grid_start || !w->grid_items || !w->grid_px || !w->grid_py)
 		return SW_ENOMEM;
 	w->grid_on = 1;
 	return SW_SUCCESS;
@@ -81,8 +74,6 @@ void sw__grid_free(struct sw_world *w)
 {
 	free(w->grid_start);
 	free(w->grid_items);
-	free(w->grid_key);
-	free(w->grid_found);
 	free(w->grid_px);
 	free(w->grid_py);
 }
@@ -118,6 +109,14 @@ static void choose_layout(struct sw_world *w)
 	w->grid_ny = (long)ny;
 }
 
+/* Bucket of the point (x, y) in the current layout. */
+static unsigned key_of(const struct sw_world *w, double x, double y)
+{
+	long ix = cell_of(w, x), iy = cell_of(w, y);
+	return w->grid_dense ? (unsigned)((iy - w->grid_iy0) * w->grid_nx + (ix - w->grid_ix0))
+			     : bucket(w, ix, iy);
+}
+
 void sw__grid_build(struct sw_world *w)
 {
 	if (!w->grid_on)
@@ -127,19 +126,15 @@ void sw__grid_build(struct sw_world *w)
 	memset(w->grid_start, 0, (size_t)(nb + 1) * sizeof *w->grid_start);
 	for (int j = 0; j < w->n; j++) {
 		const double *y = w->snap + 2 * (size_t)j;
-		long ix = cell_of(w, y[0]), iy = cell_of(w, y[1]);
-		w->grid_key[j] = w->grid_dense ? (unsigned)((iy - w->grid_iy0) * w->grid_nx +
-							    (ix - w->grid_ix0))
-					       : bucket(w, ix, iy);
-		w->grid_start[w->grid_key[j] + 1]++;
+		w->grid_start[key_of(w, y[0], y[1]) + 1]++;
 	}
 	for (int b = 0; b < nb; b++)
 		w->grid_start[b + 1] += w->grid_start[b];
 	/* Placement with per-bucket cursors kept in grid_start itself (j ascending within each
 	 * bucket). */
 	for (int j = 0; j < w->n; j++) {
-		int k = w->grid_start[w->grid_key[j]]++;
 		const double *y = w->snap + 2 * (size_t)j;
+		int k = w->grid_start[key_of(w, y[0], y[1])]++;
 		w->grid_items[k] = j;
 		w->grid_px[k] = y[0];
 		w->grid_py[k] = y[1];

@@ -585,6 +585,7 @@ int sw_world_set_threads(sw_world *w, int n)
 	free(w->th);
 	w->th = th;
 	w->n_threads = n;
+	w->grid_found = th[0].found; /* the world's own queries run outside the passes */
 	return SW_SUCCESS;
 }
 

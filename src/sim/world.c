@@ -1,6 +1,7 @@
 /* sim/world.c - world creation and destruction, and what callers read from a world.  The step
  * itself is in sim/step.c. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->fast);
 	free(w->agent_rad);
 	free(w->tgt);
+	free(w->tgt_moving);
 	free(w->pers);
 	free(w->occl);
 	free(w->snap_h);
@@ -163,7 +165,9 @@ static int layout(sw_world *w)
 			a = m->automata[m->signals[u - w->n].automaton];
 		w->aut[u] = a;
 		w->dim[u] = a ? sw__automaton_dim(a) : SW_STATE_DIM;
-		w->off[u] = off;
+		if (off > UINT32_MAX - (size_t)w->dim[u])
+			return SW_ENOMEM; /* beyond 2^32 state entries: too large for this machine */
+		w->off[u] = (uint32_t)off;
 		off += (size_t)w->dim[u];
 		if (w->dim[u] > w->maxdim)
 			w->maxdim = w->dim[u];
@@ -271,6 +275,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->sig_mode0 = calloc((size_t)w->ns + 1, sizeof *w->sig_mode0);
 	w->fast = calloc(3 * (size_t)n + 1, sizeof *w->fast);
 	w->tgt = calloc((size_t)m->n_targets + 1, sizeof *w->tgt);
+	w->tgt_moving = calloc((size_t)m->n_targets + 1, 1);
 	w->occl = calloc((size_t)m->n_prims + 1, sizeof *w->occl);
 	for (int i = 0; i < n; i++)
 		w->agent_rmax = fmax(w->agent_rmax, m->agents[i].radius);
@@ -286,10 +291,10 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
 			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
-	for (int k = 0; w->tgt && k < m->n_targets; k++) {
+	for (int k = 0; w->tgt && w->tgt_moving && k < m->n_targets; k++) {
 		const sw_target *tg = &m->targets[k];
-		w->tgt[k] = (sw_tgt){tg->position.x, tg->position.y, tg->radius,
-				     tg->motion.kind != SW_MOTION_NONE};
+		w->tgt[k] = (sw_tgt){tg->position.x, tg->position.y, tg->radius};
+		w->tgt_moving[k] = tg->motion.kind != SW_MOTION_NONE;
 	}
 	w->fast_on = 1;
 	int need_hist = 0;
@@ -301,7 +306,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
 	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
-	    !w->fast || !w->tgt || !w->occl || (radii_differ && !w->agent_rad) ||
+	    !w->fast || !w->tgt || !w->tgt_moving || !w->occl || (radii_differ && !w->agent_rad) ||
 	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw__prim_grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
