@@ -82,11 +82,15 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 	s->radius = a->radius;
 	sw_vec2 q = sw_v2(0.0, 0.0);
 	s->has_target = sw__target_pos(w, i, t, &q);
-	/* Global planning: a field may replace the target by a look-ahead point (navigate.c). */
-	sw_vec2 la;
-	if (sw__field_goal(w, i, p, s->has_target ? &q : NULL, &la)) {
-		q = la;
-		s->has_target = 1;
+	/* Global planning: a field may replace the target by a look-ahead point (navigate.c).
+	 * (Only worlds with fields call out: q then goes through memory, which costs a
+	 * store-forwarding stall per agent and step in every other world.) */
+	if (w->steer_field) {
+		sw_vec2 la, tq = q;
+		if (sw__field_goal(w, i, p, s->has_target ? &tq : NULL, &la)) {
+			q = la;
+			s->has_target = 1;
+		}
 	}
 	s->tx = q.x;
 	s->ty = q.y;
