@@ -28,8 +28,8 @@ const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)
 
 sw_vec2 sw__target_at(const struct sw_world *w, int k, double t)
 {
-	const sw_tgt *g = &w->tgt[k];
-	return w->tgt_moving[k] ? sw_model_target_position(w->m, k, t) : sw_v2(g->x, g->y);
+	const sw_target *g = &w->m->targets[k];
+	return g->motion.kind != SW_MOTION_NONE ? sw_model_target_position(w->m, k, t) : g->position;
 }
 
 int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out)

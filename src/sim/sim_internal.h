@@ -24,11 +24,6 @@ enum { TGT_NONE = 0, TGT_TARGET = 1, TGT_AGENT = 2 };
 
 struct sw_world;
 
-/** A target as the step reads it (compact copy of the model's, SoA-friendly). */
-typedef struct sw_tgt {
-	double x, y, r; /* position at t = 0, arrival radius */
-} sw_tgt;
-
 /** What a unit's GSL system receives as params. */
 typedef struct agent_ctx {
 	struct sw_world *w;
@@ -107,8 +102,6 @@ struct sw_world {
 	int n_threads;
 	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
 	struct sw_thread *th;   /* n_threads of them */
-	sw_tgt *tgt;            /* per target */
-	unsigned char *tgt_moving; /* per target: 1 when scripted (position from the model at t) */
 	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
 	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
 	double *agent_rad;      /* per agent radius, NULL when all agents have radius agent_r0 */

@@ -93,7 +93,7 @@ static double arrival_margin(const struct sw_world *w, int i, double t, const do
 {
 	int tg = w->tindex[i];
 	sw_vec2 q = sw__target_at(w, tg, t);
-	return sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->tgt[tg].r;
+	return sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->m->targets[tg].radius;
 }
 
 int sw__moving(const struct sw_world *w, int i)

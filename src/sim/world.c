@@ -61,8 +61,6 @@ void sw_world_destroy(sw_world *w)
 	free(w->hist);
 	free(w->fast);
 	free(w->agent_rad);
-	free(w->tgt);
-	free(w->tgt_moving);
 	free(w->pers);
 	free(w->occl);
 	free(w->snap_h);
@@ -274,8 +272,6 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->scratch = calloc((size_t)w->cap, sizeof *w->scratch);
 	w->sig_mode0 = calloc((size_t)w->ns + 1, sizeof *w->sig_mode0);
 	w->fast = calloc(3 * (size_t)n + 1, sizeof *w->fast);
-	w->tgt = calloc((size_t)m->n_targets + 1, sizeof *w->tgt);
-	w->tgt_moving = calloc((size_t)m->n_targets + 1, 1);
 	w->occl = calloc((size_t)m->n_prims + 1, sizeof *w->occl);
 	for (int i = 0; i < n; i++)
 		w->agent_rmax = fmax(w->agent_rmax, m->agents[i].radius);
@@ -291,11 +287,6 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
 			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
-	for (int k = 0; w->tgt && w->tgt_moving && k < m->n_targets; k++) {
-		const sw_target *tg = &m->targets[k];
-		w->tgt[k] = (sw_tgt){tg->position.x, tg->position.y, tg->radius};
-		w->tgt_moving[k] = tg->motion.kind != SW_MOTION_NONE;
-	}
 	w->fast_on = 1;
 	int need_hist = 0;
 	for (int i = 0; i < n; i++)
@@ -306,7 +297,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
 	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
-	    !w->fast || !w->tgt || !w->tgt_moving || !w->occl || (radii_differ && !w->agent_rad) ||
+	    !w->fast || !w->occl || (radii_differ && !w->agent_rad) ||
 	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw__prim_grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
