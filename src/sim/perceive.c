@@ -32,20 +32,39 @@ sw_vec2 sw__target_at(const struct sw_world *w, int k, double t)
 	return g->motion.kind != SW_MOTION_NONE ? sw_model_target_position(w->m, k, t) : g->position;
 }
 
-int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out)
+/* sw__target_pos into two scalars.  Perception writes them straight into the situation: through
+ * a local sw_vec2, GCC packs the pair through the stack and reads it back as one vector, a
+ * store-forwarding stall per agent and step. */
+static inline int target_xy(const struct sw_world *w, int i, double t, double *x, double *y)
 {
 	switch (w->tkind[i]) {
-	case TGT_TARGET:
-		*out = sw__target_at(w, w->tindex[i], t);
+	case TGT_TARGET: {
+		int k = w->tindex[i];
+		const sw_target *g = &w->m->targets[k];
+		if (g->motion.kind != SW_MOTION_NONE) {
+			sw_vec2 q = sw_model_target_position(w->m, k, t);
+			*x = q.x;
+			*y = q.y;
+		} else { /* scalar copies: a returned sw_vec2 would take the same stall */
+			*x = g->position.x;
+			*y = g->position.y;
+		}
 		return 1;
+	}
 	case TGT_AGENT: {
 		const double *yj = w->snap + 2 * (size_t)w->tindex[i];
-		*out = sw_v2(yj[0], yj[1]);
+		*x = yj[0];
+		*y = yj[1];
 		return 1;
 	}
 	default:
 		return 0;
 	}
+}
+
+int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out)
+{
+	return target_xy(w, i, t, &out->x, &out->y);
 }
 
 static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
@@ -80,20 +99,18 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 	s->x = p.x;
 	s->y = p.y;
 	s->radius = a->radius;
-	sw_vec2 q = sw_v2(0.0, 0.0);
-	s->has_target = sw__target_pos(w, i, t, &q);
-	/* Global planning: a field may replace the target by a look-ahead point (navigate.c).
-	 * (Only worlds with fields call out: q then goes through memory, which costs a
-	 * store-forwarding stall per agent and step in every other world.) */
+	s->tx = 0.0;
+	s->ty = 0.0;
+	s->has_target = target_xy(w, i, t, &s->tx, &s->ty);
+	/* Global planning: a field may replace the target by a look-ahead point (navigate.c). */
 	if (w->steer_field) {
-		sw_vec2 la, tq = q;
-		if (sw__field_goal(w, i, p, s->has_target ? &tq : NULL, &la)) {
-			q = la;
+		sw_vec2 la, q = sw_v2(s->tx, s->ty);
+		if (sw__field_goal(w, i, p, s->has_target ? &q : NULL, &la)) {
+			s->tx = la.x;
+			s->ty = la.y;
 			s->has_target = 1;
 		}
 	}
-	s->tx = q.x;
-	s->ty = q.y;
 	int n = 0, n_occl = 0;
 	double occl_reach = a->perception + fmax(w->agent_rmax, w->prim_rmax);
 	const int *plist = NULL; /* through the primitive index when it is on */

@@ -218,11 +218,25 @@ double sw__glm_speed(const sw_glm_params *p, const sw_situation *s, double phi)
 	return speed_law(p, s, found, r_min);
 }
 
+void sw__glm_delta_cs(double delta, double cs[2])
+{
+	static _Thread_local double last = NAN, c, s;
+	if (!(delta == last && signbit(delta) == signbit(last))) {
+		c = cos(delta);
+		s = sin(delta);
+		last = delta;
+	}
+	cs[0] = c;
+	cs[1] = s;
+}
+
 void sw__glm_obstacles_scalar(const sw_glm_params *p, const sw_situation *s, double sphi,
 			      double cphi, sw__glm_obs_sums *out)
 {
 	/* Obstacle repellers, eqs. (3)-(7), by the identities of the header comment. */
-	double sdel = sin(p->delta), cdel = cos(p->delta);
+	double dcs[2];
+	sw__glm_delta_cs(p->delta, dcs);
+	double sdel = dcs[1], cdel = dcs[0];
 	double margin = p->margin < 0.0 ? p->d1 : p->margin;
 	sw__glm_obs_sums t = {0.0, 0.0, 0.0, 0.0, INFINITY, 0};
 	for (int i = 0; i < s->n_obs; i++) {

@@ -266,8 +266,10 @@ SW_AVX2 __attribute__((noinline)) static void obstacles_avx2(const sw_glm_params
 	k.rho_a = v_set(s->radius);
 	k.margin = v_set(p->margin < 0.0 ? p->d1 : p->margin);
 	k.delta = v_set(p->delta);
-	k.cdel = v_set(cos(p->delta));
-	k.sdel = v_set(sin(p->delta));
+	double dcs[2];
+	sw__glm_delta_cs(p->delta, dcs);
+	k.cdel = v_set(dcs[0]);
+	k.sdel = v_set(dcs[1]);
 	k.r_floor = v_set(p->r_floor);
 	k.inv_d0 = v_set(1.0 / p->d0);
 

@@ -22,6 +22,10 @@ typedef struct sw__glm_obs_sums {
 	int found;            /* 1 when some obstacle is in front */
 } sw__glm_obs_sums;
 
+/** cos(delta) and sin(delta) of the window margin (5) into cs[0], cs[1]: libm's values, kept per
+ * thread for the last delta (a crowd evaluates the same delta for every agent and step). */
+void sw__glm_delta_cs(double delta, double cs[2]);
+
 /* The scalar reference loop of sw_glm_eval() (glm.c): one obstacle at a time with libm. */
 void sw__glm_obstacles_scalar(const sw_glm_params *p, const sw_situation *s, double sphi,
 			      double cphi, sw__glm_obs_sums *out);
