@@ -269,6 +269,8 @@ START_TEST(test_relax_bistable_follows_integration)
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, 34);
 	int compared = 0, undecided_starts = 0, ends[2] = {0, 0};
+	sw_relax_ws *ws = sw_relax_ws_alloc();
+	ck_assert_ptr_nonnull(ws);
 	for (int k = 0; k < 400; k++) {
 		double a1, a2, g12, g21;
 		random_params(r, BISTABLE, &a1, &a2, &g12, &g21);
@@ -296,6 +298,13 @@ START_TEST(test_relax_bistable_follows_integration)
 		double w0[2] = {w[0], w[1]};
 		int ref = reference_end(a1, a2, g12, g21, w0, 1e5, NULL);
 		ck_assert_int_eq(sw_glm_relax(a1, a2, g12, g21, w), SW_SUCCESS);
+		/* The workspace variant (one driver reused for all 400 cases, as a simulator
+		 * thread does) gives the same bits as a fresh driver per call. */
+		double wws[2] = {w0[0], w0[1]};
+		ck_assert_int_eq(sw_glm_relax_ws(a1, a2, g12, g21, wws, ws), SW_SUCCESS);
+		ck_assert_msg(wws[0] == w[0] && wws[1] == w[1] && signbit(wws[0]) == signbit(w[0]),
+			      "case %d: workspace (%.17g, %.17g) vs fresh (%.17g, %.17g)", k,
+			      wws[0], wws[1], w[0], w[1]);
 		if (ref < 0)
 			continue; /* too close to the separatrix for the reference */
 		compared++;
@@ -307,6 +316,7 @@ START_TEST(test_relax_bistable_follows_integration)
 	ck_assert_int_gt(compared, 380);
 	ck_assert_int_gt(undecided_starts, 100); /* the integrating branch was exercised */
 	ck_assert_int_gt(ends[0], 20);
+	sw_relax_ws_free(ws);
 	ck_assert_int_gt(ends[1], 20);
 	gsl_rng_free(r);
 }

@@ -255,6 +255,20 @@ int sw_glm_fixed_points(double a1, double a2, double g12, double g21, sw_fixed_p
  * an error code when the relaxation fails. */
 int sw_glm_relax(double a1, double a2, double g12, double g21, double w[2]);
 
+/** A reusable workspace for sw_glm_relax_ws(): the GSL driver of the bistable branch, allocated
+ * once instead of at every call that integrates. */
+typedef struct sw_relax_ws sw_relax_ws;
+
+/** Allocates a workspace (NULL when out of memory). */
+sw_relax_ws *sw_relax_ws_alloc(void);
+
+/** Frees a workspace.  NULL is allowed. */
+void sw_relax_ws_free(sw_relax_ws *ws);
+
+/** sw_glm_relax() with a workspace (ws may be NULL): the same results, bit for bit, without
+ * allocating when ws is given. */
+int sw_glm_relax_ws(double a1, double a2, double g12, double g21, double w[2], sw_relax_ws *ws);
+
 /** Evaluates every GLM term at heading phi for the situation, with weights |w_tar|, |w_obs|. */
 void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, double w_tar,
 		 double w_obs, sw_glm_terms *out);

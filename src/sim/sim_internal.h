@@ -102,6 +102,7 @@ struct sw_world {
 	int n_threads;
 	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
 	struct sw_thread *th;   /* n_threads of them */
+	sw_relax_ws *relax;     /* scratch (per thread): the GLM weight relaxation's driver */
 	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
 	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
 	double *agent_rad;      /* per agent radius, NULL when all agents have radius agent_r0 */
@@ -135,6 +136,7 @@ typedef struct sw_thread {
 	double *work, *slots;
 	int *found, *occl, *pg_found;
 	unsigned *pg_stamp, pg_query;
+	sw_relax_ws *relax;
 	sw_diag *diag;
 	int status;
 	sw_tevent *ev;

@@ -145,7 +145,7 @@ static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const s
 			wt[0] = fmax(fabs(y[SW_STATE_WTAR]), p->w_floor);
 			wt[1] = fmax(fabs(y[SW_STATE_WOBS]), p->w_floor);
 		}
-		int st = sw_glm_relax(tm.a1, tm.a2, tm.g12, tm.g21, wt);
+		int st = sw_glm_relax_ws(tm.a1, tm.a2, tm.g12, tm.g21, wt, w->relax);
 		if (st != SW_SUCCESS)
 			return st;
 		y[SW_STATE_WTAR] = wt[0];
@@ -447,6 +447,7 @@ void sw__thread_free(sw_thread *th)
 	free(th->diag);
 	free(th->ev);
 	free(th->evy);
+	sw_relax_ws_free(th->relax);
 }
 
 int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
@@ -461,8 +462,9 @@ int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
 	th->pg_found = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_found);
 	th->pg_stamp = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_stamp);
 	th->diag = malloc(sizeof *th->diag);
+	th->relax = sw_relax_ws_alloc();
 	if (!th->scratch || !th->work || !th->slots || !th->found || !th->occl || !th->pg_found ||
-	    !th->pg_stamp || !th->diag) {
+	    !th->pg_stamp || !th->diag || !th->relax) {
 		sw__thread_free(th);
 		return SW_ENOMEM;
 	}
@@ -484,6 +486,7 @@ static struct sw_world *make_view(struct sw_world *w, int k)
 	v->pg_found = th->pg_found;
 	v->pg_stamp = th->pg_stamp;
 	v->pg_query = &th->pg_query;
+	v->relax = th->relax;
 	v->event_fn = w->event_fn ? buffer_event : NULL;
 	v->event_ctx = th;
 	v->rhs_status = SW_SUCCESS;
@@ -586,6 +589,7 @@ int sw_world_set_threads(sw_world *w, int n)
 	w->th = th;
 	w->n_threads = n;
 	w->grid_found = th[0].found; /* the world's own queries run outside the passes */
+	w->relax = th[0].relax;
 	return SW_SUCCESS;
 }
 

@@ -26,7 +26,9 @@
  *     manifold) runs through the other two quadrants.  A warm start usually lies in one of the
  *     two decided quadrants already; otherwise (u, s) is integrated with GSL's implicit msbdf
  *     stepper and analytic Jacobian until it enters one, and the weights snap to its fixed point.
- *     Only this branch allocates (the GSL driver, per call); everything else is allocation-free.
+ *     Only this branch needs a GSL driver: allocated per call by sw_glm_relax, reused from a
+ *     workspace by sw_glm_relax_ws (the simulator keeps one per thread, so a step allocates
+ *     nothing); everything else is allocation-free.
  *     A start that does not leave the undecided quadrants within SW_RELAX_HORIZON e-foldings of the
  *     slowest rate lies on the separatrix to working precision and returns the saddle (whose
  *     instability the heading noise resolves at a later step).
@@ -44,6 +46,7 @@
  *   - Parameters with both invasions but det <= 0 (only possible with negative, mutualistic
  *     g12 and g21) give unbounded growth: SW_EUSAGE.  Non-finite input: SW_ENUMERIC. */
 #include <math.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_errno.h>
@@ -158,6 +161,12 @@ typedef struct {
 	double a1, a2, g12, g21;
 } lv_params;
 
+struct sw_relax_ws {
+	lv_params c;            /* the parameters of the current call */
+	gsl_odeiv2_system sys;  /* lv_rhs, lv_jac over c */
+	gsl_odeiv2_driver *d;   /* msbdf driver over sys */
+};
+
 /* (8) in u = w_tar^2, s = w_obs^2 (see the header comment). */
 static int lv_rhs(double t, const double y[], double f[], void *params)
 {
@@ -198,7 +207,7 @@ static void set_w(double w[2], double u, double s)
 }
 
 /* The bistable case: decide the basin of (u, s), integrating when the start is undecided. */
-static int relax_bistable(const lv_params *c, double u, double s, double w[2])
+static int relax_bistable(const lv_params *c, double u, double s, double w[2], sw_relax_ws *ws)
 {
 	double det = c->a1 * c->a2 - c->g12 * c->g21;
 	double us = c->a2 * (c->a1 - c->g12) / det, ss = c->a1 * (c->a2 - c->g21) / det;
@@ -220,10 +229,18 @@ static int relax_bistable(const lv_params *c, double u, double s, double w[2])
 	double horizon = SW_RELAX_HORIZON / slow;
 
 	gsl_odeiv2_system sys = {lv_rhs, lv_jac, 2, (void *)c};
-	gsl_odeiv2_driver *d = gsl_odeiv2_driver_alloc_y_new(
-	    &sys, gsl_odeiv2_step_msbdf, 1e-3 / fast, SW_RELAX_EPSABS, SW_RELAX_EPSREL);
-	if (!d)
-		return GSL_ENOMEM;
+	gsl_odeiv2_driver *d;
+	if (ws) { /* the workspace's driver, reset as a new one starts */
+		ws->c = *c;
+		d = ws->d;
+		if (gsl_odeiv2_driver_reset_hstart(d, 1e-3 / fast) != GSL_SUCCESS)
+			return GSL_EINVAL;
+	} else {
+		d = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_msbdf, 1e-3 / fast,
+						  SW_RELAX_EPSABS, SW_RELAX_EPSREL);
+		if (!d)
+			return GSL_ENOMEM;
+	}
 	gsl_odeiv2_driver_set_nmax(d, SW_RELAX_NMAX);
 	double y[2] = {u, s}, t = 0.0, chunk = 1.0 / fast;
 	int st = GSL_SUCCESS;
@@ -238,7 +255,8 @@ static int relax_bistable(const lv_params *c, double u, double s, double w[2])
 		q = quadrant(y[0], y[1], us, ss);
 		chunk *= 2.0;
 	}
-	gsl_odeiv2_driver_free(d);
+	if (!ws)
+		gsl_odeiv2_driver_free(d);
 	if (st != GSL_SUCCESS)
 		return st;
 	if (q == 0)
@@ -267,7 +285,36 @@ static void relax_line(double a1, double a2, double u, double s, double w[2])
 	set_w(w, x, 1.0 - x);
 }
 
+sw_relax_ws *sw_relax_ws_alloc(void)
+{
+	sw_relax_ws *ws = calloc(1, sizeof *ws);
+	if (!ws)
+		return NULL;
+	ws->sys = (gsl_odeiv2_system){lv_rhs, lv_jac, 2, &ws->c};
+	/* The step size is set at every use (gsl_odeiv2_driver_reset_hstart). */
+	ws->d = gsl_odeiv2_driver_alloc_y_new(&ws->sys, gsl_odeiv2_step_msbdf, 1e-3,
+					      SW_RELAX_EPSABS, SW_RELAX_EPSREL);
+	if (!ws->d) {
+		free(ws);
+		return NULL;
+	}
+	return ws;
+}
+
+void sw_relax_ws_free(sw_relax_ws *ws)
+{
+	if (!ws)
+		return;
+	gsl_odeiv2_driver_free(ws->d);
+	free(ws);
+}
+
 int sw_glm_relax(double a1, double a2, double g12, double g21, double w[2])
+{
+	return sw_glm_relax_ws(a1, a2, g12, g21, w, NULL);
+}
+
+int sw_glm_relax_ws(double a1, double a2, double g12, double g21, double w[2], sw_relax_ws *ws)
 {
 	if (!w)
 		return SW_EUSAGE;
@@ -317,5 +364,5 @@ int sw_glm_relax(double a1, double a2, double g12, double g21, double w[2])
 		return SW_SUCCESS;
 	}
 	lv_params c = {a1, a2, g12, g21};
-	return relax_bistable(&c, u, s, w);
+	return relax_bistable(&c, u, s, w, ws);
 }
