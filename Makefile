@@ -77,6 +77,7 @@ FUZZ_FLAGS   ?=
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenario_schema.o \
 	$(BUILD)/gen/automaton_schema.o $(BUILD)/gen/spaceex_schema.o
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC += tests/test_space3.c
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
 

@@ -393,6 +393,7 @@ typedef struct sw_model {
 	sw_name_index names[3]; /**< internal: name lookups of targets, agents, obstacles */
 	int dim3;             /**< 1: a 3-D scenario (steering-models.md section 1.5; see
 				   sw_model_set_3d); 0 (default): 2-D */
+	int dim3_line;        /**< source line that made it 3-D (<world dimensions="3">), or 0 */
 } sw_model;
 
 /** Defaults (the one place where they live). */
@@ -446,8 +447,9 @@ int sw_model_finalize(sw_model *m, sw_diag *diag);
  * z, agents a heading elevation (pitch); discs become vertical pillars (infinite cylinders) and
  * segments and polygons vertical walls; agents are spheres.  sw_model_finalize() then refuses
  * what the 3-D engine does not do (laws other than GLM, agility... see model/model3.c).
+ * line: the source line saying so (for diagnostics), 0 if none.
  * Returns SW_SUCCESS or SW_EUSAGE (finalised model). */
-int sw_model_set_3d(sw_model *m);
+int sw_model_set_3d(sw_model *m, int line);
 
 /** Index of the named target / obstacle / agent, or -1. */
 int sw_model_find_target(const sw_model *m, const char *name);

@@ -442,7 +442,7 @@ static void read_world(sw__loader *ld, xmlNodePtr node)
 		if (wf.dimensions == 3) {
 			ld->dim3 = 1; /* steering-models.md section 1.5 (model/model3.c) */
 			if (ld->m)
-				sw_model_set_3d(ld->m);
+				sw_model_set_3d(ld->m, sw__node_line(node));
 		} else if (wf.dimensions != 2) {
 			sw__walk_error(ld, node, "dimensions is %d; expected 2 or 3",
 				       wf.dimensions);

@@ -16,11 +16,12 @@
 
 #define SW_HALF_PI 1.57079632679489661923
 
-int sw_model_set_3d(sw_model *m)
+int sw_model_set_3d(sw_model *m, int line)
 {
 	if (!m || m->finalized)
 		return SW_EUSAGE;
 	m->dim3 = 1;
+	m->dim3_line = line;
 	return SW_SUCCESS;
 }
 

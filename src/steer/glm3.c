@@ -9,9 +9,9 @@
  * (eq. (2) and R of eq. (4) odd, W of (5) and D of (7) even), so in the plane z = 0 the vertical
  * component f(-theta) n_z equals the 2-D f(e) and the law reduces to the 2-D one (tested).
  *
- * Terms whose plane is undefined (u parallel to d, |u x d| = 0) add no turn: there the target
- * term (2) and every repeller in front (e = 0) vanish anyway; an object exactly behind is an
- * unstable fixed point that the noise of (1) leaves.  Their D, W and derivatives still count.
+ * Where the plane is undefined (u parallel to d, |u x d| = 0): straight ahead every term vanishes
+ * (f(0) = 0); exactly behind, the 2-D law evaluates e = +pi (a left turn), and the 3-D law uses
+ * the vertical plane through u oriented so that it makes the same choice (plane_of()).
  *
  * The per-term scalars use the public building blocks (sw_glm_dpsi, sw_glm_repeller: the literal
  * formulas (4)-(7)) rather than the identities of glm.c's fast loop, which agree with them to
@@ -46,6 +46,20 @@ static void plane_of(const double u[3], double dx, double dy, double dz, plane3 
 		pl->n[0] = cx / cn;
 		pl->n[1] = cy / cn;
 		pl->n[2] = cz / cn;
+	} else if (pl->cos_t < 0.0) {
+		/* Exactly behind: the 2-D law takes e = +pi (its terms are not odd there: the
+		 * tie is broken toward a left turn); the plane is the vertical one through u with
+		 * n = -(z - (z.u) u) / |.|, which makes the same choice in a horizontal plane
+		 * (u vertical: n = -x). */
+		double vx = -u[2] * u[0], vy = -u[2] * u[1], vz = 1.0 - u[2] * u[2];
+		double vn = sqrt(vx * vx + vy * vy + vz * vz);
+		if (vn > 0.0) {
+			pl->n[0] = -vx / vn;
+			pl->n[1] = -vy / vn;
+			pl->n[2] = -vz / vn;
+		} else {
+			pl->n[0] = -1.0;
+		}
 	}
 }
 
