@@ -348,10 +348,11 @@ START_TEST(test_unit_heading)
 END_TEST
 
 /* States and metrics of a run as bytes. */
-static double *final_states(const sw_model *m, int threads, size_t *n)
+static double *final_states(const sw_model *m, int threads, int fast, size_t *n)
 {
 	sw_world *w = make_world(m);
 	ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
+	sw_world_set_fast_path(w, fast);
 	for (int s = 0; s < 200; s++)
 		step(w);
 	int nu = sw_world_n_units(w), dim;
@@ -376,7 +377,8 @@ static double *final_states(const sw_model *m, int threads, size_t *n)
 }
 
 /* The 3-D percepts through the 2-D grid equal the loop over all agents, at every agent, and whole
- * runs are the same bytes with the grid on or off and on 1, 2 or 4 threads. */
+ * runs are the same bytes with the grid on or off, on 1, 2 or 4 threads, and with the
+ * single-evaluation path on or off. */
 START_TEST(test_grid_threads)
 {
 	scene_opt o = default_opt();
@@ -425,13 +427,16 @@ START_TEST(test_grid_threads)
 	sw_world_destroy(wg);
 	sw_world_destroy(wb);
 
-	size_t n1, n2, n4, nbf;
-	double *a = final_states(mg, 1, &n1), *b = final_states(mg, 2, &n2);
-	double *c = final_states(mg, 4, &n4), *bf = final_states(mb, 1, &nbf);
-	ck_assert(n1 == n2 && n1 == n4 && n1 == nbf);
+	size_t n1, n2, n4, nbf, nsl;
+	double *a = final_states(mg, 1, 1, &n1), *b = final_states(mg, 2, 1, &n2);
+	double *c = final_states(mg, 4, 1, &n4), *bf = final_states(mb, 1, 1, &nbf);
+	double *sl = final_states(mg, 1, 0, &nsl);
+	ck_assert(n1 == n2 && n1 == n4 && n1 == nbf && n1 == nsl);
 	ck_assert_int_eq(memcmp(a, b, n1 * sizeof *a), 0);
 	ck_assert_int_eq(memcmp(a, c, n1 * sizeof *a), 0);
 	ck_assert_int_eq(memcmp(a, bf, n1 * sizeof *a), 0);
+	ck_assert_int_eq(memcmp(a, sl, n1 * sizeof *a), 0);
+	free(sl);
 	free(a);
 	free(b);
 	free(c);
@@ -487,14 +492,28 @@ START_TEST(test_automaton_3d)
 	for (int k = 0; st != SW_SUCCESS && k < d.count; k++)
 		fprintf(stderr, "%d: %s\n", d.entry[k].line, d.entry[k].message);
 	ck_assert_int_eq(st, SW_SUCCESS);
-	sw_world *w = make_world(m);
-	double at[2] = {NAN, NAN};
-	sw_world_set_event_fn(w, on_switch, at);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
-	ck_assert_msg(fabs(at[0] - 2.0) < 1e-6, "3-D distance at the switch %g", at[0]);
-	ck_assert(at[1] < 1.9);
-	ck_assert_str_eq(sw_world_mode_name(w, 0, sw_world_unit_mode(w, 0)), "rest");
-	sw_world_destroy(w);
+	double first[2] = {NAN, NAN}, end[SW_STATE_DIM + 1 + SW_STATE3_DIM];
+	for (int fast = 1; fast >= 0; fast--) { /* the single-evaluation path changes no bit */
+		sw_world *w = make_world(m);
+		sw_world_set_fast_path(w, fast);
+		double at[2] = {NAN, NAN};
+		sw_world_set_event_fn(w, on_switch, at);
+		ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+		ck_assert_msg(fabs(at[0] - 2.0) < 1e-6, "3-D distance at the switch %g", at[0]);
+		ck_assert(at[1] < 1.9);
+		ck_assert_str_eq(sw_world_mode_name(w, 0, sw_world_unit_mode(w, 0)), "rest");
+		int dim;
+		const double *y = sw_world_unit_state(w, 0, &dim);
+		ck_assert_int_eq(dim, (int)(sizeof end / sizeof end[0]));
+		if (fast) {
+			memcpy(first, at, sizeof at);
+			memcpy(end, y, sizeof end);
+		} else {
+			ck_assert(first[0] == at[0]);
+			ck_assert_int_eq(memcmp(end, y, sizeof end), 0);
+		}
+		sw_world_destroy(w);
+	}
 	sw_model_free(m);
 }
 END_TEST

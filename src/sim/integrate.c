@@ -38,12 +38,12 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 	const sw_amode *md = &a->modes[w->mode[u]];
 	memset(dydt, 0, (size_t)w->dim[u] * sizeof *dydt);
 	const double *f = u < w->n && md->moves ? sensed(w, u, t) : NULL;
-	if (f) {
-		fast_flow(y, f, dydt);
-	} else if (u < w->n && md->moves && w->dim3) { /* 3-D agent (space3.c) */
+	if (u < w->n && md->moves && w->dim3) { /* 3-D agent (space3.c; its own fast path) */
 		int st = sw__flow3(w, u, t, y, dydt);
 		if (st != SW_SUCCESS)
 			return st;
+	} else if (f) {
+		fast_flow(y, f, dydt);
 	} else if (u < w->n && md->moves) {
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
 		sw_situation s;

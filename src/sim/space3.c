@@ -13,6 +13,11 @@
  * heading' = the azimuth rate (ux uy' - uy ux') / (ux^2 + uy^2) (0 when u is vertical), the
  * weights and speed as in 2-D.
  *
+ * Single evaluation.  As in 2-D (step.c), with explicit Euler the law is evaluated once per agent
+ * and step: the sensing at the step start keeps omega~ (in w->fast) and the commanded speed (in
+ * y[V]), and the flow at that instant and state reuses them (not with the mass lag or dynamic
+ * weights); the results are the same bits either way (tested).
+ *
  * Integration.  With explicit Euler (the default and the publications' scheme) the step of u is
  * not the straight line u + h u', which leaves the sphere, but the rotation of u by the angle
  * h |u'| about u x u' (the exponential map of u' = Omega x u; first order like Euler): in the
@@ -190,6 +195,15 @@ int sw__sense3(struct sw_world *w, int i, const sw_steer_def *def, int moving)
 		}
 		if (!sw__pers(w, i)->has_mass)
 			y[SW_STATE_V] = tm.v_cmd;
+		if (w->fast_on && !w->type && !sw__pers(w, i)->has_mass &&
+		    p->weights != SW_WEIGHTS_DYNAMIC) {
+			/* The single-evaluation path of step.c in 3-D: omega~ of (1) with the
+			 * relaxed weights, the operations of sw_glm3_eval (tested bit for bit). */
+			double *f = w->fast + 3 * (size_t)i;
+			for (int k = 0; k < 3; k++)
+				f[k] = fabs(y[SW_STATE_WTAR]) * tm.omega_tar[k] +
+				       fabs(y[SW_STATE_WOBS]) * tm.omega_obs[k];
+		}
 	}
 	measure_agents3(w, i, &s);
 	return SW_SUCCESS;
@@ -204,11 +218,18 @@ int sw__flow3(struct sw_world *w, int u, double t, const double *y, double *dydt
 	const sw_personality *pers = sw__pers(w, u);
 	const double *q = y + dim - SW_STATE3_DIM;
 	double *dq = dydt + dim - SW_STATE3_DIM;
-	sw_situation3 s;
-	if (sw__perceive3(w, u, t, y, &s) < 0)
-		return SW_ENOMEM;
 	sw_glm3_terms tm;
-	sw_glm3_eval(p, &s, q + SW_STATE3_UX, y[SW_STATE_WTAR], y[SW_STATE_WOBS], &tm);
+	const double *f = w->fast + 3 * (size_t)u;
+	if (!w->type && t == w->t && !isnan(f[0])) {
+		/* sensed at this state (sw__sense3): omega~, and the commanded speed in y[V] */
+		memcpy(tm.omega, f, sizeof tm.omega);
+		tm.v_cmd = y[SW_STATE_V];
+	} else {
+		sw_situation3 s;
+		if (sw__perceive3(w, u, t, y, &s) < 0)
+			return SW_ENOMEM;
+		sw_glm3_eval(p, &s, q + SW_STATE3_UX, y[SW_STATE_WTAR], y[SW_STATE_WOBS], &tm);
+	}
 
 	/* Turning: omega~ directly, or through the agility lag (section 1.4, a vector). */
 	const double *om = tm.omega;
