@@ -273,6 +273,10 @@ expect 2 "z in a 2-D scenario" "$SW" run -q -o "$tmp/z2d_out" "$tmp/z2d.xml"
 if grep -q "^$tmp/z2d.xml:[34]: error: attribute z of <target> needs a 3-D scenario" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/z2d_out/trajectory.csv" ]; then ok; else bad "z in a 2-D scenario: message or outputs"; cat /tmp/swerve_cli_err.$$ >&2; fi
 expect 2 "export a 3-D scenario" "$SW" export -o "$tmp/f3x" models/crowd_flock3d.xml
 if grep -q "^models/crowd_flock3d.xml:[0-9]*: error: a 3-D scenario .* cannot be exported" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/f3x" ]; then ok; else bad "3-D export: no clear refusal, or output"; cat /tmp/swerve_cli_err.$$ >&2; fi
+expect 2 "heading plot of a 3-D agent" "$SW" plot --agent b000 --at 1 -o "$tmp/f3p.svg" models/crowd_flock3d.xml
+if grep -q "^models/crowd_flock3d.xml:[0-9]*: error: heading plot: a 3-D scenario" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/f3p.svg" ]; then ok; else bad "3-D heading plot: no clear refusal"; fi
+expect 2 "analyze a 3-D agent" "$SW" analyze --agent b000 --at 1 models/crowd_flock3d.xml
+expect 0 "render a 3-D flock (x-y projection)" "$SW" render -q -d 2 -o "$tmp/f3.svg" models/crowd_flock3d.xml
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
