@@ -33,6 +33,19 @@ static scene_opt default_opt(void)
 	return o;
 }
 
+/* A 3-D flock at several heights with pillars, a wall and the agility lag. */
+static scene_opt flock3_opt(int n, double sigma)
+{
+	scene_opt o = default_opt();
+	o.dim3 = 1;
+	o.spread_z = 1;
+	o.agility = 1;
+	o.obstacles = 1;
+	o.n = n;
+	o.sigma = sigma;
+	return o;
+}
+
 static void rot(const double R[9], const double p[3], double out[3])
 {
 	for (int r = 0; r < 3; r++)
@@ -318,12 +331,7 @@ END_TEST
  * step, with pillars and a wall. */
 START_TEST(test_unit_heading)
 {
-	scene_opt o = default_opt();
-	o.dim3 = 1;
-	o.spread_z = 1;
-	o.agility = 1;
-	o.sigma = 0.3;
-	o.obstacles = 1;
+	scene_opt o = flock3_opt(12, 0.3);
 	sw_model *m = flock_model(&o);
 	sw_world *w = make_world(m);
 	double worst = 0.0, worst_phi = 0.0, zmove = 0.0;
@@ -381,13 +389,7 @@ static double *final_states(const sw_model *m, int threads, int fast, size_t *n)
  * single-evaluation path on or off. */
 START_TEST(test_grid_threads)
 {
-	scene_opt o = default_opt();
-	o.dim3 = 1;
-	o.spread_z = 1;
-	o.n = 60;
-	o.sigma = 0.2;
-	o.agility = 1;
-	o.obstacles = 1;
+	scene_opt o = flock3_opt(60, 0.2);
 	sw_model *mg = flock_model(&o);
 	o.grid = 0;
 	sw_model *mb = flock_model(&o);

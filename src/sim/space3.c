@@ -404,12 +404,11 @@ int sw_world_perceive3(const sw_world *w, int i, sw_situation3 *s, sw_percept3 *
 		return -2;
 	/* The scratch buffers are mutable state behind the const world (see sim.h). */
 	int n = sw__perceive3((sw_world *)w, i, w->t, w->y + w->off[i], s);
-	if (n < 0)
-		return -1;
-	int k = n < cap ? n : (cap > 0 ? cap : 0);
-	if (k > 0)
-		memcpy(buf, w->scratch3, (size_t)k * sizeof *buf);
+	s->n_obs = n < cap ? n : cap; /* what fits */
+	if (s->n_obs > 0)
+		memcpy(buf, w->scratch3, (size_t)s->n_obs * sizeof *buf);
+	else
+		s->n_obs = 0;
 	s->obs = buf;
-	s->n_obs = k;
-	return n;
+	return n < 0 ? -1 : n;
 }
