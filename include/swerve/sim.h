@@ -99,7 +99,7 @@ int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf
 const sw_personality *sw_world_personality(const sw_world *w, int i);
 
 /** GLM evaluation of agent i at the current state (for outputs and analysis); returns SW_EUSAGE
- * when the agent does not run GLM. */
+ * when the agent does not run GLM, and in a 3-D world (whose law is sw_glm3_eval). */
 int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);
 
 /** Called at every discrete transition of a unit (agent or signal, see sw_world_n_units): time t
