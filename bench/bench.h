@@ -9,5 +9,7 @@ double bench_cpu_now(void);
 /** The crowd benchmark (bench_crowd.c): speed and memory for N = 100 .. max_n (x10), quality
  * at N = 100 and 1000. */
 void bench_crowd_all(int max_n);
+/** Speed of the circle swap at N = n with `threads` threads only (for profiling). */
+void bench_crowd_one(int n, int threads);
 
 #endif

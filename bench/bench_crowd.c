@@ -24,6 +24,9 @@
 
 #include "bench.h"
 
+/* Steps per timed chunk (the neighbour count is sampled between chunks). */
+#define SW_BENCH_CHUNK 20
+
 /* Bytes currently allocated through malloc (glibc). */
 static double heap_bytes(void)
 {
@@ -61,7 +64,7 @@ static sw_model *circle_model(int n, double *rmax)
 					ad.heading = a + M_PI;
 					ad.target = name;
 					ad.radius = 0.2;
-					ad.perception = 1.55;
+					ad.perception = 1.25;
 					ad.steer.glm.d0 = 0.5;
 					ad.steer.glm.d1 = 0.2;
 					ad.steer.glm.t2c = 0.5;
@@ -96,7 +99,7 @@ static double mean_neighbours(const sw_world *w, int n)
 	return (double)sum / cnt;
 }
 
-static void speed(int n)
+static void speed(int n, int t_lo, int t_hi)
 {
 	double rmax, h0 = heap_bytes();
 	sw_model *m = circle_model(n, &rmax);
@@ -112,26 +115,43 @@ static void speed(int n)
 		return;
 	}
 	double h2 = heap_bytes();
-	double nb = mean_neighbours(w, n);
+	double nb = 0.0;
 	int steps = (int)(2e6 / n);
 	if (steps < 3)
 		steps = 3;
 	if (steps > 200)
 		steps = 200;
-	double rate[2] = {0, 0};
-	for (int t = 1; t <= 2; t++) {
+	double rate[2] = {0, 0}, nb_sum = 0.0;
+	int nb_count = 0;
+	for (int t = t_lo; t <= t_hi; t++) {
 		sw_world_set_threads(w, t);
 		sw_world_step(w, NULL); /* warm up the threads and caches */
-		double t0 = bench_now(), c0 = bench_cpu_now();
-		for (int k = 0; k < steps; k++)
-			sw_world_step(w, NULL);
-		double dt = bench_now() - t0, dc = bench_cpu_now() - c0;
+		double dt = 0.0, dc = 0.0;
+		/* Timed in chunks; between them (off the clock) the neighbour count is sampled, as
+		 * the crowd packs tighter while it walks in. */
+		for (int k = 0; k < steps; k += SW_BENCH_CHUNK) {
+			double t0 = bench_now(), c0 = bench_cpu_now();
+			for (int q = k; q < steps && q < k + SW_BENCH_CHUNK; q++)
+				sw_world_step(w, NULL);
+			dt += bench_now() - t0;
+			dc += bench_cpu_now() - c0;
+			nb_sum += mean_neighbours(w, n);
+			nb_count++;
+		}
 		rate[t - 1] = (double)n * steps / dt;
 		printf("crowd circle N %8d threads %d : %10.3g agent-steps/s %7.0f ns/agent-step",
 		       n, t, rate[t - 1], 1e9 * dt / ((double)n * steps));
 		if (t == 1)
 			printf(" (cpu %4.0f ns)", 1e9 * dc / ((double)n * steps));
 		printf("\n");
+	}
+	nb = nb_sum / nb_count;
+	if (t_lo == t_hi) {
+		printf("crowd circle N %8d : %.1f neighbours/agent, world %.0f B/agent\n", n, nb,
+		       (h2 - h1) / n);
+		sw_world_destroy(w);
+		sw_model_free(m);
+		return;
 	}
 	printf("crowd circle N %8d : %.1f neighbours/agent, speed-up x%.2f on 2 threads, world "
 	       "%.0f B/agent, model %.0f B/agent\n",
@@ -174,7 +194,12 @@ static void quality(int n)
 void bench_crowd_all(int max_n)
 {
 	for (int n = 100; n <= max_n; n *= 10)
-		speed(n);
+		speed(n, 1, 2);
 	quality(100);
 	quality(1000);
+}
+
+void bench_crowd_one(int n, int threads)
+{
+	speed(n, threads, threads);
 }

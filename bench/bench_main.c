@@ -152,9 +152,14 @@ void bench_plan(void); /* bench_plan.c */
 
 int main(int argc, char **argv)
 {
-	/* `bench_swerve crowd [MAX_N]` runs only the crowd section (for profiling). */
+	/* `bench_swerve crowd [MAX_N]` runs only the crowd section. */
 	if (argc > 1 && strcmp(argv[1], "crowd") == 0) {
 		bench_crowd_all(argc > 2 ? atoi(argv[2]) : 1000000);
+		return 0;
+	}
+	/* `bench_swerve crowd-one N [THREADS]`: the speed part at one size (for profiling). */
+	if (argc > 2 && strcmp(argv[1], "crowd-one") == 0) {
+		bench_crowd_one(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 1);
 		return 0;
 	}
 	int sizes[] = {1, 10, 100, 1000};

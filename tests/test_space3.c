@@ -553,6 +553,9 @@ START_TEST(test_bad_input)
 	expect_error("<scenario>\n<world dimensions='3'/>\n<agent x='0' y='0'><fw/></agent>\n"
 		     "</scenario>\n",
 		     3, "law 'fw' is planar; expected <glm>");
+	expect_error("<scenario>\n<run steerbench='true'/>\n<world dimensions='3'/>\n"
+		     "<agent x='0' y='0'/>\n</scenario>\n",
+		     3, "the SteerBench metrics are planar");
 	expect_error("<scenario>\n<world dimensions='5'/>\n<agent x='0' y='0'/>\n</scenario>\n", 2,
 		     "dimensions");
 

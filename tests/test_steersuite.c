@@ -462,7 +462,7 @@ START_TEST(test_metrics_straight_line)
 	sw_model *m;
 	events ev;
 	sw_world *w = run_case(a, T, &m, &ev);
-	const sw_agent_metrics *mt = sw_world_metrics(w, 0);
+	const sw_steerbench_metrics *mt = sw_world_steerbench(w, 0);
 	long frames = lround(T / h);
 	ck_assert_int_eq(mt->sb_frames, frames);
 	ck_assert_double_eq_tol(mt->sb_time, T, 1e-12);
@@ -473,6 +473,50 @@ START_TEST(test_metrics_straight_line)
 	ck_assert_double_eq_tol(sw_steerbench_composite01(mt), T + frames * 0.5 * v * v, 1e-9);
 	sw_world_destroy(w);
 	sw_model_free(m);
+}
+END_TEST
+
+/* SteerBench sums are kept only when the run asks for them: a native scenario without
+ * steerbench="true" has none (and its summary.json no "steerbench" key); with it, a straight
+ * constant-speed walk has the closed-form distance v T and T / h frames. */
+START_TEST(test_metrics_opt_in)
+{
+	for (int on = 0; on < 2; on++) {
+		char doc[1024];
+		snprintf(doc, sizeof doc,
+			 "<scenario name=\"sb\"><run duration=\"4\" step=\"0.1\"%s/>"
+			 "<world><target name=\"t\" x=\"100\" y=\"0\"/></world>"
+			 "<agent name=\"a\" x=\"0\" y=\"0\" heading=\"0\" target=\"t\">"
+			 "<glm speed=\"constant\" v-max=\"1.5\" sigma=\"0\"/></agent></scenario>",
+			 on ? " steerbench=\"true\"" : "");
+		sw_model *m = NULL;
+		sw_diag d;
+		sw_diag_init(&d);
+		ck_assert_int_eq(sw_scenario_load_memory(doc, strlen(doc), "sb.xml", &m, &d),
+				 SW_SUCCESS);
+		sw_world *w = NULL;
+		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+		const sw_steerbench_metrics *mt = sw_world_steerbench(w, 0);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		ck_assert_int_eq(sw_summary_write_json(f, w, NULL), SW_SUCCESS);
+		fclose(f);
+		if (!on) {
+			ck_assert_ptr_null(mt);
+			ck_assert_ptr_null(strstr(buf, "steerbench"));
+		} else {
+			ck_assert_ptr_nonnull(mt);
+			ck_assert_ptr_nonnull(strstr(buf, "\"steerbench\": {\"unique_collisions\""));
+			ck_assert_int_eq(mt->sb_frames, 40);
+			ck_assert_double_eq_tol(mt->sb_distance, 1.5 * 4.0, 1e-9);
+			ck_assert_double_eq_tol(mt->sb_degrees, 0.0, 1e-9);
+		}
+		free(buf);
+		sw_world_destroy(w);
+		sw_model_free(m);
+	}
 }
 END_TEST
 
@@ -489,7 +533,7 @@ START_TEST(test_metrics_until_arrival)
 	sw_model *m;
 	events ev;
 	sw_world *w = run_case(a, 8, &m, &ev);
-	const sw_agent_metrics *mt = sw_world_metrics(w, 0);
+	const sw_steerbench_metrics *mt = sw_world_steerbench(w, 0);
 	double tstar = 5.0 / v;
 	long frames = (long)ceil(tstar / h);
 	ck_assert_int_eq(frames, 84);
@@ -521,12 +565,12 @@ START_TEST(test_metrics_head_on_collision)
 	events ev;
 	sw_world *w = run_case(body, 10, &m, &ev);
 	for (int i = 0; i < 2; i++) {
-		const sw_agent_metrics *mt = sw_world_metrics(w, i);
+		const sw_steerbench_metrics *mt = sw_world_steerbench(w, i);
 		sw_agent_state s;
 		sw_world_agent(w, i, &s);
 		ck_assert(fabs(s.y[SW_STATE_Y]) < 0.2); /* their discs (1 m wide) met */
 		ck_assert_int_eq(mt->sb_collisions, 1);
-		ck_assert_int_eq(mt->agent_collisions, 1);
+		ck_assert_int_eq(sw_world_metrics(w, i)->agent_collisions, 1);
 		ck_assert_double_eq_tol(sw_steerbench_composite01(mt),
 					50 + mt->sb_time + mt->sb_energy, 1e-12);
 		ck_assert_double_eq_tol(mt->sb_energy, 200 * 0.5, 1e-9);
@@ -664,6 +708,7 @@ Suite *steersuite_suite(void)
 	tcase_add_test(tm, test_metrics_straight_line);
 	tcase_add_test(tm, test_metrics_until_arrival);
 	tcase_add_test(tm, test_metrics_head_on_collision);
+	tcase_add_test(tm, test_metrics_opt_in);
 	suite_add_tcase(s, tm);
 	return s;
 }

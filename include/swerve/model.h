@@ -282,6 +282,8 @@ typedef struct sw_run_def {
 	int neighbor_grid;    /**< 1: agents find each other through a uniform grid when every
 				   perception radius is finite (results are bit-identical to the
 				   loop over all agents, only faster); default 1 */
+	int steerbench;       /**< 1: accumulate the SteerBench metrics (sw_world_steerbench,
+				   docs/steersuite.md); default 0 (on in imported SteerSuite cases) */
 } sw_run_def;
 
 /** A compiled motion. */

@@ -30,9 +30,16 @@ typedef struct sw_agent_metrics {
 	double overlap_time;   /**< time spent overlapping an obstacle, s (step resolution) */
 	double max_penetration; /**< deepest overlap with an obstacle, m (0 if none) */
 	double min_agent_clearance; /**< smallest clearance to another agent, m (INFINITY if alone) */
-	/* SteerBench metrics (SteerSuite's AgentMetrics), accumulated per frame = macro step while
-	 * the agent is enabled, i.e. until it enters a terminal mode (no law, no transition out) or
-	 * arrives and stops; definitions in docs/steersuite.md. */
+	int reached;           /**< 1 once the agent reached its target */
+	int collisions;        /**< overlap episodes with obstacles (entering overlap counts one) */
+	int agent_collisions;  /**< overlap episodes with other agents */
+} sw_agent_metrics;
+
+/** SteerBench metrics (SteerSuite's AgentMetrics) of one agent, accumulated per frame = macro
+ * step while the agent is enabled, i.e. until it enters a terminal mode (no law, no transition
+ * out) or arrives and stops; definitions in docs/steersuite.md.  Kept only when the run asks
+ * for them (sw_run_def.steerbench). */
+typedef struct sw_steerbench_metrics {
 	double sb_time;        /**< time enabled, s (sb_frames * run.step) */
 	double sb_distance;    /**< distance travelled while enabled, m (sum of step chords) */
 	double sb_degrees;     /**< total degrees turned while enabled, deg (sum of |heading
@@ -42,14 +49,11 @@ typedef struct sw_agent_metrics {
 	long sb_frames;        /**< frames (steps) the agent was enabled for */
 	int sb_collisions;     /**< unique collisions: overlap episodes begun, one per obstacle and
 				    per other agent */
-	int reached;           /**< 1 once the agent reached its target */
-	int collisions;        /**< overlap episodes with obstacles (entering overlap counts one) */
-	int agent_collisions;  /**< overlap episodes with other agents */
-} sw_agent_metrics;
+} sw_steerbench_metrics;
 
 /** SteerBench's composite01 score of one agent: 50 * sb_collisions + sb_time + sb_energy (the
  * CAVW 2008 weights alpha = 50, beta = gamma = 1).  The scenario score is its mean over agents. */
-double sw_steerbench_composite01(const sw_agent_metrics *mt);
+double sw_steerbench_composite01(const sw_steerbench_metrics *mt);
 
 /** Creates a world for a finalised model at t = 0.  Returns SW_SUCCESS, SW_EUSAGE (model not
  * finalised), SW_EINPUT (unknown integrator, with a diagnostic) or SW_ENOMEM.  The world keeps a
@@ -83,6 +87,10 @@ const sw_steer_def *sw_world_steer(const sw_world *w, int i);
 
 /** Metrics of agent i (pointer valid until the world is destroyed). */
 const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i);
+
+/** SteerBench metrics of agent i (pointer valid until the world is destroyed), or NULL when the
+ * run does not keep them (sw_run_def.steerbench = 0). */
+const sw_steerbench_metrics *sw_world_steerbench(const sw_world *w, int i);
 
 /** Minimum clearance of agent i to obstacle j over the run so far, m. */
 double sw_world_min_clearance(const sw_world *w, int i, int j);

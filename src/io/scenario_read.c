@@ -35,6 +35,7 @@ static const sw__attr_spec run_attrs[] = {
     SW__NUM("atol", sw_run_def, atol),
     SW__NUM("event-tol", sw_run_def, event_tol),
     SW__BOOL("agents-perceive", sw_run_def, agents_perceive),
+    SW__BOOL("steerbench", sw_run_def, steerbench),
     SW__END};
 
 static const sw__attr_spec target_attrs[] = {

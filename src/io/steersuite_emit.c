@@ -436,6 +436,7 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	char seed[32];
 	snprintf(seed, sizeof seed, "%llu", (unsigned long long)def->seed);
 	ss_attr(sw, "seed", seed);
+	ss_attr(sw, "steerbench", "true");
 	ss_end(sw);
 	ss_start(sw, "behaviours", 0);
 	char aut[32];

@@ -36,7 +36,7 @@ static void steerbench(FILE *f, const sw_world *w, int only, double scale)
 	const sw_model *m = sw_world_model(w);
 	double v[7] = {0, 0, 0, 0, 0, 0, 0};
 	for (int i = only < 0 ? 0 : only; i < (only < 0 ? m->n_agents : only + 1); i++) {
-		const sw_agent_metrics *mt = sw_world_metrics(w, i);
+		const sw_steerbench_metrics *mt = sw_world_steerbench(w, i);
 		v[0] += mt->sb_collisions;
 		v[1] += mt->sb_time;
 		v[2] += (double)mt->sb_frames;
@@ -74,8 +74,10 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 	sw__json_str(f, m->run.integrator);
 	/* SteerBench: per agent below; here the means over the agents (composite01 = the
 	 * benchmark's scenario score). */
-	fputs(",\n  \"steerbench\": ", f);
-	steerbench(f, w, -1, m->n_agents > 0 ? 1.0 / m->n_agents : 0.0);
+	if (sw_world_steerbench(w, 0)) {
+		fputs(",\n  \"steerbench\": ", f);
+		steerbench(f, w, -1, m->n_agents > 0 ? 1.0 / m->n_agents : 0.0);
+	}
 	fputs(",\n  \"agents\": [", f);
 	for (int i = 0; i < m->n_agents; i++) {
 		const sw_agent *a = &m->agents[i];
@@ -115,8 +117,11 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 		num(f, st.y[SW_STATE_V]);
 		fputs(", \"mode\": ", f);
 		sw__json_str(f, sw_world_mode_name(w, i, st.mode));
-		fputs("},\n      \"steerbench\": ", f);
-		steerbench(f, w, i, 1.0);
+		fputs("}", f);
+		if (sw_world_steerbench(w, i)) {
+			fputs(",\n      \"steerbench\": ", f);
+			steerbench(f, w, i, 1.0);
+		}
 		fputs(",\n      \"clearance\": {", f);
 		for (int j = 0; j < m->n_obstacles; j++) {
 			fputs(j ? ", " : "", f);

@@ -8,7 +8,8 @@
  * file:line, rather than silently run in the plane:
  *   - laws other than GLM (FW, potential, wall following are planar laws);
  *   - laws steering by a world field (fields are 2-D grids);
- *   - behaviours that call progress() (its position history is planar).
+ *   - behaviours that call progress() (its position history is planar);
+ *   - the SteerBench metrics (<run steerbench="true">: SteerSuite's measures are planar).
  * Heights and pitch in a 2-D scenario are refused too. */
 #include <math.h>
 
@@ -85,6 +86,12 @@ int sw__check_model3(const sw_model *m, sw_diag *diag)
 	}
 	if (!m->dim3)
 		return bad ? SW_EINPUT : SW_SUCCESS;
+	if (m->run.steerbench) {
+		sw_diag_add(diag, SW_SEV_ERROR, m->file, m->dim3_line, 0,
+			    "a 3-D scenario with <run steerbench=\"true\">: the SteerBench metrics "
+			    "are planar; expected no steerbench in a 3-D scenario");
+		bad = 1;
+	}
 	for (int i = 0; i < m->n_agents; i++) {
 		const sw_agent *a = &m->agents[i];
 		if (a->behaviour < 0) {

@@ -1,22 +1,36 @@
 /* sim/grid.c - the neighbour index of agents (steering-models.md section 5).
  *
- * Each step the agents' start-of-step positions are binned into a uniform grid whose cells are
- * hashed into a table of buckets (counting sort: no per-step allocation).  A query for agent i at
- * its current position p returns every agent whose snapshot centre lies within R of p, R being
- * i's perception plus both radii, by scanning the buckets of the cells overlapping the square of
- * half-side R around p.  The candidates are filtered by the same test the brute-force loop uses
- * and returned in increasing index order, so the percepts, and therefore every result, are
- * bit-identical to the brute-force loop (tested).  Used when every agent has a finite perception
- * radius; otherwise perception stays brute force. */
+ * Each step the agents' start-of-step positions are binned into a uniform grid of square cells
+ * (side: the largest perception plus twice the largest radius) by a counting sort, into arrays
+ * allocated once (no per-step allocation).  Each slot keeps the agent's index and position
+ * (structure of arrays in cell order), so a query reads contiguous memory.
+ *
+ * Two layouts, chosen at every build:
+ *   - dense: when the bounding box of the agents has no more cells than the hashed table has
+ *     buckets (1 to 2 per agent: any crowd), cell (ix, iy) is bucket (iy - iy0) nx + (ix - ix0), so the cells of one row of a
+ *     query are one run of consecutive slots and no slot belongs to a cell outside the query;
+ *   - hashed: otherwise (a few agents kilometres apart), cells are hashed into a power-of-two
+ *     table, linear in ix; a slot may then belong to a far cell that shares the bucket.
+ * A query for agent i at p returns every agent whose centre lies within `reach` of p (reach
+ * covers i's perception and both radii).  Candidates of the scanned runs are filtered by the
+ * distance alone, without branches: a slot outside the query's cells that passes the distance
+ * test is a true neighbour too, and every slot is scanned at most once because the runs are
+ * disjoint (dense) or the cells are checked (hashed, where two runs can share buckets).  The
+ * result is sorted into increasing index order, the brute-force loop's, so that the percepts and
+ * every result are bit-identical to the brute-force loop (tested).  Used when every agent has a
+ * finite perception radius; otherwise perception stays brute force. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim_internal.h"
 
-/* Cell coordinates to a bucket.  Linear in ix, so that the cells of one row of a query are
- * consecutive buckets (a query touches a few contiguous runs of memory, not 9 random places);
- * the row multiplier is a large odd constant, which spreads rows over the table. */
+/* Longest list sorted by ranks (sw__grid_query). */
+#define SW_GRID_RANK_SORT 32
+
+/* Hashed layout: cell coordinates to a bucket.  Linear in ix, so that the cells of one row of a
+ * query are consecutive buckets; the row multiplier is a large odd constant, which spreads rows
+ * over the table. */
 static unsigned bucket(const struct sw_world *w, long ix, long iy)
 {
 	uint64_t h = (uint64_t)ix + (uint64_t)iy * 0x9e3779b97f4a7c15ULL;
@@ -42,16 +56,15 @@ int sw__grid_alloc(struct sw_world *w)
 	while (nb < (unsigned)w->n)
 		nb *= 2;
 	w->grid_buckets = (int)nb;
+	/* The dense layout uses the hashed one's table when the box has no more cells than it
+	 * (between 1 and 2 per agent).  grid_found is the first thread's buffer
+	 * (sw_world_set_threads). */
+	w->grid_cap = nb;
 	w->grid_start = calloc((size_t)nb + 1, sizeof *w->grid_start);
 	w->grid_items = calloc((size_t)w->n, sizeof *w->grid_items);
-	w->grid_key = calloc((size_t)w->n, sizeof *w->grid_key);
-	w->grid_found = calloc((size_t)w->n, sizeof *w->grid_found);
 	w->grid_px = calloc((size_t)w->n, sizeof *w->grid_px);
 	w->grid_py = calloc((size_t)w->n, sizeof *w->grid_py);
-	w->grid_cx = calloc((size_t)w->n, sizeof *w->grid_cx);
-	w->grid_cy = calloc((size_t)w->n, sizeof *w->grid_cy);
-	if (!w->grid_start || !w->grid_items || !w->grid_key || !w->grid_found || !w->grid_px ||
-	    !w->grid_py || !w->grid_cx || !w->grid_cy)
+	if (!w->grid_start || !w->grid_items || !w->grid_px || !w->grid_py)
 		return SW_ENOMEM;
 	w->grid_on = 1;
 	return SW_SUCCESS;
@@ -61,40 +74,70 @@ void sw__grid_free(struct sw_world *w)
 {
 	free(w->grid_start);
 	free(w->grid_items);
-	free(w->grid_key);
-	free(w->grid_found);
 	free(w->grid_px);
 	free(w->grid_py);
-	free(w->grid_cx);
-	free(w->grid_cy);
+}
+
+/* Cell coordinate of x. */
+static long cell_of(const struct sw_world *w, double x)
+{
+	return (long)floor(x / w->grid_cell);
+}
+
+/* Chooses the layout for the current snapshot (sets grid_dense, grid_ix0/iy0/nx/ny). */
+static void choose_layout(struct sw_world *w)
+{
+	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+	for (int j = 0; j < w->n; j++) {
+		const double *y = w->snap + 2 * (size_t)j;
+		x0 = fmin(x0, y[0]);
+		x1 = fmax(x1, y[0]);
+		y0 = fmin(y0, y[1]);
+		y1 = fmax(y1, y[1]);
+	}
+	w->grid_dense = 0;
+	if (!(isfinite(x0) && isfinite(x1) && isfinite(y0) && isfinite(y1)))
+		return; /* the hashed layout copes with anything */
+	double nx = floor(x1 / w->grid_cell) - floor(x0 / w->grid_cell) + 1.0;
+	double ny = floor(y1 / w->grid_cell) - floor(y0 / w->grid_cell) + 1.0;
+	if (nx * ny > (double)w->grid_cap)
+		return;
+	w->grid_dense = 1;
+	w->grid_ix0 = cell_of(w, x0);
+	w->grid_iy0 = cell_of(w, y0);
+	w->grid_nx = (long)nx;
+	w->grid_ny = (long)ny;
+}
+
+/* Bucket of the point (x, y) in the current layout. */
+static unsigned key_of(const struct sw_world *w, double x, double y)
+{
+	long ix = cell_of(w, x), iy = cell_of(w, y);
+	return w->grid_dense ? (unsigned)((iy - w->grid_iy0) * w->grid_nx + (ix - w->grid_ix0))
+			     : bucket(w, ix, iy);
 }
 
 void sw__grid_build(struct sw_world *w)
 {
 	if (!w->grid_on)
 		return;
-	int nb = w->grid_buckets;
+	choose_layout(w);
+	int nb = w->grid_dense ? (int)(w->grid_nx * w->grid_ny) : w->grid_buckets;
 	memset(w->grid_start, 0, (size_t)(nb + 1) * sizeof *w->grid_start);
 	for (int j = 0; j < w->n; j++) {
 		const double *y = w->snap + 2 * (size_t)j;
-		long ix = (long)floor(y[0] / w->grid_cell);
-		long iy = (long)floor(y[1] / w->grid_cell);
-		w->grid_key[j] = bucket(w, ix, iy);
-		w->grid_start[w->grid_key[j] + 1]++;
+		w->grid_start[key_of(w, y[0], y[1]) + 1]++;
 	}
 	for (int b = 0; b < nb; b++)
 		w->grid_start[b + 1] += w->grid_start[b];
-	/* Placement with per-bucket cursors kept in grid_start itself (j ascending within
-	 * each bucket); each slot also keeps the agent's cell and position, so that queries read
-	 * contiguous memory (structure of arrays in bucket order). */
+	/* Placement with per-bucket cursors kept in grid_start itself (j ascending within each
+	 * bucket). */
 	for (int j = 0; j < w->n; j++) {
-		int k = w->grid_start[w->grid_key[j]]++;
 		const double *y = w->snap + 2 * (size_t)j;
+		int k = w->grid_start[key_of(w, y[0], y[1])]++;
 		w->grid_items[k] = j;
 		w->grid_px[k] = y[0];
 		w->grid_py[k] = y[1];
-		w->grid_cx[k] = (int32_t)(long)floor(y[0] / w->grid_cell);
-		w->grid_cy[k] = (int32_t)(long)floor(y[1] / w->grid_cell);
 	}
 	/* grid_start[b] now holds the end of bucket b: shift back to starts. */
 	for (int b = nb; b > 0; b--)
@@ -102,35 +145,82 @@ void sw__grid_build(struct sw_world *w)
 	w->grid_start[0] = 0;
 }
 
+/* Appends to found[n..] the items of slots [lo, hi) within sqrt(r2) of p (except i), without
+ * branches on the data; returns the new count. */
+static int scan_run(const struct sw_world *w, int lo, int hi, int i, sw_vec2 p, double r2,
+		    int *found, int n)
+{
+	for (int k = lo; k < hi; k++) {
+		double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
+		int j = w->grid_items[k];
+		found[n] = j;
+		n += (dx * dx + dy * dy <= r2) & (j != i);
+	}
+	return n;
+}
+
+/* Hashed layout: as scan_run, but only the slots of cell (ix, iy). */
+static int scan_cell(const struct sw_world *w, long ix, long iy, int i, sw_vec2 p, double r2,
+		     int *found, int n)
+{
+	unsigned b = bucket(w, ix, iy);
+	for (int k = w->grid_start[b]; k < w->grid_start[b + 1]; k++) {
+		double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
+		int j = w->grid_items[k];
+		found[n] = j;
+		n += (dx * dx + dy * dy <= r2) & (j != i) & (cell_of(w, w->grid_px[k]) == ix) &
+		     (cell_of(w, w->grid_py[k]) == iy);
+	}
+	return n;
+}
+
 int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out)
 {
-	double cs = w->grid_cell;
-	long x0 = (long)floor((p.x - reach) / cs), x1 = (long)floor((p.x + reach) / cs);
-	long y0 = (long)floor((p.y - reach) / cs), y1 = (long)floor((p.y + reach) / cs);
+	long x0 = cell_of(w, p.x - reach), x1 = cell_of(w, p.x + reach);
+	long y0 = cell_of(w, p.y - reach), y1 = cell_of(w, p.y + reach);
 	/* Centres farther than reach cannot be perceived (reach covers perception and both
 	 * radii); the slack keeps rounding from ever dropping one the exact test would keep. */
 	double r2 = reach * reach * (1.0 + 1e-9);
 	int n = 0, *found = w->grid_found;
-	for (long ix = x0; ix <= x1; ix++)
-		for (long iy = y0; iy <= y1; iy++) {
-			unsigned b = bucket(w, ix, iy);
-			for (int k = w->grid_start[b]; k < w->grid_start[b + 1]; k++) {
-				if (w->grid_cx[k] != (int32_t)ix || w->grid_cy[k] != (int32_t)iy)
-					continue; /* another cell hashed to this bucket */
-				double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
-				int j = w->grid_items[k];
-				if (dx * dx + dy * dy > r2 || j == i)
-					continue;
-				/* Insertion in increasing index order (the brute-force loop's
-				 * order): the lists are short, and already sorted within a cell. */
-				int q = n++;
-				while (q > 0 && found[q - 1] > j) {
-					found[q] = found[q - 1];
-					q--;
-				}
-				found[q] = j;
-			}
+	if (w->grid_dense) {
+		/* Clip to the occupied box: rows and columns outside it hold no agent. */
+		long cx0 = x0 > w->grid_ix0 ? x0 - w->grid_ix0 : 0;
+		long cx1 = x1 - w->grid_ix0 < w->grid_nx - 1 ? x1 - w->grid_ix0 : w->grid_nx - 1;
+		long cy0 = y0 > w->grid_iy0 ? y0 - w->grid_iy0 : 0;
+		long cy1 = y1 - w->grid_iy0 < w->grid_ny - 1 ? y1 - w->grid_iy0 : w->grid_ny - 1;
+		for (long iy = cy0; iy <= cy1 && cx0 <= cx1; iy++) {
+			long c = iy * w->grid_nx;
+			n = scan_run(w, w->grid_start[c + cx0], w->grid_start[c + cx1 + 1], i, p, r2,
+				     found, n);
 		}
+	} else {
+		for (long iy = y0; iy <= y1; iy++)
+			for (long ix = x0; ix <= x1; ix++)
+				n = scan_cell(w, ix, iy, i, p, r2, found, n);
+	}
+	/* Increasing index order (the brute-force loop's).  A short list goes by ranks (each
+	 * index counts the smaller ones: no data-dependent branch, where insertion sort
+	 * mispredicts at almost every shift); a long one by insertion (sorted within cells). */
+	if (n <= SW_GRID_RANK_SORT) {
+		int tmp[SW_GRID_RANK_SORT];
+		memcpy(tmp, found, (size_t)n * sizeof *tmp);
+		for (int a = 0; a < n; a++) {
+			int r = 0;
+			for (int b = 0; b < n; b++)
+				r += tmp[b] < tmp[a];
+			found[r] = tmp[a];
+		}
+		*out = found;
+		return n;
+	}
+	for (int a = 1; a < n; a++) {
+		int j = found[a], q = a;
+		while (q > 0 && found[q - 1] > j) {
+			found[q] = found[q - 1];
+			q--;
+		}
+		found[q] = j;
+	}
 	*out = found;
 	return n;
 }

@@ -30,6 +30,10 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 		    w->steer[k].field[0] ? sw_model_find_field(m, w->steer[k].field) : -1;
 		used |= w->steer_field[k] >= 0;
 	}
+	if (!used) { /* no law uses a field: perception need not ask (perceive.c) */
+		free(w->steer_field);
+		w->steer_field = NULL;
+	}
 	/* Fields the model has not prepared are built for this world (and owned by it). */
 	for (int f = 0; used && f < m->n_fields; f++) {
 		if (m->fields[f].grid) {

@@ -29,7 +29,7 @@ const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)
 sw_vec2 sw__target_at(const struct sw_world *w, int k, double t)
 {
 	const sw_tgt *g = &w->tgt[k];
-	return g->moving ? sw_model_target_position(w->m, k, t) : sw_v2(g->x, g->y);
+	return w->tgt_moving[k] ? sw_model_target_position(w->m, k, t) : sw_v2(g->x, g->y);
 }
 
 int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out)
@@ -82,11 +82,15 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 	s->radius = a->radius;
 	sw_vec2 q = sw_v2(0.0, 0.0);
 	s->has_target = sw__target_pos(w, i, t, &q);
-	/* Global planning: a field may replace the target by a look-ahead point (navigate.c). */
-	sw_vec2 la;
-	if (sw__field_goal(w, i, p, s->has_target ? &q : NULL, &la)) {
-		q = la;
-		s->has_target = 1;
+	/* Global planning: a field may replace the target by a look-ahead point (navigate.c).
+	 * (Only worlds with fields call out: q then goes through memory, which costs a
+	 * store-forwarding stall per agent and step in every other world.) */
+	if (w->steer_field) {
+		sw_vec2 la, tq = q;
+		if (sw__field_goal(w, i, p, s->has_target ? &tq : NULL, &la)) {
+			q = la;
+			s->has_target = 1;
+		}
 	}
 	s->tx = q.x;
 	s->ty = q.y;
@@ -150,7 +154,7 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 				continue;
 			const double *yj = w->snap + 2 * (size_t)j;
 			sw_vec2 d = sw_v2(yj[0] - p.x, yj[1] - p.y);
-			double rj = m->agents[j].radius;
+			double rj = sw__radius(w, j);
 			double c = sw_v2_len(d) - rj - a->radius;
 			if (c <= a->perception &&
 			    (n_occl == 0 || visible(w, t, p, sw_v2(yj[0], yj[1]), n_occl))) {

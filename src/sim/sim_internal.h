@@ -27,7 +27,6 @@ struct sw_world;
 /** A target as the step reads it (compact copy of the model's, SoA-friendly). */
 typedef struct sw_tgt {
 	double x, y, r; /* position at t = 0, arrival radius */
-	int moving;     /* 1: scripted motion (position from the model at each t) */
 } sw_tgt;
 
 /** What a unit's GSL system receives as params. */
@@ -51,7 +50,7 @@ struct sw_world {
 	int ns;                 /* signals */
 	int nu;                 /* units: agents then signals */
 	int *dim;               /* per unit state dimension */
-	size_t *off;            /* per unit offset into y */
+	uint32_t *off;          /* per unit offset into y (world creation checks the total fits) */
 	double *y;              /* all unit states */
 	double *snap;           /* per agent (x, y) at the start of the step: what others perceive */
 	double *work;           /* scratch: 4 * maxdim */
@@ -61,7 +60,8 @@ struct sw_world {
 	sw_steer_def *steer;    /* per agent per mode steering (personality applied) */
 	int *steer_first;       /* per agent: its modes' entries in steer */
 	int n_steer;            /* entries in steer */
-	int *tkind, *tindex;    /* per agent current steering target */
+	unsigned char *tkind;   /* per agent current steering target: kind (TGT_*) */
+	int *tindex;            /* and index */
 	unsigned char *rng_state; /* per agent random stream: SW_RNG_TYPE states in one block */
 	sw_agent_metrics *metrics;
 	double *min_clear;      /* n * n_obstacles minimum clearances */
@@ -91,8 +91,7 @@ struct sw_world {
 	int grid_on;            /* 1: perception of agents uses the grid */
 	double grid_cell, grid_rmax;
 	int grid_buckets;
-	int *grid_start, *grid_items, *grid_found;
-	unsigned *grid_key;
+	int *grid_start, *grid_items, *grid_found; /* grid_found: scratch (per thread) */
 	/* neighbour index of static obstacle primitives (prim_grid.c) */
 	int pg_on, pg_nx, pg_ny, pg_n_moving;
 	double pg_x0, pg_y0, pg_cell;
@@ -101,15 +100,19 @@ struct sw_world {
 	int *pg_found;          /* scratch (per thread): the query's primitives */
 	unsigned *pg_query, pg_query_main; /* stamp counter (per thread) */
 	double *grid_px, *grid_py; /* bucket order: positions */
-	int32_t *grid_cx, *grid_cy; /* bucket order: cells (wrapped to 32 bits: a collision of far
-				       cells is rejected by the distance test) */
+	size_t grid_cap;        /* buckets grid_start has room for */
+	int grid_dense;         /* 1: dense layout of the current build (cells of the box) */
+	long grid_ix0, grid_iy0, grid_nx, grid_ny; /* dense layout: first cell and box size */
 	/* threads and the single-evaluation path (step.c) */
 	int n_threads;
 	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
 	struct sw_thread *th;   /* n_threads of them */
 	sw_tgt *tgt;            /* per target */
+	unsigned char *tgt_moving; /* per target: 1 when scripted (position from the model at t) */
 	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
 	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
+	double *agent_rad;      /* per agent radius, NULL when all agents have radius agent_r0 */
+	double agent_r0;
 	int *occl;              /* scratch: walls near the perceiving agent (n_prims) */
 	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */
 	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN,
@@ -158,6 +161,12 @@ typedef struct sw_thread {
 static inline const sw_personality *sw__pers(const struct sw_world *w, int i)
 {
 	return w->pers ? &w->pers[i] : &w->m->agents[i].personality;
+}
+
+/** Radius of agent j. */
+static inline double sw__radius(const struct sw_world *w, int j)
+{
+	return w->agent_rad ? w->agent_rad[j] : w->agent_r0;
 }
 
 /* step.c */

@@ -27,6 +27,7 @@
 #include "sim_internal.h"
 
 struct sw_steerbench {
+	sw_steerbench_metrics *m; /* per agent: the sums */
 	unsigned char *enabled; /* per agent: enabled at the start of the current step */
 	double *prev;           /* per agent: x, y, phi at the start of the current step */
 	int *prev_collisions;   /* per agent: metrics.collisions at the start of the step */
@@ -65,6 +66,7 @@ void sw__steerbench_free(sw_world *w)
 	free(sb->contact);
 	free(sb->n_contact);
 	free(sb->cap_contact);
+	free(sb->m);
 	free(sb->enabled);
 	free(sb->prev);
 	free(sb->prev_collisions);
@@ -74,18 +76,21 @@ void sw__steerbench_free(sw_world *w)
 
 int sw__steerbench_alloc(sw_world *w)
 {
+	if (!w->m->run.steerbench)
+		return SW_SUCCESS; /* not asked for: no cost */
 	size_t n = (size_t)w->n + 1;
 	struct sw_steerbench *sb = calloc(1, sizeof *sb);
 	w->sb = sb;
 	if (!sb)
 		return SW_ENOMEM;
+	sb->m = calloc(n, sizeof *sb->m);
 	sb->enabled = calloc(n, 1);
 	sb->prev = calloc(3 * n, sizeof *sb->prev);
 	sb->prev_collisions = calloc(n, sizeof *sb->prev_collisions);
 	sb->contact = calloc(n, sizeof *sb->contact);
 	sb->n_contact = calloc(n, sizeof *sb->n_contact);
 	sb->cap_contact = calloc(n, sizeof *sb->cap_contact);
-	if (!sb->enabled || !sb->prev || !sb->prev_collisions || !sb->contact ||
+	if (!sb->m || !sb->enabled || !sb->prev || !sb->prev_collisions || !sb->contact ||
 	    !sb->n_contact || !sb->cap_contact)
 		return SW_ENOMEM;
 	/* Overlaps present at t = 0 are not collisions begun during the run (agents start clear of
@@ -145,7 +150,7 @@ int sw__steerbench_agent(sw_world *w, int i)
 	if (!sb || !sb->enabled[i])
 		return SW_SUCCESS;
 	double h = w->m->run.step;
-	sw_agent_metrics *mt = &w->metrics[i];
+	sw_steerbench_metrics *mt = &sb->m[i];
 	const double *y = w->y + w->off[i], *p = sb->prev + 3 * (size_t)i;
 	/* The step has just flagged whether i overlaps any agent: only then look for which ones
 	 * (the usual case costs nothing). */
@@ -158,12 +163,17 @@ int sw__steerbench_agent(sw_world *w, int i)
 	mt->sb_distance += hypot(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1]);
 	mt->sb_degrees += fabs(sw_wrap_angle(y[SW_STATE_PHI] - p[2])) * (180.0 / M_PI);
 	mt->sb_energy += 0.5 * y[SW_STATE_V] * y[SW_STATE_V];
-	mt->sb_collisions += mt->collisions - sb->prev_collisions[i] + fresh;
+	mt->sb_collisions += w->metrics[i].collisions - sb->prev_collisions[i] + fresh;
 	remember(w, i);
 	return SW_SUCCESS;
 }
 
-double sw_steerbench_composite01(const sw_agent_metrics *mt)
+const sw_steerbench_metrics *sw_world_steerbench(const sw_world *w, int i)
+{
+	return w->sb ? &w->sb->m[i] : NULL;
+}
+
+double sw_steerbench_composite01(const sw_steerbench_metrics *mt)
 {
 	return 50.0 * mt->sb_collisions + mt->sb_time + mt->sb_energy;
 }
@@ -171,12 +181,14 @@ double sw_steerbench_composite01(const sw_agent_metrics *mt)
 int sw__steerbench_save(const sw_world *w, void **out, size_t *len)
 {
 	const struct sw_steerbench *sb = w->sb;
-	size_t n = (size_t)w->n, total = n + 3 * n * sizeof(double) + n * sizeof(int);
+	size_t n = (size_t)w->n,
+	       total = n * sizeof *sb->m + n + 3 * n * sizeof(double) + n * sizeof(int);
 	for (size_t i = 0; i < n; i++)
 		total += sizeof(int) + (size_t)sb->n_contact[i] * sizeof(int);
 	unsigned char *p = malloc(total + 1), *q = p;
 	if (!p)
 		return SW_ENOMEM;
+	memcpy(q, sb->m, n * sizeof *sb->m), q += n * sizeof *sb->m;
 	memcpy(q, sb->enabled, n), q += n;
 	memcpy(q, sb->prev, 3 * n * sizeof(double)), q += 3 * n * sizeof(double);
 	memcpy(q, sb->prev_collisions, n * sizeof(int)), q += n * sizeof(int);
@@ -194,10 +206,12 @@ int sw__steerbench_save(const sw_world *w, void **out, size_t *len)
 int sw__steerbench_restore(sw_world *w, const void *data, size_t len)
 {
 	struct sw_steerbench *sb = w->sb;
-	size_t n = (size_t)w->n, fixed = n + 3 * n * sizeof(double) + n * sizeof(int);
+	size_t n = (size_t)w->n,
+	       fixed = n * sizeof *sb->m + n + 3 * n * sizeof(double) + n * sizeof(int);
 	const unsigned char *q = data, *end = q + len;
 	if (len < fixed)
 		return SW_EINPUT;
+	memcpy(sb->m, q, n * sizeof *sb->m), q += n * sizeof *sb->m;
 	memcpy(sb->enabled, q, n), q += n;
 	memcpy(sb->prev, q, 3 * n * sizeof(double)), q += 3 * n * sizeof(double);
 	memcpy(sb->prev_collisions, q, n * sizeof(int)), q += n * sizeof(int);

@@ -216,8 +216,8 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 	if (w->tkind[i] == TGT_AGENT) {
 		int j = w->tindex[i];
 		const double *yj = w->snap + 2 * (size_t)j;
-		double c = sw_hypot(yj[0] - s->x, yj[1] - s->y) -
-			   m->agents[j].radius - m->agents[i].radius;
+		double c = sw_hypot(yj[0] - s->x, yj[1] - s->y) - sw__radius(w, j) -
+			   sw__radius(w, i);
 		if (c <= m->agents[i].perception) {
 			if (c < mt->min_agent_clearance)
 				mt->min_agent_clearance = c;
@@ -238,7 +238,7 @@ int sw__sense(struct sw_world *w, int i, double dt)
 	if (mv)
 		pick_target(w, i, w->t);
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
-	if (w->dim3) { /* 3-D world: space3.c senses; SteerBench sums stay planar-only */
+	if (w->dim3) { /* 3-D world: space3.c senses (no SteerBench: model3.c) */
 		int st3 = sw__sense3(w, i, def, mv);
 		if (st3 == SW_SUCCESS)
 			measure_obstacles(w, i, dt); /* vertical obstacles: the planar clearance */
@@ -603,6 +603,7 @@ int sw_world_set_threads(sw_world *w, int n)
 	free(w->th);
 	w->th = th;
 	w->n_threads = n;
+	w->grid_found = th[0].found; /* the world's own queries run outside the passes */
 	return SW_SUCCESS;
 }
 

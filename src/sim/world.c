@@ -1,6 +1,7 @@
 /* sim/world.c - world creation and destruction, and what callers read from a world.  The step
  * itself is in sim/step.c. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +60,9 @@ void sw_world_destroy(sw_world *w)
 	free(w->switches);
 	free(w->hist);
 	free(w->fast);
+	free(w->agent_rad);
 	free(w->tgt);
+	free(w->tgt_moving);
 	free(w->pers);
 	free(w->occl);
 	free(w->snap_h);
@@ -165,7 +168,9 @@ static int layout(sw_world *w)
 		w->dim[u] = a ? sw__automaton_dim(a) : SW_STATE_DIM;
 		if (m->dim3 && u < w->n) /* 3-D entries at the end (space3.c) */
 			w->dim[u] += SW_STATE3_DIM;
-		w->off[u] = off;
+		if (off > UINT32_MAX - (size_t)w->dim[u])
+			return SW_ENOMEM; /* beyond 2^32 state entries: too large for this machine */
+		w->off[u] = (uint32_t)off;
 		off += (size_t)w->dim[u];
 		if (w->dim[u] > w->maxdim)
 			w->maxdim = w->dim[u];
@@ -273,16 +278,26 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->sig_mode0 = calloc((size_t)w->ns + 1, sizeof *w->sig_mode0);
 	w->fast = calloc(3 * (size_t)n + 1, sizeof *w->fast);
 	w->tgt = calloc((size_t)m->n_targets + 1, sizeof *w->tgt);
+	w->tgt_moving = calloc((size_t)m->n_targets + 1, 1);
 	w->occl = calloc((size_t)m->n_prims + 1, sizeof *w->occl);
 	for (int i = 0; i < n; i++)
 		w->agent_rmax = fmax(w->agent_rmax, m->agents[i].radius);
+	/* Radii as perception reads them: one value when all agents share it (crowds), else an
+	 * array (the model's agent records are large, one cache line or more each). */
+	w->agent_r0 = n > 0 ? m->agents[0].radius : 0.0;
+	int radii_differ = 0;
+	for (int i = 0; i < n; i++)
+		radii_differ |= m->agents[i].radius != w->agent_r0;
+	if (radii_differ && (w->agent_rad = malloc((size_t)n * sizeof *w->agent_rad)))
+		for (int j = 0; j < n; j++)
+			w->agent_rad[j] = m->agents[j].radius;
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
 			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
-	for (int k = 0; w->tgt && k < m->n_targets; k++) {
+	for (int k = 0; w->tgt && w->tgt_moving && k < m->n_targets; k++) {
 		const sw_target *tg = &m->targets[k];
-		w->tgt[k] = (sw_tgt){tg->position.x, tg->position.y, tg->radius,
-				     tg->motion.kind != SW_MOTION_NONE};
+		w->tgt[k] = (sw_tgt){tg->position.x, tg->position.y, tg->radius};
+		w->tgt_moving[k] = tg->motion.kind != SW_MOTION_NONE;
 	}
 	w->fast_on = 1;
 	int need_hist = 0;
@@ -294,7 +309,8 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
 	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
-	    !w->fast || !w->tgt || !w->occl || draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) || sw__grid_alloc(w) != SW_SUCCESS ||
+	    !w->fast || !w->tgt || !w->tgt_moving || !w->occl || (radii_differ && !w->agent_rad) ||
+	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) || sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw__prim_grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);

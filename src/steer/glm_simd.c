@@ -3,14 +3,16 @@
  * Method.  The loop computes, for every percept, the quantities of the scalar reference
  * (sw__glm_obstacles_scalar() in glm.c, whose header comment derives them from eqs. (3)-(7)) with
  * the same operations in the same order, 4 obstacles per AVX2 register, with SLEEF's vector
- * atan2, asin and exp (the u10 variants, error bound 1.0 ULP) in place of libm's:
+ * functions in place of libm's: exp with error bound 1.0 ULP (u10), atan2 and asin with 3.5 ULP
+ * (u35: about half the cost of u10; the results still agree with the reference to the bound
+ * below):
  *
  *   - cos e, sin e from the dot and cross products with the unit vector to the obstacle;
  *     e = atan2(sin e + 0, cos e) in (-pi, pi]                     (one atan2, replaces wrap)
  *   - q = sin dpsi = (rho_i + rho_a + m) / dist_i clamped to [q_min, 1]; dpsi = asin q;
  *     cos(2 dpsi) = 1 - 2 q^2, cos c = cos(2 dpsi) cos delta - 2 q sqrt(1 - q^2) sin delta when
  *     2 dpsi + delta < pi, else -1                                       (one asin, eqs. (5)-(6))
- *   - D = exp(-r / d0)                                                         (one exp, eq. (7))
+ *   - D = exp(-r (1 / d0)), 1 / d0 once per evaluation                         (one exp, eq. (7))
  *   - R = (e / dpsi) exp(1 - |e| / dpsi), dR/de = (1 / dpsi) exp(1 - |e| / dpsi)(1 - |e| / dpsi)
  *                                                                              (one exp, eq. (4))
  *   - W = 1 / (1 + exp(-2 x)), x = h1 (cos e - cos c), h1 = 4 / (cos(2 dpsi) - cos c);
@@ -19,14 +21,17 @@
  *   - f_i = R W D and d f_i / d phi = D (dR W + R dW), eq. (3).
  *
  * Every lane evaluates every branch and the results are selected with masks, so that a block
- * costs one atan2, one asin and three exp of 4 lanes.  R D could be one exp of 1 - |e|/dpsi - r/d0,
+ * costs one atan2, one asin and three exp of 4 lanes.  Blocks go through these stages in chunks
+ * (geometry, atan2, asin, the rest) so that independent SLEEF calls follow each other and overlap
+ * in the processor.  R D could be one exp of 1 - |e|/dpsi - r/d0,
  * but sum_i D_i (eq. (9)) needs D alone, so that saves nothing.  The exp of W is not skipped in the
  * saturated window (as the scalar loop does) because the lanes rarely all saturate.
  *
  * Obstacles are read from the percept array 4 at a time; the last 1-3 are copied into a stack
  * block padded with a harmless percept whose lanes are masked out of the sums.  The four partial
  * sums of each quantity are added at the end ((l0 + l1) + (l2 + l3)); together with the SLEEF
- * functions this is the only difference from the scalar reference: results agree to rounding
+ * functions and the reciprocal of d0 these are the only differences from the scalar reference:
+ * results agree to rounding
  * (tests/test_steer_simd.c bounds the difference by 1e-13 of the sum of |terms| weighted by the
  * condition number 1 + |e|/dpsi of exp(1 - |e|/dpsi)).  The closest clearance in front (eq. (12))
  * is a minimum and is exact.
@@ -74,12 +79,15 @@
 #define SW_SIMD_Q_MIN 1e-6
 #define SW_SIMD_W_SAT 19.0
 
+/* Blocks of 4 percepts processed stage by stage (obstacles_avx2). */
+#define SW_SIMD_CHUNK 8
+
 /* Per-evaluation constants broadcast to 4 lanes. */
 typedef struct glm_vconst {
 	__m256d sphi, cphi; /* heading sine and cosine */
 	__m256d rho_a, margin; /* agent radius and personal-space margin m */
 	__m256d delta, cdel, sdel; /* window margin and its cosine and sine */
-	__m256d r_floor, d0;
+	__m256d r_floor, inv_d0; /* clearance floor, 1 / d0 */
 } glm_vconst;
 
 /* Four percepts' fields, one lane each. */
@@ -120,11 +128,19 @@ SW_AVX2 static inline glm_block load_block(const sw_percept *o)
 	return b;
 }
 
-/* Eqs. (3)-(7) for the 4 lanes of b; lanes outside `valid` add nothing. */
-SW_AVX2 static inline void block4(const glm_vconst *k, const glm_block *b, __m256d valid,
-				  glm_vacc *acc)
+/* A block between the stages: its percepts and what stage 1 computed. */
+typedef struct glm_stage {
+	glm_block b;
+	__m256d valid;
+	__m256d ce, se, q; /* cos e, sin e, sin dpsi clamped */
+	__m256d e, dpsi;   /* atan2 and asin results */
+} glm_stage;
+
+/* Stage 1 of eqs. (3)-(7) for the 4 lanes of st->b: relative direction and q. */
+SW_AVX2 static inline void stage_geometry(const glm_vconst *k, glm_stage *st)
 {
-	const __m256d zero = _mm256_setzero_pd(), one = v_set(1.0), two = v_set(2.0);
+	const glm_block *b = &st->b;
+	const __m256d zero = _mm256_setzero_pd(), one = v_set(1.0);
 
 	/* Relative direction: cos e and sin e (the heading (cphi, sphi) itself for a zero vector). */
 	__m256d len = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(b->dx, b->dx),
@@ -135,17 +151,40 @@ SW_AVX2 static inline void block4(const glm_vconst *k, const glm_block *b, __m25
 	__m256d se = _mm256_mul_pd(
 		_mm256_sub_pd(_mm256_mul_pd(k->sphi, b->dx), _mm256_mul_pd(k->cphi, b->dy)), inv_len);
 	__m256d nonzero = _mm256_cmp_pd(len, zero, _CMP_GT_OQ);
-	ce = v_sel(nonzero, ce, k->cphi);
-	se = v_sel(nonzero, se, k->sphi);
-	/* e = wrap(phi - psi_i) in (-pi, pi]: + 0 turns a -0 sine into +0 (e = pi behind). */
-	__m256d e = Sleef_atan2d4_u10avx2(_mm256_add_pd(se, zero), ce);
+	st->ce = v_sel(nonzero, ce, k->cphi);
+	st->se = v_sel(nonzero, se, k->sphi);
 
-	/* q = sin dpsi clamped to [q_min, 1] (NaN and dist = 0 give 1), dpsi, cos 2 dpsi, cos c. */
+	/* q = sin dpsi clamped to [q_min, 1] (NaN and dist = 0 give 1).  (Not times inv_len: a
+	 * percept's dist may differ from |(dx, dy)| in the last bits, which asin amplifies near
+	 * q = 1.) */
 	__m256d q = _mm256_div_pd(_mm256_add_pd(_mm256_add_pd(b->rho, k->rho_a), k->margin),
 				  b->dist);
 	q = v_sel(_mm256_cmp_pd(q, one, _CMP_LT_OQ), q, one);
-	q = _mm256_max_pd(q, v_set(SW_SIMD_Q_MIN));
-	__m256d dpsi = Sleef_asind4_u10avx2(q);
+	st->q = _mm256_max_pd(q, v_set(SW_SIMD_Q_MIN));
+}
+
+/* Stage 2: e = wrap(phi - psi_i) in (-pi, pi] (+ 0 turns a -0 sine into +0: e = pi behind). */
+SW_AVX2 static inline void stage_atan2(glm_stage *st)
+{
+	st->e = Sleef_atan2d4_u35avx2(_mm256_add_pd(st->se, _mm256_setzero_pd()), st->ce);
+}
+
+/* Stage 3: dpsi = asin q. */
+SW_AVX2 static inline void stage_asin(glm_stage *st)
+{
+	st->dpsi = Sleef_asind4_u35avx2(st->q);
+}
+
+/* Stage 4: the rest of eqs. (3)-(7) and (12) into the partial sums; lanes outside st->valid add
+ * nothing. */
+SW_AVX2 static inline void stage_finish(const glm_vconst *k, const glm_stage *st, glm_vacc *acc)
+{
+	const glm_block *b = &st->b;
+	const __m256d zero = _mm256_setzero_pd(), one = v_set(1.0), two = v_set(2.0);
+	const __m256d valid = st->valid, ce = st->ce, se = st->se, q = st->q, e = st->e,
+		      dpsi = st->dpsi;
+
+	/* cos 2 dpsi and cos c. */
 	__m256d cos2 = _mm256_sub_pd(one, _mm256_mul_pd(_mm256_mul_pd(two, q), q));
 	__m256d sin2_sdel = _mm256_mul_pd(
 		_mm256_mul_pd(_mm256_mul_pd(two, q),
@@ -160,7 +199,7 @@ SW_AVX2 static inline void block4(const glm_vconst *k, const glm_block *b, __m25
 	 * fmax does). */
 	__m256d r = _mm256_max_pd(b->clear, k->r_floor);
 	__m256d dval = Sleef_expd4_u10avx2(
-		_mm256_div_pd(_mm256_xor_pd(r, _mm256_set1_pd(-0.0)), k->d0));
+		_mm256_mul_pd(_mm256_xor_pd(r, _mm256_set1_pd(-0.0)), k->inv_d0));
 
 	/* Eq. (4) and its derivative in e. */
 	__m256d inv = _mm256_div_pd(one, dpsi);
@@ -230,33 +269,49 @@ SW_AVX2 __attribute__((noinline)) static void obstacles_avx2(const sw_glm_params
 	k.cdel = v_set(cos(p->delta));
 	k.sdel = v_set(sin(p->delta));
 	k.r_floor = v_set(p->r_floor);
-	k.d0 = v_set(p->d0);
+	k.inv_d0 = v_set(1.0 / p->d0);
 
 	glm_vacc acc;
 	acc.f = acc.df = acc.d = acc.w = _mm256_setzero_pd();
 	acc.r_min = v_set(INFINITY);
 	acc.front = 0;
 
+	/* Chunks of up to SW_SIMD_CHUNK blocks, stage by stage: the SLEEF calls of one stage are
+	 * independent of each other, so the processor overlaps them (one block's chain of calls
+	 * is longer than its reorder window).  The operations of each lane are those of the
+	 * block-at-a-time order, and the blocks are summed in the same order. */
 	const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
-	int n = s->n_obs, i = 0;
-	for (; i + 4 <= n; i += 4) {
-		glm_block b = load_block(&s->obs[i]);
-		block4(&k, &b, all, &acc);
-	}
-	if (i < n) {
-		/* The last 1-3 percepts, padded with a point 1 m ahead along +x. */
-		sw_percept tail[4];
-		for (int j = 0; j < 4; j++) {
-			if (i + j < n)
-				tail[j] = s->obs[i + j];
-			else
-				tail[j] = (sw_percept){1.0, 0.0, 1.0, 0.0, 1.0, 0, 0.0, 0.0};
+	glm_stage st[SW_SIMD_CHUNK];
+	int n = s->n_obs;
+	for (int i0 = 0; i0 < n; i0 += 4 * SW_SIMD_CHUNK) {
+		int nbk = 0;
+		for (int i = i0; i < n && nbk < SW_SIMD_CHUNK; i += 4, nbk++) {
+			if (i + 4 <= n) {
+				st[nbk].b = load_block(&s->obs[i]);
+				st[nbk].valid = all;
+				continue;
+			}
+			/* The last 1-3 percepts, padded with a point 1 m ahead along +x. */
+			sw_percept tail[4];
+			for (int j = 0; j < 4; j++) {
+				if (i + j < n)
+					tail[j] = s->obs[i + j];
+				else
+					tail[j] = (sw_percept){1.0, 0.0, 1.0, 0.0, 1.0, 0, 0.0, 0.0};
+			}
+			int m = n - i;
+			st[nbk].valid = _mm256_castsi256_pd(
+				_mm256_set_epi64x(m > 3 ? -1 : 0, m > 2 ? -1 : 0, m > 1 ? -1 : 0, -1));
+			st[nbk].b = load_block(tail);
 		}
-		int m = n - i;
-		__m256d valid = _mm256_castsi256_pd(
-			_mm256_set_epi64x(m > 3 ? -1 : 0, m > 2 ? -1 : 0, m > 1 ? -1 : 0, -1));
-		glm_block b = load_block(tail);
-		block4(&k, &b, valid, &acc);
+		for (int b = 0; b < nbk; b++)
+			stage_geometry(&k, &st[b]);
+		for (int b = 0; b < nbk; b++)
+			stage_atan2(&st[b]);
+		for (int b = 0; b < nbk; b++)
+			stage_asin(&st[b]);
+		for (int b = 0; b < nbk; b++)
+			stage_finish(&k, &st[b], &acc);
 	}
 
 	out->f_obs = hsum(acc.f);
