@@ -51,6 +51,8 @@ LIB_SRC := \
 	src/render/scene_png.c src/render/chart.c src/render/series.c src/render/field_svg.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c
+# three dimensions (docs/crowds.md)
+LIB_SRC += src/steer/glm3.c src/model/model3.c src/sim/space3.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 
@@ -75,6 +77,7 @@ FUZZ_FLAGS   ?=
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenario_schema.o \
 	$(BUILD)/gen/automaton_schema.o $(BUILD)/gen/spaceex_schema.o
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC += tests/test_space3.c
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-MODELS = ["crowd_circle", "crowd_corridor", "crowd_door", "crowd_flock"]
+MODELS = ["crowd_circle", "crowd_corridor", "crowd_door", "crowd_flock", "crowd_flock3d"]
 SEEDS = range(1, 6)
 
 

@@ -257,5 +257,26 @@ expect 1 "halt the trap" "$SW" run -q --checkpoint-every 10 --halt-at 25 -o "$tm
 expect 2 "resume with another seed" "$SW" run -q --resume -s 99 -o "$tmp/ck_seed" models/seek_escape_trap.xml
 if grep -q "another scenario, seed" /tmp/swerve_cli_err.$$; then ok; else bad "resume with another seed: no clear message"; fi
 
+# Three dimensions (docs/crowds.md): a 3-D flock writes the same bytes on 1 and 2 threads and
+# after a checkpoint and resume, with the z,ux,uy,uz columns; heights in a 2-D scenario and the
+# export of a 3-D one are refused at file:line, with no output.
+expect 0 "3-D flock, 1 thread" "$SW" run -q -j 1 -d 3 -o "$tmp/f3a" models/crowd_flock3d.xml
+expect 0 "3-D flock, 2 threads" "$SW" run -q -j 2 -d 3 -o "$tmp/f3b" models/crowd_flock3d.xml
+expect 1 "3-D flock halted" "$SW" run -q -j 2 -d 3 --checkpoint-every 1 --halt-at 2 -o "$tmp/f3c" models/crowd_flock3d.xml
+expect 0 "3-D flock resumed" "$SW" run -q -j 2 -d 3 --checkpoint-every 1 --resume -o "$tmp/f3c" models/crowd_flock3d.xml
+for f in trajectory.csv events.jsonl summary.json; do
+	if cmp -s "$tmp/f3a/$f" "$tmp/f3b/$f" && cmp -s "$tmp/f3a/$f" "$tmp/f3c/$f"; then ok; else bad "3-D flock: $f differs between 1, 2 threads or a resumed run"; fi
+done
+if head -1 "$tmp/f3a/trajectory.csv" | grep -q ',w_obs,z,ux,uy,uz$' && ! head -1 "$tmp/ck_full_street_crossing/trajectory.csv" | grep -q ',z,'; then ok; else bad "3-D trajectory columns"; fi
+printf '<scenario name="z2d">\n<world>\n<target name="t" x="1" y="0"\n z="3"/>\n</world>\n<agent x="0" y="0"/>\n</scenario>\n' > "$tmp/z2d.xml"
+expect 2 "z in a 2-D scenario" "$SW" run -q -o "$tmp/z2d_out" "$tmp/z2d.xml"
+if grep -q "^$tmp/z2d.xml:[34]: error: attribute z of <target> needs a 3-D scenario" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/z2d_out/trajectory.csv" ]; then ok; else bad "z in a 2-D scenario: message or outputs"; cat /tmp/swerve_cli_err.$$ >&2; fi
+expect 2 "export a 3-D scenario" "$SW" export -o "$tmp/f3x" models/crowd_flock3d.xml
+if grep -q "^models/crowd_flock3d.xml:[0-9]*: error: a 3-D scenario .* cannot be exported" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/f3x" ]; then ok; else bad "3-D export: no clear refusal, or output"; cat /tmp/swerve_cli_err.$$ >&2; fi
+expect 2 "heading plot of a 3-D agent" "$SW" plot --agent b000 --at 1 -o "$tmp/f3p.svg" models/crowd_flock3d.xml
+if grep -q "^models/crowd_flock3d.xml:[0-9]*: error: heading plot: a 3-D scenario" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/f3p.svg" ]; then ok; else bad "3-D heading plot: no clear refusal"; fi
+expect 2 "analyze a 3-D agent" "$SW" analyze --agent b000 --at 1 models/crowd_flock3d.xml
+expect 0 "render a 3-D flock (x-y projection)" "$SW" render -q -d 2 -o "$tmp/f3.svg" models/crowd_flock3d.xml
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -29,6 +29,7 @@ Suite *ensemble_suite(void);
 Suite *plan_suite(void);
 Suite *hostile_suite(void);
 Suite *faults_suite(void);
+Suite *space3_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

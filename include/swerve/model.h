@@ -179,6 +179,7 @@ typedef struct sw_target_def {
 	double radius;        /**< arrival radius: reached when the agent centre is within it, m;
 				   default 0.5 */
 	sw_motion_def motion; /**< scripted motion; default none */
+	double z;             /**< height, m (3-D scenarios only, see sw_model_set_3d); default 0 */
 } sw_target_def;
 
 /** A named region (a simple polygon; rectangles are 4 vertices): read by inside(region). */
@@ -257,6 +258,9 @@ typedef struct sw_agent_def {
 				    to the target and stop on arrival (the plain-law behaviour) */
 	int n_bindings;       /**< parameter bindings of the behaviour */
 	const sw_binding_def *bindings; /**< copied */
+	double z;             /**< initial height, m (3-D scenarios only); default 0 */
+	double pitch;         /**< initial elevation of the heading above the x-y plane, rad, in
+				   [-pi/2, pi/2] (3-D scenarios only); default 0 */
 } sw_agent_def;
 
 /** Run settings. */
@@ -319,6 +323,7 @@ typedef struct sw_target {
 	sw_vec2 position;
 	double radius;
 	sw_motion motion;
+	double z;             /**< height (3-D scenarios), m */
 } sw_target;
 
 /** A compiled region. */
@@ -356,6 +361,7 @@ typedef struct sw_agent {
 	sw_personality personality;
 	int behaviour;        /**< automaton index, -1 = plain law (steer, stop on arrival) */
 	int binding_first;    /**< its parameters' values: model->bindings[binding_first + j] */
+	double z, pitch;      /**< initial height and heading elevation (3-D scenarios) */
 } sw_agent;
 
 /** Sorted name index of one kind of record (internal; see model/names.c). */
@@ -387,6 +393,9 @@ typedef struct sw_model {
 	int cap_obstacles, cap_prims, cap_targets, cap_agents, cap_points; /**< internal */
 	int cap_automata, cap_regions, cap_signals, cap_bindings; /**< internal */
 	sw_name_index names[3]; /**< internal: name lookups of targets, agents, obstacles */
+	int dim3;             /**< 1: a 3-D scenario (steering-models.md section 1.5; see
+				   sw_model_set_3d); 0 (default): 2-D */
+	int dim3_line;        /**< source line that made it 3-D (<world dimensions="3">), or 0 */
 } sw_model;
 
 /** Defaults (the one place where they live). */
@@ -435,6 +444,14 @@ int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_diag *diag
  * targets, agents starting inside an obstacle or overlapping one (an error: a run that starts in
  * collision has no meaningful clearance metrics).  Returns SW_SUCCESS or SW_EINPUT. */
 int sw_model_finalize(sw_model *m, sw_diag *diag);
+
+/** Makes the scenario three-dimensional (before finalisation): agents and targets take heights
+ * z, agents a heading elevation (pitch); discs become vertical pillars (infinite cylinders) and
+ * segments and polygons vertical walls; agents are spheres.  sw_model_finalize() then refuses
+ * what the 3-D engine does not do (laws other than GLM, agility... see model/model3.c).
+ * line: the source line saying so (for diagnostics), 0 if none.
+ * Returns SW_SUCCESS or SW_EUSAGE (finalised model). */
+int sw_model_set_3d(sw_model *m, int line);
 
 /** Index of the named target / obstacle / agent, or -1. */
 int sw_model_find_target(const sw_model *m, const char *name);

@@ -107,7 +107,7 @@ int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf
 const sw_personality *sw_world_personality(const sw_world *w, int i);
 
 /** GLM evaluation of agent i at the current state (for outputs and analysis); returns SW_EUSAGE
- * when the agent does not run GLM. */
+ * when the agent does not run GLM, and in a 3-D world (whose law is sw_glm3_eval). */
 int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);
 
 /** Called at every discrete transition of a unit (agent or signal, see sw_world_n_units): time t
@@ -132,6 +132,34 @@ int sw_world_unit_mode(const sw_world *w, int u);
 /** Continuous state of unit u: [steering state 0..6, then for automaton units time_in_mode and
  * the automaton's variables in declaration order]; *dim (may be NULL) receives its length. */
 const double *sw_world_unit_state(const sw_world *w, int u, int *dim);
+
+/* --- Three dimensions (sim/space3.c; steering-models.md section 1.5) ----------------------- */
+
+/** In a 3-D world (sw_model_set_3d) every agent's state carries SW_STATE3_DIM more entries at its
+ * end (after time_in_mode and the variables of automaton units): height, heading unit vector,
+ * and the angular velocity Omega of the agility lag (zero without it).  The 2-D entries stay:
+ * heading = azimuth atan2(uy, ux) (continuous), omega = Omega_z, the others as in 2-D. */
+enum {
+	SW_STATE3_Z = 0,  /**< z, m */
+	SW_STATE3_UX = 1, /**< heading unit vector u (|u| = 1) */
+	SW_STATE3_UY = 2,
+	SW_STATE3_UZ = 3,
+	SW_STATE3_WX = 4, /**< lagged angular velocity Omega (agility), rad/s */
+	SW_STATE3_WY = 5,
+	SW_STATE3_WZ = 6,
+	SW_STATE3_DIM = 7
+};
+
+/** 1 when the world is three-dimensional. */
+int sw_world_is_3d(const sw_world *w);
+
+/** Agent i's SW_STATE3_DIM 3-D entries (a pointer into its state), or NULL in a 2-D world. */
+const double *sw_world_agent3(const sw_world *w, int i);
+
+/** The 3-D situation agent i perceives now (3-D worlds; like sw_world_perceive): percepts are
+ * copied to buf (capacity cap).  Returns the number available, -1 when out of memory, -2 in a
+ * 2-D world. */
+int sw_world_perceive3(const sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf, int cap);
 
 /** Number of threads sw_world_step uses (OpenMP; 1 when built without it); n = 0: automatic,
  * one per processor but at most one per 1024 agents (small worlds step on one thread).  Results are identical for every n (each agent's step reads only the step-start

@@ -342,6 +342,49 @@ void sw_steer_velocity(double v, double phi, double vel[2]);
 void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
 			const sw_situation *s, double y[SW_STATE_DIM]);
 
+/* --- Three dimensions, steering-models.md section 1.5 (steer/glm3.c) ----------------------- */
+
+/** One perceived obstacle of a 3-D agent, relative to it (sw_percept with a z component). */
+typedef struct sw_percept3 {
+	double dx, dy, dz; /**< vector from the agent centre to the obstacle's reference point, m */
+	double dist;       /**< |(dx, dy, dz)|, m */
+	double rho;        /**< obstacle radius about the reference point, m (as sw_percept.rho) */
+	double clearance;  /**< surface-to-surface gap, m (< 0 overlap) */
+	int id;            /**< obstacle primitive index, or -1 - j for agent j */
+	double hx, hy, hz; /**< another agent's heading unit vector (alignment); 0 for obstacles */
+} sw_percept3;
+
+/** What a 3-D agent perceives at one instant. */
+typedef struct sw_situation3 {
+	double x, y, z;    /**< agent position, m */
+	double radius;     /**< agent radius rho_a, m */
+	int has_target;    /**< 1 when a target is bound */
+	double tx, ty, tz; /**< target position, m (valid when has_target) */
+	int n_obs;         /**< number of percepts */
+	const sw_percept3 *obs; /**< percepts (may be NULL when n_obs == 0) */
+} sw_situation3;
+
+/** One 3-D GLM evaluation.  Each term i acts in the plane of the heading u and its direction
+ * d_i: theta_i = angle(u, d_i) in [0, pi], its 2-D scalar f_i is eq. (2) or (3)-(7) at the heading
+ * error e_i = -theta_i (d_i lies at +theta_i from u in the plane oriented by
+ * n_i = (u x d_i) / |u x d_i|), and its angular velocity is f_i n_i, so that a positive f_i turns u
+ * toward d_i (section 1.5).  The competition (8)-(10) reads f_tar = |sum of the attractors'
+ * vectors|, df_tar = sum_i d f_i / d e at e_i (the 2-D derivative in each term's plane), and the
+ * same for the repellers; in a plane these are |f| and df of the 2-D law. */
+typedef struct sw_glm3_terms {
+	double omega_tar[3], omega_obs[3]; /**< summed angular velocities of attractors (target,
+					       cohesion, alignment) and of repellers, rad/s */
+	double f_tar, df_tar, f_obs, df_obs; /**< what the competition reads (see above) */
+	double sum_d, sum_w;   /**< sum_i D_i (7) and sum_i W_i (5) */
+	double a1, a2, g12, g21; /**< competition parameters, eqs. (9)-(10) */
+	double omega[3];       /**< |w_tar| omega_tar + |w_obs| omega_obs: eq. (1) without noise */
+	double v_cmd;          /**< commanded speed, eq. (12) (in front: angle(u, d_i) < pi/2) */
+} sw_glm3_terms;
+
+/** Evaluates the 3-D GLM law at the unit heading u[3] with weights |w_tar|, |w_obs|. */
+void sw_glm3_eval(const sw_glm_params *p, const sw_situation3 *s, const double u[3], double w_tar,
+		  double w_obs, sw_glm3_terms *out);
+
 /* --- Symbolic emitters (the twin rule of DESIGN.md) -------------------------------------- */
 
 /** An obstacle as the symbolic emitter folds it into a flow: a disc or a segment, static or in

@@ -336,6 +336,13 @@ int cmd_analyze(int argc, char **argv)
 	A.mode = sw_world_mode_name(w, ai, sw_world_unit_mode(w, ai));
 	A.t = sw_world_time(w);
 	A.kclass = kclass;
+	if (sw_world_is_3d(w)) { /* sw_world_glm_terms is the planar evaluation */
+		fprintf(stderr, "%s:%d: error: analyze: a 3-D scenario; the analysis is of the planar "
+			"law; expected a 2-D scenario\n", m->file, m->dim3_line);
+		sw_world_destroy(w);
+		sw_model_free(m);
+		return EXIT_BAD_INPUT;
+	}
 	if (sw_world_glm_terms(w, ai, &A.g) != SW_SUCCESS) {
 		fprintf(stderr,
 			"swerve analyze: agent '%s' does not run the GLM law at t = %.9g s (mode %s); "

@@ -523,7 +523,12 @@ int sw_hybrid_build(const sw_model *m, const sw_export_def *def, sw_hybrid **out
 		return SW_ENOMEM;
 	xi_ident(b.h->name, sizeof b.h->name, m->name[0] ? m->name : "model");
 	snprintf(b.h->scenario_file, sizeof b.h->scenario_file, "%s", m->file);
-	if (check_def(&b, &d) == SW_SUCCESS)
+	if (m->dim3) /* the exported flows are the planar laws' (steer/emit.c) */
+		xb_refuse(&b, m->dim3_line,
+			  "a 3-D scenario (<world dimensions=\"3\">) cannot be exported yet: the "
+			  "symbolic flows are the planar laws'; expected a 2-D scenario%s%s",
+			  "", "");
+	else if (check_def(&b, &d) == SW_SUCCESS)
 		build_all(&b);
 	if (b.status == SW_SUCCESS)
 		apply_ranges(&b, &d);

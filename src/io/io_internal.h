@@ -72,6 +72,7 @@ typedef struct sw__loader {
 	int build_status;  /* first failing builder status, SW_SUCCESS if none */
 	int oom;           /* an allocation failed */
 	sw_model *m;       /* the model being built; NULL while only checking */
+	int dim3;          /* 1 after <world dimensions="3"> (heights allowed) */
 	int from_file;     /* 1: file is a path (<use file> is relative to its folder) */
 	xmlDocPtr doc;
 	/* The raw text, for exact columns (positions are off when the text is not UTF-8). */

@@ -83,7 +83,9 @@ int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag 
 			return SW_EIO;
 		}
 	}
-	if (fprintf(o->f[OUT_TRAJ], "t,agent,mode,x,y,heading,speed,w_tar,w_obs\n") < 0)
+	/* 3-D scenarios: z and the heading unit vector follow (heading is then the azimuth). */
+	if (fprintf(o->f[OUT_TRAJ], "t,agent,mode,x,y,heading,speed,w_tar,w_obs%s\n",
+		    m->dim3 ? ",z,ux,uy,uz" : "") < 0)
 		o->failed = 1;
 	*out = o;
 	return SW_SUCCESS;
@@ -103,10 +105,15 @@ int sw_output_sample(const sw_world *w, void *ctx)
 		sw_agent_state s;
 		sw_world_agent(w, i, &s);
 		const double *y = s.y;
-		if (fprintf(o->f[OUT_TRAJ], "%.10g,%s,%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", t,
+		char tail[128] = "\n"; /* 3-D: z, ux, uy, uz first */
+		const double *q = sw_world_agent3(w, i);
+		if (q)
+			snprintf(tail, sizeof tail, ",%.10g,%.10g,%.10g,%.10g\n", q[SW_STATE3_Z],
+				 q[SW_STATE3_UX], q[SW_STATE3_UY], q[SW_STATE3_UZ]);
+		if (fprintf(o->f[OUT_TRAJ], "%.10g,%s,%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g%s", t,
 			    m->agents[i].name, sw_world_mode_name(w, i, s.mode), y[SW_STATE_X],
 			    y[SW_STATE_Y], sw_wrap_angle(y[SW_STATE_PHI]), y[SW_STATE_V],
-			    y[SW_STATE_WTAR], y[SW_STATE_WOBS]) < 0) {
+			    y[SW_STATE_WTAR], y[SW_STATE_WOBS], tail) < 0) {
 			o->failed = 1;
 			return SW_EIO;
 		}

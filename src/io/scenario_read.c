@@ -40,7 +40,8 @@ static const sw__attr_spec run_attrs[] = {
 
 static const sw__attr_spec target_attrs[] = {
     SW__NAME("name", sw_target_def, name, 1), SW__REQ_NUM("x", sw_target_def, position.x),
-    SW__REQ_NUM("y", sw_target_def, position.y), SW__NUM("radius", sw_target_def, radius), SW__END};
+    SW__REQ_NUM("y", sw_target_def, position.y), SW__NUM("radius", sw_target_def, radius),
+    SW__NUM("z", sw_target_def, z), SW__END};
 
 static const sw__attr_spec disc_attrs[] = {SW__NAME("name", sw_obstacle_def, name, 0),
 					   SW__REQ_NUM("x", sw_obstacle_def, center.x),
@@ -87,6 +88,8 @@ static const sw__attr_spec agent_attrs[] = {
     SW__NAME("target", sw_agent_def, target, 0),
     SW__BOOL("stop-at-target", sw_agent_def, stop_at_target),
     SW__NAME("behaviour", sw_agent_def, behaviour, 0),
+    SW__NUM("z", sw_agent_def, z),
+    SW__ANGLE("pitch", sw_agent_def, pitch),
     SW__END};
 
 static const sw__attr_spec group_attrs[] = {SW__NAME("behaviour", sw_agent_def, behaviour, 0),
@@ -283,6 +286,22 @@ static void read_behaviours(sw__loader *ld, xmlNodePtr node)
 
 /* --- world --------------------------------------------------------------------------------- */
 
+/* Height attributes (z, pitch) of an element in a 2-D scenario: an error at the attribute. */
+static int planar_heights(sw__loader *ld, xmlNodePtr node)
+{
+	static const char *const names[] = {"z", "pitch"};
+	int bad = 0;
+	for (int k = 0; !ld->dim3 && k < 2; k++)
+		if (xmlHasProp(node, (const xmlChar *)names[k])) {
+			sw__walk_error(ld, node,
+				       "attribute %s of <%s> needs a 3-D scenario; expected <world "
+				       "dimensions=\"3\"> before it (or no %s)",
+				       names[k], (const char *)node->name, names[k]);
+			bad++;
+		}
+	return bad;
+}
+
 /* Reads a target or obstacle: its attributes, motion and (polygon) vertices. */
 static void read_world_object(sw__loader *ld, xmlNodePtr node)
 {
@@ -295,7 +314,7 @@ static void read_world_object(sw__loader *ld, xmlNodePtr node)
 	int bad;
 	t.line = o.line = sw__node_line(node);
 	if (is_target) {
-		bad = sw__read_attrs(ld, node, target_attrs, &t);
+		bad = sw__read_attrs(ld, node, target_attrs, &t) + planar_heights(ld, node);
 	} else if (strcmp(el, "disc") == 0) {
 		o.shape = SW_SHAPE_DISC;
 		bad = sw__read_attrs(ld, node, disc_attrs, &o);
@@ -410,9 +429,26 @@ static void read_signal(sw__loader *ld, xmlNodePtr node)
 	sw__release_strings(ld);
 }
 
+typedef struct {
+	int dimensions;
+} world_fields;
+
+static const sw__attr_spec world_attrs[] = {
+    {"dimensions", SW__A_INT, offsetof(world_fields, dimensions), 0, NULL, 0}, SW__END};
+
 static void read_world(sw__loader *ld, xmlNodePtr node)
 {
-	sw__read_attrs(ld, node, sw__no_attrs, NULL);
+	world_fields wf = {2};
+	if (sw__read_attrs(ld, node, world_attrs, &wf) == 0) {
+		if (wf.dimensions == 3) {
+			ld->dim3 = 1; /* steering-models.md section 1.5 (model/model3.c) */
+			if (ld->m)
+				sw_model_set_3d(ld->m, sw__node_line(node));
+		} else if (wf.dimensions != 2) {
+			sw__walk_error(ld, node, "dimensions is %d; expected 2 or 3",
+				       wf.dimensions);
+		}
+	}
 	for (xmlNodePtr c = node->children; c; c = c->next) {
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
@@ -515,7 +551,7 @@ static void read_agent(sw__loader *ld, xmlNodePtr node, const settings *g)
 {
 	sw_agent_def a = sw_default_agent_def();
 	a.line = sw__node_line(node);
-	int bad = sw__read_attrs(ld, node, agent_attrs, &a);
+	int bad = sw__read_attrs(ld, node, agent_attrs, &a) + planar_heights(ld, node);
 	settings own;
 	memset(&own, 0, sizeof own);
 	own.node = node;

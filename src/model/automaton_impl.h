@@ -98,6 +98,11 @@ int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const 
  * unknown one at the law's file:line. */
 int sw__check_fields(const sw_model *m, sw_diag *diag);
 
+/** 3-D checks (model/model3.c): an agent's z and pitch when it is added, and at finalisation
+ * what a 3-D scenario cannot do (and heights in a 2-D one). */
+int sw__check_agent3(const sw_model *m, const sw_agent_def *def, const char *what, sw_diag *diag);
+int sw__check_model3(const sw_model *m, sw_diag *diag);
+
 /** Frees the model's fields and their grids (model/field.c). */
 void sw__free_fields(sw_model *m);
 

@@ -349,6 +349,7 @@ int sw_model_add_target(sw_model *m, const sw_target_def *def, sw_diag *diag)
 	t.line = def->line;
 	t.position = def->position;
 	t.radius = def->radius;
+	t.z = def->z;
 	int npts = m->n_points;
 	int st = compile_motion(m, &c, &def->motion, &t.motion);
 	if (st != SW_SUCCESS || c.bad) {
@@ -558,6 +559,8 @@ int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag)
 	if (sw__check_steer(m, &def->steer, def->line, what, diag) != SW_SUCCESS)
 		c.bad = 1;
 	check_personality(&c, &def->personality);
+	if (sw__check_agent3(m, def, what, diag) != SW_SUCCESS)
+		c.bad = 1;
 	if (c.bad)
 		return SW_EINPUT;
 	if (GROW(m, agents, cap_agents, m->n_agents + 1))
@@ -574,6 +577,8 @@ int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag)
 	a.speed = def->speed;
 	a.radius = def->radius;
 	a.perception = def->perception;
+	a.z = def->z;
+	a.pitch = def->pitch;
 	a.stop_at_target = def->stop_at_target;
 	a.steer = def->steer;
 	a.personality = def->personality;
@@ -909,6 +914,8 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 		if (m->agents[i].behaviour >= 0 && resolve_bindings(m, i, diag) != SW_SUCCESS)
 			badf = 1;
 	if (sw__check_fields(m, diag) != SW_SUCCESS)
+		badf = 1;
+	if (sw__check_model3(m, diag) != SW_SUCCESS) /* model3.c */
 		badf = 1;
 	if (badf)
 		return SW_EINPUT;

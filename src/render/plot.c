@@ -205,6 +205,11 @@ int sw_plot_heading(const sw_world *w, int agent, sw_image_format fmt, const cha
 		return sw_diag_add(diag, SW_SEV_ERROR, NULL, 0, 0, "heading plot: no agent %d",
 				   agent),
 		       SW_EUSAGE;
+	if (sw_world_is_3d(w)) /* the curves are functions of a planar heading */
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, m->dim3_line, 0,
+				   "heading plot: a 3-D scenario has no planar heading function; "
+				   "expected a 2-D scenario (or --series)"),
+		       SW_EUSAGE;
 	const sw_steer_def *def = sw_world_steer(w, agent);
 	if (def->law != SW_LAW_GLM)
 		return sw_diag_add(diag, SW_SEV_ERROR, NULL, 0, 0,

@@ -139,6 +139,14 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 	sw_vec2 p = sw_v2(c->y[SW_STATE_X], c->y[SW_STATE_Y]), q;
 	double r = c->u < w->n ? m->agents[c->u].radius : 0.0;
 	int kind;
+	if (w->dim3 && c->u < w->n && (func == SW_HF_DIST || func == SW_HF_NEIGHBORS)) {
+		/* 3-D world: dist(target or agent) and neighbors(r) measure in 3-D (space3.c) */
+		double v;
+		int idx = func == SW_HF_DIST ? object_point(c, names[0], p, &q, &kind) : -1;
+		if (sw__host3(w, c->u, c->t, c->y, func, func == SW_HF_DIST ? kind : -1, idx, args,
+			      &v))
+			return v;
+	}
 	switch (func) {
 	case SW_HF_DIST: {
 		int idx = object_point(c, names[0], p, &q, &kind);

@@ -38,7 +38,11 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 	const sw_amode *md = &a->modes[w->mode[u]];
 	memset(dydt, 0, (size_t)w->dim[u] * sizeof *dydt);
 	const double *f = u < w->n && md->moves ? sensed(w, u, t) : NULL;
-	if (f) {
+	if (u < w->n && md->moves && w->dim3) { /* 3-D agent (space3.c; its own fast path) */
+		int st = sw__flow3(w, u, t, y, dydt);
+		if (st != SW_SUCCESS)
+			return st;
+	} else if (f) {
 		fast_flow(y, f, dydt);
 	} else if (u < w->n && md->moves) {
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
@@ -72,6 +76,8 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 	int u = c->i, st;
 	if (w->aut[u]) {
 		st = automaton_flow(w, u, t, y, dydt);
+	} else if (w->dim3) { /* 3-D plain-law agent (space3.c) */
+		st = sw__flow3(w, u, t, y, dydt);
 	} else if (sensed(w, u, t)) {
 		memset(dydt, 0, SW_STATE_DIM * sizeof *dydt);
 		fast_flow(y, sensed(w, u, t), dydt);
@@ -158,7 +164,7 @@ int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 	w->fault_k = -1;
 	w->fault_t = NAN;
 	if (!w->type)
-		return euler(w, u, t0, t1, y);
+		return w->dim3 && u < w->n ? sw__euler3(w, u, t0, t1, y) : euler(w, u, t0, t1, y);
 	w->ctx[u].w = w; /* the world or thread view integrating u now */
 	gsl_odeiv2_driver *d = w->drv[u];
 	gsl_odeiv2_driver_reset(d);
@@ -176,6 +182,8 @@ int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 		w->fault_t = t; /* where the driver stopped */
 	if (st != GSL_SUCCESS)
 		return w->rhs_status ? w->rhs_status : (st == GSL_EBADFUNC ? SW_ENUMERIC : st);
+	if (w->dim3 && u < w->n)
+		sw__fix3(w, u, y); /* back to |u| = 1 (space3.c) */
 	return SW_SUCCESS;
 }
 

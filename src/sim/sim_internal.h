@@ -117,6 +117,12 @@ struct sw_world {
 	int *steer_field;       /* per steer entry: field index, -1 none */
 	const struct sw_grid **field_grid; /* per model field: the grid used */
 	struct sw_grid **field_owned; /* per model field: built by this world (else NULL) */
+	/* three dimensions (space3.c): agents carry SW_STATE3_DIM entries at the end of their
+	 * state, at offset dim[i] - SW_STATE3_DIM */
+	int dim3;               /* 1: a 3-D world */
+	double *snap3;          /* per agent (z, ux, uy, uz) at the snapshot */
+	sw_percept3 *scratch3;  /* 3-D percepts, cap3 = n_prims + n + 1 (never more) */
+	int cap3;
 };
 
 /** A transition event buffered by a thread (delivered after the agents' step, in order). */
@@ -143,6 +149,7 @@ typedef struct sw_thread {
 	int n_ev, cap_ev;
 	double *evy;
 	size_t n_evy, cap_evy;
+	sw_percept3 *scratch3; /* 3-D worlds: the thread's 3-D percepts (cap3) */
 } sw_thread;
 
 /** Agent i's personality (its drawn traits when the scenario draws any). */
@@ -257,6 +264,39 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag);
 /** Sets the steering target of agent i for its current mode at time t. */
 void sw__retarget(struct sw_world *w, int i, double t);
+
+/* space3.c: three dimensions (steering-models.md section 1.5) */
+/** Marks the world 3-D and allocates its snapshot and percept buffer (m->dim3). */
+int sw__space3_alloc(struct sw_world *w);
+void sw__space3_free(struct sw_world *w);
+/** Agent i's initial height, heading vector (heading, pitch) and Omega = 0. */
+void sw__start3(struct sw_world *w, int i);
+/** Copies (z, u) of every agent to snap3. */
+void sw__snapshot3(struct sw_world *w);
+/** The 3-D situation of agent i at state y and time t into the world's (view's) scratch3;
+ * returns the number of percepts or -1 when out of memory. */
+int sw__perceive3(struct sw_world *w, int i, double t, const double *y, sw_situation3 *s);
+/** Step 4 of step.c for a 3-D agent after its target was picked: perceives, relaxes the GLM
+ * weights (8), writes the commanded speed, measures agent clearances. */
+int sw__sense3(struct sw_world *w, int i, const sw_steer_def *def, int moving);
+/** The steering part of the flow of 3-D agent u (all of dydt[0, dim) is written). */
+int sw__flow3(struct sw_world *w, int u, double t, const double *y, double *dydt);
+/** Explicit Euler for 3-D agent u over [t0, t1] (the heading rotated, see space3.c). */
+int sw__euler3(struct sw_world *w, int u, double t0, double t1, double *y);
+/** Projects the heading back to |u| = 1 and sets heading = its continuous azimuth. */
+void sw__fix3(const struct sw_world *w, int u, double *y);
+/** Heading noise of eq. (1) in 3-D: isotropic increment of standard deviation sd. */
+void sw__noise3(const struct sw_world *w, int u, gsl_rng *r, double sd, double *y);
+/** 3-D distance from agent i at state y to target k at time t. */
+double sw__target_dist3(const struct sw_world *w, int i, int k, double t, const double *y);
+/** sw__closest_target in 3-D. */
+int sw__closest_target3(const struct sw_world *w, int i, double t);
+/** 3-D chord from agent u's snapshot position to y. */
+double sw__chord3(const struct sw_world *w, int u, const double *y);
+/** Behaviour functions that measure in 3-D (dist of a target or agent, neighbors); returns 1 and
+ * sets *out when it handled func. */
+int sw__host3(struct sw_world *w, int u, double t, const double *y, int func, int kind, int idx,
+	      const double *args, double *out);
 
 /* Describes into buf why unit u's step failed with status st: step-size underflow (with the
  * time the integrator reached), a flow that was not finite (naming the variable), a state entry

@@ -57,6 +57,8 @@ static double *agent_y(const struct sw_world *w, int i)
 
 int sw__closest_target(const struct sw_world *w, int i, double t)
 {
+	if (w->dim3)
+		return sw__closest_target3(w, i, t); /* space3.c */
 	const double *y = agent_y(w, i);
 	double bd = INFINITY;
 	int best = -1;
@@ -92,6 +94,8 @@ static void pick_target(struct sw_world *w, int i, double t)
 static double arrival_margin(const struct sw_world *w, int i, double t, const double *y)
 {
 	int tg = w->tindex[i];
+	if (w->dim3)
+		return sw__target_dist3(w, i, tg, t, y) - w->m->targets[tg].radius; /* space3.c */
 	sw_vec2 q = sw__target_at(w, tg, t);
 	return sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->m->targets[tg].radius;
 }
@@ -234,6 +238,12 @@ int sw__sense(struct sw_world *w, int i, double dt)
 	if (mv)
 		pick_target(w, i, w->t);
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	if (w->dim3) { /* 3-D world: space3.c senses (no SteerBench: model3.c) */
+		int st3 = sw__sense3(w, i, def, mv);
+		if (st3 == SW_SUCCESS)
+			measure_obstacles(w, i, dt); /* vertical obstacles: the planar clearance */
+		return st3;
+	}
 	sw_situation s;
 	if (sw__perceive_grow(w, i, w->t, y, sw__wall_near(def), &s) < 0)
 		return SW_ENOMEM;
@@ -268,7 +278,7 @@ static double event_fn(double tau, void *params)
 {
 	event_ctx *e = params;
 	double *y = e->w->work + 5 * (size_t)e->w->maxdim;
-	memcpy(y, e->y0, SW_STATE_DIM * sizeof *y);
+	memcpy(y, e->y0, (size_t)e->w->dim[e->i] * sizeof *y);
 	int st = sw__integrate(e->w, e->i, e->t0, tau, y);
 	if (st != SW_SUCCESS && e->status == SW_SUCCESS)
 		e->status = st;
@@ -300,7 +310,7 @@ static int locate_arrival(struct sw_world *w, int i, double t0, double t1, const
 	if (e.status != SW_SUCCESS)
 		return e.status;
 	/* Report the upper bracket: the first instant known to be inside the arrival radius. */
-	memcpy(y, y0, SW_STATE_DIM * sizeof *y);
+	memcpy(y, y0, (size_t)w->dim[i] * sizeof *y);
 	st = sw__integrate(w, i, t0, hi, y);
 	if (st != SW_SUCCESS)
 		return st;
@@ -366,14 +376,18 @@ static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag
 	}
 	if (u < w->n) { /* chord from the step-start position (the snapshot) */
 		const double *ys = w->snap + 2 * (size_t)u;
-		w->metrics[u].path_length += sw_hypot(y[SW_STATE_X] - ys[0], y[SW_STATE_Y] - ys[1]);
+		w->metrics[u].path_length += w->dim3 ? sw__chord3(w, u, y)
+						      : sw_hypot(y[SW_STATE_X] - ys[0], y[SW_STATE_Y] - ys[1]);
 	}
 	if (u < w->n && sw__moving(w, u)) {
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
 		if (def->law == SW_LAW_GLM && def->glm.sigma_phi > 0.0) {
 			gsl_rng rng = sw__rng(w, u);
-			y[SW_STATE_PHI] += def->glm.sigma_phi * sqrt(t1 - t0) *
-					   gsl_ran_gaussian_ziggurat(&rng, 1.0);
+			if (w->dim3) /* 3-D: an isotropic turn of u (space3.c) */
+				sw__noise3(w, u, &rng, def->glm.sigma_phi * sqrt(t1 - t0), y);
+			else
+				y[SW_STATE_PHI] += def->glm.sigma_phi * sqrt(t1 - t0) *
+						   gsl_ran_gaussian_ziggurat(&rng, 1.0);
 		}
 	}
 	return SW_SUCCESS;
@@ -448,6 +462,7 @@ void sw__thread_free(sw_thread *th)
 	free(th->ev);
 	free(th->evy);
 	sw_relax_ws_free(th->relax);
+	free(th->scratch3);
 }
 
 int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
@@ -463,8 +478,10 @@ int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
 	th->pg_stamp = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_stamp);
 	th->diag = malloc(sizeof *th->diag);
 	th->relax = sw_relax_ws_alloc();
+	if (w->dim3) /* 3-D percepts (space3.c) */
+		th->scratch3 = calloc((size_t)w->cap3, sizeof *th->scratch3);
 	if (!th->scratch || !th->work || !th->slots || !th->found || !th->occl || !th->pg_found ||
-	    !th->pg_stamp || !th->diag || !th->relax) {
+	    !th->pg_stamp || !th->diag || !th->relax || (w->dim3 && !th->scratch3)) {
 		sw__thread_free(th);
 		return SW_ENOMEM;
 	}
@@ -487,6 +504,7 @@ static struct sw_world *make_view(struct sw_world *w, int k)
 	v->pg_stamp = th->pg_stamp;
 	v->pg_query = &th->pg_query;
 	v->relax = th->relax;
+	v->scratch3 = th->scratch3;
 	v->event_fn = w->event_fn ? buffer_event : NULL;
 	v->event_ctx = th;
 	v->rhs_status = SW_SUCCESS;
@@ -623,6 +641,8 @@ void sw__snapshot(struct sw_world *w)
 		w->snap_h[2 * (size_t)j] = cos(phi);
 		w->snap_h[2 * (size_t)j + 1] = sin(phi);
 	}
+	if (w->dim3)
+		sw__snapshot3(w);
 	sw__grid_build(w);
 }
 

@@ -64,6 +64,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->pers);
 	free(w->occl);
 	free(w->snap_h);
+	sw__space3_free(w);
 	for (int k = 0; k < w->n_threads; k++)
 		sw__thread_free(&w->th[k]);
 	free(w->th);
@@ -163,6 +164,8 @@ static int layout(sw_world *w)
 			a = m->automata[m->signals[u - w->n].automaton];
 		w->aut[u] = a;
 		w->dim[u] = a ? sw__automaton_dim(a) : SW_STATE_DIM;
+		if (m->dim3 && u < w->n) /* 3-D entries at the end (space3.c) */
+			w->dim[u] += SW_STATE3_DIM;
 		if (off > UINT32_MAX - (size_t)w->dim[u])
 			return SW_ENOMEM; /* beyond 2^32 state entries: too large for this machine */
 		w->off[u] = (uint32_t)off;
@@ -298,7 +301,9 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
 	    !w->fast || !w->occl || (radii_differ && !w->agent_rad) ||
-	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) || layout(w) != SW_SUCCESS || sw__grid_alloc(w) != SW_SUCCESS ||
+	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) ||
+	    layout(w) != SW_SUCCESS || (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) ||
+	    sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw__prim_grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);
@@ -324,6 +329,8 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 			/* Initial weights: both constraints on; relaxation selects the stable point. */
 			y[SW_STATE_WTAR] = 1.0;
 			y[SW_STATE_WOBS] = 1.0;
+			if (w->dim3)
+				sw__start3(w, u);
 			gsl_rng rng = sw__rng(w, u);
 			sw_rng_stream_seed(&rng, m->run.seed, (uint64_t)u);
 			w->metrics[u].t_reached = NAN;
@@ -431,7 +438,7 @@ int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf
 int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out)
 {
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
-	if (def->law != SW_LAW_GLM)
+	if (def->law != SW_LAW_GLM || w->dim3) /* 3-D: sw_glm3_eval, not these terms */
 		return SW_EUSAGE;
 	const double *y = agent_y(w, i);
 	sw_situation s;
