@@ -37,12 +37,12 @@ LIB_SRC := \
 	src/expr/lex.c src/expr/parse.c src/expr/ast.c src/expr/compile.c src/expr/eval.c \
 	src/expr/print.c src/expr/deriv.c src/expr/interval.c \
 	src/geom/geom.c \
-	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/competition.c src/steer/fw.c \
+	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/glm3.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/wall.c src/steer/rhs.c src/steer/emit.c src/steer/kclass.c \
-	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c \
+	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c src/model/model3.c \
 	src/plan/grid.c src/plan/solve.c src/plan/cache.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
-	src/sim/hybrid.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c \
+	src/sim/hybrid.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/override.c \
 	src/io/field_read.c src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c \
@@ -51,8 +51,6 @@ LIB_SRC := \
 	src/render/scene_png.c src/render/chart.c src/render/series.c src/render/field_svg.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c
-# three dimensions (docs/crowds.md)
-LIB_SRC += src/steer/glm3.c src/model/model3.c src/sim/space3.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 
@@ -62,7 +60,7 @@ CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_grap
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \
 	tests/test_steersuite.c tests/test_ensemble.c tests/test_scenarios.c tests/test_crowd.c tests/test_plan.c \
-	tests/test_hostile.c tests/test_faults.c
+	tests/test_hostile.c tests/test_faults.c tests/test_space3.c
 
 BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c
 
@@ -77,7 +75,6 @@ FUZZ_FLAGS   ?=
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenario_schema.o \
 	$(BUILD)/gen/automaton_schema.o $(BUILD)/gen/spaceex_schema.o
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
-TEST_SRC += tests/test_space3.c
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
 
@@ -140,6 +137,10 @@ $(CLI): $(CLI_OBJ) $(LIB_A)
 $(TESTS): $(TEST_OBJ) $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(CHECK_LIBS) $(LDLIBS)
 
+# Counts allocations by replacing malloc (glibc): not under the sanitizers or valgrind.
+$(BUILD)/noalloc: $(BUILD)/tests/noalloc.o $(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
 $(BUILD)/fuzz_replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o \
 		$(BUILD)/tests/fuzz/loader_check.o $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -158,9 +159,10 @@ $(BENCH): $(BENCH_OBJ) $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJ) $(LIB_A) $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory $(TESTS) $(CLI)
+	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(BUILD)/noalloc
 	SWERVE=$(CLI) CK_DEFAULT_TIMEOUT=600 $(TESTS)
 	sh tests/cli_test.sh $(CLI)
+	$(BUILD)/noalloc
 	@$(MAKE) --no-print-directory fuzz-replay
 
 demo: deps

@@ -27,8 +27,9 @@
  *     two decided quadrants already; otherwise (u, s) is integrated with GSL's implicit msbdf
  *     stepper and analytic Jacobian until it enters one, and the weights snap to its fixed point.
  *     Only this branch needs a GSL driver: allocated per call by sw_glm_relax, reused from a
- *     workspace by sw_glm_relax_ws (the simulator keeps one per thread, so a step allocates
- *     nothing); everything else is allocation-free.
+ *     workspace by sw_glm_relax_ws (the simulator keeps one per thread); inside it, GSL 2.7's LU
+ *     decomposition still allocates its pivot vector at every Newton iteration.  Everything
+ *     else is allocation-free.
  *     A start that does not leave the undecided quadrants within SW_RELAX_HORIZON e-foldings of the
  *     slowest rate lies on the separatrix to working precision and returns the saddle (whose
  *     instability the heading noise resolves at a later step).
