@@ -155,6 +155,7 @@ int main(int argc, char **argv)
 	/* `bench_swerve crowd [MAX_N]` runs only the crowd section. */
 	if (argc > 1 && strcmp(argv[1], "crowd") == 0) {
 		bench_crowd_all(argc > 2 ? atoi(argv[2]) : 1000000);
+		bench_flock3d();
 		return 0;
 	}
 	/* `bench_swerve crowd-one N [THREADS]`: the speed part at one size (for profiling). */
@@ -170,6 +171,7 @@ int main(int argc, char **argv)
 	bench_world(10000, "euler");
 	bench_world(10000, "rk4");
 	bench_crowd_all(1000000);
+	bench_flock3d();
 	bench_ensemble(4000);
 	bench_plan();
 	return 0;
