@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
 #include "swerve/io.h"
 #include "swerve/sim.h"
 #include "tests.h"
@@ -573,6 +576,96 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+
+/* The 3-D repellers (the vectorised loop when the CPU has it, else the scalar one) against the
+ * literal section 1.5 construction written here from the specification: for each percept the
+ * angle theta between u and d, the plane normal n = u x d / |u x d| (exactly behind: the vertical
+ * plane through u, n = -(z - (z.u) u) / |.|), f = eqs. (3)-(7) at e = -theta from the public
+ * building blocks, summed as f n.  Random headings and 3-40 percepts, some exactly behind or
+ * ahead, some overlapping. */
+START_TEST(test_glm3_repellers_literal)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
+	gsl_rng_set(r, 7);
+	sw_glm_params p = sw_default_glm_params();
+	sw_percept3 obs[40];
+	for (int k = 0; k < 2000; k++) {
+		double u[3] = {gsl_ran_gaussian(r, 1), gsl_ran_gaussian(r, 1), gsl_ran_gaussian(r, 1)};
+		if (k % 7 == 0)
+			u[0] = u[1] = 0.0; /* vertical heading */
+		double un = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+		for (int j = 0; j < 3; j++)
+			u[j] /= un;
+		p.d0 = 0.2 + 2.0 * gsl_rng_uniform(r);
+		p.delta = 1.2 * gsl_rng_uniform(r);
+		sw_situation3 s = {0};
+		s.radius = 0.3 * gsl_rng_uniform(r);
+		s.n_obs = 3 + (int)gsl_rng_uniform_int(r, 38);
+		s.obs = obs;
+		for (int i = 0; i < s.n_obs; i++) {
+			double d[3], dist = 0.2 + 5.0 * gsl_rng_uniform(r);
+			int kind = (int)gsl_rng_uniform_int(r, 8);
+			for (int j = 0; j < 3; j++)
+				d[j] = kind == 0 ? -u[j] : kind == 1 ? u[j] : gsl_ran_gaussian(r, 1);
+			double dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+			sw_percept3 *o = &obs[i];
+			o->dx = d[0] / dn * dist;
+			o->dy = d[1] / dn * dist;
+			o->dz = d[2] / dn * dist;
+			o->dist = sqrt(o->dx * o->dx + o->dy * o->dy + o->dz * o->dz);
+			o->rho = 0.5 * gsl_rng_uniform(r);
+			o->clearance = o->dist - o->rho - s.radius;
+			o->id = i;
+			o->hx = o->hy = o->hz = 0.0;
+		}
+		sw_glm3_terms t;
+		sw_glm3_eval(&p, &s, u, 1.0, 1.0, &t);
+		double om[3] = {0, 0, 0}, df = 0, sd = 0, sumw = 0, scale = 0;
+		double margin = p.margin < 0.0 ? p.d1 : p.margin;
+		for (int i = 0; i < s.n_obs; i++) {
+			const sw_percept3 *o = &obs[i];
+			double c[3] = {u[1] * o->dz - u[2] * o->dy, u[2] * o->dx - u[0] * o->dz,
+				       u[0] * o->dy - u[1] * o->dx};
+			double cn = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+			double dot = u[0] * o->dx + u[1] * o->dy + u[2] * o->dz;
+			double theta = atan2(cn, dot), n[3] = {0, 0, 0};
+			if (cn > 0.0) {
+				for (int j = 0; j < 3; j++)
+					n[j] = c[j] / cn;
+			} else if (dot < 0.0) {
+				double v[3] = {-u[2] * u[0], -u[2] * u[1], 1.0 - u[2] * u[2]};
+				double vn = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+				if (vn > 0.0)
+					for (int j = 0; j < 3; j++)
+						n[j] = -v[j] / vn;
+				else
+					n[0] = -1.0;
+			}
+			double dfi, wi, di;
+			double dpsi = sw_glm_dpsi(o->rho, s.radius, margin, o->dist);
+			double f = sw_glm_repeller(-theta, dpsi, fmax(o->clearance, p.r_floor), p.delta,
+						   p.d0, &dfi, &wi, &di);
+			for (int j = 0; j < 3; j++)
+				om[j] += f * n[j];
+			df += dfi;
+			sd += di;
+			sumw += wi;
+			scale += fabs(f) + fabs(dfi);
+		}
+		double tol = 1e-9 * (1.0 + scale);
+		for (int j = 0; j < 3; j++)
+			ck_assert_msg(fabs(t.omega_obs[j] - om[j]) <= tol,
+				      "case %d: omega_obs[%d] %.17g, literal %.17g", k, j,
+				      t.omega_obs[j], om[j]);
+		ck_assert_msg(fabs(t.df_obs - df) <= tol, "case %d: df_obs %.17g vs %.17g", k,
+			      t.df_obs, df);
+		ck_assert(fabs(t.sum_d - sd) <= 1e-12 * (1.0 + sd));
+		ck_assert(fabs(t.sum_w - sumw) <= 1e-9 * (1.0 + sumw));
+	}
+	gsl_rng_free(r);
+}
+END_TEST
+
 Suite *space3_suite(void)
 {
 	Suite *s = suite_create("space3");
@@ -585,6 +678,7 @@ Suite *space3_suite(void)
 	tcase_add_test(tc, test_grid_threads);
 	tcase_add_test(tc, test_automaton_3d);
 	tcase_add_test(tc, test_bad_input);
+	tcase_add_test(tc, test_glm3_repellers_literal);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,10 +13,13 @@
  * (f(0) = 0); exactly behind, the 2-D law evaluates e = +pi (a left turn), and the 3-D law uses
  * the vertical plane through u oriented so that it makes the same choice (plane_of()).
  *
- * The per-term scalars use the public building blocks (sw_glm_dpsi, sw_glm_repeller: the literal
- * formulas (4)-(7)) rather than the identities of glm.c's fast loop, which agree with them to
- * rounding (about 1e-15, tests/test_steer.c): this law runs for 3-D scenarios only, where the
- * percept counts are small and clarity wins. */
+ * The repellers go through the vectorised 2-D loop (glm_simd.c, 4 percepts per AVX2 block with
+ * SLEEF) when the CPU has it and there are 3 or more percepts: each percept is handed over as the
+ * 2-D percept at heading error -theta, and the loop returns every f_i besides the sums
+ * (repellers_simd).  Otherwise, and for the attractors, the per-term scalars come from the public
+ * building blocks (sw_glm_dpsi, sw_glm_repeller: the literal formulas (4)-(7)).  Both agree with
+ * a literal construction written in tests/test_space3.c to 1e-9 (a 3-D flock perceives about 80
+ * neighbours each, so the loop halves its step time). */
 #include <math.h>
 #include <string.h>
 
@@ -24,7 +27,8 @@
 
 /* The plane of u and d: cos and sin of theta, and the unit normal n (zero when undefined). */
 typedef struct {
-	double cos_t, sin_t, theta, n[3];
+	double cos_t, sin_t, n[3]; /* theta = atan2(sin_t, cos_t) */
+	int behind;                /* exactly behind: the tie plane of the header comment */
 } plane3;
 
 static void plane_of(const double u[3], double dx, double dy, double dz, plane3 *pl)
@@ -33,6 +37,7 @@ static void plane_of(const double u[3], double dx, double dy, double dz, plane3 
 	double cx = u[1] * dz - u[2] * dy, cy = u[2] * dx - u[0] * dz, cz = u[0] * dy - u[1] * dx;
 	double cn = sqrt(cx * cx + cy * cy + cz * cz);
 	pl->n[0] = pl->n[1] = pl->n[2] = 0.0;
+	pl->behind = 0;
 	if (r > 0.0) {
 		double inv = 1.0 / r;
 		pl->cos_t = (u[0] * dx + u[1] * dy + u[2] * dz) * inv;
@@ -41,12 +46,12 @@ static void plane_of(const double u[3], double dx, double dy, double dz, plane3 
 		pl->cos_t = 1.0;
 		pl->sin_t = 0.0;
 	}
-	pl->theta = atan2(pl->sin_t, pl->cos_t);
 	if (cn > 0.0) {
 		pl->n[0] = cx / cn;
 		pl->n[1] = cy / cn;
 		pl->n[2] = cz / cn;
 	} else if (pl->cos_t < 0.0) {
+		pl->behind = 1;
 		/* Exactly behind: the 2-D law takes e = +pi (its terms are not odd there: the
 		 * tie is broken toward a left turn); the plane is the vertical one through u with
 		 * n = -(z - (z.u) u) / |.|, which makes the same choice in a horizontal plane
@@ -88,6 +93,62 @@ static void attractor(double k, const double u[3], double dx, double dy, double 
 	t->df_tar += -k * pl.cos_t;
 }
 
+/* Percepts handed to the vectorised 2-D loop per chunk. */
+#define SW_GLM3_CHUNK 64
+
+/* The repellers through the vectorised 2-D loop (glm_simd.c), when it is available and there are
+ * enough percepts: each percept becomes the 2-D percept seen at the heading error e = -theta
+ * (direction (cos theta, sin theta) from a heading along +x, with its distance, radius and
+ * clearance), the loop returns each f_i with the sums, and f_i turns about n_i.  Exactly behind
+ * the loop takes e = +pi where this law takes -pi (header comment); f is odd in e and df even,
+ * so f_i changes sign there.  Returns 0 when the scalar loop must run. */
+static int repellers_simd(const sw_glm_params *p, const sw_situation3 *s, const double u[3],
+			  sw_glm3_terms *t, double *r_min, int *found)
+{
+#ifdef SW_HAVE_SLEEF
+	if (s->n_obs < 3)
+		return 0;
+	sw_percept p2[SW_GLM3_CHUNK];
+	plane3 pl[SW_GLM3_CHUNK];
+	double each[SW_GLM3_CHUNK];
+	sw_situation s2 = {0};
+	sw__glm_obs_sums sums;
+	if (!sw__glm_obstacles_simd_each(p, &s2, 0.0, 1.0, &sums, NULL))
+		return 0; /* no AVX2 and FMA on this CPU */
+	for (int c0 = 0; c0 < s->n_obs; c0 += SW_GLM3_CHUNK) {
+		int m = s->n_obs - c0 < SW_GLM3_CHUNK ? s->n_obs - c0 : SW_GLM3_CHUNK;
+		for (int k = 0; k < m; k++) {
+			const sw_percept3 *o = &s->obs[c0 + k];
+			plane_of(u, o->dx, o->dy, o->dz, &pl[k]);
+			p2[k] = (sw_percept){pl[k].cos_t, pl[k].sin_t, o->dist, o->rho, o->clearance,
+					     o->id, 0.0, 0.0};
+		}
+		s2.radius = s->radius;
+		s2.n_obs = m;
+		s2.obs = p2;
+		sw__glm_obstacles_simd_each(p, &s2, 0.0, 1.0, &sums, each);
+		for (int k = 0; k < m; k++)
+			add_turn(t->omega_obs, pl[k].behind ? -each[k] : each[k], pl[k].n);
+		t->df_obs += sums.df_obs;
+		t->sum_d += sums.sum_d;
+		t->sum_w += sums.sum_w;
+		if (sums.found && (!*found || sums.r_min < *r_min)) {
+			*r_min = sums.r_min;
+			*found = 1;
+		}
+	}
+	return 1;
+#else
+	(void)p;
+	(void)s;
+	(void)u;
+	(void)t;
+	(void)r_min;
+	(void)found;
+	return 0;
+#endif
+}
+
 void sw_glm3_eval(const sw_glm_params *p, const sw_situation3 *s, const double u[3], double w_tar,
 		  double w_obs, sw_glm3_terms *out)
 {
@@ -123,24 +184,27 @@ void sw_glm3_eval(const sw_glm_params *p, const sw_situation3 *s, const double u
 
 	/* Repellers, eqs. (3)-(7), each in its plane; eq. (12) reads the closest clearance in
 	 * front (theta < pi/2). */
-	double margin = p->margin < 0.0 ? p->d1 : p->margin;
 	double r_min = INFINITY;
 	int found = 0;
-	for (int i = 0; i < s->n_obs; i++) {
-		const sw_percept3 *o = &s->obs[i];
-		plane3 pl;
-		plane_of(u, o->dx, o->dy, o->dz, &pl);
-		double dpsi = sw_glm_dpsi(o->rho, s->radius, margin, o->dist);
-		double r = fmax(o->clearance, p->r_floor);
-		double df, w, d;
-		double f = sw_glm_repeller(-pl.theta, dpsi, r, p->delta, p->d0, &df, &w, &d);
-		add_turn(t.omega_obs, f, pl.n);
-		t.df_obs += df;
-		t.sum_d += d;
-		t.sum_w += w;
-		if (pl.cos_t > 0.0 && (!found || o->clearance < r_min)) {
-			r_min = o->clearance;
-			found = 1;
+	if (!repellers_simd(p, s, u, &t, &r_min, &found)) {
+		double margin = p->margin < 0.0 ? p->d1 : p->margin;
+		for (int i = 0; i < s->n_obs; i++) {
+			const sw_percept3 *o = &s->obs[i];
+			plane3 pl;
+			plane_of(u, o->dx, o->dy, o->dz, &pl);
+			double dpsi = sw_glm_dpsi(o->rho, s->radius, margin, o->dist);
+			double r = fmax(o->clearance, p->r_floor);
+			double df, w, d;
+			double f = sw_glm_repeller(-atan2(pl.sin_t, pl.cos_t), dpsi, r, p->delta,
+						   p->d0, &df, &w, &d);
+			add_turn(t.omega_obs, f, pl.n);
+			t.df_obs += df;
+			t.sum_d += d;
+			t.sum_w += w;
+			if (pl.cos_t > 0.0 && (!found || o->clearance < r_min)) {
+				r_min = o->clearance;
+				found = 1;
+			}
 		}
 	}
 

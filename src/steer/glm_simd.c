@@ -176,8 +176,9 @@ SW_AVX2 static inline void stage_asin(glm_stage *st)
 }
 
 /* Stage 4: the rest of eqs. (3)-(7) and (12) into the partial sums; lanes outside st->valid add
- * nothing. */
-SW_AVX2 static inline void stage_finish(const glm_vconst *k, const glm_stage *st, glm_vacc *acc)
+ * nothing.  With each not NULL, the 4 lanes' f_i are stored there too. */
+SW_AVX2 static inline void stage_finish(const glm_vconst *k, const glm_stage *st, glm_vacc *acc,
+					double *each)
 {
 	const glm_block *b = &st->b;
 	const __m256d zero = _mm256_setzero_pd(), one = v_set(1.0), two = v_set(2.0);
@@ -229,6 +230,8 @@ SW_AVX2 static inline void stage_finish(const glm_vconst *k, const glm_stage *st
 
 	/* Eq. (3) and its derivative, masked to the valid lanes, into the partial sums. */
 	__m256d f = _mm256_mul_pd(_mm256_mul_pd(rv, w), dval);
+	if (each)
+		_mm256_storeu_pd(each, f);
 	__m256d df = _mm256_mul_pd(dval, _mm256_add_pd(_mm256_mul_pd(dr, w), _mm256_mul_pd(rv, dw)));
 	acc->f = _mm256_add_pd(acc->f, _mm256_and_pd(valid, f));
 	acc->df = _mm256_add_pd(acc->df, _mm256_and_pd(valid, df));
@@ -258,7 +261,8 @@ SW_AVX2 static inline double hmin(__m256d v)
 
 SW_AVX2 __attribute__((noinline)) static void obstacles_avx2(const sw_glm_params *p,
 							     const sw_situation *s, double sphi,
-							     double cphi, sw__glm_obs_sums *out)
+							     double cphi, sw__glm_obs_sums *out,
+							     double *each)
 {
 	glm_vconst k;
 	k.sphi = v_set(sphi);
@@ -312,8 +316,12 @@ SW_AVX2 __attribute__((noinline)) static void obstacles_avx2(const sw_glm_params
 			stage_atan2(&st[b]);
 		for (int b = 0; b < nbk; b++)
 			stage_asin(&st[b]);
-		for (int b = 0; b < nbk; b++)
-			stage_finish(&k, &st[b], &acc);
+		for (int b = 0; b < nbk; b++) {
+			double lanes[4], *dst = each ? lanes : NULL;
+			stage_finish(&k, &st[b], &acc, dst);
+			for (int j = 0; each && j < 4 && i0 + 4 * b + j < n; j++)
+				each[i0 + 4 * b + j] = lanes[j];
+		}
 	}
 
 	out->f_obs = hsum(acc.f);
@@ -328,8 +336,8 @@ SW_AVX2 __attribute__((noinline)) static void obstacles_avx2(const sw_glm_params
 #pragma GCC pop_options
 #endif
 
-int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double sphi,
-			   double cphi, sw__glm_obs_sums *out)
+int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, double sphi,
+				double cphi, sw__glm_obs_sums *out, double *each)
 {
 	if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
 		return 0;
@@ -337,21 +345,34 @@ int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double
 		*out = (sw__glm_obs_sums){0.0, 0.0, 0.0, 0.0, INFINITY, 0};
 		return 1;
 	}
-	obstacles_avx2(p, s, sphi, cphi, out);
+	obstacles_avx2(p, s, sphi, cphi, out, each);
 	return 1;
+}
+
+int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double sphi,
+			   double cphi, sw__glm_obs_sums *out)
+{
+	return sw__glm_obstacles_simd_each(p, s, sphi, cphi, out, NULL);
 }
 
 #else /* !SW_GLM_SIMD */
 
-int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double sphi,
-			   double cphi, sw__glm_obs_sums *out)
+int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, double sphi,
+				double cphi, sw__glm_obs_sums *out, double *each)
 {
 	(void)p;
 	(void)s;
 	(void)sphi;
 	(void)cphi;
 	(void)out;
+	(void)each;
 	return 0;
+}
+
+int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double sphi,
+			   double cphi, sw__glm_obs_sums *out)
+{
+	return sw__glm_obstacles_simd_each(p, s, sphi, cphi, out, NULL);
 }
 
 #endif

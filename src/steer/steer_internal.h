@@ -37,6 +37,11 @@ void sw__glm_obstacles_scalar(const sw_glm_params *p, const sw_situation *s, dou
 int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double sphi,
 			   double cphi, sw__glm_obs_sums *out);
 
+/* sw__glm_obstacles_simd() that also stores each percept's term f_i of eq. (3) in each[i] (for the
+ * 3-D law, which turns each term about its own axis). */
+int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, double sphi,
+				double cphi, sw__glm_obs_sums *out, double *each);
+
 /* x clamped to [0, 1]; NaN maps to 0. */
 static inline double sw__unit(double x)
 {
