@@ -19,14 +19,9 @@
  * result is sorted into increasing index order, the brute-force loop's, so that the percepts and
  * every result are bit-identical to the brute-force loop (tested).  Used when every agent has a
  * finite perception radius; otherwise perception stays brute force. */
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "sim_internal.h"
 
@@ -179,36 +174,6 @@ static int scan_cell(const struct sw_world *w, long ix, long iy, int i, sw_vec2 
 	return n;
 }
 
-/* Sorts the n <= SW_GRID_RANK_SORT distinct indices of found by ranks: each index's place is the
- * count of smaller ones.  With SSE2 (every x86-64) four comparisons at a time against a copy
- * padded with INT_MAX, which is never smaller. */
-static void rank_sort(int *found, int n)
-{
-	int tmp[SW_GRID_RANK_SORT + 3];
-	memcpy(tmp, found, (size_t)n * sizeof *tmp);
-#ifdef __SSE2__
-	int n4 = (n + 3) & ~3;
-	for (int b = n; b < n4; b++)
-		tmp[b] = INT_MAX;
-	for (int a = 0; a < n; a++) {
-		__m128i x = _mm_set1_epi32(tmp[a]), acc = _mm_setzero_si128();
-		for (int b = 0; b < n4; b += 4) /* a true comparison is -1: subtract it */
-			acc = _mm_sub_epi32(
-			    acc, _mm_cmplt_epi32(_mm_loadu_si128((const __m128i *)(tmp + b)), x));
-		acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, _MM_SHUFFLE(1, 0, 3, 2)));
-		acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, _MM_SHUFFLE(2, 3, 0, 1)));
-		found[_mm_cvtsi128_si32(acc)] = tmp[a];
-	}
-#else
-	for (int a = 0; a < n; a++) {
-		int r = 0;
-		for (int b = 0; b < n; b++)
-			r += tmp[b] < tmp[a];
-		found[r] = tmp[a];
-	}
-#endif
-}
-
 int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out)
 {
 	long x0 = cell_of(w, p.x - reach), x1 = cell_of(w, p.x + reach);
@@ -237,7 +202,14 @@ int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out
 	 * index counts the smaller ones: no data-dependent branch, where insertion sort
 	 * mispredicts at almost every shift); a long one by insertion (sorted within cells). */
 	if (n <= SW_GRID_RANK_SORT) {
-		rank_sort(found, n);
+		int tmp[SW_GRID_RANK_SORT];
+		memcpy(tmp, found, (size_t)n * sizeof *tmp);
+		for (int a = 0; a < n; a++) {
+			int r = 0;
+			for (int b = 0; b < n; b++)
+				r += tmp[b] < tmp[a];
+			found[r] = tmp[a];
+		}
 		*out = found;
 		return n;
 	}
