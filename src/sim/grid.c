@@ -41,6 +41,7 @@ int sw__grid_alloc(struct sw_world *w)
 {
 	const sw_model *m = w->m;
 	w->grid_on = 0;
+	w->grid_qz = NAN;
 	if (!m->run.agents_perceive || !m->run.neighbor_grid || w->n < 2)
 		return SW_SUCCESS;
 	double pmax = 0.0, rmax = 0.0;
@@ -64,7 +65,10 @@ int sw__grid_alloc(struct sw_world *w)
 	w->grid_items = calloc((size_t)w->n, sizeof *w->grid_items);
 	w->grid_px = calloc((size_t)w->n, sizeof *w->grid_px);
 	w->grid_py = calloc((size_t)w->n, sizeof *w->grid_py);
-	if (!w->grid_start || !w->grid_items || !w->grid_px || !w->grid_py)
+	if (w->dim3)
+		w->grid_pz = calloc((size_t)w->n, sizeof *w->grid_pz);
+	if (!w->grid_start || !w->grid_items || !w->grid_px || !w->grid_py ||
+	    (w->dim3 && !w->grid_pz))
 		return SW_ENOMEM;
 	w->grid_on = 1;
 	return SW_SUCCESS;
@@ -76,6 +80,7 @@ void sw__grid_free(struct sw_world *w)
 	free(w->grid_items);
 	free(w->grid_px);
 	free(w->grid_py);
+	free(w->grid_pz);
 }
 
 /* Cell coordinate of x. */
@@ -138,6 +143,8 @@ void sw__grid_build(struct sw_world *w)
 		w->grid_items[k] = j;
 		w->grid_px[k] = y[0];
 		w->grid_py[k] = y[1];
+		if (w->grid_pz)
+			w->grid_pz[k] = w->snap3[4 * (size_t)j]; /* z (space3.c) */
 	}
 	/* grid_start[b] now holds the end of bucket b: shift back to starts. */
 	for (int b = nb; b > 0; b--)
@@ -150,6 +157,16 @@ void sw__grid_build(struct sw_world *w)
 static int scan_run(const struct sw_world *w, int lo, int hi, int i, sw_vec2 p, double r2,
 		    int *found, int n)
 {
+	if (!isnan(w->grid_qz)) { /* 3-D: the distance in space (sw__perceive3) */
+		for (int k = lo; k < hi; k++) {
+			double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
+			double dz = w->grid_pz[k] - w->grid_qz;
+			int j = w->grid_items[k];
+			found[n] = j;
+			n += (dx * dx + dy * dy + dz * dz <= r2) & (j != i);
+		}
+		return n;
+	}
 	for (int k = lo; k < hi; k++) {
 		double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
 		int j = w->grid_items[k];

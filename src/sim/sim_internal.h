@@ -95,6 +95,10 @@ struct sw_world {
 	int *pg_found;          /* scratch (per thread): the query's primitives */
 	unsigned *pg_query, pg_query_main; /* stamp counter (per thread) */
 	double *grid_px, *grid_py; /* bucket order: positions */
+	double *grid_pz;        /* bucket order: heights (3-D worlds only, else NULL) */
+	double grid_qz;         /* height of the agent perceiving now (3-D, set by sw__perceive3
+				   around its planar perception; NAN otherwise): the grid then keeps
+				   only agents within reach in 3-D */
 	size_t grid_cap;        /* buckets grid_start has room for */
 	int grid_dense;         /* 1: dense layout of the current build (cells of the box) */
 	long grid_ix0, grid_iy0, grid_nx, grid_ny; /* dense layout: first cell and box size */

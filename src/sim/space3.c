@@ -107,7 +107,13 @@ int sw__perceive3(struct sw_world *w, int i, double t, const double *y, sw_situa
 	const double *q = y + w->dim[i] - SW_STATE3_DIM;
 	sw_situation s2;
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
-	if (sw__perceive_grow(w, i, t, y, sw__wall_near(def), &s2) < 0)
+	/* The planar perception returns the agents within reach in projection; with the height
+	 * set, the grid already drops those out of reach in space (a subset that keeps every
+	 * agent the filter below keeps, in the same order). */
+	w->grid_qz = q[SW_STATE3_Z];
+	int np = sw__perceive_grow(w, i, t, y, sw__wall_near(def), &s2);
+	w->grid_qz = NAN;
+	if (np < 0)
 		return -1;
 	s->x = s2.x;
 	s->y = s2.y;
