@@ -532,6 +532,58 @@ START_TEST(obstacle_index_gives_the_bits_of_the_loop_over_all_primitives)
 }
 END_TEST
 
+START_TEST(skipped_obstacle_measurements_change_no_metric)
+{
+	/* measure_obstacles skips static obstacles that cannot have come closer than their
+	 * recorded minimum (a Lipschitz bound on the path length).  Recompute every agent's
+	 * clearance to every obstacle after every step here, by brute force, and compare the
+	 * per-obstacle minima, overlap episodes and deepest overlaps: exactly equal. */
+	sw_model *m = obstacle_field(1);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	int n = m->n_agents, no = m->n_obstacles;
+	double *mins = malloc((size_t)n * no * sizeof *mins);
+	unsigned char *over = calloc((size_t)n * no, 1);
+	int *episodes = calloc((size_t)n, sizeof *episodes);
+	for (size_t k = 0; k < (size_t)n * no; k++)
+		mins[k] = INFINITY;
+	long steps = lround(m->run.duration / m->run.step);
+	for (long s = 0; s <= steps; s++) {
+		if (s > 0)
+			ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
+		for (int i = 0; i < n; i++) {
+			sw_agent_state st;
+			sw_world_agent(w, i, &st);
+			sw_vec2 p = sw_v2(st.y[SW_STATE_X], st.y[SW_STATE_Y]);
+			for (int j = 0; j < no; j++) {
+				size_t k = (size_t)i * no + j;
+				double c = sw_model_obstacle_clearance(m, j, sw_world_time(w), p,
+								       m->agents[i].radius);
+				mins[k] = fmin(mins[k], c);
+				episodes[i] += c < 0.0 && !over[k];
+				over[k] = c < 0.0;
+			}
+		}
+	}
+	int measured_below_1m = 0;
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < no; j++) {
+			double got = sw_world_min_clearance(w, i, j), want = mins[(size_t)i * no + j];
+			ck_assert_msg(got == want, "agent %d obstacle %d: %.17g, brute force %.17g", i, j,
+				      got, want);
+			measured_below_1m += want < 1.0;
+		}
+		ck_assert_int_eq(sw_world_metrics(w, i)->collisions, episodes[i]);
+	}
+	ck_assert_int_gt(measured_below_1m, 20); /* the agents did pass obstacles */
+	free(mins);
+	free(over);
+	free(episodes);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
 /* Runs m for `first` steps, checkpoints, restores into a fresh world and runs on: the outcome of
  * the resumed world, with the checkpoint's bytes in *ck (freed by the caller). */
 static outcome resumed(const sw_model *m, long first, int threads, void **ck, size_t *ckn)
@@ -613,6 +665,7 @@ Suite *crowd_suite(void)
 	tcase_add_test(tc, perception_buffers_grow_for_dense_crowds);
 	tcase_add_test(tc, walls_hide_agents_and_discs);
 	tcase_add_test(tc, obstacle_index_gives_the_bits_of_the_loop_over_all_primitives);
+	tcase_add_test(tc, skipped_obstacle_measurements_change_no_metric);
 	tcase_add_test(tc, personality_traits_are_drawn_per_agent_from_their_distributions);
 	tcase_add_test(tc, bad_trait_distributions_are_errors);
 	tcase_add_test(tc, alignment_brings_a_disordered_group_to_a_common_heading);

@@ -184,6 +184,8 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	get(&b, w->metrics, n * sizeof *w->metrics);
 	get(&b, w->min_clear, no * sizeof *w->min_clear);
 	get(&b, w->overlap, no);
+	for (size_t k = 0; k < no; k++) /* skipping leaves results unchanged: measure afresh */
+		w->clear_until[k] = -INFINITY;
 	get(&b, w->agent_overlap, n);
 	get(&b, w->fast, 3 * n * sizeof *w->fast);
 	if (w->hist) {

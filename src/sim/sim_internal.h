@@ -61,6 +61,8 @@ struct sw_world {
 	sw_agent_metrics *metrics;
 	double *min_clear;      /* n * n_obstacles minimum clearances */
 	unsigned char *overlap; /* n * n_obstacles: overlapping at the last check */
+	double *clear_until;    /* n * n_obstacles: path length below which the obstacle need not be
+				   measured (step.c measure_obstacles); -INFINITY: measure */
 	unsigned char *agent_overlap; /* n: overlapping some agent at the last check */
 	const gsl_odeiv2_step_type *type; /* NULL: explicit Euler */
 	gsl_odeiv2_system *sys; /* per unit */

@@ -50,6 +50,7 @@ void sw_world_destroy(sw_world *w)
 	sw__steerbench_free(w);
 	free(w->min_clear);
 	free(w->overlap);
+	free(w->clear_until);
 	free(w->agent_overlap);
 	free(w->sys);
 	free(w->drv);
@@ -266,6 +267,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->metrics = calloc((size_t)n + 1, sizeof *w->metrics);
 	w->min_clear = calloc(no + 1, sizeof *w->min_clear);
 	w->overlap = calloc(no + 1, 1);
+	w->clear_until = malloc((no + 1) * sizeof *w->clear_until);
 	w->agent_overlap = calloc((size_t)n + 1, 1);
 	/* GSL systems and drivers only for GSL steppers (explicit Euler needs none). */
 	size_t ns = type ? (size_t)nu + 1 : 1;
@@ -298,7 +300,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (need_hist)
 		w->hist = calloc((size_t)n * SW_HISTORY * 3 + 1, sizeof *w->hist);
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
-	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
+	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap || !w->clear_until ||
 	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
 	    !w->fast || !w->occl || (radii_differ && !w->agent_rad) ||
 	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) ||
@@ -314,8 +316,10 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 		sw_world_destroy(w);
 		return fst;
 	}
-	for (size_t k = 0; k < no; k++)
+	for (size_t k = 0; k < no; k++) {
 		w->min_clear[k] = INFINITY;
+		w->clear_until[k] = -INFINITY; /* measure at the first sensing */
+	}
 	for (int u = 0; u < nu; u++) {
 		double *y = agent_y(w, u);
 		if (u < n)
