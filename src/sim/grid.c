@@ -25,8 +25,8 @@
 
 #include "sim_internal.h"
 
-/* Longest list sorted by ranks (sw__grid_query). */
-#define SW_GRID_RANK_SORT 32
+/* Longest list sorted by ranks (sw__sort_indices). */
+#define SW_RANK_SORT 32
 
 /* Hashed layout: cell coordinates to a bucket.  Linear in ix, so that the cells of one row of a
  * query are consecutive buckets; the row multiplier is a large odd constant, which spreads rows
@@ -191,6 +191,32 @@ static int scan_cell(const struct sw_world *w, long ix, long iy, int i, sw_vec2 
 	return n;
 }
 
+void sw__sort_indices(int *a, int n)
+{
+	/* A short list goes by ranks (each index counts the smaller ones: no data-dependent
+	 * branch, where insertion sort mispredicts at almost every shift); a long one by
+	 * insertion (the lists of both grids are sorted within cells). */
+	if (n <= SW_RANK_SORT) {
+		int tmp[SW_RANK_SORT];
+		memcpy(tmp, a, (size_t)n * sizeof *tmp);
+		for (int x = 0; x < n; x++) {
+			int r = 0;
+			for (int y = 0; y < n; y++)
+				r += tmp[y] < tmp[x];
+			a[r] = tmp[x];
+		}
+		return;
+	}
+	for (int x = 1; x < n; x++) {
+		int j = a[x], q = x;
+		while (q > 0 && a[q - 1] > j) {
+			a[q] = a[q - 1];
+			q--;
+		}
+		a[q] = j;
+	}
+}
+
 int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out)
 {
 	long x0 = cell_of(w, p.x - reach), x1 = cell_of(w, p.x + reach);
@@ -215,29 +241,7 @@ int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out
 			for (long ix = x0; ix <= x1; ix++)
 				n = scan_cell(w, ix, iy, i, p, r2, found, n);
 	}
-	/* Increasing index order (the brute-force loop's).  A short list goes by ranks (each
-	 * index counts the smaller ones: no data-dependent branch, where insertion sort
-	 * mispredicts at almost every shift); a long one by insertion (sorted within cells). */
-	if (n <= SW_GRID_RANK_SORT) {
-		int tmp[SW_GRID_RANK_SORT];
-		memcpy(tmp, found, (size_t)n * sizeof *tmp);
-		for (int a = 0; a < n; a++) {
-			int r = 0;
-			for (int b = 0; b < n; b++)
-				r += tmp[b] < tmp[a];
-			found[r] = tmp[a];
-		}
-		*out = found;
-		return n;
-	}
-	for (int a = 1; a < n; a++) {
-		int j = found[a], q = a;
-		while (q > 0 && found[q - 1] > j) {
-			found[q] = found[q - 1];
-			q--;
-		}
-		found[q] = j;
-	}
+	sw__sort_indices(found, n); /* the brute-force loop's order */
 	*out = found;
 	return n;
 }

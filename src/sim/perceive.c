@@ -26,10 +26,25 @@ const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)
 	return &w->steer[w->steer_first[i] + (w->aut[i] ? mode : 0)];
 }
 
-sw_vec2 sw__target_at(const struct sw_world *w, int k, double t)
+/* Position of target k at time t into two scalars (see target_xy). */
+static inline void target_k_xy(const struct sw_world *w, int k, double t, double *x, double *y)
 {
 	const sw_target *g = &w->m->targets[k];
-	return g->motion.kind != SW_MOTION_NONE ? sw_model_target_position(w->m, k, t) : g->position;
+	if (g->motion.kind != SW_MOTION_NONE) {
+		sw_vec2 q = sw_model_target_position(w->m, k, t);
+		*x = q.x;
+		*y = q.y;
+	} else {
+		*x = g->position.x;
+		*y = g->position.y;
+	}
+}
+
+sw_vec2 sw__target_at(const struct sw_world *w, int k, double t)
+{
+	sw_vec2 q;
+	target_k_xy(w, k, t, &q.x, &q.y);
+	return q;
 }
 
 /* sw__target_pos into two scalars.  Perception writes them straight into the situation: through
@@ -38,19 +53,9 @@ sw_vec2 sw__target_at(const struct sw_world *w, int k, double t)
 static inline int target_xy(const struct sw_world *w, int i, double t, double *x, double *y)
 {
 	switch (w->tkind[i]) {
-	case TGT_TARGET: {
-		int k = w->tindex[i];
-		const sw_target *g = &w->m->targets[k];
-		if (g->motion.kind != SW_MOTION_NONE) {
-			sw_vec2 q = sw_model_target_position(w->m, k, t);
-			*x = q.x;
-			*y = q.y;
-		} else { /* scalar copies: a returned sw_vec2 would take the same stall */
-			*x = g->position.x;
-			*y = g->position.y;
-		}
+	case TGT_TARGET: /* scalar copies: a returned sw_vec2 would take the same stall */
+		target_k_xy(w, w->tindex[i], t, x, y);
 		return 1;
-	}
 	case TGT_AGENT: {
 		const double *yj = w->snap + 2 * (size_t)w->tindex[i];
 		*x = yj[0];

@@ -168,16 +168,7 @@ int sw__prim_grid_query(const struct sw_world *w, int i, sw_vec2 p, const int **
 			}
 	for (int s = 0; s < w->pg_n_moving; s++)
 		found[n++] = w->pg_moving[s];
-	/* Increasing index order, as the loop over all primitives; insertion sort: the lists
-	 * are short and nearly sorted (cells hold ascending indices). */
-	for (int s = 1; s < n; s++) {
-		int k = found[s], t = s;
-		while (t > 0 && found[t - 1] > k) {
-			found[t] = found[t - 1];
-			t--;
-		}
-		found[t] = k;
-	}
+	sw__sort_indices(found, n); /* the order of the loop over all primitives */
 	*out = found;
 	return n;
 }

@@ -220,6 +220,8 @@ int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out);
 /* grid.c */
 int sw__grid_alloc(struct sw_world *w);
 void sw__grid_free(struct sw_world *w);
+/** Sorts n distinct indices into increasing order (the grids' results). */
+void sw__sort_indices(int *a, int n);
 /** Bins the agents' snapshot positions (call after every snapshot). */
 void sw__grid_build(struct sw_world *w);
 /** Agents (other than i) whose snapshot centre may lie within `reach` of p, in increasing index

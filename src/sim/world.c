@@ -300,8 +300,8 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	if (need_hist)
 		w->hist = calloc((size_t)n * SW_HISTORY * 3 + 1, sizeof *w->hist);
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
-	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap || !w->clear_until ||
-	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
+	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
+	    !w->clear_until || !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
 	    !w->fast || !w->occl || (radii_differ && !w->agent_rad) ||
 	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) ||
 	    layout(w) != SW_SUCCESS || (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) ||
