@@ -1,12 +1,17 @@
 /* tests/test_crowd.c - crowds: the single-evaluation path against the full evaluation, and
  * parallel stepping against one thread (identical bits, events and metrics). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
 #include "swerve/io.h"
 #include "swerve/sim.h"
+#include "sim/sim_internal.h"
 #include "tests.h"
 
 /* n agents on a circle of radius rad walking to the antipodes, perceiving each other within
@@ -148,6 +153,36 @@ static void assert_same(const outcome *a, const outcome *b, int n_agents)
 		ck_assert_int_eq(a->ev_to[k], b->ev_to[k]);
 	}
 }
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* The neighbour lists' sort (rank sort padded to 16 or 32 lanes, insertion above) against qsort,
+ * for every length across the three paths, on distinct indices in random order. */
+START_TEST(index_sort_agrees_with_qsort_at_every_length)
+{
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	for (int n = 0; n <= 80; n++) {
+		for (int rep = 0; rep < 20; rep++) {
+			int a[80], b[80];
+			for (int k = 0; k < n; k++) /* distinct: a sparse increasing draw, then shuffled */
+				a[k] = (k ? a[k - 1] : 0) + 1 + (int)gsl_rng_uniform_int(g, 1000);
+			if (rep == 0 && n > 0)
+				a[n - 1] = INT_MAX - 1; /* the largest index next to the padding value */
+			if (n > 1)
+				gsl_ran_shuffle(g, a, (size_t)n, sizeof *a);
+			memcpy(b, a, sizeof a);
+			sw__sort_indices(a, n);
+			qsort(b, (size_t)n, sizeof *b, cmp_int);
+			ck_assert_msg(memcmp(a, b, (size_t)n * sizeof *a) == 0, "n = %d", n);
+		}
+	}
+	gsl_rng_free(g);
+}
+END_TEST
 
 START_TEST(single_evaluation_path_gives_the_bits_of_the_full_evaluation)
 {
@@ -654,6 +689,7 @@ Suite *crowd_suite(void)
 {
 	Suite *s = suite_create("crowd");
 	TCase *tc = tcase_create("crowd");
+	tcase_add_test(tc, index_sort_agrees_with_qsort_at_every_length);
 	tcase_add_test(tc, single_evaluation_path_gives_the_bits_of_the_full_evaluation);
 	tcase_add_test(tc, one_two_and_four_threads_give_identical_bits);
 	tcase_add_loop_test(tc, automata_scenarios_step_identically_on_one_and_three_threads, 0,
