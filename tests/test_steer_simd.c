@@ -279,6 +279,37 @@ START_TEST(test_simd_edge_cases)
 }
 END_TEST
 
+/* Both vector widths give the same bits (AVX-512 keeps the partial sums of AVX2's 4 lanes, and
+ * SLEEF's functions of both widths round alike): sums and per-percept terms on random cases.
+ * Skipped where the CPU lacks AVX-512. */
+START_TEST(test_simd_widths_agree_bit_for_bit)
+{
+	if (!sw__glm_simd_force(8) || !sw__glm_simd_force(4))
+		return;
+	gsl_rng *r = rng_new(99UL);
+	case_t c;
+	for (int k = 0; k < N_SITUATIONS; k++) {
+		int n = (int)gsl_rng_uniform_int(r, MAX_OBS + 1);
+		random_case(r, n, &c);
+		double sphi = sin(c.phi), cphi = cos(c.phi);
+		sw__glm_obs_sums a, b;
+		double ea[MAX_OBS], eb[MAX_OBS];
+		memset(&a, 0, sizeof a);
+		memset(&b, 0, sizeof b);
+		ck_assert(sw__glm_simd_force(4));
+		ck_assert(sw__glm_obstacles_simd_each(&c.p, &c.s, sphi, cphi, &a, ea));
+		ck_assert(sw__glm_simd_force(8));
+		ck_assert(sw__glm_obstacles_simd_each(&c.p, &c.s, sphi, cphi, &b, eb));
+		ck_assert_msg(memcmp(&a, &b, sizeof a) == 0, "case %d (%d percepts): sums differ", k,
+			      n);
+		ck_assert_msg(memcmp(ea, eb, (size_t)n * sizeof *ea) == 0,
+			      "case %d (%d percepts): terms differ", k, n);
+	}
+	sw__glm_simd_force(0);
+	gsl_rng_free(r);
+}
+END_TEST
+
 Suite *steer_simd_suite(void)
 {
 	Suite *s = suite_create("steer_simd");
@@ -287,6 +318,7 @@ Suite *steer_simd_suite(void)
 	tcase_add_test(tc, test_simd_matches_scalar_random);
 	tcase_add_test(tc, test_simd_tail_lengths);
 	tcase_add_test(tc, test_simd_edge_cases);
+	tcase_add_test(tc, test_simd_widths_agree_bit_for_bit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -63,186 +63,146 @@
 
 #include <math.h>
 
-/* sleef.h declares its AVX2 functions only when __AVX__ is defined; GCC's target pragma defines
- * it for the headers (and for the kernels below) without changing the rest of the build. */
+/* immintrin.h first, under the build's own target, so that each intrinsic keeps the minimal
+ * target the header gives it.  sleef.h declares its AVX2 and AVX-512 functions only when __AVX__
+ * and __AVX512F__ are defined; GCC's target pragma defines them for that header only.  The
+ * functions below carry their own target attributes, so that the AVX2 instance never contains an
+ * AVX-512 instruction. */
+#include <immintrin.h>
 #ifndef __clang__
 #pragma GCC push_options
-#pragma GCC target("avx2,fma")
+#pragma GCC target("avx2,fma,avx512f")
 #endif
-#include <immintrin.h>
 #include <sleef.h>
+#ifndef __clang__
+#pragma GCC pop_options
+#endif
+
+/* AVX-512 with GCC (runtime dispatch), or with clang when the build targets it. */
+#if !defined(__clang__) || defined(__AVX512F__)
+#define SW_GLM_SIMD512 1
+#endif
 
 #define SW_AVX2 __attribute__((target("avx2,fma")))
-
+#define SW_AVX512 __attribute__((target("avx512f,avx2,fma")))
 
 /* Smallest sin(dpsi) and window saturation, as SW_GLM_Q_MIN and SW_GLM_W_SAT in glm.c. */
 #define SW_SIMD_Q_MIN 1e-6
 #define SW_SIMD_W_SAT 19.0
 
-/* Blocks of 4 percepts processed stage by stage (obstacles_avx2). */
-#define SW_SIMD_CHUNK 8
+/* Percepts taken stage by stage (glm_simd_kernel.h): 8 blocks of 4 or 4 blocks of 8. */
+#define SW_SIMD_CHUNK_LANES 32
 
-/* Per-evaluation constants broadcast to 4 lanes. */
-typedef struct glm_vconst {
-	__m256d sphi, cphi; /* heading sine and cosine */
-	__m256d rho_a, margin; /* agent radius and personal-space margin m */
-	__m256d delta, cdel, sdel; /* window margin and its cosine and sine */
-	__m256d r_floor, inv_d0; /* clearance floor, 1 / d0 */
-} glm_vconst;
-
-/* Four percepts' fields, one lane each. */
-typedef struct glm_block {
-	__m256d dx, dy, dist, rho, clear;
-} glm_block;
-
-/* Running sums (one partial sum per lane). */
+/* Running sums, one partial sum per lane of 4 at either width (glm_simd_kernel.h). */
 typedef struct glm_vacc {
 	__m256d f, df, d, w, r_min;
 	int front; /* OR of the in-front lane masks */
 } glm_vacc;
 
-SW_AVX2 static inline __m256d v_set(double x)
+/* Vector width forced by sw__glm_simd_force() (0: the widest the CPU has). */
+static int forced_width;
+
+/* --- AVX2: 4 lanes ------------------------------------------------------------------------ */
+
+SW_AVX2 static inline __m256d avx2_tail(int m)
 {
-	return _mm256_set1_pd(x);
+	return _mm256_castsi256_pd(
+		_mm256_set_epi64x(m > 3 ? -1 : 0, m > 2 ? -1 : 0, m > 1 ? -1 : 0, -1));
 }
 
-SW_AVX2 static inline __m256d v_abs(__m256d x)
+#define K_NAME(x) x##_avx2
+#define K_ATTR SW_AVX2
+#define K_W 4
+#define VD __m256d
+#define VM __m256d
+#define v_set(x) _mm256_set1_pd(x)
+#define v_zero() _mm256_setzero_pd()
+#define v_add _mm256_add_pd
+#define v_sub _mm256_sub_pd
+#define v_mul _mm256_mul_pd
+#define v_div _mm256_div_pd
+#define v_sqrt _mm256_sqrt_pd
+#define v_max _mm256_max_pd
+#define v_min _mm256_min_pd
+#define v_abs(x) _mm256_andnot_pd(_mm256_set1_pd(-0.0), (x))
+#define v_neg(x) _mm256_xor_pd((x), _mm256_set1_pd(-0.0))
+#define v_cmp(a, b, P) _mm256_cmp_pd((a), (b), _CMP_##P)
+#define v_sel(m, a, b) _mm256_blendv_pd((b), (a), (m))
+#define v_mand _mm256_and_pd
+#define v_keep _mm256_and_pd
+#define v_bits _mm256_movemask_pd
+#define v_exp Sleef_expd4_u10avx2
+#define v_atan2 Sleef_atan2d4_u35avx2
+#define v_asin Sleef_asind4_u35avx2
+#define v_store _mm256_storeu_pd
+#define v_lo4(x) (x)
+#define v_hi4(x) (x)
+#define v_tail avx2_tail
+#define v_load(o)                                                                                  \
+	((block_avx2){                                                                         \
+		_mm256_set_pd((o)[3].dx, (o)[2].dx, (o)[1].dx, (o)[0].dx),                         \
+		_mm256_set_pd((o)[3].dy, (o)[2].dy, (o)[1].dy, (o)[0].dy),                         \
+		_mm256_set_pd((o)[3].dist, (o)[2].dist, (o)[1].dist, (o)[0].dist),                 \
+		_mm256_set_pd((o)[3].rho, (o)[2].rho, (o)[1].rho, (o)[0].rho),                     \
+		_mm256_set_pd((o)[3].clearance, (o)[2].clearance, (o)[1].clearance,                \
+			      (o)[0].clearance)})
+#include "glm_simd_kernel.h"
+#include "glm_simd_undef.h"
+
+/* --- AVX-512: 8 lanes --------------------------------------------------------------------- */
+
+#ifdef SW_GLM_SIMD512
+/* One field of 8 consecutive percepts: a gather at the percept stride. */
+SW_AVX512 static inline __m512d avx512_field(const double *field)
 {
-	return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
+	const long long st = (long long)sizeof(sw_percept);
+	const __m512i idx = _mm512_set_epi64(7 * st, 6 * st, 5 * st, 4 * st, 3 * st, 2 * st, st, 0);
+	return _mm512_i64gather_pd(idx, field, 1);
 }
 
-/* a where mask is set, else b. */
-SW_AVX2 static inline __m256d v_sel(__m256d mask, __m256d a, __m256d b)
+SW_AVX512 static inline __m512d avx512_neg(__m512d x)
 {
-	return _mm256_blendv_pd(b, a, mask);
+	return _mm512_castsi512_pd(
+		_mm512_xor_si512(_mm512_castpd_si512(x), _mm512_set1_epi64((long long)1 << 63)));
 }
 
-SW_AVX2 static inline glm_block load_block(const sw_percept *o)
-{
-	glm_block b;
-	b.dx = _mm256_set_pd(o[3].dx, o[2].dx, o[1].dx, o[0].dx);
-	b.dy = _mm256_set_pd(o[3].dy, o[2].dy, o[1].dy, o[0].dy);
-	b.dist = _mm256_set_pd(o[3].dist, o[2].dist, o[1].dist, o[0].dist);
-	b.rho = _mm256_set_pd(o[3].rho, o[2].rho, o[1].rho, o[0].rho);
-	b.clear = _mm256_set_pd(o[3].clearance, o[2].clearance, o[1].clearance, o[0].clearance);
-	return b;
-}
+#define K_NAME(x) x##_avx512
+#define K_ATTR SW_AVX512
+#define K_W 8
+#define VD __m512d
+#define VM __mmask8
+#define v_set(x) _mm512_set1_pd(x)
+#define v_zero() _mm512_setzero_pd()
+#define v_add _mm512_add_pd
+#define v_sub _mm512_sub_pd
+#define v_mul _mm512_mul_pd
+#define v_div _mm512_div_pd
+#define v_sqrt _mm512_sqrt_pd
+#define v_max _mm512_max_pd
+#define v_min _mm512_min_pd
+#define v_abs _mm512_abs_pd
+#define v_neg avx512_neg
+#define v_cmp(a, b, P) _mm512_cmp_pd_mask((a), (b), _CMP_##P)
+#define v_sel(m, a, b) _mm512_mask_blend_pd((m), (b), (a))
+#define v_mand(m1, m2) ((__mmask8)((m1) & (m2)))
+#define v_keep _mm512_maskz_mov_pd
+#define v_bits(m) ((int)(m))
+#define v_exp Sleef_expd8_u10avx512f
+#define v_atan2 Sleef_atan2d8_u35avx512f
+#define v_asin Sleef_asind8_u35avx512f
+#define v_store _mm512_storeu_pd
+#define v_lo4 _mm512_castpd512_pd256
+#define v_hi4(x) _mm512_extractf64x4_pd((x), 1)
+#define v_tail(m) ((__mmask8)((1u << (m)) - 1u))
+#define v_load(o)                                                                                  \
+	((block_avx512){avx512_field(&(o)[0].dx), avx512_field(&(o)[0].dy),                   \
+			    avx512_field(&(o)[0].dist), avx512_field(&(o)[0].rho),                \
+			    avx512_field(&(o)[0].clearance)})
+#include "glm_simd_kernel.h"
+#include "glm_simd_undef.h"
+#endif
 
-/* A block between the stages: its percepts and what stage 1 computed. */
-typedef struct glm_stage {
-	glm_block b;
-	__m256d valid;
-	__m256d ce, se, q; /* cos e, sin e, sin dpsi clamped */
-	__m256d e, dpsi;   /* atan2 and asin results */
-} glm_stage;
-
-/* Stage 1 of eqs. (3)-(7) for the 4 lanes of st->b: relative direction and q. */
-SW_AVX2 static inline void stage_geometry(const glm_vconst *k, glm_stage *st)
-{
-	const glm_block *b = &st->b;
-	const __m256d zero = _mm256_setzero_pd(), one = v_set(1.0);
-
-	/* Relative direction: cos e and sin e (the heading (cphi, sphi) itself for a zero vector). */
-	__m256d len = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(b->dx, b->dx),
-						   _mm256_mul_pd(b->dy, b->dy)));
-	__m256d inv_len = _mm256_div_pd(one, len);
-	__m256d ce = _mm256_mul_pd(
-		_mm256_add_pd(_mm256_mul_pd(k->cphi, b->dx), _mm256_mul_pd(k->sphi, b->dy)), inv_len);
-	__m256d se = _mm256_mul_pd(
-		_mm256_sub_pd(_mm256_mul_pd(k->sphi, b->dx), _mm256_mul_pd(k->cphi, b->dy)), inv_len);
-	__m256d nonzero = _mm256_cmp_pd(len, zero, _CMP_GT_OQ);
-	st->ce = v_sel(nonzero, ce, k->cphi);
-	st->se = v_sel(nonzero, se, k->sphi);
-
-	/* q = sin dpsi clamped to [q_min, 1] (NaN and dist = 0 give 1).  (Not times inv_len: a
-	 * percept's dist may differ from |(dx, dy)| in the last bits, which asin amplifies near
-	 * q = 1.) */
-	__m256d q = _mm256_div_pd(_mm256_add_pd(_mm256_add_pd(b->rho, k->rho_a), k->margin),
-				  b->dist);
-	q = v_sel(_mm256_cmp_pd(q, one, _CMP_LT_OQ), q, one);
-	st->q = _mm256_max_pd(q, v_set(SW_SIMD_Q_MIN));
-}
-
-/* Stage 2: e = wrap(phi - psi_i) in (-pi, pi] (+ 0 turns a -0 sine into +0: e = pi behind). */
-SW_AVX2 static inline void stage_atan2(glm_stage *st)
-{
-	st->e = Sleef_atan2d4_u35avx2(_mm256_add_pd(st->se, _mm256_setzero_pd()), st->ce);
-}
-
-/* Stage 3: dpsi = asin q. */
-SW_AVX2 static inline void stage_asin(glm_stage *st)
-{
-	st->dpsi = Sleef_asind4_u35avx2(st->q);
-}
-
-/* Stage 4: the rest of eqs. (3)-(7) and (12) into the partial sums; lanes outside st->valid add
- * nothing.  With each not NULL, the 4 lanes' f_i are stored there too. */
-SW_AVX2 static inline void stage_finish(const glm_vconst *k, const glm_stage *st, glm_vacc *acc,
-					double *each)
-{
-	const glm_block *b = &st->b;
-	const __m256d zero = _mm256_setzero_pd(), one = v_set(1.0), two = v_set(2.0);
-	const __m256d valid = st->valid, ce = st->ce, se = st->se, q = st->q, e = st->e,
-		      dpsi = st->dpsi;
-
-	/* cos 2 dpsi and cos c. */
-	__m256d cos2 = _mm256_sub_pd(one, _mm256_mul_pd(_mm256_mul_pd(two, q), q));
-	__m256d sin2_sdel = _mm256_mul_pd(
-		_mm256_mul_pd(_mm256_mul_pd(two, q),
-			      _mm256_sqrt_pd(_mm256_sub_pd(one, _mm256_mul_pd(q, q)))),
-		k->sdel);
-	__m256d c_lt_pi = _mm256_cmp_pd(_mm256_add_pd(_mm256_mul_pd(two, dpsi), k->delta),
-					v_set(SW_PI), _CMP_LT_OQ);
-	__m256d cosc = v_sel(c_lt_pi, _mm256_sub_pd(_mm256_mul_pd(cos2, k->cdel), sin2_sdel),
-			     v_set(-1.0));
-
-	/* Eq. (7) with the clearance floored (max_pd returns the floor for a NaN clearance, as
-	 * fmax does). */
-	__m256d r = _mm256_max_pd(b->clear, k->r_floor);
-	__m256d dval = Sleef_expd4_u10avx2(
-		_mm256_mul_pd(_mm256_xor_pd(r, _mm256_set1_pd(-0.0)), k->inv_d0));
-
-	/* Eq. (4) and its derivative in e. */
-	__m256d inv = _mm256_div_pd(one, dpsi);
-	__m256d ae = _mm256_mul_pd(v_abs(e), inv);
-	__m256d ex = Sleef_expd4_u10avx2(_mm256_sub_pd(one, ae));
-	__m256d rv = _mm256_mul_pd(_mm256_mul_pd(e, inv), ex);
-	__m256d dr = _mm256_mul_pd(_mm256_mul_pd(inv, ex), _mm256_sub_pd(one, ae));
-
-	/* Eqs. (5)-(6): the logistic window where 0 < h1 < inf, else the step. */
-	__m256d h1 = _mm256_div_pd(v_set(4.0), _mm256_sub_pd(cos2, cosc));
-	__m256d smooth = _mm256_and_pd(_mm256_cmp_pd(h1, zero, _CMP_GT_OQ),
-				       _mm256_cmp_pd(h1, v_set(INFINITY), _CMP_LT_OQ));
-	__m256d x = _mm256_mul_pd(h1, _mm256_sub_pd(ce, cosc));
-	__m256d big = Sleef_expd4_u10avx2(_mm256_mul_pd(v_set(-2.0), x));
-	__m256d wl = _mm256_div_pd(one, _mm256_add_pd(one, big));
-	__m256d one_minus_w = v_sel(_mm256_cmp_pd(big, v_set(INFINITY), _CMP_EQ_OQ), one,
-				    _mm256_mul_pd(big, wl));
-	__m256d dwl = _mm256_mul_pd(
-		_mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(v_set(-2.0), h1), wl), one_minus_w), se);
-	__m256d sat = _mm256_cmp_pd(x, v_set(SW_SIMD_W_SAT), _CMP_GT_OQ);
-	wl = v_sel(sat, one, wl);
-	dwl = v_sel(sat, zero, dwl);
-	__m256d ws = v_sel(_mm256_cmp_pd(ce, cosc, _CMP_GT_OQ), one,
-			   v_sel(_mm256_cmp_pd(ce, cosc, _CMP_EQ_OQ), v_set(0.5), zero));
-	__m256d w = v_sel(smooth, wl, ws);
-	__m256d dw = _mm256_and_pd(smooth, dwl);
-
-	/* Eq. (3) and its derivative, masked to the valid lanes, into the partial sums. */
-	__m256d f = _mm256_mul_pd(_mm256_mul_pd(rv, w), dval);
-	if (each)
-		_mm256_storeu_pd(each, f);
-	__m256d df = _mm256_mul_pd(dval, _mm256_add_pd(_mm256_mul_pd(dr, w), _mm256_mul_pd(rv, dw)));
-	acc->f = _mm256_add_pd(acc->f, _mm256_and_pd(valid, f));
-	acc->df = _mm256_add_pd(acc->df, _mm256_and_pd(valid, df));
-	acc->d = _mm256_add_pd(acc->d, _mm256_and_pd(valid, dval));
-	acc->w = _mm256_add_pd(acc->w, _mm256_and_pd(valid, w));
-
-	/* Eq. (12): the smallest clearance among obstacles in front (|e_i| < pi/2, cos e > 0). */
-	__m256d front = _mm256_and_pd(valid, _mm256_cmp_pd(ce, zero, _CMP_GT_OQ));
-	acc->r_min = _mm256_min_pd(acc->r_min, v_sel(front, b->clear, v_set(INFINITY)));
-	acc->front |= _mm256_movemask_pd(front);
-}
+/* --- dispatch ----------------------------------------------------------------------------- */
 
 /* (l0 + l1) + (l2 + l3). */
 SW_AVX2 static inline double hsum(__m256d v)
@@ -259,71 +219,43 @@ SW_AVX2 static inline double hmin(__m256d v)
 	return _mm_cvtsd_f64(_mm_min_sd(m, _mm_unpackhi_pd(m, m)));
 }
 
-SW_AVX2 __attribute__((noinline)) static void obstacles_avx2(const sw_glm_params *p,
-							     const sw_situation *s, double sphi,
-							     double cphi, sw__glm_obs_sums *out,
-							     double *each)
+/* Widest vector the CPU runs (8, 4) or 0.  __builtin_cpu_supports also checks that the OS saves
+ * the wider registers. */
+static int cpu_width(void)
 {
-	glm_vconst k;
-	k.sphi = v_set(sphi);
-	k.cphi = v_set(cphi);
-	k.rho_a = v_set(s->radius);
-	k.margin = v_set(p->margin < 0.0 ? p->d1 : p->margin);
-	k.delta = v_set(p->delta);
-	double dcs[2];
-	sw__glm_delta_cs(p->delta, dcs);
-	k.cdel = v_set(dcs[0]);
-	k.sdel = v_set(dcs[1]);
-	k.r_floor = v_set(p->r_floor);
-	k.inv_d0 = v_set(1.0 / p->d0);
+#ifdef SW_GLM_SIMD512
+	if (__builtin_cpu_supports("avx512f"))
+		return 8;
+#endif
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return 4;
+	return 0;
+}
 
+int sw__glm_simd_force(int width)
+{
+	if (width != 0 && width != 4 && width != 8)
+		return 0;
+	if (width > cpu_width())
+		return 0;
+	forced_width = width;
+	return 1;
+}
+
+SW_AVX2 static void obstacles(int width, const sw_glm_params *p, const sw_situation *s,
+			      double sphi, double cphi, sw__glm_obs_sums *out, double *each)
+{
 	glm_vacc acc;
 	acc.f = acc.df = acc.d = acc.w = _mm256_setzero_pd();
-	acc.r_min = v_set(INFINITY);
+	acc.r_min = _mm256_set1_pd(INFINITY);
 	acc.front = 0;
-
-	/* Chunks of up to SW_SIMD_CHUNK blocks, stage by stage: the SLEEF calls of one stage are
-	 * independent of each other, so the processor overlaps them (one block's chain of calls
-	 * is longer than its reorder window).  The operations of each lane are those of the
-	 * block-at-a-time order, and the blocks are summed in the same order. */
-	const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
-	glm_stage st[SW_SIMD_CHUNK];
-	int n = s->n_obs;
-	for (int i0 = 0; i0 < n; i0 += 4 * SW_SIMD_CHUNK) {
-		int nbk = 0;
-		for (int i = i0; i < n && nbk < SW_SIMD_CHUNK; i += 4, nbk++) {
-			if (i + 4 <= n) {
-				st[nbk].b = load_block(&s->obs[i]);
-				st[nbk].valid = all;
-				continue;
-			}
-			/* The last 1-3 percepts, padded with a point 1 m ahead along +x. */
-			sw_percept tail[4];
-			for (int j = 0; j < 4; j++) {
-				if (i + j < n)
-					tail[j] = s->obs[i + j];
-				else
-					tail[j] = (sw_percept){1.0, 0.0, 1.0, 0.0, 1.0, 0, 0.0, 0.0};
-			}
-			int m = n - i;
-			st[nbk].valid = _mm256_castsi256_pd(
-				_mm256_set_epi64x(m > 3 ? -1 : 0, m > 2 ? -1 : 0, m > 1 ? -1 : 0, -1));
-			st[nbk].b = load_block(tail);
-		}
-		for (int b = 0; b < nbk; b++)
-			stage_geometry(&k, &st[b]);
-		for (int b = 0; b < nbk; b++)
-			stage_atan2(&st[b]);
-		for (int b = 0; b < nbk; b++)
-			stage_asin(&st[b]);
-		for (int b = 0; b < nbk; b++) {
-			double lanes[4], *dst = each ? lanes : NULL;
-			stage_finish(&k, &st[b], &acc, dst);
-			for (int j = 0; each && j < 4 && i0 + 4 * b + j < n; j++)
-				each[i0 + 4 * b + j] = lanes[j];
-		}
-	}
-
+#ifdef SW_GLM_SIMD512
+	if (width == 8)
+		obstacles_avx512(p, s, sphi, cphi, &acc, each);
+	else
+#endif
+		obstacles_avx2(p, s, sphi, cphi, &acc, each);
+	(void)width;
 	out->f_obs = hsum(acc.f);
 	out->df_obs = hsum(acc.df);
 	out->sum_d = hsum(acc.d);
@@ -332,20 +264,17 @@ SW_AVX2 __attribute__((noinline)) static void obstacles_avx2(const sw_glm_params
 	out->r_min = acc.front ? hmin(acc.r_min) : INFINITY;
 }
 
-#ifndef __clang__
-#pragma GCC pop_options
-#endif
-
 int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, double sphi,
 				double cphi, sw__glm_obs_sums *out, double *each)
 {
-	if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
+	int width = forced_width ? forced_width : cpu_width();
+	if (width == 0)
 		return 0;
 	if (s->n_obs <= 0) {
 		*out = (sw__glm_obs_sums){0.0, 0.0, 0.0, 0.0, INFINITY, 0};
 		return 1;
 	}
-	obstacles_avx2(p, s, sphi, cphi, out, each);
+	obstacles(width, p, s, sphi, cphi, out, each);
 	return 1;
 }
 
@@ -356,6 +285,11 @@ int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double
 }
 
 #else /* !SW_GLM_SIMD */
+
+int sw__glm_simd_force(int width)
+{
+	return width == 0;
+}
 
 int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, double sphi,
 				double cphi, sw__glm_obs_sums *out, double *each)

@@ -37,6 +37,11 @@ void sw__glm_obstacles_scalar(const sw_glm_params *p, const sw_situation *s, dou
 int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double sphi,
 			   double cphi, sw__glm_obs_sums *out);
 
+/* Forces the vector width of the loop (4: AVX2, 8: AVX-512; 0: the widest the CPU runs, the
+ * default) for tests that compare the widths; returns 0, changing nothing, when the CPU or the
+ * build lacks that width.  Not thread-safe: call it before stepping. */
+int sw__glm_simd_force(int width);
+
 /* sw__glm_obstacles_simd() that also stores each percept's term f_i of eq. (3) in each[i] (for the
  * 3-D law, which turns each term about its own axis). */
 int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, double sphi,
