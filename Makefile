@@ -28,7 +28,7 @@ CLI_LD  := $(if $(MPICC),$(MPICC),$(CC))
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fPIC $(OPENMP) -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fno-math-errno -fPIC $(OPENMP) -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
 LDLIBS  = $(OPENMP) $(PKG_LIBS) $(SLEEF_LIBS) -lm -pthread
 
 # Library sources, one folder per module.

@@ -279,6 +279,13 @@ void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, doub
 void sw_glm_eval_cs(const sw_glm_params *p, const sw_situation *s, double cphi, double sphi,
 		    double w_tar, double w_obs, sw_glm_terms *out);
 
+/** sw_glm_eval_cs() for n situations at once: out[k] is what sw_glm_eval_cs(p[k], s[k], cphi[k],
+ * sphi[k], w_tar, w_obs, &out[k]) gives, bit for bit.  Faster for crowds: the vectorised obstacle
+ * loops of several agents run together, so that their long chains of vector calls overlap. */
+void sw_glm_eval_batch(int n, const sw_glm_params *const p[], const sw_situation *const s[],
+		       const double cphi[], const double sphi[], double w_tar, double w_obs,
+		       sw_glm_terms out[]);
+
 /** Applies personality courage to GLM parameters (section 1.4); other traits act in the rhs. */
 sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers);
 

@@ -194,13 +194,16 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 	return n;
 }
 
-int sw__perceive_grow(struct sw_world *w, int i, double t, const double *y, double wall_near,
-		      sw_situation *s)
+int sw__perceive_from(struct sw_world *w, int i, double t, const double *y, double wall_near,
+		      sw_situation *s, int used)
 {
 	for (;;) {
-		int n = sw__perceive(w, i, t, y, wall_near, s, w->scratch, w->cap);
-		if (n < w->cap)
+		int room = w->cap - used;
+		int n = sw__perceive(w, i, t, y, wall_near, s, w->scratch + used, room);
+		if (n < room)
 			return n;
+		if (used > 0)
+			return -2;
 		/* Full: this agent perceives more than any agent before it did.  The buffer starts
 		 * with room for the primitives and 256 agents and doubles (so this allocation
 		 * happens a logarithmic number of times per run, not in steady state). */
@@ -210,4 +213,10 @@ int sw__perceive_grow(struct sw_world *w, int i, double t, const double *y, doub
 		w->scratch = p;
 		w->cap *= 2;
 	}
+}
+
+int sw__perceive_grow(struct sw_world *w, int i, double t, const double *y, double wall_near,
+		      sw_situation *s)
+{
+	return sw__perceive_from(w, i, t, y, wall_near, s, 0);
 }

@@ -188,8 +188,11 @@ void sw__reached(struct sw_world *w, int i, double t);
 void sw__start_plain(struct sw_world *w, int i);
 /** Copies the current states to the snapshot others perceive and rebuilds the grid. */
 void sw__snapshot(struct sw_world *w);
-/** Step 4 of step.c for agent i at w->t (dt: the step just taken, for overlap time). */
-int sw__sense(struct sw_world *w, int i, double dt);
+/** Moving 2-D GLM agents sensed together (their law evaluated by sw_glm_eval_batch). */
+#define SW_SENSE_GROUP 16
+/** Step 4 of step.c for agents [lo, hi) at w->t (dt: the step just taken, for overlap time);
+ * returns the first failure in agent order. */
+int sw__sense_range(struct sw_world *w, int lo, int hi, double dt);
 /** sw__sense for every agent, in parallel blocks. */
 int sw__sense_all(struct sw_world *w, double dt, sw_diag *diag);
 int sw__thread_alloc(const struct sw_world *w, sw_thread *th);
@@ -210,6 +213,10 @@ double sw__wall_near(const sw_steer_def *def);
  * percepts, or -1 when out of memory. */
 int sw__perceive_grow(struct sw_world *w, int i, double t, const double *y, double wall_near,
 		      sw_situation *s);
+/** sw__perceive_grow into the scratch from entry `used` on (the entries before it belong to
+ * others); returns -2, perceiving nothing, when used > 0 and the rest is too small. */
+int sw__perceive_from(struct sw_world *w, int i, double t, const double *y, double wall_near,
+		      sw_situation *s, int used);
 /** Steering definition agent i uses in mode `mode` (plain-law agents: their law). */
 const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode);
 /** Position of target k at time t. */

@@ -131,16 +131,14 @@ void sw__start_plain(struct sw_world *w, int i)
 
 /* --- step 4: sensing -------------------------------------------------------------------- */
 
-/* GLM weights relaxed for the situation s at state y (writes y[WTAR], y[WOBS]); with the fast
- * path on, also the heading rate (1) into y[OMEGA] and the commanded speed into y[V]. */
-static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const sw_situation *s)
+/* GLM weights relaxed for agent i's evaluation tm (at the heading whose cosine and sine are in
+ * fast[1], fast[2]; writes y[WTAR], y[WOBS]); with the fast path on, also the heading rate (1)
+ * into fast[0]; the commanded speed into y[V]. */
+static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const sw_glm_terms *tm)
 {
 	const sw_glm_params *p = &def->glm;
 	const sw_personality *pers = sw__pers(w, i);
 	double *y = agent_y(w, i), *fast = w->fast + 3 * (size_t)i;
-	sw_glm_terms tm;
-	sw_steer_velocity(1.0, y[SW_STATE_PHI], fast + 1); /* cos, sin: kept for the flow */
-	sw_glm_eval_cs(p, s, fast[1], fast[2], 1.0, 1.0, &tm);
 	if (p->weights != SW_WEIGHTS_DYNAMIC) {
 		double wt[2];
 		if (p->weights == SW_WEIGHTS_RESTART) {
@@ -149,18 +147,18 @@ static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const s
 			wt[0] = fmax(fabs(y[SW_STATE_WTAR]), p->w_floor);
 			wt[1] = fmax(fabs(y[SW_STATE_WOBS]), p->w_floor);
 		}
-		int st = sw_glm_relax_ws(tm.a1, tm.a2, tm.g12, tm.g21, wt, w->relax);
+		int st = sw_glm_relax_ws(tm->a1, tm->a2, tm->g12, tm->g21, wt, w->relax);
 		if (st != SW_SUCCESS)
 			return st;
 		y[SW_STATE_WTAR] = wt[0];
 		y[SW_STATE_WOBS] = wt[1];
 	}
 	if (!pers->has_mass)
-		y[SW_STATE_V] = tm.v_cmd;
+		y[SW_STATE_V] = tm->v_cmd;
 	if (w->fast_on && !w->type && !pers->has_agility && !pers->has_mass &&
 	    p->weights != SW_WEIGHTS_DYNAMIC) {
 		/* The heading rate sw_steer_rhs computes (rhs.c glm_rhs), same operations. */
-		fast[0] = fabs(y[SW_STATE_WTAR]) * tm.f_tar + fabs(y[SW_STATE_WOBS]) * tm.f_obs;
+		fast[0] = fabs(y[SW_STATE_WTAR]) * tm->f_tar + fabs(y[SW_STATE_WOBS]) * tm->f_obs;
 	}
 	return SW_SUCCESS;
 }
@@ -245,14 +243,57 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 	w->agent_overlap[i] = (unsigned char)hit;
 }
 
-int sw__sense(struct sw_world *w, int i, double dt)
+/* Metrics and SteerBench sums of agent i after its law has run with status st. */
+static int sense_tail(struct sw_world *w, int i, const sw_situation *s, double dt, int st)
+{
+	measure_obstacles(w, i, dt);
+	measure_agents(w, i, s);
+	if (st == SW_SUCCESS && dt > 0.0)
+		st = sw__steerbench_agent(w, i); /* a frame ended: SteerBench sums */
+	return st;
+}
+
+/* Moving 2-D GLM agents whose evaluations are made together (sw_glm_eval_batch): their percepts
+ * stay in the scratch buffer, one after the other, until the group is finished. */
+typedef struct glm_group {
+	int n, used; /* agents, and percepts they hold in the scratch buffer */
+	int idx[SW_SENSE_GROUP];
+	const sw_steer_def *def[SW_SENSE_GROUP];
+	sw_situation s[SW_SENSE_GROUP];
+} glm_group;
+
+/* Finishes the sensing of the group's agents, in order; returns the first failure. */
+static int finish_group(struct sw_world *w, glm_group *g, double dt)
+{
+	const sw_glm_params *p[SW_SENSE_GROUP];
+	const sw_situation *sp[SW_SENSE_GROUP];
+	double c[SW_SENSE_GROUP], sn[SW_SENSE_GROUP];
+	sw_glm_terms tm[SW_SENSE_GROUP];
+	for (int k = 0; k < g->n; k++) {
+		int i = g->idx[k];
+		double *fast = w->fast + 3 * (size_t)i;
+		sw_steer_velocity(1.0, agent_y(w, i)[SW_STATE_PHI], fast + 1); /* kept for the flow */
+		p[k] = &g->def[k]->glm;
+		sp[k] = &g->s[k];
+		c[k] = fast[1];
+		sn[k] = fast[2];
+	}
+	sw_glm_eval_batch(g->n, p, sp, c, sn, 1.0, 1.0, tm);
+	int status = SW_SUCCESS;
+	for (int k = 0; k < g->n; k++) {
+		int i = g->idx[k];
+		int st = sense_tail(w, i, &g->s[k], dt, glm_sense(w, i, g->def[k], &tm[k]));
+		if (st != SW_SUCCESS && status == SW_SUCCESS)
+			status = st;
+	}
+	g->n = g->used = 0;
+	return status;
+}
+
+/* Sensing of agent i outside a group (every agent that is not a moving 2-D GLM agent). */
+static int sense_one(struct sw_world *w, int i, const sw_steer_def *def, int mv, double dt)
 {
 	double *y = agent_y(w, i);
-	int mv = sw__moving(w, i);
-	w->fast[3 * (size_t)i] = NAN;
-	if (mv)
-		pick_target(w, i, w->t);
-	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
 	if (w->dim3) { /* 3-D world: space3.c senses (no SteerBench: model3.c) */
 		int st3 = sw__sense3(w, i, def, mv);
 		if (st3 == SW_SUCCESS)
@@ -262,20 +303,63 @@ int sw__sense(struct sw_world *w, int i, double dt)
 	sw_situation s;
 	if (sw__perceive_grow(w, i, w->t, y, sw__wall_near(def), &s) < 0)
 		return SW_ENOMEM;
-	int st = SW_SUCCESS;
 	if (!mv) {
 		y[SW_STATE_V] = 0.0;
 		y[SW_STATE_OMEGA] = 0.0;
-	} else if (def->law == SW_LAW_GLM) {
-		st = glm_sense(w, i, def, &s);
 	} else {
 		sw_steer_algebraic(def, sw__pers(w, i), &s, y);
 	}
-	measure_obstacles(w, i, dt);
-	measure_agents(w, i, &s);
-	if (st == SW_SUCCESS && dt > 0.0)
-		st = sw__steerbench_agent(w, i); /* a frame ended: SteerBench sums */
-	return st;
+	return sense_tail(w, i, &s, dt, SW_SUCCESS);
+}
+
+int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
+{
+	glm_group g;
+	g.n = g.used = 0;
+	int status = SW_SUCCESS;
+	for (int i = lo; i < hi; i++) {
+		int st = SW_SUCCESS, mv = sw__moving(w, i);
+		w->fast[3 * (size_t)i] = NAN;
+		if (mv)
+			pick_target(w, i, w->t);
+		const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+		if (!w->dim3 && mv && def->law == SW_LAW_GLM) {
+			const double *y = agent_y(w, i);
+			int n = sw__perceive_from(w, i, w->t, y, sw__wall_near(def), &g.s[g.n], g.used);
+			if (n == -2) { /* the group holds the buffer: finish it first */
+				st = finish_group(w, &g, dt);
+				n = sw__perceive_from(w, i, w->t, y, sw__wall_near(def), &g.s[0], 0);
+			}
+			if (n < 0) {
+				if (st == SW_SUCCESS)
+					st = SW_ENOMEM;
+			} else {
+				g.idx[g.n] = i;
+				g.def[g.n++] = def;
+				g.used += n;
+				if (g.n == SW_SENSE_GROUP) {
+					int sg = finish_group(w, &g, dt);
+					if (st == SW_SUCCESS)
+						st = sg;
+				}
+			}
+		} else {
+			/* Finish the group first, so that failures come in agent order. */
+			if (g.n > 0)
+				st = finish_group(w, &g, dt);
+			int so = sense_one(w, i, def, mv, dt);
+			if (st == SW_SUCCESS)
+				st = so;
+		}
+		if (st != SW_SUCCESS && status == SW_SUCCESS)
+			status = st;
+	}
+	if (g.n > 0) {
+		int st = finish_group(w, &g, dt);
+		if (status == SW_SUCCESS)
+			status = st;
+	}
+	return status;
 }
 
 /* --- step 2: advancing one agent ---------------------------------------------------------- */
@@ -565,9 +649,12 @@ static int for_agents(struct sw_world *w, int phase, double t0, double t1, doubl
 		sw_thread *th = &w->th[k];
 		struct sw_world *v = &th->view;
 		int lo = (int)((long)w->n * k / nt), hi = (int)((long)w->n * (k + 1) / nt);
+		if (phase == 1) {
+			th->status = sw__sense_range(v, lo, hi, dt);
+			continue;
+		}
 		for (int i = lo; i < hi; i++) {
-			int st = phase == 0 ? advance_unit(v, i, t0, t1, th->diag)
-					    : sw__sense(v, i, dt);
+			int st = advance_unit(v, i, t0, t1, th->diag);
 			if (st != SW_SUCCESS && th->status == SW_SUCCESS)
 				th->status = st;
 		}

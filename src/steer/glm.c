@@ -278,22 +278,43 @@ void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, doub
 		out->psi_t = atan2(s->ty - s->y, s->tx - s->x);
 }
 
-void sw_glm_eval_cs(const sw_glm_params *p, const sw_situation *s, double cphi, double sphi,
-		    double w_tar, double w_obs, sw_glm_terms *out)
+/* The attractor terms of sw_glm_eval_cs(): target, eq. (2), and flocking. */
+static void attractor_terms(const sw_glm_params *p, const sw_situation *s, double cphi,
+			    double sphi, sw_glm_terms *t)
 {
-	sw_glm_terms t = {0};
-
+	*t = (sw_glm_terms){0};
 	/* Target attractor, eq. (2); without a target f_tar = df_tar = 0. */
 	if (s->has_target) {
 		double dx = s->tx - s->x, dy = s->ty - s->y, se, ce;
-		t.psi_t = NAN; /* filled by sw_glm_eval */
+		t->psi_t = NAN; /* filled by sw_glm_eval */
 		rel_dir(sphi, cphi, dx, dy, &se, &ce);
-		t.f_tar = -p->a * se;
-		t.df_tar = -p->a * ce;
+		t->f_tar = -p->a * se;
+		t->df_tar = -p->a * ce;
 	}
-
 	if (p->cohesion != 0.0 || p->alignment != 0.0)
-		flock_terms(p, s, sphi, cphi, &t.f_tar, &t.df_tar);
+		flock_terms(p, s, sphi, cphi, &t->f_tar, &t->df_tar);
+}
+
+/* The rest of sw_glm_eval_cs() from the obstacle sums o: competition parameters (9)-(10), heading
+ * rate (1) without noise, speed (12). */
+static void finish_terms(const sw_glm_params *p, const sw_situation *s, double w_tar,
+			 double w_obs, const sw__glm_obs_sums *o, sw_glm_terms *t)
+{
+	t->f_obs = o->f_obs;
+	t->df_obs = o->df_obs;
+	t->sum_d = o->sum_d;
+	t->sum_w = o->sum_w;
+	sw_glm_competition(p, t->f_tar, t->df_tar, t->f_obs, t->df_obs, t->sum_d, t->sum_w, &t->a1,
+			   &t->a2, &t->g12, &t->g21);
+	t->phidot = fabs(w_tar) * t->f_tar + fabs(w_obs) * t->f_obs;
+	t->v_cmd = speed_law(p, s, o->found, o->r_min);
+}
+
+void sw_glm_eval_cs(const sw_glm_params *p, const sw_situation *s, double cphi, double sphi,
+		    double w_tar, double w_obs, sw_glm_terms *out)
+{
+	sw_glm_terms t;
+	attractor_terms(p, s, cphi, sphi, &t);
 
 	/* Obstacle repellers, eqs. (3)-(7): vectorised when built with SLEEF on an AVX2 CPU and
 	 * there are enough obstacles to fill a block, else the scalar reference. */
@@ -302,17 +323,46 @@ void sw_glm_eval_cs(const sw_glm_params *p, const sw_situation *s, double cphi, 
 	if (s->n_obs < SW_GLM_SIMD_MIN || !sw__glm_obstacles_simd(p, s, sphi, cphi, &o))
 #endif
 		sw__glm_obstacles_scalar(p, s, sphi, cphi, &o);
-	t.f_obs = o.f_obs;
-	t.df_obs = o.df_obs;
-	t.sum_d = o.sum_d;
-	t.sum_w = o.sum_w;
-
-	/* Competition parameters (9)-(10), heading rate (1) without noise, speed (12). */
-	sw_glm_competition(p, t.f_tar, t.df_tar, t.f_obs, t.df_obs, t.sum_d, t.sum_w, &t.a1, &t.a2,
-			   &t.g12, &t.g21);
-	t.phidot = fabs(w_tar) * t.f_tar + fabs(w_obs) * t.f_obs;
-	t.v_cmd = speed_law(p, s, o.found, o.r_min);
+	finish_terms(p, s, w_tar, w_obs, &o, &t);
 	*out = t;
+}
+
+void sw_glm_eval_batch(int n, const sw_glm_params *const p[], const sw_situation *const s[],
+		       const double cphi[], const double sphi[], double w_tar, double w_obs,
+		       sw_glm_terms out[])
+{
+	for (int k0 = 0; k0 < n; k0 += SW_GLM_BATCH) {
+		int m = n - k0 < SW_GLM_BATCH ? n - k0 : SW_GLM_BATCH;
+		/* The situations that take the vectorised loop (as in sw_glm_eval_cs), together. */
+		const sw_glm_params *vp[SW_GLM_BATCH];
+		const sw_situation *vs[SW_GLM_BATCH];
+		double vc[SW_GLM_BATCH], vsn[SW_GLM_BATCH];
+		int idx[SW_GLM_BATCH], nv = 0;
+		sw__glm_obs_sums o[SW_GLM_BATCH], vo[SW_GLM_BATCH];
+		for (int k = k0; k < k0 + m; k++) {
+			attractor_terms(p[k], s[k], cphi[k], sphi[k], &out[k]);
+			if (s[k]->n_obs >= SW_GLM_SIMD_MIN) {
+				vp[nv] = p[k];
+				vs[nv] = s[k];
+				vc[nv] = cphi[k];
+				vsn[nv] = sphi[k];
+				idx[nv++] = k - k0;
+			}
+		}
+		int vec = 0;
+#ifdef SW_HAVE_SLEEF
+		vec = nv > 0 && sw__glm_obstacles_simd_batch(nv, vp, vs, vsn, vc, vo);
+#endif
+		for (int j = 0; vec && j < nv; j++)
+			o[idx[j]] = vo[j];
+		for (int k = k0, j = 0; k < k0 + m; k++) {
+			if (vec && j < nv && idx[j] == k - k0)
+				j++; /* summed above */
+			else
+				sw__glm_obstacles_scalar(p[k], s[k], sphi[k], cphi[k], &o[k - k0]);
+			finish_terms(p[k], s[k], w_tar, w_obs, &o[k - k0], &out[k]);
+		}
+	}
 }
 
 sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers)

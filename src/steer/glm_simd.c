@@ -90,24 +90,33 @@
 #define SW_SIMD_Q_MIN 1e-6
 #define SW_SIMD_W_SAT 19.0
 
-/* Percepts taken stage by stage (glm_simd_kernel.h): 8 blocks of 4 or 4 blocks of 8. */
+/* Lanes taken stage by stage (glm_simd_kernel.h): 8 vectors of 4 or 4 of 8. */
 #define SW_SIMD_CHUNK_LANES 32
 
-/* Running sums, one partial sum per lane of 4 at either width (glm_simd_kernel.h). */
+/* An agent's running sums, one partial sum per lane of 4 at either width. */
 typedef struct glm_vacc {
 	__m256d f, df, d, w, r_min;
 	int front; /* OR of the in-front lane masks */
 } glm_vacc;
+
+/* An agent's constants of eqs. (3)-(7) broadcast to 4 lanes. */
+typedef struct glm_aconst {
+	__m256d sphi, cphi;          /* heading sine and cosine */
+	__m256d rho_a, margin;       /* agent radius and personal-space margin m */
+	__m256d delta, cdel, sdel;   /* window margin and its cosine and sine */
+	__m256d r_floor, inv_d0;     /* clearance floor, 1 / d0 */
+} glm_aconst;
 
 /* Vector width forced by sw__glm_simd_force() (0: the widest the CPU has). */
 static int forced_width;
 
 /* --- AVX2: 4 lanes ------------------------------------------------------------------------ */
 
-SW_AVX2 static inline __m256d avx2_tail(int m)
+/* The mask of the lanes whose bits are set (4 bits). */
+SW_AVX2 static inline __m256d avx2_valid(unsigned bits)
 {
-	return _mm256_castsi256_pd(
-		_mm256_set_epi64x(m > 3 ? -1 : 0, m > 2 ? -1 : 0, m > 1 ? -1 : 0, -1));
+	return _mm256_castsi256_pd(_mm256_set_epi64x(bits & 8 ? -1 : 0, bits & 4 ? -1 : 0,
+						     bits & 2 ? -1 : 0, bits & 1 ? -1 : 0));
 }
 
 #define K_NAME(x) x##_avx2
@@ -135,35 +144,29 @@ SW_AVX2 static inline __m256d avx2_tail(int m)
 #define v_atan2 Sleef_atan2d4_u35avx2
 #define v_asin Sleef_asind4_u35avx2
 #define v_store _mm256_storeu_pd
-#define v_lo4(x) (x)
-#define v_hi4(x) (x)
-#define v_tail avx2_tail
-#define v_load(o)                                                                                  \
-	((block_avx2){                                                                         \
-		_mm256_set_pd((o)[3].dx, (o)[2].dx, (o)[1].dx, (o)[0].dx),                         \
-		_mm256_set_pd((o)[3].dy, (o)[2].dy, (o)[1].dy, (o)[0].dy),                         \
-		_mm256_set_pd((o)[3].dist, (o)[2].dist, (o)[1].dist, (o)[0].dist),                 \
-		_mm256_set_pd((o)[3].rho, (o)[2].rho, (o)[1].rho, (o)[0].rho),                     \
-		_mm256_set_pd((o)[3].clearance, (o)[2].clearance, (o)[1].clearance,                \
-			      (o)[0].clearance)})
+#define v_join(lo, hi) (lo)
+#define v_half(x, h) (x)
+#define v_valid avx2_valid
 #include "glm_simd_kernel.h"
 #include "glm_simd_undef.h"
 
 /* --- AVX-512: 8 lanes --------------------------------------------------------------------- */
 
 #ifdef SW_GLM_SIMD512
-/* One field of 8 consecutive percepts: a gather at the percept stride. */
-SW_AVX512 static inline __m512d avx512_field(const double *field)
-{
-	const long long st = (long long)sizeof(sw_percept);
-	const __m512i idx = _mm512_set_epi64(7 * st, 6 * st, 5 * st, 4 * st, 3 * st, 2 * st, st, 0);
-	return _mm512_i64gather_pd(idx, field, 1);
-}
-
 SW_AVX512 static inline __m512d avx512_neg(__m512d x)
 {
 	return _mm512_castsi512_pd(
 		_mm512_xor_si512(_mm512_castpd_si512(x), _mm512_set1_epi64((long long)1 << 63)));
+}
+
+SW_AVX512 static inline __m512d avx512_join(__m256d lo, __m256d hi)
+{
+	return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), hi, 1);
+}
+
+SW_AVX512 static inline __m256d avx512_half(__m512d x, int h)
+{
+	return h ? _mm512_extractf64x4_pd(x, 1) : _mm512_castpd512_pd256(x);
 }
 
 #define K_NAME(x) x##_avx512
@@ -191,13 +194,9 @@ SW_AVX512 static inline __m512d avx512_neg(__m512d x)
 #define v_atan2 Sleef_atan2d8_u35avx512f
 #define v_asin Sleef_asind8_u35avx512f
 #define v_store _mm512_storeu_pd
-#define v_lo4 _mm512_castpd512_pd256
-#define v_hi4(x) _mm512_extractf64x4_pd((x), 1)
-#define v_tail(m) ((__mmask8)((1u << (m)) - 1u))
-#define v_load(o)                                                                                  \
-	((block_avx512){avx512_field(&(o)[0].dx), avx512_field(&(o)[0].dy),                   \
-			    avx512_field(&(o)[0].dist), avx512_field(&(o)[0].rho),                \
-			    avx512_field(&(o)[0].clearance)})
+#define v_join avx512_join
+#define v_half avx512_half
+#define v_valid(bits) ((__mmask8)(bits))
 #include "glm_simd_kernel.h"
 #include "glm_simd_undef.h"
 #endif
@@ -242,26 +241,45 @@ int sw__glm_simd_force(int width)
 	return 1;
 }
 
-SW_AVX2 static void obstacles(int width, const sw_glm_params *p, const sw_situation *s,
-			      double sphi, double cphi, sw__glm_obs_sums *out, double *each)
+/* Agents s[0..n) (n <= SW_GLM_BATCH) into out[0..n); each as sw__glm_obstacles_simd_each (only
+ * with n = 1). */
+SW_AVX2 static void obstacles(int width, int n, const sw_glm_params *const p[],
+			      const sw_situation *const s[], const double sphi[],
+			      const double cphi[], sw__glm_obs_sums out[], double *each)
 {
-	glm_vacc acc;
-	acc.f = acc.df = acc.d = acc.w = _mm256_setzero_pd();
-	acc.r_min = _mm256_set1_pd(INFINITY);
-	acc.front = 0;
+	glm_vacc acc[SW_GLM_BATCH];
+	for (int a = 0; a < n; a++) {
+		acc[a].f = acc[a].df = acc[a].d = acc[a].w = _mm256_setzero_pd();
+		acc[a].r_min = _mm256_set1_pd(INFINITY);
+		acc[a].front = 0;
+	}
 #ifdef SW_GLM_SIMD512
 	if (width == 8)
-		obstacles_avx512(p, s, sphi, cphi, &acc, each);
+		obstacles_avx512(n, p, s, sphi, cphi, acc, each);
 	else
 #endif
-		obstacles_avx2(p, s, sphi, cphi, &acc, each);
+		obstacles_avx2(n, p, s, sphi, cphi, acc, each);
 	(void)width;
-	out->f_obs = hsum(acc.f);
-	out->df_obs = hsum(acc.df);
-	out->sum_d = hsum(acc.d);
-	out->sum_w = hsum(acc.w);
-	out->found = acc.front != 0;
-	out->r_min = acc.front ? hmin(acc.r_min) : INFINITY;
+	for (int a = 0; a < n; a++) {
+		out[a].f_obs = hsum(acc[a].f);
+		out[a].df_obs = hsum(acc[a].df);
+		out[a].sum_d = hsum(acc[a].d);
+		out[a].sum_w = hsum(acc[a].w);
+		out[a].found = acc[a].front != 0;
+		out[a].r_min = acc[a].front ? hmin(acc[a].r_min) : INFINITY;
+	}
+}
+
+int sw__glm_obstacles_simd_batch(int n, const sw_glm_params *const p[],
+				 const sw_situation *const s[], const double sphi[],
+				 const double cphi[], sw__glm_obs_sums out[])
+{
+	int width = forced_width ? forced_width : cpu_width();
+	if (width == 0)
+		return 0;
+	if (n > 0)
+		obstacles(width, n, p, s, sphi, cphi, out, NULL);
+	return 1;
 }
 
 int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, double sphi,
@@ -270,11 +288,7 @@ int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, d
 	int width = forced_width ? forced_width : cpu_width();
 	if (width == 0)
 		return 0;
-	if (s->n_obs <= 0) {
-		*out = (sw__glm_obs_sums){0.0, 0.0, 0.0, 0.0, INFINITY, 0};
-		return 1;
-	}
-	obstacles(width, p, s, sphi, cphi, out, each);
+	obstacles(width, 1, &p, &s, &sphi, &cphi, out, each);
 	return 1;
 }
 
@@ -289,6 +303,19 @@ int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double
 int sw__glm_simd_force(int width)
 {
 	return width == 0;
+}
+
+int sw__glm_obstacles_simd_batch(int n, const sw_glm_params *const p[],
+				 const sw_situation *const s[], const double sphi[],
+				 const double cphi[], sw__glm_obs_sums out[])
+{
+	(void)n;
+	(void)p;
+	(void)s;
+	(void)sphi;
+	(void)cphi;
+	(void)out;
+	return 0;
 }
 
 int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, double sphi,

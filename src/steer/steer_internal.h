@@ -37,6 +37,16 @@ void sw__glm_obstacles_scalar(const sw_glm_params *p, const sw_situation *s, dou
 int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double sphi,
 			   double cphi, sw__glm_obs_sums *out);
 
+/* Agents evaluated together by sw__glm_obstacles_simd_batch() at most. */
+#define SW_GLM_BATCH 16
+
+/* sw__glm_obstacles_simd() for the agents s[0..n) (n <= SW_GLM_BATCH, each with its parameters,
+ * heading sine and cosine) into out[0..n): the same bits as n single calls, but the vectorised
+ * stages of several agents overlap.  Returns 0 (out untouched) where the fast path is missing. */
+int sw__glm_obstacles_simd_batch(int n, const sw_glm_params *const p[],
+				 const sw_situation *const s[], const double sphi[],
+				 const double cphi[], sw__glm_obs_sums out[]);
+
 /* Forces the vector width of the loop (4: AVX2, 8: AVX-512; 0: the widest the CPU runs, the
  * default) for tests that compare the widths; returns 0, changing nothing, when the CPU or the
  * build lacks that width.  Not thread-safe: call it before stepping. */
