@@ -184,6 +184,67 @@ START_TEST(index_sort_agrees_with_qsort_at_every_length)
 }
 END_TEST
 
+/* The neighbour grid's query against brute force, with the vectorised row scan and with the
+ * scalar one, on clustered agents (rows of more than 16 slots, runs that end inside a vector) and
+ * a few far away (the hashed layout), from every agent and from points between them. */
+START_TEST(grid_query_equals_brute_force_with_both_scans)
+{
+	for (int layout = 0; layout < 2; layout++) {
+		gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+		gsl_rng_set(g, 11 + layout);
+		sw_model *m = sw_model_alloc("grid", NULL);
+		int n = 400;
+		for (int i = 0; i < n; i++) {
+			sw_agent_def ad = sw_default_agent_def();
+			double x = 6.0 * gsl_rng_uniform(g), y = 6.0 * gsl_rng_uniform(g);
+			if (layout == 1 && i % 100 == 0) /* kilometres away: hashed layout */
+				x += 5000.0 * (i / 100);
+			ad.position = sw_v2(x, y);
+			ad.perception = 0.5 + 1.5 * gsl_rng_uniform(g);
+			ad.radius = 0.1 + 0.2 * gsl_rng_uniform(g);
+			ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
+		}
+		sw_run_def r = sw_default_run_def();
+		r.duration = 1.0;
+		ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
+		sw_world *w = NULL;
+		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+		ck_assert(w->grid_on);
+		ck_assert_int_eq(w->grid_dense, layout == 0);
+		int avx512 = w->grid_avx512, checked = 0;
+		for (int scan = 0; scan < 2; scan++) {
+			if (scan == 1 && !avx512)
+				break; /* the CPU has only the scalar scan */
+			w->grid_avx512 = scan;
+			for (int q = 0; q < 2 * n; q++) {
+				int i = q % n;
+				sw_vec2 p = sw_v2(w->snap[2 * i], w->snap[2 * i + 1]);
+				if (q >= n) /* a point near agent i, not its centre */
+					p = sw_v2(p.x + gsl_rng_uniform(g) - 0.5, p.y + gsl_rng_uniform(g) - 0.5);
+				double reach = m->agents[i].perception + m->agents[i].radius + w->grid_rmax;
+				double r2 = reach * reach * (1.0 + 1e-9);
+				int want[400], nw = 0, *got = NULL;
+				for (int j = 0; j < n; j++) {
+					double dx = w->snap[2 * j] - p.x, dy = w->snap[2 * j + 1] - p.y;
+					if (j != i && dx * dx + dy * dy <= r2)
+						want[nw++] = j;
+				}
+				int ng = sw__grid_query(w, i, p, reach, &got);
+				ck_assert_int_eq(ng, nw);
+				ck_assert(memcmp(got, want, (size_t)nw * sizeof *want) == 0);
+				checked += nw > 16;
+			}
+		}
+		ck_assert_int_gt(checked, 100); /* long lists were among them */
+		w->grid_avx512 = avx512;
+		sw_world_destroy(w);
+		sw_model_free(m);
+		gsl_rng_free(g);
+	}
+}
+END_TEST
+
 START_TEST(single_evaluation_path_gives_the_bits_of_the_full_evaluation)
 {
 	/* The step senses once at its end and Euler reuses that heading rate; turning the reuse
@@ -690,6 +751,7 @@ Suite *crowd_suite(void)
 	Suite *s = suite_create("crowd");
 	TCase *tc = tcase_create("crowd");
 	tcase_add_test(tc, index_sort_agrees_with_qsort_at_every_length);
+	tcase_add_test(tc, grid_query_equals_brute_force_with_both_scans);
 	tcase_add_test(tc, single_evaluation_path_gives_the_bits_of_the_full_evaluation);
 	tcase_add_test(tc, one_two_and_four_threads_give_identical_bits);
 	tcase_add_loop_test(tc, automata_scenarios_step_identically_on_one_and_three_threads, 0,

@@ -26,6 +26,12 @@
 
 #include "sim_internal.h"
 
+/* The scan of a row may use AVX-512 (GCC: runtime dispatch from a baseline build). */
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+#define SW_GRID_AVX512 1
+#include <immintrin.h>
+#endif
+
 /* Longest list sorted by ranks (sw__sort_indices). */
 #define SW_RANK_SORT 32
 
@@ -72,6 +78,9 @@ int sw__grid_alloc(struct sw_world *w)
 	    (w->dim3 && !w->grid_pz))
 		return SW_ENOMEM;
 	w->grid_on = 1;
+#ifdef SW_GRID_AVX512
+	w->grid_avx512 = __builtin_cpu_supports("avx512f");
+#endif
 	return SW_SUCCESS;
 }
 
@@ -153,6 +162,32 @@ void sw__grid_build(struct sw_world *w)
 	w->grid_start[0] = 0;
 }
 
+#ifdef SW_GRID_AVX512
+/* scan_run() 8 slots at a time with AVX-512: the same distance tests (dx dx + dy dy <= r2, not
+ * contracted), the kept items compressed in a register and stored 16 at a time (found has
+ * SW_GRID_SLACK entries of room beyond one per agent), so the result is the scalar loop's. */
+__attribute__((target("avx512f"))) static int scan_run_avx512(const struct sw_world *w, int lo,
+							       int hi, int i, sw_vec2 p,
+							       double r2, int *found, int n)
+{
+	const __m512d px = _mm512_set1_pd(p.x), py = _mm512_set1_pd(p.y),
+		      rr = _mm512_set1_pd(r2);
+	const __m512i self = _mm512_set1_epi32(i);
+	for (int k = lo; k < hi; k += 8) {
+		__mmask8 in = hi - k >= 8 ? 0xff : (__mmask8)((1u << (hi - k)) - 1u);
+		__m512d dx = _mm512_sub_pd(_mm512_maskz_loadu_pd(in, w->grid_px + k), px);
+		__m512d dy = _mm512_sub_pd(_mm512_maskz_loadu_pd(in, w->grid_py + k), py);
+		__m512d d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
+		__mmask8 near = _mm512_mask_cmp_pd_mask(in, d2, rr, _CMP_LE_OQ);
+		__m512i items = _mm512_maskz_loadu_epi32((__mmask16)in, w->grid_items + k);
+		__mmask16 keep = _mm512_mask_cmpneq_epi32_mask((__mmask16)near, items, self);
+		_mm512_storeu_si512(found + n, _mm512_maskz_compress_epi32(keep, items));
+		n += __builtin_popcount(keep);
+	}
+	return n;
+}
+#endif
+
 /* Appends to found[n..] the items of slots [lo, hi) within sqrt(r2) of p (except i), without
  * branches on the data; returns the new count. */
 static int scan_run(const struct sw_world *w, int lo, int hi, int i, sw_vec2 p, double r2,
@@ -168,6 +203,10 @@ static int scan_run(const struct sw_world *w, int lo, int hi, int i, sw_vec2 p, 
 		}
 		return n;
 	}
+#ifdef SW_GRID_AVX512
+	if (w->grid_avx512)
+		return scan_run_avx512(w, lo, hi, i, p, r2, found, n);
+#endif
 	for (int k = lo; k < hi; k++) {
 		double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
 		int j = w->grid_items[k];

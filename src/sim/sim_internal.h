@@ -102,6 +102,7 @@ struct sw_world {
 				   around its planar perception; NAN otherwise): the grid then keeps
 				   only agents within reach in 3-D */
 	size_t grid_cap;        /* buckets grid_start has room for */
+	int grid_avx512;        /* the scan may use AVX-512 (grid.c) */
 	int grid_dense;         /* 1: dense layout of the current build (cells of the box) */
 	long grid_ix0, grid_iy0, grid_nx, grid_ny; /* dense layout: first cell and box size */
 	/* threads and the single-evaluation path (step.c) */
@@ -197,6 +198,11 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt);
 int sw__sense_all(struct sw_world *w, double dt, sw_diag *diag);
 int sw__thread_alloc(const struct sw_world *w, sw_thread *th);
 void sw__thread_free(sw_thread *th);
+
+/* grid.c */
+/** Entries a grid query's result buffer has beyond one per agent (the vectorised scan stores 16
+ * at a time). */
+#define SW_GRID_SLACK 16
 
 /* prim_grid.c */
 int sw__prim_grid_alloc(struct sw_world *w);

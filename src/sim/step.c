@@ -571,7 +571,7 @@ int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
 	th->scratch = calloc((size_t)th->cap, sizeof *th->scratch);
 	th->work = calloc(8 * (size_t)w->maxdim, sizeof *th->work);
 	th->slots = calloc((size_t)w->max_slots, sizeof *th->slots);
-	th->found = calloc((size_t)w->n + 1, sizeof *th->found);
+	th->found = calloc((size_t)w->n + SW_GRID_SLACK, sizeof *th->found);
 	th->occl = calloc((size_t)w->m->n_prims + 1, sizeof *th->occl);
 	th->pg_found = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_found);
 	th->pg_stamp = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_stamp);
