@@ -276,7 +276,8 @@ static inline void rank_sort(int *a, int n, int width)
 void sw__sort_indices(int *a, int n)
 {
 	/* Short lists by ranks (above); a long one by insertion (the lists of both grids are
-	 * sorted within cells). */
+	 * sorted within cells).  (An AVX-512 bitonic network for up to 16 took 2 % fewer
+	 * instructions but 2 % more cycles: its ten steps form one dependency chain.) */
 	if (n <= SW_RANK_SORT / 2) {
 		rank_sort(a, n, SW_RANK_SORT / 2);
 		return;
