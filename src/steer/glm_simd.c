@@ -119,6 +119,27 @@ SW_AVX2 static inline __m256d avx2_valid(unsigned bits)
 						     bits & 2 ? -1 : 0, bits & 1 ? -1 : 0));
 }
 
+/* The percept that fills the lanes past the end of an agent's percepts. */
+static const sw_percept pad_percept = {1.0, 0.0, 1.0, 0.0, 1.0, 0, 0.0, 0.0};
+
+/* v_load_blocks for one block of 4: the fields by lanes (a copy padded when shorter). */
+SW_AVX2 static inline void avx2_load_blocks(const sw_percept *const o[1], const int m[1],
+					    __m256d f[5])
+{
+	const sw_percept *q = o[0];
+	sw_percept tail[4];
+	if (m[0] < 4) {
+		for (int j = 0; j < 4; j++)
+			tail[j] = j < m[0] ? o[0][j] : pad_percept;
+		q = tail;
+	}
+	f[0] = _mm256_set_pd(q[3].dx, q[2].dx, q[1].dx, q[0].dx);
+	f[1] = _mm256_set_pd(q[3].dy, q[2].dy, q[1].dy, q[0].dy);
+	f[2] = _mm256_set_pd(q[3].dist, q[2].dist, q[1].dist, q[0].dist);
+	f[3] = _mm256_set_pd(q[3].rho, q[2].rho, q[1].rho, q[0].rho);
+	f[4] = _mm256_set_pd(q[3].clearance, q[2].clearance, q[1].clearance, q[0].clearance);
+}
+
 #define K_NAME(x) x##_avx2
 #define K_ATTR SW_AVX2
 #define K_W 4
@@ -147,6 +168,7 @@ SW_AVX2 static inline __m256d avx2_valid(unsigned bits)
 #define v_join(lo, hi) (lo)
 #define v_half(x, h) (x)
 #define v_valid avx2_valid
+#define v_load_blocks avx2_load_blocks
 #include "glm_simd_kernel.h"
 #include "glm_simd_undef.h"
 
@@ -162,6 +184,18 @@ SW_AVX512 static inline __m512d avx512_neg(__m512d x)
 SW_AVX512 static inline __m512d avx512_join(__m256d lo, __m256d hi)
 {
 	return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), hi, 1);
+}
+
+/* v_load_blocks for two blocks of 4: each by lanes, then joined.  (One masked gather per field
+ * measured about 1 % slower.) */
+SW_AVX512 static inline void avx512_load_blocks(const sw_percept *const o[2], const int m[2],
+						__m512d f[5])
+{
+	__m256d lo[5], hi[5];
+	avx2_load_blocks(&o[0], &m[0], lo);
+	avx2_load_blocks(&o[1], &m[1], hi);
+	for (int k = 0; k < 5; k++)
+		f[k] = avx512_join(lo[k], hi[k]);
 }
 
 SW_AVX512 static inline __m256d avx512_half(__m512d x, int h)
@@ -197,6 +231,7 @@ SW_AVX512 static inline __m256d avx512_half(__m512d x, int h)
 #define v_join avx512_join
 #define v_half avx512_half
 #define v_valid(bits) ((__mmask8)(bits))
+#define v_load_blocks avx512_load_blocks
 #include "glm_simd_kernel.h"
 #include "glm_simd_undef.h"
 #endif

@@ -11,6 +11,9 @@
  *   v_cmp(a, b, P) comparison with predicate _CMP_P; v_sel(m, a, b) a where m else b;
  *   v_mand(m1, m2) both masks; v_keep(m, x) x where m else +0; v_bits(m) lane bits as int
  *   v_exp, v_atan2, v_asin     SLEEF's functions of the width
+ *   v_load_blocks(o, m, f)  the 5 fields (dx, dy, dist, rho, clearance) of K_W / 4 blocks into
+ *                  f[0..5): half h holds o[h][0..m[h]) (o[h] NULL when m[h] is 0), its other
+ *                  lanes a point 1 m ahead along +x
  *   v_join(lo, hi) a vector from 4-lane halves (lo alone when K_W is 4)
  *   v_half(x, h)   the 4 lanes of half h as __m256d
  *   v_valid(bits)  the mask of the lanes whose bits are set
@@ -176,16 +179,6 @@ K_ATTR static inline void K_NAME(agent_consts)(const sw_glm_params *p, const sw_
 	c->inv_d0 = _mm256_set1_pd(1.0 / p->d0);
 }
 
-/* The 5 fields of 4 consecutive percepts. */
-K_ATTR static inline void K_NAME(load4)(const sw_percept *o, __m256d f[5])
-{
-	f[0] = _mm256_set_pd(o[3].dx, o[2].dx, o[1].dx, o[0].dx);
-	f[1] = _mm256_set_pd(o[3].dy, o[2].dy, o[1].dy, o[0].dy);
-	f[2] = _mm256_set_pd(o[3].dist, o[2].dist, o[1].dist, o[0].dist);
-	f[3] = _mm256_set_pd(o[3].rho, o[2].rho, o[1].rho, o[0].rho);
-	f[4] = _mm256_set_pd(o[3].clearance, o[2].clearance, o[1].clearance, o[0].clearance);
-}
-
 /* The loops over the percepts of agents s[0..n) (n <= SW_GLM_BATCH) into acc[0..n): chunks of
  * vectors, stage by stage.  The SLEEF calls of one stage are independent of each other, so the
  * processor overlaps them (one vector's chain of calls is longer than its reorder window). */
@@ -197,15 +190,12 @@ K_ATTR __attribute__((noinline)) static void K_NAME(obstacles)(int n, const sw_g
 {
 	if (n <= 0)
 		return;
-	glm_aconst c[SW_GLM_BATCH], pad_c;
+	glm_aconst c[SW_GLM_BATCH];
 	for (int a = 0; a < n; a++)
 		K_NAME(agent_consts)(p[a], s[a], sphi[a], cphi[a], &c[a]);
-	pad_c = c[0];
 
 	enum { HALVES = K_W / 4, CHUNK = SW_SIMD_CHUNK_LANES / K_W };
 	K_NAME(stage) st[CHUNK];
-	/* The last block of an agent, padded with points 1 m ahead along +x. */
-	sw_percept tail[CHUNK][HALVES][4];
 	int a = 0, i = 0; /* next block: agent a's percepts from i */
 	while (a < n && s[a]->n_obs <= 0)
 		a++;
@@ -213,35 +203,26 @@ K_ATTR __attribute__((noinline)) static void K_NAME(obstacles)(int n, const sw_g
 		int nv = 0;
 		for (; nv < CHUNK && a < n; nv++) {
 			K_NAME(stage) *v = &st[nv];
-			__m256d fld[HALVES][5];
+			const sw_percept *o[HALVES];
 			const glm_aconst *ck[HALVES];
+			int m[HALVES];
 			unsigned bits = 0;
 			for (int h = 0; h < HALVES; h++) {
 				if (a >= n) { /* no block left: a padding half */
+					o[h] = NULL;
+					m[h] = 0;
+					ck[h] = &c[0];
 					v->agent[h] = -1;
 					v->used[h] = 0;
-					for (int j = 0; j < 4; j++)
-						tail[nv][h][j] = (sw_percept){1.0, 0.0, 1.0, 0.0, 1.0, 0,
-									      0.0, 0.0};
-					K_NAME(load4)(tail[nv][h], fld[h]);
-					ck[h] = &pad_c;
 					continue;
 				}
-				const sw_percept *o = &s[a]->obs[i];
-				int m = s[a]->n_obs - i < 4 ? s[a]->n_obs - i : 4;
-				if (m < 4) {
-					for (int j = 0; j < 4; j++)
-						tail[nv][h][j] = j < m ? o[j]
-								       : (sw_percept){1.0, 0.0, 1.0, 0.0,
-										      1.0, 0, 0.0, 0.0};
-					o = tail[nv][h];
-				}
-				K_NAME(load4)(o, fld[h]);
+				o[h] = &s[a]->obs[i];
+				m[h] = s[a]->n_obs - i < 4 ? s[a]->n_obs - i : 4;
 				ck[h] = &c[a];
 				v->agent[h] = a;
 				v->first[h] = i;
-				v->used[h] = m;
-				bits |= ((1u << m) - 1u) << (4 * h);
+				v->used[h] = m[h];
+				bits |= ((1u << m[h]) - 1u) << (4 * h);
 				i += 4;
 				if (i >= s[a]->n_obs) {
 					i = 0;
@@ -250,11 +231,13 @@ K_ATTR __attribute__((noinline)) static void K_NAME(obstacles)(int n, const sw_g
 					while (a < n && s[a]->n_obs <= 0);
 				}
 			}
-			/* The high half's data (the low half again when K_W is 4: v_join ignores it). */
+			/* The blocks' fields (lanes past a block's percepts hold a point 1 m ahead
+			 * along +x), and their agents' constants (the high half's are the low
+			 * half's again when K_W is 4: v_join ignores them). */
+			VD fld[5];
+			v_load_blocks(o, m, fld);
+			v->b = (K_NAME(block)){fld[0], fld[1], fld[2], fld[3], fld[4]};
 			enum { H = HALVES - 1 };
-			v->b = (K_NAME(block)){v_join(fld[0][0], fld[H][0]), v_join(fld[0][1], fld[H][1]),
-					       v_join(fld[0][2], fld[H][2]), v_join(fld[0][3], fld[H][3]),
-					       v_join(fld[0][4], fld[H][4])};
 			v->k = (K_NAME(vconst)){
 				v_join(ck[0]->sphi, ck[H]->sphi),       v_join(ck[0]->cphi, ck[H]->cphi),
 				v_join(ck[0]->rho_a, ck[H]->rho_a),     v_join(ck[0]->margin, ck[H]->margin),

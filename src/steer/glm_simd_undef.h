@@ -27,3 +27,4 @@
 #undef v_join
 #undef v_half
 #undef v_valid
+#undef v_load_blocks
