@@ -103,12 +103,12 @@ static long cell_of(const struct sw_world *w, double x)
 static void choose_layout(struct sw_world *w)
 {
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-	for (int j = 0; j < w->n; j++) {
+	for (int j = 0; j < w->n; j++) { /* fmin and fmax by comparisons (NaN ignored alike) */
 		const double *y = w->snap + 2 * (size_t)j;
-		x0 = fmin(x0, y[0]);
-		x1 = fmax(x1, y[0]);
-		y0 = fmin(y0, y[1]);
-		y1 = fmax(y1, y[1]);
+		x0 = y[0] < x0 ? y[0] : x0;
+		x1 = y[0] > x1 ? y[0] : x1;
+		y0 = y[1] < y0 ? y[1] : y0;
+		y1 = y[1] > y1 ? y[1] : y1;
 	}
 	w->grid_dense = 0;
 	if (!(isfinite(x0) && isfinite(x1) && isfinite(y0) && isfinite(y1)))
@@ -245,9 +245,8 @@ static inline void rank_sort(int *a, int n, int width)
 		sw_v8i v[SW_RANK_SORT / 8];
 		int s[SW_RANK_SORT];
 	} tmp, r;
-	memcpy(tmp.s, a, (size_t)n * sizeof *a);
-	for (int x = n; x < width; x++)
-		tmp.s[x] = INT_MAX;
+	for (int x = 0; x < width; x++) /* (not memcpy: a call for a variable length) */
+		tmp.s[x] = x < n ? a[x] : INT_MAX;
 	for (int c = 0; c < width / 8; c++)
 		r.v[c] = (sw_v8i){0};
 	for (int y = 0; y < n; y++) {
