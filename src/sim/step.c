@@ -217,15 +217,14 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 		return;
 	sw_agent_metrics *mt = &w->metrics[i];
 	int hit = 0;
-	for (int k = 0; k < s->n_obs; k++) {
+	double mn = mt->min_agent_clearance;
+	for (int k = 0; k < s->n_obs; k++) { /* without branches on the data (NaN ignored) */
 		const sw_percept *o = &s->obs[k];
-		if (o->id >= 0)
-			continue;
-		if (o->clearance < mt->min_agent_clearance)
-			mt->min_agent_clearance = o->clearance;
-		if (o->clearance < 0.0)
-			hit = 1;
+		double c = o->id < 0 ? o->clearance : INFINITY;
+		mn = c < mn ? c : mn;
+		hit |= c < 0.0;
 	}
+	mt->min_agent_clearance = mn;
 	if (w->tkind[i] == TGT_AGENT) {
 		int j = w->tindex[i];
 		const double *yj = w->snap + 2 * (size_t)j;
