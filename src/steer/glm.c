@@ -33,8 +33,9 @@
  *
  * Built with SLEEF (-DSW_HAVE_SLEEF) and run on a CPU with AVX2 and FMA, sw_glm_eval() hands
  * situations with SW_GLM_SIMD_MIN or more obstacles to the same loop vectorised over 4 obstacles
- * (glm_simd.c, about 17 ns per percept); sw__glm_obstacles_scalar() below remains the reference
- * the fast path is tested against (tests/test_steer_simd.c).
+ * (8 with AVX-512; glm_simd.c), and sw_glm_eval_batch() hands several agents' situations to it
+ * at once; sw__glm_obstacles_scalar() below remains the reference the fast path is tested against
+ * (tests/test_steer_simd.c).
  *
  * When c_i = pi and dpsi_i = pi/2 (the agent touches or overlaps the obstacle) the denominator of
  * h1 in (6) vanishes; the window is then the step it tends to: W = 1 where cos e > cos c, 0.5 on

@@ -1,8 +1,10 @@
-/* steer/glm_simd.c - the per-obstacle loop of sw_glm_eval() across 4 obstacles at a time.
+/* steer/glm_simd.c - the per-obstacle loop of sw_glm_eval() across 4 or 8 obstacles at a time,
+ * for one agent or for a batch of agents.
  *
  * Method.  The loop computes, for every percept, the quantities of the scalar reference
  * (sw__glm_obstacles_scalar() in glm.c, whose header comment derives them from eqs. (3)-(7)) with
- * the same operations in the same order, 4 obstacles per AVX2 register, with SLEEF's vector
+ * the same operations in the same order, 4 obstacles per AVX2 register or 8 per AVX-512
+ * register (the kernel is written once, glm_simd_kernel.h), with SLEEF's vector
  * functions in place of libm's: exp with error bound 1.0 ULP (u10), atan2 and asin with 3.5 ULP
  * (u35: about half the cost of u10; the results still agree with the reference to the bound
  * below):
@@ -20,16 +22,22 @@
  *     (1, 1/2, 0) with dW = 0 where h1 is not a positive finite number   (one exp, eqs. (5)-(6))
  *   - f_i = R W D and d f_i / d phi = D (dR W + R dW), eq. (3).
  *
- * Every lane evaluates every branch and the results are selected with masks, so that a block
- * costs one atan2, one asin and three exp of 4 lanes.  Blocks go through these stages in chunks
- * (geometry, atan2, asin, the rest) so that independent SLEEF calls follow each other and overlap
- * in the processor.  R D could be one exp of 1 - |e|/dpsi - r/d0,
+ * Every lane evaluates every branch and the results are selected with masks, so that a vector
+ * costs one atan2, one asin and three exp.  Vectors go through these stages in chunks (geometry,
+ * atan2, asin, the rest) so that independent SLEEF calls follow each other and overlap in the
+ * processor.  One agent's ten-odd percepts fill two or three vectors, too few to overlap (and
+ * five divisions and two square roots per lane keep the divider busy), so crowds evaluate 16
+ * agents at once (sw__glm_obstacles_simd_batch, used by sw_glm_eval_batch): an agent's percepts
+ * are cut into blocks of 4 and an AVX-512 vector takes two consecutive blocks, which may belong
+ * to two agents (each lane with its agent's heading, radius and parameters).  R D could be one exp of 1 - |e|/dpsi - r/d0,
  * but sum_i D_i (eq. (9)) needs D alone, so that saves nothing.  The exp of W is not skipped in the
  * saturated window (as the scalar loop does) because the lanes rarely all saturate.
  *
- * Obstacles are read from the percept array 4 at a time; the last 1-3 are copied into a stack
- * block padded with a harmless percept whose lanes are masked out of the sums.  The four partial
- * sums of each quantity are added at the end ((l0 + l1) + (l2 + l3)); together with the SLEEF
+ * Obstacles are read from the percept array 4 at a time; an agent's last 1-3 are copied into a
+ * stack block padded with a harmless percept whose lanes are masked out of the sums.  Each agent
+ * keeps four partial sums of each quantity (lane l adds its percepts l, l + 4, ... in order, at
+ * either width), added at the end ((l0 + l1) + (l2 + l3)): both widths and any batch give the
+ * same bits (tests/test_steer_simd.c).  Together with the SLEEF
  * functions and the reciprocal of d0 these are the only differences from the scalar reference:
  * results agree to rounding
  * (tests/test_steer_simd.c bounds the difference by 1e-13 of the sum of |terms| weighted by the
@@ -37,11 +45,13 @@
  * is a minimum and is exact.
  *
  * Dispatch.  The library is built for the baseline ISA (-O2, no -march); only the functions
- * below carry the avx2,fma target, and sw__glm_obstacles_simd() enters them after
- * __builtin_cpu_supports() has confirmed AVX2 and FMA (which also checks that the OS saves the
- * YMM registers).  SLEEF's ...avx2 entry points are called directly: its ISA-less dispatchers
- * (Sleef_expd4_u10) also require AVX and add an indirect call.  Built without SW_HAVE_SLEEF, or on
- * other architectures, sw__glm_obstacles_simd() returns 0 and the scalar loop runs. */
+ * below carry the avx2,fma or avx512f targets, and the entry points choose the widest one
+ * __builtin_cpu_supports() confirms (which also checks that the OS saves the wider registers;
+ * under valgrind, which lacks AVX-512, that is AVX2).  SLEEF's ...avx2 and ...avx512f entry
+ * points are called directly: its ISA-less dispatchers (Sleef_expd4_u10) add an indirect call.
+ * On this project's machine the AVX-512 functions of SLEEF cost half as much per lane as the
+ * AVX2 ones.  Built without SW_HAVE_SLEEF, or on other architectures, the entry points return 0
+ * and the scalar loop runs. */
 #include "steer_internal.h"
 
 /* The scalar and vector loops must round alike, so no a * b + c may be contracted into an FMA:
@@ -178,7 +188,7 @@ SW_AVX2 static inline void avx2_load_blocks(const sw_percept *const o[1], const 
 SW_AVX512 static inline __m512d avx512_neg(__m512d x)
 {
 	return _mm512_castsi512_pd(
-		_mm512_xor_si512(_mm512_castpd_si512(x), _mm512_set1_epi64((long long)1 << 63)));
+		_mm512_xor_si512(_mm512_castpd_si512(x), _mm512_castpd_si512(_mm512_set1_pd(-0.0))));
 }
 
 SW_AVX512 static inline __m512d avx512_join(__m256d lo, __m256d hi)
