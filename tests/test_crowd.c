@@ -168,10 +168,11 @@ START_TEST(index_sort_agrees_with_qsort_at_every_length)
 	for (int n = 0; n <= 80; n++) {
 		for (int rep = 0; rep < 20; rep++) {
 			int a[80], b[80];
-			for (int k = 0; k < n; k++) /* distinct: a sparse increasing draw, then shuffled */
+			/* distinct: a sparse increasing draw, then shuffled */
+			for (int k = 0; k < n; k++)
 				a[k] = (k ? a[k - 1] : 0) + 1 + (int)gsl_rng_uniform_int(g, 1000);
 			if (rep == 0 && n > 0)
-				a[n - 1] = INT_MAX - 1; /* the largest index next to the padding value */
+				a[n - 1] = INT_MAX - 1; /* the largest index beside the padding */
 			if (n > 1)
 				gsl_ran_shuffle(g, a, (size_t)n, sizeof *a);
 			memcpy(b, a, sizeof a);
@@ -221,12 +222,15 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 				int i = q % n;
 				sw_vec2 p = sw_v2(w->snap[2 * i], w->snap[2 * i + 1]);
 				if (q >= n) /* a point near agent i, not its centre */
-					p = sw_v2(p.x + gsl_rng_uniform(g) - 0.5, p.y + gsl_rng_uniform(g) - 0.5);
-				double reach = m->agents[i].perception + m->agents[i].radius + w->grid_rmax;
+					p = sw_v2(p.x + gsl_rng_uniform(g) - 0.5,
+						  p.y + gsl_rng_uniform(g) - 0.5);
+				const sw_agent *ai = &m->agents[i];
+				double reach = ai->perception + ai->radius + w->grid_rmax;
 				double r2 = reach * reach * (1.0 + 1e-9);
 				int want[400], nw = 0, *got = NULL;
 				for (int j = 0; j < n; j++) {
-					double dx = w->snap[2 * j] - p.x, dy = w->snap[2 * j + 1] - p.y;
+					double dx = w->snap[2 * j] - p.x;
+					double dy = w->snap[2 * j + 1] - p.y;
 					if (j != i && dx * dx + dy * dy <= r2)
 						want[nw++] = j;
 				}

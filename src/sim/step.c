@@ -324,10 +324,11 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 		const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
 		if (!w->dim3 && mv && def->law == SW_LAW_GLM) {
 			const double *y = agent_y(w, i);
-			int n = sw__perceive_from(w, i, w->t, y, sw__wall_near(def), &g.s[g.n], g.used);
+			double wn = sw__wall_near(def);
+			int n = sw__perceive_from(w, i, w->t, y, wn, &g.s[g.n], g.used);
 			if (n == -2) { /* the group holds the buffer: finish it first */
 				st = finish_group(w, &g, dt);
-				n = sw__perceive_from(w, i, w->t, y, sw__wall_near(def), &g.s[0], 0);
+				n = sw__perceive_from(w, i, w->t, y, wn, &g.s[0], 0);
 			}
 			if (n < 0) {
 				if (st == SW_SUCCESS)

@@ -26,10 +26,10 @@
  * agent's partial sums are kept in 4 lanes (lane l sums its percepts l, l + 4, l + 8, ... in
  * order), so that both widths, and any grouping of agents, give the same bits. */
 
-/* Per-evaluation constants broadcast to the lanes. */
+/* The constants of each lane's agent (eqs. (3)-(7)). */
 typedef struct K_NAME(vconst) {
-	VD sphi, cphi;     /* heading sine and cosine */
-	VD rho_a, margin;  /* agent radius and personal-space margin m */
+	VD sphi, cphi;        /* heading sine and cosine */
+	VD rho_a, margin;     /* agent radius and personal-space margin m */
 	VD delta, cdel, sdel; /* window margin and its cosine and sine */
 	VD r_floor, inv_d0;   /* clearance floor, 1 / d0 */
 } K_NAME(vconst);
@@ -53,13 +53,14 @@ typedef struct K_NAME(stage) {
 } K_NAME(stage);
 
 /* Stage 1 of eqs. (3)-(7): relative direction and q. */
-K_ATTR static inline void K_NAME(stage_geometry)(K_NAME(stage) *st)
+K_ATTR static inline void K_NAME(stage_geometry)(K_NAME(stage) * st)
 {
 	const K_NAME(block) *b = &st->b;
 	const K_NAME(vconst) *k = &st->k;
 	const VD one = v_set(1.0);
 
-	/* Relative direction: cos e and sin e (the heading (cphi, sphi) itself for a zero vector). */
+	/* Relative direction: cos e and sin e (the heading (cphi, sphi) itself for a zero vector).
+	 */
 	VD len = v_sqrt(v_add(v_mul(b->dx, b->dx), v_mul(b->dy, b->dy)));
 	VD inv_len = v_div(one, len);
 	VD ce = v_mul(v_add(v_mul(k->cphi, b->dx), v_mul(k->sphi, b->dy)), inv_len);
@@ -77,13 +78,13 @@ K_ATTR static inline void K_NAME(stage_geometry)(K_NAME(stage) *st)
 }
 
 /* Stage 2: e = wrap(phi - psi_i) in (-pi, pi] (+ 0 turns a -0 sine into +0: e = pi behind). */
-K_ATTR static inline void K_NAME(stage_atan2)(K_NAME(stage) *st)
+K_ATTR static inline void K_NAME(stage_atan2)(K_NAME(stage) * st)
 {
 	st->e = v_atan2(v_add(st->se, v_zero()), st->ce);
 }
 
 /* Stage 3: dpsi = asin q. */
-K_ATTR static inline void K_NAME(stage_asin)(K_NAME(stage) *st)
+K_ATTR static inline void K_NAME(stage_asin)(K_NAME(stage) * st)
 {
 	st->dpsi = v_asin(st->q);
 }
@@ -91,7 +92,7 @@ K_ATTR static inline void K_NAME(stage_asin)(K_NAME(stage) *st)
 /* Stage 4: the rest of eqs. (3)-(7) and (12) into each half's agent's partial sums (acc[agent]);
  * lanes outside st->valid add nothing.  With each not NULL (a batch of one agent), the lanes'
  * f_i are stored at each[first] too. */
-K_ATTR static inline void K_NAME(stage_finish)(const K_NAME(stage) *st, glm_vacc *acc,
+K_ATTR static inline void K_NAME(stage_finish)(const K_NAME(stage) * st, glm_vacc *acc,
 					       double *each)
 {
 	const K_NAME(block) *b = &st->b;
@@ -129,8 +130,7 @@ K_ATTR static inline void K_NAME(stage_finish)(const K_NAME(stage) *st, glm_vacc
 	VM sat = v_cmp(x, v_set(SW_SIMD_W_SAT), GT_OQ);
 	wl = v_sel(sat, one, wl);
 	dwl = v_sel(sat, zero, dwl);
-	VD ws = v_sel(v_cmp(ce, cosc, GT_OQ), one,
-		      v_sel(v_cmp(ce, cosc, EQ_OQ), v_set(0.5), zero));
+	VD ws = v_sel(v_cmp(ce, cosc, GT_OQ), one, v_sel(v_cmp(ce, cosc, EQ_OQ), v_set(0.5), zero));
 	VD w = v_sel(smooth, wl, ws);
 	VD dw = v_keep(smooth, dwl);
 
@@ -182,11 +182,9 @@ K_ATTR static inline void K_NAME(agent_consts)(const sw_glm_params *p, const sw_
 /* The loops over the percepts of agents s[0..n) (n <= SW_GLM_BATCH) into acc[0..n): chunks of
  * vectors, stage by stage.  The SLEEF calls of one stage are independent of each other, so the
  * processor overlaps them (one vector's chain of calls is longer than its reorder window). */
-K_ATTR __attribute__((noinline)) static void K_NAME(obstacles)(int n, const sw_glm_params *const p[],
-							   const sw_situation *const s[],
-							   const double sphi[],
-							   const double cphi[], glm_vacc acc[],
-							   double *each)
+K_ATTR __attribute__((noinline)) static void
+K_NAME(obstacles)(int n, const sw_glm_params *const p[], const sw_situation *const s[],
+		  const double sphi[], const double cphi[], glm_vacc acc[], double *each)
 {
 	if (n <= 0)
 		return;
@@ -238,12 +236,15 @@ K_ATTR __attribute__((noinline)) static void K_NAME(obstacles)(int n, const sw_g
 			v_load_blocks(o, m, fld);
 			v->b = (K_NAME(block)){fld[0], fld[1], fld[2], fld[3], fld[4]};
 			enum { H = HALVES - 1 };
-			v->k = (K_NAME(vconst)){
-				v_join(ck[0]->sphi, ck[H]->sphi),       v_join(ck[0]->cphi, ck[H]->cphi),
-				v_join(ck[0]->rho_a, ck[H]->rho_a),     v_join(ck[0]->margin, ck[H]->margin),
-				v_join(ck[0]->delta, ck[H]->delta),     v_join(ck[0]->cdel, ck[H]->cdel),
-				v_join(ck[0]->sdel, ck[H]->sdel),       v_join(ck[0]->r_floor, ck[H]->r_floor),
-				v_join(ck[0]->inv_d0, ck[H]->inv_d0)};
+			v->k = (K_NAME(vconst)){v_join(ck[0]->sphi, ck[H]->sphi),
+						v_join(ck[0]->cphi, ck[H]->cphi),
+						v_join(ck[0]->rho_a, ck[H]->rho_a),
+						v_join(ck[0]->margin, ck[H]->margin),
+						v_join(ck[0]->delta, ck[H]->delta),
+						v_join(ck[0]->cdel, ck[H]->cdel),
+						v_join(ck[0]->sdel, ck[H]->sdel),
+						v_join(ck[0]->r_floor, ck[H]->r_floor),
+						v_join(ck[0]->inv_d0, ck[H]->inv_d0)};
 			v->valid = v_valid(bits);
 		}
 		for (int b = 0; b < nv; b++)
