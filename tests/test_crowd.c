@@ -154,6 +154,18 @@ static void assert_same(const outcome *a, const outcome *b, int n_agents)
 	}
 }
 
+/* A world of the model m with a default run of 1 s (m finalised here). */
+static sw_world *world_for_one_second(sw_model *m)
+{
+	sw_run_def r = sw_default_run_def();
+	r.duration = 1.0;
+	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	return w;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -205,12 +217,7 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 			ad.radius = 0.1 + 0.2 * gsl_rng_uniform(g);
 			ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
 		}
-		sw_run_def r = sw_default_run_def();
-		r.duration = 1.0;
-		ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
-		ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
-		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+		sw_world *w = world_for_one_second(m);
 		ck_assert(w->grid_on);
 		ck_assert_int_eq(w->grid_dense, layout == 0);
 		int avx512 = w->grid_avx512, checked = 0;
@@ -413,12 +420,7 @@ START_TEST(perception_buffers_grow_for_dense_crowds)
 		ad.steer.glm.speed = SW_SPEED_CONSTANT;
 		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
 	}
-	sw_run_def r = sw_default_run_def();
-	r.duration = 1.0;
-	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	sw_world *w = world_for_one_second(m);
 	static sw_percept buf[400];
 	sw_situation s;
 	ck_assert_int_eq(sw_world_perceive(w, 0, &s, buf, 400), 299);
