@@ -24,8 +24,8 @@
  *
  * Every lane evaluates every branch and the results are selected with masks, so that a vector
  * costs one atan2, one asin and three exp.  Vectors go through these stages in chunks (geometry,
- * atan2, asin, the rest) so that independent SLEEF calls follow each other and overlap in the
- * processor.  One agent's ten-odd percepts fill two or three vectors, too few to overlap (and
+ * atan2, asin, the divisions before the exponentials, the exponentials, the rest) so that
+ * independent SLEEF calls and divisions follow each other and overlap in the processor.  One agent's ten-odd percepts fill two or three vectors, too few to overlap (and
  * five divisions and two square roots per lane keep the divider busy), so crowds evaluate 16
  * agents at once (sw__glm_obstacles_simd_batch, used by sw_glm_eval_batch): an agent's percepts
  * are cut into blocks of 4 and an AVX-512 vector takes two consecutive blocks, which may belong

@@ -50,6 +50,9 @@ typedef struct K_NAME(stage) {
 	int used[K_W / 4];  /* percepts in each half (1 to 4; 0 for none) */
 	VD ce, se, q;       /* cos e, sin e, sin dpsi clamped */
 	VD e, dpsi;         /* atan2 and asin results */
+	VD cosc, inv, ae;   /* cos c, 1 / dpsi, |e| / dpsi */
+	VD h1, x;           /* the window's slope and argument */
+	VD dval, ex, big;   /* D, exp(1 - |e| / dpsi), exp(-2 x) */
 } K_NAME(stage);
 
 /* Stage 1 of eqs. (3)-(7): relative direction and q. */
@@ -89,41 +92,54 @@ K_ATTR static inline void K_NAME(stage_asin)(K_NAME(stage) * st)
 	st->dpsi = v_asin(st->q);
 }
 
-/* Stage 4: the rest of eqs. (3)-(7) and (12) into each half's agent's partial sums (acc[agent]);
+/* Stage 4: cos c, and the divisions before the exponentials. */
+K_ATTR static inline void K_NAME(stage_window)(K_NAME(stage) * st)
+{
+	const K_NAME(vconst) *k = &st->k;
+	const VD one = v_set(1.0), two = v_set(2.0);
+	const VD q = st->q, dpsi = st->dpsi;
+
+	/* cos 2 dpsi and cos c. */
+	VD cos2 = v_sub(one, v_mul(v_mul(two, q), q));
+	VD sin2_sdel = v_mul(v_mul(v_mul(two, q), v_sqrt(v_sub(one, v_mul(q, q)))), k->sdel);
+	VM c_lt_pi = v_cmp(v_add(v_mul(two, dpsi), k->delta), v_set(SW_PI), LT_OQ);
+	st->cosc = v_sel(c_lt_pi, v_sub(v_mul(cos2, k->cdel), sin2_sdel), v_set(-1.0));
+
+	/* Eq. (4): 1 / dpsi and |e| / dpsi; eqs. (5)-(6): the window's slope and argument. */
+	st->inv = v_div(one, dpsi);
+	st->ae = v_mul(v_abs(st->e), st->inv);
+	st->h1 = v_div(v_set(4.0), v_sub(cos2, st->cosc));
+	st->x = v_mul(st->h1, v_sub(st->ce, st->cosc));
+}
+
+/* Stage 5: the three exponentials, eqs. (7), (4) and (5), the clearance floored (max returns the
+ * floor for a NaN clearance, as fmax does). */
+K_ATTR static inline void K_NAME(stage_exp)(K_NAME(stage) * st)
+{
+	VD r = v_max(st->b.clear, st->k.r_floor);
+	st->dval = v_exp(v_mul(v_neg(r), st->k.inv_d0));
+	st->ex = v_exp(v_sub(v_set(1.0), st->ae));
+	st->big = v_exp(v_mul(v_set(-2.0), st->x));
+}
+
+/* Stage 6: the rest of eqs. (3)-(7) and (12) into each half's agent's partial sums (acc[agent]);
  * lanes outside st->valid add nothing.  With each not NULL (a batch of one agent), the lanes'
  * f_i are stored at each[first] too. */
 K_ATTR static inline void K_NAME(stage_finish)(const K_NAME(stage) * st, glm_vacc *acc,
 					       double *each)
 {
 	const K_NAME(block) *b = &st->b;
-	const K_NAME(vconst) *k = &st->k;
-	const VD zero = v_zero(), one = v_set(1.0), two = v_set(2.0);
+	const VD zero = v_zero(), one = v_set(1.0);
 	const VM valid = st->valid;
-	const VD ce = st->ce, se = st->se, q = st->q, e = st->e, dpsi = st->dpsi;
-
-	/* cos 2 dpsi and cos c. */
-	VD cos2 = v_sub(one, v_mul(v_mul(two, q), q));
-	VD sin2_sdel = v_mul(v_mul(v_mul(two, q), v_sqrt(v_sub(one, v_mul(q, q)))), k->sdel);
-	VM c_lt_pi = v_cmp(v_add(v_mul(two, dpsi), k->delta), v_set(SW_PI), LT_OQ);
-	VD cosc = v_sel(c_lt_pi, v_sub(v_mul(cos2, k->cdel), sin2_sdel), v_set(-1.0));
-
-	/* Eq. (7) with the clearance floored (max returns the floor for a NaN clearance, as fmax
-	 * does). */
-	VD r = v_max(b->clear, k->r_floor);
-	VD dval = v_exp(v_mul(v_neg(r), k->inv_d0));
+	const VD ce = st->ce, se = st->se, e = st->e, cosc = st->cosc, inv = st->inv;
+	const VD ae = st->ae, h1 = st->h1, x = st->x, dval = st->dval, ex = st->ex, big = st->big;
 
 	/* Eq. (4) and its derivative in e. */
-	VD inv = v_div(one, dpsi);
-	VD ae = v_mul(v_abs(e), inv);
-	VD ex = v_exp(v_sub(one, ae));
 	VD rv = v_mul(v_mul(e, inv), ex);
 	VD dr = v_mul(v_mul(inv, ex), v_sub(one, ae));
 
 	/* Eqs. (5)-(6): the logistic window where 0 < h1 < inf, else the step. */
-	VD h1 = v_div(v_set(4.0), v_sub(cos2, cosc));
 	VM smooth = v_mand(v_cmp(h1, zero, GT_OQ), v_cmp(h1, v_set(INFINITY), LT_OQ));
-	VD x = v_mul(h1, v_sub(ce, cosc));
-	VD big = v_exp(v_mul(v_set(-2.0), x));
 	VD wl = v_div(one, v_add(one, big));
 	VD one_minus_w = v_sel(v_cmp(big, v_set(INFINITY), EQ_OQ), one, v_mul(big, wl));
 	VD dwl = v_mul(v_mul(v_mul(v_mul(v_set(-2.0), h1), wl), one_minus_w), se);
@@ -253,6 +269,10 @@ K_NAME(obstacles)(int n, const sw_glm_params *const p[], const sw_situation *con
 			K_NAME(stage_atan2)(&st[b]);
 		for (int b = 0; b < nv; b++)
 			K_NAME(stage_asin)(&st[b]);
+		for (int b = 0; b < nv; b++)
+			K_NAME(stage_window)(&st[b]);
+		for (int b = 0; b < nv; b++)
+			K_NAME(stage_exp)(&st[b]);
 		for (int b = 0; b < nv; b++)
 			K_NAME(stage_finish)(&st[b], acc, each);
 	}
