@@ -16,6 +16,9 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 # SLEEF (optional): SIMD exp/atan2/asin for the GLM obstacle loop; without it the scalar path runs.
 SLEEF_CFLAGS := $(shell pkg-config --exists sleef 2>/dev/null && echo -DSW_HAVE_SLEEF $$(pkg-config --cflags sleef))
 SLEEF_LIBS   := $(shell pkg-config --exists sleef 2>/dev/null && pkg-config --libs sleef)
+# Its AVX-512 functions (8 lanes) are used where the library has them (a link probe).
+SLEEF_CFLAGS += $(shell pkg-config --exists sleef 2>/dev/null && $(CC) -mavx512f $$(pkg-config --cflags sleef) \
+	scripts/probe_sleef_avx512.c -o /dev/null $$(pkg-config --libs sleef) 2>/dev/null && echo -DSW_HAVE_SLEEF_AVX512)
 
 # OpenMP (part of GCC and Clang): parallel stepping of agents; OPENMP= builds without it.
 OPENMP  ?= -fopenmp

@@ -256,6 +256,64 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 }
 END_TEST
 
+/* A wall with many discs behind it and 32 agents that see all of them: the percept buffer fills
+ * within a group (perception stops early and the hidden discs are dropped afterwards).  Grouped
+ * sensing gives the bits of sensing one agent at a time, for 1 and 3 threads. */
+START_TEST(grouped_sensing_equals_one_agent_at_a_time)
+{
+	sw_model *m = sw_model_alloc("groups", NULL);
+	sw_obstacle_def o = sw_default_obstacle_def();
+	o.shape = SW_SHAPE_SEGMENT;
+	o.name = "wall";
+	o.a = sw_v2(0.0, -20.0);
+	o.b = sw_v2(0.0, 20.0);
+	ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+	char name[32];
+	for (int k = 0; k < 200; k++) { /* three in four behind the wall */
+		o = sw_default_obstacle_def();
+		snprintf(name, sizeof name, "d%d", k);
+		o.name = name;
+		o.center = sw_v2((k % 4 ? 2.0 : -6.0) + 0.01 * k, -15.0 + 0.15 * k);
+		o.radius = 0.1;
+		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+	}
+	sw_target_def t = sw_default_target_def();
+	t.name = "goal";
+	t.position = sw_v2(-3.0, 30.0);
+	ck_assert_int_eq(sw_model_add_target(m, &t, NULL), SW_SUCCESS);
+	for (int i = 0; i < 32; i++) {
+		sw_agent_def ad = sw_default_agent_def();
+		ad.position = sw_v2(-1.0 - 0.05 * (i % 4), -4.0 + 0.3 * i);
+		ad.perception = 40.0;
+		ad.radius = 0.1;
+		ad.heading = 1.5;
+		ad.steer.glm.sigma_phi = 0.1;
+		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
+	}
+	sw_world *ref = world_for_one_second(m);
+	/* After one agent's percepts the buffer has less room than there are primitives. */
+	static sw_percept big[400];
+	sw_situation s1;
+	int n1 = sw_world_perceive(ref, 0, &s1, big, 400);
+	ck_assert_int_lt(ref->cap - n1, ref->m->n_prims);
+	ref->sense_group = 1;
+	for (int k = 0; k < 5; k++)
+		ck_assert_int_eq(sw_world_step(ref, NULL), SW_SUCCESS);
+	size_t ny = (size_t)(ref->off[ref->n - 1] + ref->dim[ref->n - 1]);
+	for (int threads = 1; threads <= 3; threads += 2) {
+		sw_world *w = NULL;
+		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
+		for (int k = 0; k < 5; k++)
+			ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
+		ck_assert_msg(memcmp(w->y, ref->y, ny * sizeof *w->y) == 0, "%d threads", threads);
+		sw_world_destroy(w);
+	}
+	sw_world_destroy(ref);
+	sw_model_free(m);
+}
+END_TEST
+
 START_TEST(single_evaluation_path_gives_the_bits_of_the_full_evaluation)
 {
 	/* The step senses once at its end and Euler reuses that heading rate; turning the reuse
@@ -758,6 +816,7 @@ Suite *crowd_suite(void)
 	TCase *tc = tcase_create("crowd");
 	tcase_add_test(tc, index_sort_agrees_with_qsort_at_every_length);
 	tcase_add_test(tc, grid_query_equals_brute_force_with_both_scans);
+	tcase_add_test(tc, grouped_sensing_equals_one_agent_at_a_time);
 	tcase_add_test(tc, single_evaluation_path_gives_the_bits_of_the_full_evaluation);
 	tcase_add_test(tc, one_two_and_four_threads_give_identical_bits);
 	tcase_add_loop_test(tc, automata_scenarios_step_identically_on_one_and_three_threads, 0,

@@ -310,9 +310,10 @@ START_TEST(test_simd_widths_agree_bit_for_bit)
 }
 END_TEST
 
-/* sw_glm_eval_batch gives each agent the bits of its own sw_glm_eval_cs, at both widths, for
- * batches of 0 to 40 agents with their own parameters, headings and 0 to 37 percepts (agents
- * below the vectorised loop's minimum and empty ones mixed in). */
+/* sw_glm_eval_batch gives each agent the bits of its own sw_glm_eval_cs, and the vectorised
+ * loop's batch those of its single calls, at both widths, for batches of 0 to 40 agents (longer
+ * than one kernel batch) with their own parameters, headings and 0 to 37 percepts (agents below
+ * the vectorised loop's minimum and empty ones mixed in). */
 START_TEST(test_batch_matches_single_evaluations)
 {
 	enum { MAXB = 40 };
@@ -348,6 +349,23 @@ START_TEST(test_batch_matches_single_evaluations)
 				ck_assert_msg(memcmp(&want, &got[k], sizeof want) == 0,
 					      "width %d batch %d agent %d (%d percepts) differs", width,
 					      n, k, c[k].s.n_obs);
+			}
+			/* The vectorised loop itself, every agent through it (0 to 2 percepts
+			 * too, which sw_glm_eval_batch leaves to the scalar loop). */
+			sw__glm_obs_sums vo[MAXB];
+			memset(vo, 0xa5, sizeof vo);
+			ck_assert(sw__glm_obstacles_simd_batch(n, p, sp, sphi, cphi, vo));
+			for (int k = 0; k < n; k++) {
+				sw__glm_obs_sums one;
+				memset(&one, 0x5a, sizeof one);
+				ck_assert(sw__glm_obstacles_simd(p[k], sp[k], sphi[k], cphi[k], &one));
+				const sw__glm_obs_sums *b = &vo[k];
+				ck_assert_msg(one.f_obs == b->f_obs && one.df_obs == b->df_obs &&
+						      one.sum_d == b->sum_d && one.sum_w == b->sum_w &&
+						      one.found == b->found &&
+						      (one.r_min == b->r_min || !one.found),
+					      "width %d batch %d agent %d (%d percepts): loop differs",
+					      width, n, k, c[k].s.n_obs);
 			}
 		}
 	}

@@ -120,7 +120,8 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 	double occl_reach = a->perception + fmax(w->agent_rmax, w->prim_rmax);
 	const int *plist = NULL; /* through the primitive index when it is on */
 	int np = w->pg_on ? sw__prim_grid_query(w, i, p, &plist) : m->n_prims;
-	for (int qi = 0; qi < np && n < cap; qi++) {
+	int qi = 0;
+	for (; qi < np && n < cap; qi++) {
 		int k = plist ? plist[qi] : qi;
 		const sw_prim *pr = &m->prims[k];
 		sw_vec2 pa, pb;
@@ -150,6 +151,9 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 			put(&buf[n++], dm, sw_v2_len(dm) * sin(0.5 * ang), c, k);
 		}
 	}
+	if (qi < np)
+		return cap; /* the buffer filled before every primitive was seen: report it full
+			     * (the filter below could make an incomplete list look complete) */
 	if (n_occl > 0) { /* drop the discs hidden behind a wall */
 		int kept = 0;
 		for (int k = 0; k < n; k++) {
@@ -195,14 +199,14 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 }
 
 int sw__perceive_from(struct sw_world *w, int i, double t, const double *y, double wall_near,
-		      sw_situation *s, int used)
+		      sw_situation *s, int used, int shared)
 {
 	for (;;) {
 		int room = w->cap - used;
 		int n = sw__perceive(w, i, t, y, wall_near, s, w->scratch + used, room);
 		if (n < room)
 			return n;
-		if (used > 0)
+		if (shared)
 			return -2;
 		/* Full: this agent perceives more than any agent before it did.  The buffer starts
 		 * with room for the primitives and 256 agents and doubles (so this allocation
@@ -218,5 +222,5 @@ int sw__perceive_from(struct sw_world *w, int i, double t, const double *y, doub
 int sw__perceive_grow(struct sw_world *w, int i, double t, const double *y, double wall_near,
 		      sw_situation *s)
 {
-	return sw__perceive_from(w, i, t, y, wall_near, s, 0);
+	return sw__perceive_from(w, i, t, y, wall_near, s, 0, 0);
 }

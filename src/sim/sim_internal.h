@@ -119,6 +119,7 @@ struct sw_world {
 	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN,
 				   then cos and sin of the heading (3 per agent) */
 	int fast_on;            /* 1 (default): use it */
+	int sense_group;        /* agents sensed together at most (SW_SENSE_GROUP; tests: 1) */
 	struct sw_steerbench *sb; /* SteerBench accumulators (steerbench.c) */
 	/* world fields (navigate.c) */
 	int *steer_field;       /* per steer entry: field index, -1 none */
@@ -194,7 +195,7 @@ void sw__snapshot(struct sw_world *w);
 /** Step 4 of step.c for agents [lo, hi) at w->t (dt: the step just taken, for overlap time);
  * returns the first failure in agent order. */
 int sw__sense_range(struct sw_world *w, int lo, int hi, double dt);
-/** sw__sense for every agent, in parallel blocks. */
+/** Step 4 for every agent, in parallel blocks (sw__sense_range per thread). */
 int sw__sense_all(struct sw_world *w, double dt, sw_diag *diag);
 int sw__thread_alloc(const struct sw_world *w, sw_thread *th);
 void sw__thread_free(sw_thread *th);
@@ -219,10 +220,12 @@ double sw__wall_near(const sw_steer_def *def);
  * percepts, or -1 when out of memory. */
 int sw__perceive_grow(struct sw_world *w, int i, double t, const double *y, double wall_near,
 		      sw_situation *s);
-/** sw__perceive_grow into the scratch from entry `used` on (the entries before it belong to
- * others); returns -2, perceiving nothing, when used > 0 and the rest is too small. */
+/** sw__perceive_grow into the scratch from entry `used` on.  With shared != 0 the buffer holds
+ * percepts that others still read (entries before `used`, or situations pointing into it): it is
+ * not reallocated, and -2 is returned (*s and the rest of the buffer overwritten, nothing
+ * perceived) when the rest is too small. */
 int sw__perceive_from(struct sw_world *w, int i, double t, const double *y, double wall_near,
-		      sw_situation *s, int used);
+		      sw_situation *s, int used, int shared);
 /** Steering definition agent i uses in mode `mode` (plain-law agents: their law). */
 const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode);
 /** Position of target k at time t. */

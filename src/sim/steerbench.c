@@ -101,8 +101,8 @@ int sw__steerbench_alloc(sw_world *w)
 	return SW_SUCCESS;
 }
 
-/* The agents overlapping agent i now (ascending) into w->grid_found (the thread's buffer of n
- * entries); returns their number. */
+/* The agents overlapping agent i now (ascending) into w->grid_found (the thread's buffer of
+ * n + SW_GRID_SLACK entries); returns their number. */
 static int overlapping(sw_world *w, int i)
 {
 	const sw_model *m = w->m;

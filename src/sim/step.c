@@ -7,10 +7,12 @@
  *      (automata, sim/hybrid.c) is located to run.event_tol, and the heading noise of (1) is
  *      added as an Euler-Maruyama increment sigma sqrt(h) N(0, 1);
  *   3. the snapshot and the neighbour grid are refreshed to the t1 positions;
- *   4. every agent senses at t1 (sense()): it picks its target, perceives once, relaxes its GLM
- *      weights (8) to the stable fixed point of the competition parameters (9)-(10) (warm start
- *      or restart), writes the algebraic outputs (commanded speed, PF heading) and measures its
- *      clearances and collisions.
+ *   4. every agent senses at t1 (sw__sense_range()): it picks its target, perceives once, relaxes
+ *      its GLM weights (8) to the stable fixed point of the competition parameters (9)-(10) (warm
+ *      start or restart), writes the algebraic outputs (commanded speed, PF heading) and measures
+ *      its clearances and collisions.  Consecutive moving 2-D GLM agents sense as a group whose
+ *      laws are evaluated together (sw_glm_eval_batch(): the bits of one evaluation each, so the
+ *      group boundaries, which depend on the thread blocks, change nothing).
  * Step 4 at t1 is what step 2 of the next step needs at its start, from the same state and the
  * same snapshot, so the law is evaluated once per agent and step.  With explicit Euler the GLM
  * heading rate from that evaluation is kept (fast[], NAN when not valid) and the next step's
@@ -325,10 +327,10 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 		if (!w->dim3 && mv && def->law == SW_LAW_GLM) {
 			const double *y = agent_y(w, i);
 			double wn = sw__wall_near(def);
-			int n = sw__perceive_from(w, i, w->t, y, wn, &g.s[g.n], g.used);
+			int n = sw__perceive_from(w, i, w->t, y, wn, &g.s[g.n], g.used, g.n > 0);
 			if (n == -2) { /* the group holds the buffer: finish it first */
 				st = finish_group(w, &g, dt);
-				n = sw__perceive_from(w, i, w->t, y, wn, &g.s[0], 0);
+				n = sw__perceive_from(w, i, w->t, y, wn, &g.s[0], 0, 0);
 			}
 			if (n < 0) {
 				if (st == SW_SUCCESS)
@@ -337,7 +339,7 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 				g.idx[g.n] = i;
 				g.def[g.n++] = def;
 				g.used += n;
-				if (g.n == SW_SENSE_GROUP) {
+				if (g.n >= w->sense_group || g.n == SW_SENSE_GROUP) {
 					int sg = finish_group(w, &g, dt);
 					if (st == SW_SUCCESS)
 						st = sg;

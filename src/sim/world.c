@@ -293,6 +293,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 		if (!m->prims[k].is_segment)
 			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
 	w->fast_on = 1;
+	w->sense_group = SW_SENSE_GROUP;
 	int need_hist = 0;
 	for (int i = 0; i < n; i++)
 		if (m->agents[i].behaviour >= 0 && m->automata[m->agents[i].behaviour]->uses_progress)

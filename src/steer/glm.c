@@ -350,10 +350,7 @@ void sw_glm_eval_batch(int n, const sw_glm_params *const p[], const sw_situation
 				idx[nv++] = k - k0;
 			}
 		}
-		int vec = 0;
-#ifdef SW_HAVE_SLEEF
-		vec = nv > 0 && sw__glm_obstacles_simd_batch(nv, vp, vs, vsn, vc, vo);
-#endif
+		int vec = nv > 0 && sw__glm_obstacles_simd_batch(nv, vp, vs, vsn, vc, vo);
 		for (int j = 0; vec && j < nv; j++)
 			o[idx[j]] = vo[j];
 		for (int k = k0, j = 0; k < k0 + m; k++) {

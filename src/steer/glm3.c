@@ -13,13 +13,13 @@
  * (f(0) = 0); exactly behind, the 2-D law evaluates e = +pi (a left turn), and the 3-D law uses
  * the vertical plane through u oriented so that it makes the same choice (plane_of()).
  *
- * The repellers go through the vectorised 2-D loop (glm_simd.c, 4 percepts per AVX2 block with
- * SLEEF) when the CPU has it and there are 3 or more percepts: each percept is handed over as the
- * 2-D percept at heading error -theta, and the loop returns every f_i besides the sums
- * (repellers_simd).  Otherwise, and for the attractors, the per-term scalars come from the public
- * building blocks (sw_glm_dpsi, sw_glm_repeller: the literal formulas (4)-(7)).  Both agree with
- * a literal construction written in tests/test_space3.c to 1e-9 (a 3-D flock perceives about 80
- * neighbours each, so the loop halves its step time). */
+ * The repellers go through the vectorised 2-D loop (glm_simd.c, 4 or 8 percepts per AVX2 or
+ * AVX-512 vector with SLEEF) when the CPU has it and there are 3 or more percepts: each percept
+ * is handed over as the 2-D percept at heading error -theta, and the loop returns every f_i
+ * besides the sums (repellers_simd).  Otherwise, and for the attractors, the per-term scalars
+ * come from the public building blocks (sw_glm_dpsi, sw_glm_repeller: the literal formulas
+ * (4)-(7)).  Both agree with a literal construction written in tests/test_space3.c to 1e-9 (a
+ * 3-D flock perceives about 80 neighbours each, so the loop halves its step time). */
 #include <math.h>
 #include <string.h>
 

@@ -88,8 +88,9 @@
 #pragma GCC pop_options
 #endif
 
-/* AVX-512 with GCC (runtime dispatch), or with clang when the build targets it. */
-#if !defined(__clang__) || defined(__AVX512F__)
+/* AVX-512 with GCC (runtime dispatch), or with clang when the build targets it, where the SLEEF
+ * library has its AVX-512 functions (the Makefile checks: SW_HAVE_SLEEF_AVX512). */
+#if defined(SW_HAVE_SLEEF_AVX512) && (!defined(__clang__) || defined(__AVX512F__))
 #define SW_GLM_SIMD512 1
 #endif
 
@@ -268,7 +269,9 @@ SW_AVX2 static inline double hmin(__m256d v)
 static int cpu_width(void)
 {
 #ifdef SW_GLM_SIMD512
-	if (__builtin_cpu_supports("avx512f"))
+	/* (The 8-lane path also runs the AVX2 and FMA helpers.) */
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
+	    __builtin_cpu_supports("fma"))
 		return 8;
 #endif
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
@@ -322,8 +325,9 @@ int sw__glm_obstacles_simd_batch(int n, const sw_glm_params *const p[],
 	int width = forced_width ? forced_width : cpu_width();
 	if (width == 0)
 		return 0;
-	if (n > 0)
-		obstacles(width, n, p, s, sphi, cphi, out, NULL);
+	for (int k = 0; k < n; k += SW_GLM_BATCH) /* the kernel's arrays hold SW_GLM_BATCH */
+		obstacles(width, n - k < SW_GLM_BATCH ? n - k : SW_GLM_BATCH, p + k, s + k, sphi + k,
+			  cphi + k, out + k, NULL);
 	return 1;
 }
 

@@ -30,19 +30,21 @@ void sw__glm_delta_cs(double delta, double cs[2]);
 void sw__glm_obstacles_scalar(const sw_glm_params *p, const sw_situation *s, double sphi,
 			      double cphi, sw__glm_obs_sums *out);
 
-/* The vectorised loop (glm_simd.c): blocks of 4 obstacles with SLEEF's AVX2 functions.  Returns 1
- * and fills *out when the fast path ran; returns 0 (leaving *out untouched) when the library was
- * built without SW_HAVE_SLEEF or the CPU lacks AVX2 and FMA.  Agrees with the scalar reference
- * to rounding (tests/test_steer_simd.c states the bound). */
+/* The vectorised loop (glm_simd.c): 4 obstacles at a time with SLEEF's AVX2 functions, or 8 with
+ * its AVX-512 ones where the CPU has them (the same bits).  Returns 1 and fills *out when the
+ * fast path ran; returns 0 (leaving *out untouched) when the library was built without
+ * SW_HAVE_SLEEF or the CPU lacks AVX2 and FMA.  Agrees with the scalar reference to rounding
+ * (tests/test_steer_simd.c states the bound). */
 int sw__glm_obstacles_simd(const sw_glm_params *p, const sw_situation *s, double sphi,
 			   double cphi, sw__glm_obs_sums *out);
 
-/* Agents evaluated together by sw__glm_obstacles_simd_batch() at most. */
+/* Agents whose vectorised loops run together (sw__glm_obstacles_simd_batch() cuts longer
+ * batches into runs of this many). */
 #define SW_GLM_BATCH 16
 
-/* sw__glm_obstacles_simd() for the agents s[0..n) (n <= SW_GLM_BATCH, each with its parameters,
- * heading sine and cosine) into out[0..n): the same bits as n single calls, but the vectorised
- * stages of several agents overlap.  Returns 0 (out untouched) where the fast path is missing. */
+/* sw__glm_obstacles_simd() for the agents s[0..n) (each with its parameters, heading sine and
+ * cosine) into out[0..n): the same bits as n single calls, but the vectorised stages of several
+ * agents overlap.  Returns 0 (out untouched) where the fast path is missing. */
 int sw__glm_obstacles_simd_batch(int n, const sw_glm_params *const p[],
 				 const sw_situation *const s[], const double sphi[],
 				 const double cphi[], sw__glm_obs_sums out[]);
