@@ -32,6 +32,9 @@
 #include <immintrin.h>
 #endif
 
+/* Shortest run the AVX-512 scan takes (shorter ones cost less in the scalar loop). */
+#define SW_SCAN_AVX512_MIN 8
+
 /* Longest list sorted by ranks (sw__sort_indices). */
 #define SW_RANK_SORT 32
 
@@ -204,7 +207,7 @@ static int scan_run(const struct sw_world *w, int lo, int hi, int i, sw_vec2 p, 
 		return n;
 	}
 #ifdef SW_GRID_AVX512
-	if (w->grid_avx512)
+	if (w->grid_avx512 && hi - lo >= SW_SCAN_AVX512_MIN)
 		return scan_run_avx512(w, lo, hi, i, p, r2, found, n);
 #endif
 	for (int k = lo; k < hi; k++) {
@@ -231,8 +234,9 @@ static int scan_cell(const struct sw_world *w, long ix, long iy, int i, sw_vec2 
 	return n;
 }
 
-/* Ranks of a[0..n) (n <= width, width 16 or 32) scattered into place: each index counts the
- * smaller ones, with no data-dependent branch (insertion sort mispredicts at almost every shift).
+/* Ranks of a[0..n) (n <= width, width 16 or 32: a constant trip count, which the compiler
+ * unrolls) scattered into place: each index counts the smaller ones, with no data-dependent
+ * branch (insertion sort mispredicts at almost every shift).
  * The lanes are padded to the fixed width (the padding's counts are never used) and advance
  * together, 4 per vector in a baseline (SSE2) build and 8 where the build targets AVX2 (GNU C
  * vector extension): one broadcast compare per element and per vector.  (Measured: 8-lane
