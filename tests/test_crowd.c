@@ -154,6 +154,17 @@ static void assert_same(const outcome *a, const outcome *b, int n_agents)
 	}
 }
 
+/* A wall named "wall" on x = 0 from y = -h to y = h. */
+static void add_wall(sw_model *m, double h)
+{
+	sw_obstacle_def o = sw_default_obstacle_def();
+	o.shape = SW_SHAPE_SEGMENT;
+	o.name = "wall";
+	o.a = sw_v2(0.0, -h);
+	o.b = sw_v2(0.0, h);
+	ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+}
+
 /* A world of the model m with a default run of 1 s (m finalised here). */
 static sw_world *world_for_one_second(sw_model *m)
 {
@@ -262,12 +273,8 @@ END_TEST
 START_TEST(grouped_sensing_equals_one_agent_at_a_time)
 {
 	sw_model *m = sw_model_alloc("groups", NULL);
-	sw_obstacle_def o = sw_default_obstacle_def();
-	o.shape = SW_SHAPE_SEGMENT;
-	o.name = "wall";
-	o.a = sw_v2(0.0, -20.0);
-	o.b = sw_v2(0.0, 20.0);
-	ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+	add_wall(m, 20.0);
+	sw_obstacle_def o;
 	char name[32];
 	for (int k = 0; k < 200; k++) { /* three in four behind the wall */
 		o = sw_default_obstacle_def();
@@ -500,13 +507,8 @@ START_TEST(walls_hide_agents_and_discs)
 	 * its side, but neither agent B nor the disc on the other side; with the grid on and off. */
 	for (int grid = 0; grid < 2; grid++) {
 		sw_model *m = sw_model_alloc("walls", NULL);
+		add_wall(m, 5.0);
 		sw_obstacle_def o = sw_default_obstacle_def();
-		o.shape = SW_SHAPE_SEGMENT;
-		o.name = "wall";
-		o.a = sw_v2(0.0, -5.0);
-		o.b = sw_v2(0.0, 5.0);
-		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
-		o = sw_default_obstacle_def();
 		o.name = "pillar";
 		o.center = sw_v2(1.5, 2.0);
 		o.radius = 0.3;
