@@ -32,9 +32,6 @@
 #include <immintrin.h>
 #endif
 
-/* Shortest run the AVX-512 scan takes (shorter ones cost less in the scalar loop). */
-#define SW_SCAN_AVX512_MIN 8
-
 /* Longest list sorted by ranks (sw__sort_indices). */
 #define SW_RANK_SORT 32
 
@@ -207,7 +204,7 @@ static int scan_run(const struct sw_world *w, int lo, int hi, int i, sw_vec2 p, 
 		return n;
 	}
 #ifdef SW_GRID_AVX512
-	if (w->grid_avx512 && hi - lo >= SW_SCAN_AVX512_MIN)
+	if (w->grid_avx512)
 		return scan_run_avx512(w, lo, hi, i, p, r2, found, n);
 #endif
 	for (int k = lo; k < hi; k++) {
