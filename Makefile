@@ -165,6 +165,7 @@ test: deps
 	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(BUILD)/noalloc
 	SWERVE=$(CLI) CK_DEFAULT_TIMEOUT=600 $(TESTS)
 	sh tests/cli_test.sh $(CLI)
+	sh tests/csv_test.sh $(CLI)
 	$(BUILD)/noalloc
 	@$(MAKE) --no-print-directory fuzz-replay
 

@@ -96,6 +96,21 @@ void sw_output_attach(sw_output *o, sw_world *w)
 	sw_world_set_event_fn(w, on_event, o);
 }
 
+/* Writes one CSV field as RFC 4180 has it: enclosed in double quotes, each quote doubled, when it
+ * holds a comma, a quote or a line break (a name "a,b" stays one column for every CSV reader);
+ * otherwise as it is, so that ordinary names read as before.  Returns EOF when a write fails. */
+static int csv_field(FILE *f, const char *s)
+{
+	if (s[strcspn(s, ",\"\r\n")] == '\0')
+		return fputs(s, f);
+	if (fputc('"', f) == EOF)
+		return EOF;
+	for (; *s; s++)
+		if ((*s == '"' && fputc('"', f) == EOF) || fputc(*s, f) == EOF)
+			return EOF;
+	return fputc('"', f);
+}
+
 int sw_output_sample(const sw_world *w, void *ctx)
 {
 	sw_output *o = ctx;
@@ -110,8 +125,10 @@ int sw_output_sample(const sw_world *w, void *ctx)
 		if (q)
 			snprintf(tail, sizeof tail, ",%.10g,%.10g,%.10g,%.10g\n", q[SW_STATE3_Z],
 				 q[SW_STATE3_UX], q[SW_STATE3_UY], q[SW_STATE3_UZ]);
-		if (fprintf(o->f[OUT_TRAJ], "%.10g,%s,%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g%s", t,
-			    m->agents[i].name, sw_world_mode_name(w, i, s.mode), y[SW_STATE_X],
+		FILE *f = o->f[OUT_TRAJ];
+		if (fprintf(f, "%.10g,", t) < 0 || csv_field(f, m->agents[i].name) == EOF ||
+		    fputc(',', f) == EOF || csv_field(f, sw_world_mode_name(w, i, s.mode)) == EOF ||
+		    fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%.10g,%.10g%s", y[SW_STATE_X],
 			    y[SW_STATE_Y], sw_wrap_angle(y[SW_STATE_PHI]), y[SW_STATE_V],
 			    y[SW_STATE_WTAR], y[SW_STATE_WOBS], tail) < 0) {
 			o->failed = 1;
