@@ -403,8 +403,17 @@ START_TEST(test_relax_degenerate_edges)
 	/* Errors: non-finite input, NULL, unbounded mutualism. */
 	w[0] = w[1] = 0.5;
 	ck_assert_int_eq(sw_glm_relax(NAN, 0.5, 0.1, 0.05, w), SW_ENUMERIC);
-	ck_assert_int_eq(sw_glm_relax(0.4, 0.5, INFINITY, 0.05, w), SW_ENUMERIC);
+	ck_assert_int_eq(sw_glm_relax(0.4, 0.5, NAN, 0.05, w), SW_ENUMERIC);
+	ck_assert_int_eq(sw_glm_relax(0.4, 0.5, INFINITY, INFINITY, w), SW_ENUMERIC);
+	/* An overflowed competition coefficient (dense packs): complete suppression. */
+	w[0] = w[1] = 0.5;
+	ck_assert_int_eq(sw_glm_relax(0.4, 0.5, INFINITY, 0.05, w), SW_SUCCESS);
+	ck_assert(w[0] == 0.0 && w[1] == 1.0);
+	w[0] = w[1] = 0.5;
+	ck_assert_int_eq(sw_glm_relax(0.4, 0.5, 0.1, INFINITY, w), SW_SUCCESS);
+	ck_assert(w[0] == 1.0 && w[1] == 0.0);
 	ck_assert_int_eq(sw_glm_relax(0.4, 0.5, 0.1, 0.05, NULL), SW_EUSAGE);
+	w[0] = w[1] = 0.5;
 	ck_assert_int_eq(sw_glm_relax(1.0, 1.0, -2.0, -2.0, w), SW_EUSAGE);
 }
 END_TEST

@@ -273,7 +273,8 @@ END_TEST
 
 /* --- goals ---------------------------------------------------------------------------------- */
 
-/* Seek: from (0, 0) towards (6, 0) at 1.2 m/s, reached within the radius 0.5: t = 5.5 / 1.2. */
+/* Seek: from (0, 0) towards (6, 0) at 1.2 m/s, reached within 2.5 radii (0.5 m each):
+ * t = (6 - 1.25) / 1.2. */
 START_TEST(test_goal_seek_static)
 {
 	char a[2048];
@@ -284,7 +285,7 @@ START_TEST(test_goal_seek_static)
 	sw_model *m;
 	events ev;
 	sw_world *w = run_case(a, 6, &m, &ev);
-	ck_assert_double_eq_tol(event_time(&ev, 0, "reached0"), 5.5 / 1.2, 1e-6);
+	ck_assert_double_eq_tol(event_time(&ev, 0, "reached0"), 4.75 / 1.2, 1e-6);
 	ck_assert(isnan(event_time(&ev, 0, "timeout0")));
 	ck_assert_str_eq(sw_world_mode_name(w, 0, sw_world_unit_mode(w, 0)), "done");
 	sw_world_destroy(w);
@@ -397,15 +398,15 @@ START_TEST(test_goal_idle)
 	while (sw_world_time(w) < 12 - 1e-9)
 		ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
 	ck_assert_double_eq_tol(event_time(&ev, 0, "timeout0"), 2.0, 1e-9);
-	/* 8 m, minus the radius 0.5, at 1 m/s after the wait. */
-	ck_assert_double_eq_tol(event_time(&ev, 0, "reached1"), 2.0 + 7.5, 1e-6);
+	/* 8 m, minus 2.5 radii of 0.5 m, at 1 m/s after the wait. */
+	ck_assert_double_eq_tol(event_time(&ev, 0, "reached1"), 2.0 + 6.75, 1e-6);
 	sw_world_destroy(w);
 	sw_model_free(m);
 }
 END_TEST
 
-/* A box x 4..6, z -1..1 without targetLocation: steer to its centre, reached on entering it at
- * x = 4, t = 4. */
+/* A box x 4..6, z -1..1 without targetLocation: steer to its centre, reached when the disc
+ * (radius 0.5) first overlaps it, at x = 3.5, t = 3.5. */
 START_TEST(test_goal_box_region)
 {
 	char a[2048];
@@ -417,10 +418,10 @@ START_TEST(test_goal_box_region)
 	sw_model *m;
 	events ev;
 	sw_world *w = run_case(a, 5, &m, &ev);
-	ck_assert_double_eq_tol(event_time(&ev, 0, "reached0"), 4.0, 1e-6);
+	ck_assert_double_eq_tol(event_time(&ev, 0, "reached0"), 3.5, 1e-6);
 	double x, y;
 	pos(w, 0, &x, &y);
-	ck_assert_double_eq_tol(x, 4.0, 1e-6);
+	ck_assert_double_eq_tol(x, 3.5, 1e-6);
 	sw_world_destroy(w);
 	sw_model_free(m);
 }
@@ -520,8 +521,8 @@ START_TEST(test_metrics_opt_in)
 }
 END_TEST
 
-/* The same walk ending at the target: reached at t* = (5.5 - 0.5) / 1.2 inside frame 84, so
- * 84 frames are enabled; the distance stops at 5 m and the last frame ends standing (v = 0). */
+/* The same walk ending at the target: reached at t* = (5.5 - 1.25) / 1.2 inside frame 71, so
+ * 71 frames are enabled; the distance stops at 4.25 m and the last frame ends standing (v = 0). */
 START_TEST(test_metrics_until_arrival)
 {
 	char a[2048];
@@ -534,12 +535,12 @@ START_TEST(test_metrics_until_arrival)
 	events ev;
 	sw_world *w = run_case(a, 8, &m, &ev);
 	const sw_steerbench_metrics *mt = sw_world_steerbench(w, 0);
-	double tstar = 5.0 / v;
+	double tstar = 4.25 / v;
 	long frames = (long)ceil(tstar / h);
-	ck_assert_int_eq(frames, 84);
+	ck_assert_int_eq(frames, 71);
 	ck_assert_int_eq(mt->sb_frames, frames);
 	ck_assert_double_eq_tol(mt->sb_time, frames * h, 1e-12);
-	ck_assert_double_eq_tol(mt->sb_distance, 5.0, 1e-6);
+	ck_assert_double_eq_tol(mt->sb_distance, 4.25, 1e-6);
 	ck_assert_double_eq_tol(mt->sb_energy, (double)(frames - 1) * 0.5 * v * v, 1e-9);
 	sw_world_destroy(w);
 	sw_model_free(m);
@@ -580,6 +581,44 @@ START_TEST(test_metrics_head_on_collision)
 }
 END_TEST
 
+/* A finished agent leaves the world and the run ends when all are done: "still" reaches its
+ * target at t = 0 (1 m away, within 2.5 radii) and stays at the origin; "walker" crosses the
+ * origin on its way from (-6, 0) to (6, 0) exactly straight, as if nobody were there, reaches
+ * at (12 - 1.25) / 1 s, and the run stops at the end of that step (215 steps of 0.05 s) instead
+ * of running the 100 s budget. */
+START_TEST(test_finished_agents_leave)
+{
+	char a[2048], b[2048], body[4200];
+	agent(a, sizeof a, "still", 0, 0, 1, 0, 0.5, 0,
+	      "<seekStaticTarget><targetLocation><x>1</x><y>0</y><z>0</z></targetLocation>"
+	      "<desiredSpeed>1</desiredSpeed><timeDuration>100</timeDuration>" EXACT
+	      "</seekStaticTarget>");
+	agent(b, sizeof b, "walker", -6, 0, 1, 0, 0.5, 1,
+	      "<seekStaticTarget><targetLocation><x>6</x><y>0</y><z>0</z></targetLocation>"
+	      "<desiredSpeed>1</desiredSpeed><timeDuration>100</timeDuration>" EXACT
+	      "</seekStaticTarget>");
+	snprintf(body, sizeof body, "%s%s", a, b);
+	sw_model *m;
+	events ev;
+	sw_world *w = run_case(body, 0, &m, &ev);
+	ck_assert(m->run.leave_when_done && m->run.stop_when_done);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+	/* (still's jump at t = 0 happened when the world was made, before events were watched) */
+	ck_assert_str_eq(sw_world_mode_name(w, 0, sw_world_unit_mode(w, 0)), "done");
+	ck_assert_double_eq_tol(event_time(&ev, 1, "reached0"), 10.75, 1e-6);
+	ck_assert_int_eq(sw_world_steps(w), 215);
+	ck_assert_int_eq(sw_world_agents_done(w), 2);
+	ck_assert(sw_world_done(w));
+	double x, y;
+	pos(w, 1, &x, &y);
+	ck_assert(y == 0.0);
+	ck_assert_int_eq(sw_world_metrics(w, 1)->agent_collisions, 0);
+	ck_assert_int_eq(sw_world_steerbench(w, 1)->sb_collisions, 0);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
 /* --- errors --------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -613,11 +652,6 @@ static const bad_case bad_cases[] = {
     {"<obstacle><xmin>1</xmin><xmax>one</xmax><ymin>0</ymin><ymax>1</ymax><zmin>0</zmin>"
      "<zmax>1</zmax></obstacle>\n" A0 IDLE,
      5, "'one' is not a number"},
-    {A0 "<goalSequence><seekStaticTarget><targetLocation><x>1</x><y>0</y><z>0</z>"
-	"</targetLocation><desiredSpeed>1</desiredSpeed><timeDuration>1</timeDuration>\n"
-	"<Behaviour><SteeringAlgorithm>sfAI</SteeringAlgorithm></Behaviour>"
-	"</seekStaticTarget></goalSequence></agent>\n",
-     7, "steering algorithm 'sfAI' has no swerve counterpart"},
     /* A parameter the law does not have: the scenario reader's message, at the test case's
      * line of the <SteeringAlgorithm>. */
     {A0 "<goalSequence><seekStaticTarget><targetLocation><x>1</x><y>0</y><z>0</z>"
@@ -637,6 +671,91 @@ static const bad_case bad_cases[] = {
     {"<agent xmlns=\"urn:other\"><name>a</name></agent>\n" A0 IDLE, 5,
      "not in the SteerSuite namespace"},
 };
+
+/* What SteerSuite's reader takes and swerve ignores or maps: loaded, with a warning at the
+ * line. */
+static const bad_case warn_cases[] = {
+    {A0 "<goalSequence><seekStaticTarget><targetLocation><x>1</x><y>0</y><z>0</z>"
+	"</targetLocation><desiredSpeed>1</desiredSpeed><timeDuration>1</timeDuration>\n"
+	"<Behaviour><SteeringAlgorithm>rvo2dAI</SteeringAlgorithm><Parameters><parameter>"
+	"<key>max_neighbors</key><value>10</value></parameter></Parameters></Behaviour>"
+	"</seekStaticTarget></goalSequence></agent>\n",
+     7, "'rvo2dAI' is a SteerSuite AI module"},
+    {A0 "<goalSequence><seekStaticTarget><targetLocation><x>1</x><y>0</y><z>0</z>"
+	"</targetLocation><desiredSpeed>1</desiredSpeed><timeDuration>1</timeDuration>\n"
+	"<state>5</state></seekStaticTarget></goalSequence></agent>\n",
+     7, "<state> in <seekStaticTarget> is ignored"},
+    {A0 "<goalSequence><flowStaticDirection><targetDirection><x>1</x><y>0</y><z>0</z>"
+	"</targetDirection><desiredSpeed>1</desiredSpeed><timeDuration>1</timeDuration>\n"
+	"<targetTime>3</targetTime></flowStaticDirection></goalSequence></agent>\n",
+     7, "<targetTime> in <flowStaticDirection> is ignored"},
+    {"<obstacle><xmin>3</xmin><xmax>2</xmax><ymin>0</ymin><ymax>1</ymax><zmin>0</zmin>"
+     "<zmax>1</zmax></obstacle>\n" A0 IDLE,
+     5, "min and max inverted"},
+    {A0 IDLE "\n" A0 IDLE, 8, "the agent name is given to more than one agent"},
+};
+
+START_TEST(test_accepted_with_warning)
+{
+	const bad_case *bc = &warn_cases[_i];
+	sw_diag d;
+	sw_model *m = NULL;
+	int st = import_case(bc->body, 1, &m, NULL, &d);
+	if (st != SW_SUCCESS)
+		dump(&d);
+	ck_assert_int_eq(st, SW_SUCCESS);
+	int found = 0;
+	for (int k = 0; k < d.count; k++)
+		if (d.entry[k].line == bc->line && d.entry[k].severity == SW_SEV_WARNING &&
+		    strstr(d.entry[k].message, bc->phrase))
+			found = 1;
+	if (!found)
+		dump(&d);
+	ck_assert_msg(found, "case %d: no warning at case.xml:%d containing '%s'", _i, bc->line,
+		      bc->phrase);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Two agents named a: the second is a~2; an agent without goals is done from the start; the
+ * run takes at least one step. */
+START_TEST(test_names_and_goalless)
+{
+	sw_model *m = NULL;
+	import_ok(A0 IDLE "\n" A0 "</agent>\n", 1, &m, NULL);
+	ck_assert_int_eq(m->n_agents, 2);
+	ck_assert_str_eq(m->agents[0].name, "a");
+	ck_assert_str_eq(m->agents[1].name, "a~2");
+	ck_assert_double_eq_tol(m->run.duration, 1.0, 1e-12);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_str_eq(sw_world_mode_name(w, 1, sw_world_unit_mode(w, 1)), "done");
+	ck_assert_int_eq(sw_world_agents_done(w), 1);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* A licence comment before the XML declaration (as in SteerSuite's dragon_age cases). */
+START_TEST(test_late_declaration)
+{
+	char body[2048];
+	snprintf(body, sizeof body, "<!-- licence\n -->%s%s%s</SteerBenchTestCase>\n", HEAD, A0,
+		 IDLE);
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_model *m = NULL;
+	sw_steersuite_def def = sw_default_steersuite_def();
+	int st = sw_steersuite_import_memory(body, strlen(body), "late.xml", &def, NULL, NULL, &m,
+					     &d);
+	if (st != SW_SUCCESS)
+		dump(&d);
+	ck_assert_int_eq(st, SW_SUCCESS);
+	ck_assert_int_eq(d.entry[0].line, 2);
+	ck_assert_ptr_nonnull(strstr(d.entry[0].message, "XML declaration comes after a comment"));
+	sw_model_free(m);
+}
+END_TEST
 
 START_TEST(test_errors)
 {
@@ -693,6 +812,10 @@ Suite *steersuite_suite(void)
 	tcase_add_test(tc, test_agent_region_full);
 	tcase_add_loop_test(tc, test_errors, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
 	tcase_add_test(tc, test_root_and_namespace);
+	tcase_add_loop_test(tc, test_accepted_with_warning, 0,
+			    (int)(sizeof warn_cases / sizeof warn_cases[0]));
+	tcase_add_test(tc, test_names_and_goalless);
+	tcase_add_test(tc, test_late_declaration);
 	suite_add_tcase(s, tc);
 	TCase *tg = tcase_create("goals");
 	tcase_add_test(tg, test_goal_seek_static);
@@ -709,6 +832,7 @@ Suite *steersuite_suite(void)
 	tcase_add_test(tm, test_metrics_until_arrival);
 	tcase_add_test(tm, test_metrics_head_on_collision);
 	tcase_add_test(tm, test_metrics_opt_in);
+	tcase_add_test(tm, test_finished_agents_leave);
 	suite_add_tcase(s, tm);
 	return s;
 }

@@ -80,6 +80,9 @@ typedef struct sw_steersuite_def {
 	double step;     /**< run step = one SteerSuite frame, s (> 0); default 0.05 (20 frames/s) */
 	double duration; /**< run duration, s; 0 (default) = the largest sum of one agent's goal
 			      time budgets (timeDuration) */
+	double reach;    /**< a static target counts as reached when the agent's centre is within
+			      reach agent radii of it (> 0); default 2.5, the tolerance of
+			      SteerSuite's social-force and RVO AI modules */
 } sw_steersuite_def;
 
 /** The default import settings. */

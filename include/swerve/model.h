@@ -284,6 +284,11 @@ typedef struct sw_run_def {
 				   loop over all agents, only faster); default 1 */
 	int steerbench;       /**< 1: accumulate the SteerBench metrics (sw_world_steerbench,
 				   docs/steersuite.md); default 0 (on in imported SteerSuite cases) */
+	int leave_when_done;  /**< 1: an agent that is done (a terminal mode of its automaton, or
+				   arrived and stopped) leaves the world: no other agent perceives,
+				   counts or collides with it; default 0 (on in SteerSuite cases) */
+	int stop_when_done;   /**< 1: the run ends at the first step end where every agent is
+				   done; default 0 (on in SteerSuite cases) */
 } sw_run_def;
 
 /** A compiled motion. */

@@ -77,6 +77,14 @@ double sw_world_time(const sw_world *w);
 /** Number of macro steps taken. */
 long sw_world_steps(const sw_world *w);
 
+/** Agents done at the current time: in a terminal mode of their automaton (no law, no
+ * transition out, e.g. an imported goal sequence's `done`), or arrived and stopped. */
+int sw_world_agents_done(const sw_world *w);
+
+/** 1 when the run is over before its duration: run.stop_when_done is set and every agent is
+ * done (sw_world_run and the ensemble runners stop there), else 0. */
+int sw_world_done(const sw_world *w);
+
 /** Copies agent i's state into *out. */
 void sw_world_agent(const sw_world *w, int i, sw_agent_state *out);
 

@@ -173,8 +173,11 @@ int cmd_run(int argc, char **argv)
 		if (st == SW_SUCCESS || st == SW_ENUMERIC || st == SW_EZENO || st == SW_EMODEL) {
 			/* A runtime failure keeps everything up to the last good step. */
 			char msg[SW_DIAG_MSG + SW_DIAG_FILE + 64] = "";
-			if (st != SW_SUCCESS && diag.count > 0)
-				sw_diag_format(&diag, diag.count - 1, msg, sizeof msg);
+			int last = diag.count - 1; /* the failure: the last error, not a warning */
+			while (last >= 0 && diag.entry[last].severity != SW_SEV_ERROR)
+				last--;
+			if (st != SW_SUCCESS && last >= 0)
+				sw_diag_format(&diag, last, msg, sizeof msg);
 			int cst = sw_output_commit(o, w, st != SW_SUCCESS ? msg : NULL, &diag);
 			if (st == SW_SUCCESS && (every > 0.0 || resume) && cst == SW_SUCCESS)
 				cli_ckpt_remove(outdir); /* the run is complete */

@@ -13,6 +13,8 @@
  *      reader finds (an agent starting inside an obstacle, a bad per-goal parameter) are mapped
  *      back to the test case's lines. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +39,16 @@ xmlNodePtr ss_elem(xmlNodePtr node)
 }
 
 #define EACH_CHILD(c, node) for (xmlNodePtr c = ss_elem((node)->children); c; c = ss_elem(c->next))
+
+void ss_warn(sw__loader *ld, xmlNodePtr node, const char *fmt, ...)
+{
+	char buf[SW_DIAG_MSG];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	sw__loader_msg(ld, sw__node_line(node), 0, SW_SEV_WARNING, 0, buf);
+}
 
 int ss_no_attrs(sw__loader *ld, xmlNodePtr node)
 {
@@ -185,6 +197,18 @@ int ss_bounds_read(sw__loader *ld, xmlNodePtr node, double b[4])
 	int bad = number_children(ld, node, names, 6, 0x33, v,
 				  "<xmin>, <xmax>, <ymin>, <ymax>, <zmin>, <zmax>");
 	b[0] = v[0], b[1] = v[1], b[2] = v[4], b[3] = v[5];
+	if (!bad && (b[0] > b[1] || b[2] > b[3])) {
+		/* SteerSuite's reader takes the numbers as they come; some public cases give
+		 * min and max the wrong way round. */
+		ss_warn(ld, node, "<%s>: min and max inverted (x %g..%g, z %g..%g); read as the box "
+				  "between them",
+			(const char *)node->name, b[0], b[1], b[2], b[3]);
+		for (int k = 0; k < 4; k += 2)
+			if (b[k] > b[k + 1]) {
+				double t = b[k];
+				b[k] = b[k + 1], b[k + 1] = t;
+			}
+	}
 	if (!bad && (!(b[0] < b[1]) || !(b[2] < b[3]))) {
 		sw__walk_error(ld, node, "<%s>: empty box (x %g..%g, z %g..%g); expected xmin < xmax "
 					 "and zmin < zmax",
@@ -502,7 +526,9 @@ static int agents_read(sw__loader *ld, xmlNodePtr node, ss_case *c, int region)
 			bad += unknown(ld, k, node, expected);
 		}
 	}
-	if (have != (region ? 31 : 3)) {
+	/* An agent without a <goalSequence> stands where it is and is done from the start
+	 * (SteerSuite's reader allows it; the polygon cases rely on it). */
+	if ((have | 2) != (region ? 31 : 3)) {
 		sw__walk_error(ld, node, "<%s> is incomplete; expected %s", (const char *)node->name,
 			       expected);
 		bad++;
@@ -649,8 +675,57 @@ static void map_lines(sw_diag *diag, int first, const char *file, const char *xm
 
 sw_steersuite_def sw_default_steersuite_def(void)
 {
-	sw_steersuite_def d = {1u, 0.05, 0.0};
+	sw_steersuite_def d = {1u, 0.05, 0.0, 2.5};
 	return d;
+}
+
+/* Some public test cases put the XML declaration after a leading comment (a licence header),
+ * which XML forbids and libxml2 refuses, though SteerSuite's reader takes it.  When that is so,
+ * returns a copy of buf with the declaration blanked (spaces, so every line and column stays
+ * where it was) and warns; otherwise returns NULL (also when out of memory: the parser then
+ * reports the misplaced declaration itself). */
+static char *late_declaration(const char *buf, size_t len, const char *file, sw_diag *diag)
+{
+	size_t i = 0;
+	int comments = 0;
+	for (;;) {
+		while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' ||
+				   buf[i] == '\n'))
+			i++;
+		if (len - i < 4 || memcmp(buf + i, "<!--", 4) != 0)
+			break;
+		const char *end = NULL;
+		for (size_t k = i + 4; k + 3 <= len && !end; k++)
+			if (memcmp(buf + k, "-->", 3) == 0)
+				end = buf + k + 3;
+		if (!end)
+			return NULL;
+		i = (size_t)(end - buf);
+		comments++;
+	}
+	if (!comments || len - i < 6 || memcmp(buf + i, "<?xml", 5) != 0 ||
+	    !(buf[i + 5] == ' ' || buf[i + 5] == '\t' || buf[i + 5] == '\r' || buf[i + 5] == '\n'))
+		return NULL;
+	size_t e = i;
+	while (e + 1 < len && !(buf[e] == '?' && buf[e + 1] == '>'))
+		e++;
+	if (e + 1 >= len)
+		return NULL;
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	int line = 1;
+	for (size_t k = 0; k < i; k++)
+		line += buf[k] == '\n';
+	for (size_t k = i; k <= e + 1; k++)
+		if (copy[k] != '\n')
+			copy[k] = ' ';
+	sw_diag_add(diag, SW_SEV_WARNING, file, line, 0,
+		    "the XML declaration comes after a comment (XML allows it only at the very "
+		    "start); read as if it came first, as SteerSuite's reader does");
+	return copy;
 }
 
 /* Reads the test case in buf and writes its scenario text (*xml, *len) and the test-case line
@@ -658,6 +733,9 @@ sw_steersuite_def sw_default_steersuite_def(void)
 static int convert(const char *buf, size_t len, const char *file, const sw_steersuite_def *def,
 		   char **xml, size_t *xml_len, int **srcline, int *n_src, sw_diag *diag)
 {
+	char *fixed = late_declaration(buf, len, file, diag);
+	if (fixed)
+		buf = fixed;
 	sw__loader ld;
 	sw__loader_init(&ld, diag, file, "SteerBenchTestCase", buf, len);
 	int status = SW_EINPUT;
@@ -677,6 +755,7 @@ static int convert(const char *buf, size_t len, const char *file, const sw_steer
 		status = SW_ENOMEM;
 	case_free(&c);
 	sw__loader_done(&ld);
+	free(fixed);
 	return status;
 }
 
@@ -688,7 +767,8 @@ int sw_steersuite_import_memory(const char *buf, size_t len, const char *name,
 		*xml = NULL;
 	if (out)
 		*out = NULL;
-	if ((!buf && len > 0) || !def || !(def->step > 0) || !(def->duration >= 0))
+	if ((!buf && len > 0) || !def || !(def->step > 0) || !(def->duration >= 0) ||
+	    !(def->reach > 0) || !isfinite(def->reach))
 		return SW_EUSAGE;
 	if (!name)
 		name = "";

@@ -238,6 +238,72 @@ static int find_agent(const placer *p, const char *name)
 	return -1;
 }
 
+/* qsort/bsearch order of agent indices by name, then index. */
+static const inst *g_sort_in; /* the array being sorted (qsort has no context argument) */
+
+static int by_name(const void *a, const void *b)
+{
+	int i = *(const int *)a, j = *(const int *)b;
+	int c = strcmp(g_sort_in[i].name, g_sort_in[j].name);
+	return c ? c : (i > j) - (i < j);
+}
+
+static int name_cmp(const void *key, const void *b)
+{
+	return strcmp((const char *)key, g_sort_in[*(const int *)b].name);
+}
+
+/* SteerSuite's reader allows two agents of one name; swerve's names are identifiers of the
+ * agents, so the second and later get NAME~2, NAME~3, ... (first free suffix), with a warning.
+ * A targetName still finds the first agent of the name, as SteerSuite's lookup does.  Sorting
+ * keeps it O(n log n) for the large regions.  Returns 0, or 1 when out of memory. */
+static int names_unique(sw__loader *ld, const ss_case *c, inst *in, int n)
+{
+	int *ord = malloc((size_t)n * sizeof *ord + 1);
+	int *renamed = malloc((size_t)n * sizeof *renamed + 1);
+	char(*fresh)[SW_NAME_MAX] = malloc((size_t)n * sizeof *fresh + 1); /* applied at the end */
+	int n_renamed = 0;
+	if (!ord || !renamed || !fresh) {
+		free(ord);
+		free(renamed);
+		free(fresh);
+		return 1;
+	}
+	for (int i = 0; i < n; i++)
+		ord[i] = i;
+	g_sort_in = in;
+	qsort(ord, (size_t)n, sizeof *ord, by_name);
+	for (int r = 0; r < n;) {
+		int e = r + 1;
+		while (e < n && strcmp(in[ord[e]].name, in[ord[r]].name) == 0)
+			e++;
+		if (e - r > 1)
+			sw__loader_msg(ld, c->agents[in[ord[r + 1]].elem].line, 0, SW_SEV_WARNING, 0,
+				       "the agent name is given to more than one agent; swerve calls "
+				       "the later ones NAME~2, NAME~3, ...");
+		int suffix = 2;
+		for (int q = r + 1; q < e; q++) {
+			char cand[SW_NAME_MAX];
+			do {
+				char tag[16];
+				int t = snprintf(tag, sizeof tag, "~%d", suffix++);
+				snprintf(cand, sizeof cand, "%.*s%s", SW_NAME_MAX - 1 - t,
+					 in[ord[r]].name, tag);
+			} while (bsearch(cand, ord, (size_t)n, sizeof *ord, name_cmp));
+			renamed[n_renamed] = ord[q];
+			memcpy(fresh[n_renamed++], cand, sizeof cand);
+		}
+		r = e;
+	}
+	for (int q = 0; q < n_renamed; q++)
+		memcpy(in[renamed[q]].name, fresh[q], sizeof fresh[q]);
+	free(fresh);
+	free(renamed);
+	free(ord);
+	g_sort_in = NULL;
+	return 0;
+}
+
 /* Positions, headings and goal targets of every agent. */
 static int place(placer *p, const ss_case *c)
 {
@@ -409,13 +475,19 @@ static void agent_write(ss_writer *sw, const ss_case *c, const inst *in, int i)
 static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_def *def,
 			   const shape *s, int n_shapes, const inst *in, int n_in)
 {
+	/* Without a given duration: the longest goal sequence's time budget (every agent is done
+	 * or expired by then), at least one step. */
 	double duration = def->duration;
-	for (int e = 0; e < c->n_agents && !(duration > 0); e++) {
-		double sum = 0;
-		for (int k = 0; k < c->agents[e].n_goals; k++)
-			sum += c->agents[e].goals[k].duration;
-		if (sum > duration)
-			duration = sum;
+	if (!(duration > 0)) {
+		for (int e = 0; e < c->n_agents; e++) {
+			double sum = 0;
+			for (int k = 0; k < c->agents[e].n_goals; k++)
+				sum += c->agents[e].goals[k].duration;
+			if (sum > duration)
+				duration = sum;
+		}
+		if (duration < def->step)
+			duration = def->step;
 	}
 	keep(sw, xmlTextWriterSetIndent(sw->w, 1));
 	keep(sw, xmlTextWriterSetIndentString(sw->w, BAD_CAST "  "));
@@ -437,12 +509,14 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	snprintf(seed, sizeof seed, "%llu", (unsigned long long)def->seed);
 	ss_attr(sw, "seed", seed);
 	ss_attr(sw, "steerbench", "true");
+	ss_attr(sw, "leave-when-done", "true"); /* SteerSuite disables finished agents */
+	ss_attr(sw, "stop-when-done", "true");
 	ss_end(sw);
 	ss_start(sw, "behaviours", 0);
 	char aut[32];
 	for (int e = 0; e < c->n_agents; e++) {
 		snprintf(aut, sizeof aut, "steersuite%d", e);
-		ss_automaton_write(sw, &c->agents[e], aut);
+		ss_automaton_write(sw, &c->agents[e], aut, def->reach);
 	}
 	ss_end(sw);
 	world_write(sw, c, s, n_shapes, in, n_in);
@@ -511,7 +585,9 @@ int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char
 	if (sw.w) {
 		placer p = {ld, rng, s, n_shapes, in, n_in};
 		status = SW_EINPUT;
-		if (place(&p, c) == 0) {
+		if (names_unique(ld, c, in, n_in) != 0)
+			status = SW_ENOMEM;
+		else if (place(&p, c) == 0) {
 			scenario_write(&sw, c, def, s, n_shapes, in, n_in);
 			xmlFreeTextWriter(sw.w); /* flushes into buf */
 			sw.w = NULL;

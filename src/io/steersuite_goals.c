@@ -2,12 +2,16 @@
  *
  * A goal sequence is linear: each goal ends when it is accomplished or when its timeDuration
  * has passed, and the agent goes on to the next; after the last one it is disabled.  The
- * generated automaton has one mode per goal (goal0, goal1, ...) and a final mode `done` without
- * a law (the agent stands still; the SteerBench metrics stop counting there, see sim/steerbench.c).
- * Each goal mode has, in priority order, its accomplishment transition (reached<k>) and its time
- * budget (timeout<k>: time_in_mode ge timeDuration):
+ * generated automaton has one mode per goal (goal0, goal1, ...) and two terminal modes without
+ * a law: `done` (the sequence is over) and `expired` (the last goal had a place to reach and its
+ * budget ran out first).  A terminal agent leaves the world (run leave-when-done) and the
+ * SteerBench metrics stop counting there (sim/steerbench.c); an agent without goals starts in
+ * `done`.  Each goal mode has, in priority order, its accomplishment transition (reached<k>) and
+ * its time budget (timeout<k>: time_in_mode ge timeDuration):
  *
- *   seekStaticTarget          law to target g<k>; reached when dist(g<k>) le the agent radius
+ *   seekStaticTarget          law to target g<k>; reached when dist(g<k>) le reach x the agent
+ *                             radius (sw_steersuite_def.reach, default 2.5 as SteerSuite's
+ *                             social-force and RVO AIs)
  *   fleeStaticTarget          law with the attractor reversed (GLM a < 0, eq. 2: the target
  *                             becomes a repeller); budget only
  *   seekDynamicTarget         law to agent g<k>; reached when dist(g<k>) le q<k> (the two radii)
@@ -15,7 +19,7 @@
  *   flowStaticDirection       law to a far target g<k> placed along targetDirection; budget only
  *   idle                      no law (stand still); budget only
  *   seekAxisAlignedBoxRegion  law to g<k> (targetLocation, default the box centre); reached when
- *                             inside(r<k>), r<k> the box
+ *                             the agent's disc overlaps box r<k>: dist(r<k>) le the radius
  *
  * desiredSpeed becomes the law's top speed (GLM v-max, FW/potential speed).  A per-goal
  * <Behaviour><SteeringAlgorithm>glm|fw|potential</SteeringAlgorithm> chooses swerve's law for
@@ -82,11 +86,14 @@ static int behaviour_read(sw__loader *ld, xmlNodePtr node, ss_goal *g)
 			g->law_line = sw__node_line(c);
 			if (strcmp(law, "glm") != 0 && strcmp(law, "fw") != 0 &&
 			    strcmp(law, "potential") != 0) {
-				sw__walk_error(ld, c, "steering algorithm '%s' has no swerve "
-						      "counterpart; expected glm, fw or potential "
-						      "(swerve's laws, see docs/steersuite.md)",
-					       law);
-				bad++;
+				/* A SteerSuite AI module (rvo2dAI, pprAI, footstep, cc, sfAI, ...):
+				 * SteerSuite's reader takes any module name, so the goal keeps
+				 * swerve's default law and the module's parameters are dropped. */
+				ss_warn(ld, c, "steering algorithm '%s' is a SteerSuite AI module "
+					       "without a swerve counterpart; this goal uses swerve's "
+					       "default law (glm) and ignores its parameters",
+					law);
+				g->foreign_ai = 1;
 			} else {
 				snprintf(g->law, sizeof g->law, "%s", law);
 			}
@@ -139,7 +146,12 @@ static int behaviour_read(sw__loader *ld, xmlNodePtr node, ss_goal *g)
 			}
 		}
 	}
-	if (!g->law[0] && g->n_params > 0 && !bad) {
+	if (g->foreign_ai) {
+		free(g->params);
+		g->params = NULL;
+		g->n_params = 0;
+	}
+	if (!g->law[0] && !g->foreign_ai && g->n_params > 0 && !bad) {
 		sw__walk_error(ld, node, "<Behaviour> gives parameters but no <SteeringAlgorithm>; "
 					 "expected glm, fw or potential");
 		bad++;
@@ -165,18 +177,21 @@ static int goal_read(sw__loader *ld, xmlNodePtr node, ss_goal *g)
 			bad += text_read(ld, c, g->target_name);
 		} else if (ss_is(c, "random")) {
 			bad += ss_bool(ld, c, &g->random_flag);
-		} else if (ss_is(c, "flowType")) {
+		} else if (ss_is(c, "flowType") || ss_is(c, "type")) {
 			char unused[SW_NAME_MAX];
-			bad += text_read(ld, c, unused); /* only flowDynamicDirection reads it */
+			/* only flowDynamicDirection reads it; SteerSuite's reader spells it
+			 * <type>, its writer <flowType> */
+			bad += text_read(ld, c, unused);
 		} else if (ss_is(c, "goalRegionBounds")) {
 			bad += ss_bounds_read(ld, c, g->box), g->has_box = 1;
 		} else if (ss_is(c, "Behaviour")) {
 			bad += behaviour_read(ld, c, g);
-		} else if (ss_is(c, "state")) {
-			sw__walk_error(ld, c, "<state> in a goal is not supported by swerve's "
-					      "importer (see docs/steersuite.md); expected %s",
-				       goal_fields);
-			bad++;
+		} else if (ss_is(c, "state") || ss_is(c, "targetTangent") ||
+			   ss_is(c, "targetTime")) {
+			/* read by SteerSuite's reader for its own AI modules only */
+			ss_warn(ld, c, "<%s> in <%s> is ignored by swerve (SteerSuite reads it for "
+				       "some AI modules only)",
+				(const char *)c->name, (const char *)node->name);
 		} else {
 			sw__walk_error(ld, c, "unknown element <%s> in <%s>; expected %s",
 				       (const char *)c->name, (const char *)node->name, goal_fields);
@@ -331,7 +346,7 @@ static void law(ss_writer *sw, const ss_goal *g, int k)
 	ss_end(sw);
 }
 
-void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut)
+void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach)
 {
 	ss_start(sw, "automaton", a->line);
 	ss_attr(sw, "name", aut);
@@ -353,6 +368,7 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut)
 			snprintf(next, sizeof next, "goal%d", k + 1);
 		else
 			snprintf(next, sizeof next, "done");
+		const char *after_timeout = next;
 		ss_start(sw, "mode", g->line);
 		ss_attr(sw, "name", mode);
 		if (k == 0)
@@ -362,20 +378,34 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut)
 		guard[0] = '\0';
 		if (g->kind == SS_SEEK_STATIC)
 			snprintf(guard, sizeof guard, "dist(g%d) le %s", k,
-				 ss_num(num, sizeof num, a->radius));
+				 ss_num(num, sizeof num, reach * a->radius));
 		else if (g->kind == SS_SEEK_DYNAMIC)
 			snprintf(guard, sizeof guard, "dist(g%d) le q%d", k, k);
-		else if (g->kind == SS_SEEK_BOX)
-			snprintf(guard, sizeof guard, "inside(r%d)", k);
+		else if (g->kind == SS_SEEK_BOX) /* the disc overlaps the box */
+			snprintf(guard, sizeof guard, "dist(r%d) le %s", k,
+				 ss_num(num, sizeof num, a->radius));
 		if (guard[0])
 			transition(sw, next, guard, "reached", k, g->line);
+		/* The budget of a last goal with a place to reach running out ends the sequence
+		 * unaccomplished; for the others (flee, flow, idle) it is how they end. */
+		if (guard[0] && k + 1 == a->n_goals)
+			after_timeout = "expired";
 		snprintf(guard, sizeof guard, "time_in_mode ge %s",
 			 ss_num(num, sizeof num, g->duration));
-		transition(sw, next, guard, "timeout", k, g->line);
+		transition(sw, after_timeout, guard, "timeout", k, g->line);
 		ss_end(sw);
 	}
+	/* done: every goal accomplished or passed; expired: the last goal's budget ran out.  Both
+	 * are terminal (no law, no way out): the agent is disabled, as in SteerSuite. */
 	ss_start(sw, "mode", a->line);
 	ss_attr(sw, "name", "done");
+	if (a->n_goals == 0)
+		ss_attr(sw, "initial", "true"); /* no goals: done from the start */
 	ss_end(sw);
+	if (a->n_goals > 0) {
+		ss_start(sw, "mode", a->line);
+		ss_attr(sw, "name", "expired");
+		ss_end(sw);
+	}
 	ss_end(sw);
 }

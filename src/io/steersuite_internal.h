@@ -56,6 +56,7 @@ typedef struct ss_goal {
 	char target_name[SW_NAME_MAX]; /* targetName (dynamic goals), "" = none */
 	double box[4];                 /* goalRegionBounds: xmin xmax zmin zmax */
 	char law[16];                  /* <SteeringAlgorithm>, "" = glm defaults */
+	int foreign_ai;                /* 1: <SteeringAlgorithm> named a SteerSuite AI module */
 	int law_line;
 	ss_param *params;
 	int n_params;
@@ -112,6 +113,10 @@ int ss_is(xmlNodePtr node, const char *name);
 xmlNodePtr ss_elem(xmlNodePtr node);
 /** Reports every attribute of node (SteerSuite elements take none); returns their number. */
 int ss_no_attrs(sw__loader *ld, xmlNodePtr node);
+/** Reports a warning at node's line: something SteerSuite's reader accepts that swerve ignores
+ * or maps to its own counterpart.  Warnings do not stop the import. */
+void ss_warn(sw__loader *ld, xmlNodePtr node, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /** Reads the number in node's text into *out; returns 0 or 1 (a problem was reported). */
 int ss_number(sw__loader *ld, xmlNodePtr node, double *out);
 /** Reads an XYZ tuple (x, y, z children, or a single <random>true</random>) into *p. */
@@ -126,9 +131,9 @@ int ss_bool(sw__loader *ld, xmlNodePtr node, int *out);
 int ss_goals_read(sw__loader *ld, xmlNodePtr seq, ss_goal **goals, int *n);
 void ss_goals_free(ss_goal *goals, int n);
 /** Writes the <automaton> of one agent element (name aut) with one mode per goal, time
- * budgets and per-goal laws.  Its parameters, bound per agent: g<k> (a target, or an agent for
+ * budgets and per-goal laws; static targets count as reached within reach agent radii.  Its parameters, bound per agent: g<k> (a target, or an agent for
  * dynamic goals), r<k> (the region of a box goal) and q<k> (the reach of a dynamic goal, m). */
-void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut);
+void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach);
 
 /* steersuite_emit.c */
 /** Writes the swerve scenario equivalent to c (random draws from seed) into a new buffer;

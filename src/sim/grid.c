@@ -141,7 +141,8 @@ void sw__grid_build(struct sw_world *w)
 	memset(w->grid_start, 0, (size_t)(nb + 1) * sizeof *w->grid_start);
 	for (int j = 0; j < w->n; j++) {
 		const double *y = w->snap + 2 * (size_t)j;
-		w->grid_start[key_of(w, y[0], y[1]) + 1]++;
+		if (!sw__gone(w, j)) /* agents that left are in no bucket */
+			w->grid_start[key_of(w, y[0], y[1]) + 1]++;
 	}
 	for (int b = 0; b < nb; b++)
 		w->grid_start[b + 1] += w->grid_start[b];
@@ -149,6 +150,8 @@ void sw__grid_build(struct sw_world *w)
 	 * bucket). */
 	for (int j = 0; j < w->n; j++) {
 		const double *y = w->snap + 2 * (size_t)j;
+		if (sw__gone(w, j))
+			continue;
 		int k = w->grid_start[key_of(w, y[0], y[1])]++;
 		w->grid_items[k] = j;
 		w->grid_px[k] = y[0];

@@ -184,7 +184,7 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		for (int k = 0; k < nc; k++) {
 			int j = cand ? cand[k] : k;
 			const double *yj = w->snap + 2 * (size_t)j;
-			if (j != c->u && hypot(yj[0] - p.x, yj[1] - p.y) <= args[0])
+			if (j != c->u && !sw__gone(w, j) && hypot(yj[0] - p.x, yj[1] - p.y) <= args[0])
 				count++;
 		}
 		return count;

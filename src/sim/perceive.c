@@ -176,7 +176,7 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 		int chased = w->tkind[i] == TGT_AGENT ? w->tindex[i] : -1;
 		for (int k = 0; k < nc && n < cap; k++) {
 			int j = cand ? cand[k] : k;
-			if (j == i || j == chased)
+			if (j == i || j == chased || sw__gone(w, j))
 				continue;
 			const double *yj = w->snap + 2 * (size_t)j;
 			sw_vec2 d = sw_v2(yj[0] - p.x, yj[1] - p.y);

@@ -76,6 +76,7 @@ struct sw_world {
 	/* What made the last integration fail (integrate.c, for the failure message): */
 	double fault_t;         /* time reached when it failed (NaN: not known) */
 	int fault_k;            /* state entry whose flow was not finite, or -1 */
+	int fault_u;            /* first agent whose sensing failed in this pass (step.c), or -1 */
 	sw_event_fn event_fn;   /* called at every discrete transition (may be NULL) */
 	void *event_ctx;
 	int *sig_mode0;         /* per signal: mode at the start of the step */
@@ -121,6 +122,9 @@ struct sw_world {
 	int fast_on;            /* 1 (default): use it */
 	int sense_group;        /* agents sensed together at most (SW_SENSE_GROUP; tests: 1) */
 	struct sw_steerbench *sb; /* SteerBench accumulators (steerbench.c) */
+	unsigned char *gone;    /* per agent: done and left the world (run.leave_when_done), at
+				   the snapshot; NULL when agents never leave */
+	int n_done;             /* agents done at the snapshot (sw__agent_done) */
 	/* world fields (navigate.c) */
 	int *steer_field;       /* per steer entry: field index, -1 none */
 	const struct sw_grid **field_grid; /* per model field: the grid used */
@@ -164,6 +168,12 @@ typedef struct sw_thread {
 static inline const sw_personality *sw__pers(const struct sw_world *w, int i)
 {
 	return w->pers ? &w->pers[i] : &w->m->agents[i].personality;
+}
+
+/** Whether agent j has left the world (done, with run.leave_when_done): others skip it. */
+static inline int sw__gone(const struct sw_world *w, int j)
+{
+	return w->gone && w->gone[j];
 }
 
 /** Radius of agent j. */
@@ -275,6 +285,9 @@ void sw__history_push(struct sw_world *w);
 int sw__steerbench_alloc(struct sw_world *w);
 /** Adds the step just ended to agent i's sums (from the step's sensing pass). */
 int sw__steerbench_agent(struct sw_world *w, int i);
+/** Whether agent i is done: in a terminal mode of its automaton (no law, no transition out) or,
+ * for a plain-law agent that stops at its target, arrived. */
+int sw__agent_done(const struct sw_world *w, int i);
 void sw__steerbench_free(struct sw_world *w);
 /** The accumulators as bytes (malloc'ed) for a checkpoint, and back (SW_EINPUT when they do not
  * fit this world). */

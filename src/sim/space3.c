@@ -384,7 +384,7 @@ int sw__host3(struct sw_world *w, int u, double t, const double *y, int func, in
 	for (int k = 0; k < nc; k++) {
 		int j = cand ? cand[k] : k;
 		const double *p = w->snap + 2 * (size_t)j;
-		if (j != u && len3(p[0] - y[SW_STATE_X], p[1] - y[SW_STATE_Y],
+		if (j != u && !sw__gone(w, j) && len3(p[0] - y[SW_STATE_X], p[1] - y[SW_STATE_Y],
 				   w->snap3[4 * (size_t)j] - q[SW_STATE3_Z]) <= args[0])
 			count++;
 	}

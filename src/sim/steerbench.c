@@ -35,8 +35,7 @@ struct sw_steerbench {
 	int *n_contact, *cap_contact;
 };
 
-/* Whether agent i is in a terminal mode (no law, no way out) or has arrived and stopped. */
-static int terminal(const sw_world *w, int i)
+int sw__agent_done(const sw_world *w, int i)
 {
 	if (w->aut[i]) {
 		const sw_amode *md = &w->aut[i]->modes[w->mode[i]];
@@ -53,7 +52,7 @@ static void remember(sw_world *w, int i)
 	p[1] = y[SW_STATE_Y];
 	p[2] = y[SW_STATE_PHI];
 	w->sb->prev_collisions[i] = w->metrics[i].collisions;
-	w->sb->enabled[i] = (unsigned char)!terminal(w, i);
+	w->sb->enabled[i] = (unsigned char)!sw__agent_done(w, i);
 }
 
 void sw__steerbench_free(sw_world *w)
@@ -116,7 +115,7 @@ static int overlapping(sw_world *w, int i)
 	for (int q = 0; q < nc; q++) {
 		int j = cand ? cand[q] : q;
 		const double *yj = w->snap + 2 * (size_t)j;
-		if (j != i && hypot(yj[0] - y[0], yj[1] - y[1]) < r + m->agents[j].radius)
+		if (j != i && !sw__gone(w, j) && hypot(yj[0] - y[0], yj[1] - y[1]) < r + m->agents[j].radius)
 			out[k++] = j; /* k <= q: in place when cand is the same buffer */
 	}
 	return k;

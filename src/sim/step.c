@@ -284,8 +284,11 @@ static int finish_group(struct sw_world *w, glm_group *g, double dt)
 	for (int k = 0; k < g->n; k++) {
 		int i = g->idx[k];
 		int st = sense_tail(w, i, &g->s[k], dt, glm_sense(w, i, g->def[k], &tm[k]));
-		if (st != SW_SUCCESS && status == SW_SUCCESS)
+		if (st != SW_SUCCESS && status == SW_SUCCESS) {
 			status = st;
+			if (w->fault_u < 0)
+				w->fault_u = i;
+		}
 	}
 	g->n = g->used = 0;
 	return status;
@@ -318,6 +321,7 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 	glm_group g;
 	g.n = g.used = 0;
 	int status = SW_SUCCESS;
+	w->fault_u = -1;
 	for (int i = lo; i < hi; i++) {
 		int st = SW_SUCCESS, mv = sw__moving(w, i);
 		w->fast[3 * (size_t)i] = NAN;
@@ -353,8 +357,11 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 			if (st == SW_SUCCESS)
 				st = so;
 		}
-		if (st != SW_SUCCESS && status == SW_SUCCESS)
+		if (st != SW_SUCCESS && status == SW_SUCCESS) {
 			status = st;
+			if (w->fault_u < 0) /* not set by a group: this agent failed */
+				w->fault_u = i;
+		}
 	}
 	if (g.n > 0) {
 		int st = finish_group(w, &g, dt);
@@ -669,8 +676,20 @@ static int for_agents(struct sw_world *w, int phase, double t0, double t1, doubl
 		if (w->event_fn)
 			deliver_events(w, th);
 		merge_diag(th, diag);
-		if (status == SW_SUCCESS)
+		if (status == SW_SUCCESS && th->status != SW_SUCCESS) {
 			status = th->status;
+			/* Sensing reports nothing itself: name the agent, mode and time here. */
+			int u = th->view.fault_u;
+			if (phase == 1 && status != SW_ENOMEM && u >= 0) {
+				char what[160];
+				snprintf(what, sizeof what,
+					 "its steering law could not be evaluated at the step end "
+					 "(%s: the perceived situation gave no finite heading rate "
+					 "or speed)",
+					 sw_strerror(status));
+				status = numeric_failure(w, u, agent_y(w, u), status, what, diag);
+			}
+		}
 	}
 	return status;
 }
@@ -747,6 +766,14 @@ void sw__snapshot(struct sw_world *w)
 	}
 	if (w->dim3)
 		sw__snapshot3(w);
+	int done = 0;
+	for (int j = 0; j < w->n; j++) {
+		int d = sw__agent_done(w, j);
+		done += d;
+		if (w->gone)
+			w->gone[j] = (unsigned char)d;
+	}
+	w->n_done = done;
 	sw__grid_build(w);
 }
 

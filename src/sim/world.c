@@ -52,6 +52,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->overlap);
 	free(w->clear_until);
 	free(w->agent_overlap);
+	free(w->gone);
 	free(w->sys);
 	free(w->drv);
 	free(w->ctx);
@@ -269,6 +270,8 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	w->overlap = calloc(no + 1, 1);
 	w->clear_until = malloc((no + 1) * sizeof *w->clear_until);
 	w->agent_overlap = calloc((size_t)n + 1, 1);
+	if (m->run.leave_when_done)
+		w->gone = calloc((size_t)n + 1, 1);
 	/* GSL systems and drivers only for GSL steppers (explicit Euler needs none). */
 	size_t ns = type ? (size_t)nu + 1 : 1;
 	w->sys = calloc(ns, sizeof *w->sys);
@@ -304,6 +307,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->clear_until || !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
 	    !w->fast || !w->occl || (radii_differ && !w->agent_rad) ||
+	    (m->run.leave_when_done && !w->gone) ||
 	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) ||
 	    layout(w) != SW_SUCCESS || (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) ||
 	    sw__grid_alloc(w) != SW_SUCCESS ||
@@ -393,6 +397,13 @@ double sw_world_time(const sw_world *w) { return w->t; }
 
 long sw_world_steps(const sw_world *w) { return w->steps; }
 
+int sw_world_agents_done(const sw_world *w) { return w->n_done; }
+
+int sw_world_done(const sw_world *w)
+{
+	return w->m->run.stop_when_done && w->n > 0 && w->n_done == w->n;
+}
+
 void sw_world_agent(const sw_world *w, int i, sw_agent_state *out)
 {
 	memcpy(out->y, agent_y(w, i), sizeof out->y);
@@ -463,9 +474,10 @@ int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(d
 		every = 1;
 	/* A world that has stepped already (restored from a checkpoint) was sampled at its time. */
 	int st = sample && w->steps == 0 ? sample(w, ctx) : SW_SUCCESS;
-	while (st == SW_SUCCESS && w->steps < total) {
+	while (st == SW_SUCCESS && w->steps < total && !sw_world_done(w)) {
 		st = sw_world_step(w, diag);
-		if (st == SW_SUCCESS && sample && (w->steps % every == 0 || w->steps == total))
+		if (st == SW_SUCCESS && sample &&
+		    (w->steps % every == 0 || w->steps == total || sw_world_done(w)))
 			st = sample(w, ctx);
 		if (progress)
 			progress((double)w->steps / (double)total);

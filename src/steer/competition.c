@@ -45,7 +45,9 @@
  *   - A start on an axis stays on it: (0, s > 0) -> (0, 1), (u > 0, 0) -> (1, 0); (0, 0) is a
  *     fixed point and is returned as is (callers floor warm starts, see SW_WEIGHTS_RELAX).
  *   - Parameters with both invasions but det <= 0 (only possible with negative, mutualistic
- *     g12 and g21) give unbounded growth: SW_EUSAGE.  Non-finite input: SW_ENUMERIC. */
+ *     g12 and g21) give unbounded growth: SW_EUSAGE.
+ *   - g12 = +inf (the obstacles' suppression of the target overflowed; g21 finite): w = (0, 1);
+ *     g21 = +inf: w = (1, 0) (sw_glm_relax only).  Other non-finite input: SW_ENUMERIC. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -321,6 +323,18 @@ int sw_glm_relax_ws(double a1, double a2, double g12, double g21, double w[2], s
 		return SW_EUSAGE;
 	double wt = fabs(w[0]), wo = fabs(w[1]);
 	double u = wt * wt, s = wo * wo;
+	/* An infinite competition coefficient is a real situation, not a failure: g12 grows as
+	 * exp(sum W) and overflows in dense packs (hundreds of agents in view).  The competitor
+	 * then suppresses that weight completely and the other one goes to its capacity; at
+	 * (u, 0) or (0, s) starts the axis rule below gives the same result. */
+	if (isfinite(a1) && isfinite(a2) && a1 > 0.0 && a2 > 0.0 && isfinite(u) && isfinite(s) &&
+	    (g12 == INFINITY) != (g21 == INFINITY) && !isnan(g12) && !isnan(g21)) {
+		if (g12 == INFINITY)
+			set_w(w, 0.0, s > 0.0 || u > 0.0 ? 1.0 : 0.0);
+		else
+			set_w(w, u > 0.0 || s > 0.0 ? 1.0 : 0.0, 0.0);
+		return SW_SUCCESS;
+	}
 	if (!isfinite(a1) || !isfinite(a2) || !isfinite(g12) || !isfinite(g21) || !isfinite(u) ||
 	    !isfinite(s))
 		return SW_ENUMERIC;
