@@ -162,10 +162,12 @@ $(BENCH): $(BENCH_OBJ) $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJ) $(LIB_A) $(LDLIBS)
 
 test: deps
+	@sh scripts/deps.sh cmark
 	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(BUILD)/noalloc
 	SWERVE=$(CLI) CK_DEFAULT_TIMEOUT=600 $(TESTS)
 	sh tests/cli_test.sh $(CLI)
 	sh tests/csv_test.sh $(CLI)
+	CC="$(CC)" CFLAGS="$(ALL_CFLAGS)" LIBS="$(LIB_A) $(LDLIBS)" sh tests/docs_test.sh $(BUILD)
 	$(BUILD)/noalloc
 	@$(MAKE) --no-print-directory fuzz-replay
 
