@@ -278,5 +278,20 @@ if grep -q "^models/crowd_flock3d.xml:[0-9]*: error: heading plot: a 3-D scenari
 expect 2 "analyze a 3-D agent" "$SW" analyze --agent b000 --at 1 models/crowd_flock3d.xml
 expect 0 "render a 3-D flock (x-y projection)" "$SW" render -q -d 2 -o "$tmp/f3.svg" models/crowd_flock3d.xml
 
+# No command replaces an input file or writes outside the chosen folder (issue 21).
+mkdir -p "$tmp/own" && cp models/glm_barrier.xml "$tmp/own/" && cp "$tmp/own/glm_barrier.xml" "$tmp/own/orig.xml"
+expect 2 "export over its own scenario" sh -c "cd '$tmp/own' && '$SWABS' export -o . glm_barrier.xml"
+if cmp -s "$tmp/own/glm_barrier.xml" "$tmp/own/orig.xml" && grep -q "refusing to replace it" /tmp/swerve_cli_err.$$; then ok; else bad "export replaced its scenario, or said nothing"; fi
+expect 0 "export with the default folder" sh -c "cd '$tmp/own' && '$SWABS' export glm_barrier.xml"
+if [ -f "$tmp/own/out/glm_barrier/glm_barrier.xml" ] && cmp -s "$tmp/own/glm_barrier.xml" "$tmp/own/orig.xml"; then ok; else bad "export default folder is not out/NAME"; fi
+mkdir -p "$tmp/hostile/a/b"
+sed 's/<scenario name="[^"]*"/<scenario name="..\/..\/escaped"/' models/glm_barrier.xml > "$tmp/hostile/a/b/h.xml"
+expect 0 "run a scenario named ../../escaped" sh -c "cd '$tmp/hostile/a/b' && '$SWABS' run -q -d 1 h.xml && '$SWABS' render -q -d 1 h.xml && '$SWABS' plot --agent walker --at 0.5 h.xml"
+outside=$(find "$tmp" -name '*escaped*' | grep -v "^$tmp/hostile/a/b/" | wc -l)
+if [ "$outside" = 0 ] && [ -f "$tmp/hostile/a/b/out/_._.._escaped/summary.json" ] && [ -f "$tmp/hostile/a/b/_._.._escaped.svg" ] && [ -f "$tmp/hostile/a/b/_._.._escaped_walker_plot.svg" ]; then ok; else bad "a hostile scenario name wrote outside the folder"; ls -R "$tmp/hostile" >&2; fi
+# A SteerSuite test case is accepted wherever a scenario is.
+expect 0 "render a SteerSuite case" "$SW" render -q -o "$tmp/ss.svg" tests/data/steersuite/mixed.xml
+expect 0 "export a SteerSuite case" "$SW" export -f json -o "$tmp/ssx" tests/data/steersuite/mixed.xml
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

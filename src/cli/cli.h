@@ -40,6 +40,22 @@ void cli_progress(double frac);
  * duration > 0.  Returns EXIT_OK, or prints the diagnostics and returns the exit code. */
 int cli_load(const char *path, double seed, double duration, sw_model **m);
 
+/* --- inputs and default output names (paths.c) ------------------------------------------- */
+
+/** Copies name into buf (size n) as a safe file name: letters, digits, '_', '-' and '.' (not
+ * first) kept, anything else (such as '/') replaced by '_'; "scenario" when nothing is left. */
+void cli_safe_name(const char *name, char *buf, size_t n);
+
+/** Loads a scenario or a SteerSuite test case (by its root element) into *m, overriding the
+ * seed when have_seed (for a test case also its placements) and the duration when > 0.
+ * Returns a library status; problems go to diag. */
+int cli_read_model(const char *path, int have_seed, uint64_t seed, double duration, sw_model **m,
+		   sw_diag *diag);
+
+/** 1 (after printing why) when out is an existing swerve input file (a scenario, automaton or
+ * test case) that an output would replace; else 0. */
+int cli_refuse_input(const char *cmd, const char *out);
+
 /** Creates a world for m and runs it to its duration recording a trace (progress on stderr when
  * `progress`); *w and *tr are set even on failure (caller destroys both).  Returns a status;
  * problems go to diag. */

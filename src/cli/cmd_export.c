@@ -104,7 +104,7 @@ int cmd_export(int argc, char **argv)
 					     {NULL, 0, NULL, 0}};
 	sw_export_def def = sw_default_export_def();
 	sw_export_format fmt = SW_EXPORT_SPACEEX;
-	const char *dir = ".", *profile = NULL;
+	const char *dir = NULL, *profile = NULL;
 	sw_export_range *ranges = calloc((size_t)argc + 1, sizeof *ranges);
 	if (!ranges)
 		return EXIT_RUNTIME;
@@ -172,7 +172,7 @@ int cmd_export(int argc, char **argv)
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int st = sw_scenario_load(argv[optind], &m, &diag);
+	int st = cli_read_model(argv[optind], 0, 0, 0.0, &m, &diag);
 	if (st != SW_SUCCESS) {
 		cli_print_diag(&diag);
 		free(ranges);
@@ -184,8 +184,27 @@ int cmd_export(int argc, char **argv)
 		def.sampling_time = m->run.step;
 	sw_hybrid *h = NULL;
 	st = sw_hybrid_build(m, &def, &h, &diag);
-	if (st == SW_SUCCESS)
+	/* Default folder out/NAME/, as `run`: the files are named after the scenario, and in the
+	 * scenario's own folder NAME.xml would be the scenario itself. */
+	char defdir[SW_NAME_MAX + 8], mainfile[4096 + 2 * SW_NAME_MAX];
+	if (!dir) {
+		char safe[SW_NAME_MAX];
+		cli_safe_name(m->name, safe, sizeof safe);
+		snprintf(defdir, sizeof defdir, "out/%s", safe);
+		dir = defdir;
+	}
+	if (st == SW_SUCCESS) {
+		snprintf(mainfile, sizeof mainfile, "%s/%s.%s", dir, h->name,
+			 fmt == SW_EXPORT_SPACEEX ? "xml" : fmt == SW_EXPORT_DOT ? "dot" : "json");
+		if (cli_refuse_input("export", mainfile)) {
+			cli_print_diag(&diag);
+			sw_hybrid_free(h);
+			sw_model_free(m);
+			free(ranges);
+			return EXIT_BAD_INPUT;
+		}
 		st = sw_hybrid_write(h, fmt, dir, &diag);
+	}
 	cli_print_diag(&diag);
 	if (st == SW_SUCCESS) {
 		int sound = 0;

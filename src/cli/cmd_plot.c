@@ -56,7 +56,10 @@ static int plot_series(const char *path, const char *agent, double at, double se
 	}
 	char defpath[2 * SW_NAME_MAX + 16];
 	if (!outpath) {
-		snprintf(defpath, sizeof defpath, "%s_%s_series.svg", m->name, agent);
+		char safe[SW_NAME_MAX], safe_agent[SW_NAME_MAX];
+		cli_safe_name(m->name, safe, sizeof safe);
+		cli_safe_name(agent, safe_agent, sizeof safe_agent);
+		snprintf(defpath, sizeof defpath, "%s_%s_series.svg", safe, safe_agent);
 		outpath = defpath;
 	}
 	sw_world *w = NULL;
@@ -125,7 +128,10 @@ int cmd_plot(int argc, char **argv)
 		return code;
 	char defpath[2 * SW_NAME_MAX + 16];
 	if (!outpath) {
-		snprintf(defpath, sizeof defpath, "%s_%s_plot.svg", m->name, agent);
+		char safe[SW_NAME_MAX], safe_agent[SW_NAME_MAX];
+		cli_safe_name(m->name, safe, sizeof safe);
+		cli_safe_name(agent, safe_agent, sizeof safe_agent);
+		snprintf(defpath, sizeof defpath, "%s_%s_plot.svg", safe, safe_agent);
 		outpath = defpath;
 	}
 	static sw_diag diag;

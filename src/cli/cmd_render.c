@@ -297,7 +297,9 @@ int cmd_render(int argc, char **argv)
 		return code;
 	char defpath[SW_NAME_MAX + 8];
 	if (!outpath) {
-		snprintf(defpath, sizeof defpath, "%s.svg", m->name);
+		char safe[SW_NAME_MAX];
+		cli_safe_name(m->name, safe, sizeof safe);
+		snprintf(defpath, sizeof defpath, "%s.svg", safe);
 		outpath = defpath;
 	}
 	if (field)

@@ -114,29 +114,16 @@ int cmd_run(int argc, char **argv)
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int kind = SW_XML_UNKNOWN;
-	int st = sw_xml_root_kind(path, &kind, &diag);
-	if (st == SW_SUCCESS && kind == SW_XML_STEERSUITE) {
-		/* The seed also draws the test case's random placements. */
-		sw_steersuite_def def = sw_default_steersuite_def();
-		if (have_seed)
-			def.seed = seed;
-		def.duration = duration;
-		st = sw_steersuite_load(path, &def, &m, &diag);
-	} else if (st == SW_SUCCESS) {
-		st = sw_scenario_load(path, &m, &diag);
-	}
+	int st = cli_read_model(path, have_seed, seed, duration, &m, &diag);
 	if (st != SW_SUCCESS) {
 		cli_print_diag(&diag);
 		return cli_load_exit_code(st);
 	}
-	if (have_seed)
-		m->run.seed = seed;
-	if (duration > 0.0)
-		m->run.duration = duration;
 	char defdir[SW_NAME_MAX + 8];
 	if (!outdir) {
-		snprintf(defdir, sizeof defdir, "out/%s", m->name);
+		char safe[SW_NAME_MAX];
+		cli_safe_name(m->name, safe, sizeof safe);
+		snprintf(defdir, sizeof defdir, "out/%s", safe);
 		outdir = defdir;
 	}
 	sw_world *w = NULL;

@@ -72,17 +72,9 @@ int cli_load(const char *path, double seed, double duration, sw_model **m)
 {
 	static sw_diag diag;
 	sw_diag_init(&diag);
-	*m = NULL;
-	int st = sw_scenario_load(path, m, &diag);
-	if (st != SW_SUCCESS) {
-		cli_print_diag(&diag);
-		return cli_load_exit_code(st);
-	}
-	if (seed >= 0)
-		(*m)->run.seed = (uint64_t)seed;
-	if (duration > 0)
-		(*m)->run.duration = duration;
-	return EXIT_OK;
+	int st = cli_read_model(path, seed >= 0, seed >= 0 ? (uint64_t)seed : 0, duration, m, &diag);
+	cli_print_diag(&diag); /* the warnings too */
+	return st == SW_SUCCESS ? EXIT_OK : cli_load_exit_code(st);
 }
 
 int cli_record(const sw_model *m, int progress, sw_world **w, sw_trace **tr, sw_diag *diag)
