@@ -1,4 +1,4 @@
-/* swerve/core.h - status codes, diagnostics and random-number streams.
+/* swerve/core.h - status codes, diagnostics, random-number streams and atomic file writing.
  *
  * Every fallible swerve function returns an int status: SW_SUCCESS (0, equal to GSL_SUCCESS) or an
  * error code.  GSL's own codes pass through unchanged; swerve's codes start above 1024, the range
@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -106,6 +107,45 @@ uint64_t sw_hash_bytes(uint64_t h, const void *data, size_t n);
 /** Creates directory dir and its missing parents (like mkdir -p).  Returns 0, or -1 with errno
  * set. */
 int sw_make_dirs(const char *dir);
+
+/* Atomic file writing: every file swerve writes goes through these.  A file is written to a
+ * temporary beside it and renamed over its final name only when complete, so a reader (or a
+ * crash) sees the old file or the whole new one, never a part; on any failure the temporary is
+ * removed, errno keeps the cause and diag (which may be NULL) gets an error naming the final
+ * path with the errno text. */
+
+/** Largest temporary name sw_atomic_open() writes for a final path of n characters (the path
+ * plus ".", ".XXXXXX" and the NUL). */
+#define SW_ATOMIC_TMP_LEN(n) ((n) + 9)
+
+/** Starts writing path atomically: creates a temporary file with mkstemps in path's directory,
+ * named ".STEM.XXXXXX.EXT" after path's STEM.EXT (the extension is kept so that programs which
+ * choose a format by it, such as ffmpeg, can write the temporary), mode 0666 & ~umask.  Its name
+ * cannot be guessed and a file or symlink already at that name is never opened or followed.
+ * The name is stored in tmp (n bytes, SW_ATOMIC_TMP_LEN(strlen(path)) suffice).  Returns the
+ * stream to write, to be ended by sw_atomic_commit() (or sw_atomic_close() and
+ * sw_atomic_rename()) or sw_atomic_abort(); NULL on failure (tmp is then ""). */
+FILE *sw_atomic_open(const char *path, char *tmp, size_t n, sw_diag *diag);
+
+/** Ends writing the temporary tmp of path without renaming it: checks f for earlier write
+ * errors, flushes, fsyncs and closes it.  Returns SW_SUCCESS, or SW_EIO after removing tmp.
+ * f is closed in both cases. */
+int sw_atomic_close(FILE *f, const char *tmp, const char *path, sw_diag *diag);
+
+/** Renames the closed temporary tmp over path (atomic within one file system, never following a
+ * symlink at path).  Returns SW_SUCCESS, or SW_EIO after removing tmp. */
+int sw_atomic_rename(const char *tmp, const char *path, sw_diag *diag);
+
+/** sw_atomic_close() then sw_atomic_rename(): the usual end of writing one file. */
+int sw_atomic_commit(FILE *f, const char *tmp, const char *path, sw_diag *diag);
+
+/** Gives up writing: closes f (may be NULL) and removes tmp (may be NULL or ""); errno is kept. */
+void sw_atomic_abort(FILE *f, const char *tmp);
+
+/** Makes the renames and removals made in directory dir ("" or NULL: the current one) durable by
+ * fsyncing it; writers of a set of files use it to order the set's commit on disk.  Returns 0,
+ * or -1 with errno set. */
+int sw_sync_dir(const char *dir);
 
 /** Wraps an angle to (-pi, pi] (steering-models.md "wrap"). */
 double sw_wrap_angle(double a);

@@ -1,7 +1,7 @@
 /* cli/checkpoint_cli.c - `swerve run --checkpoint-every T` and `--resume`.
  *
  * A run checkpoint is one file, DIR/checkpoint.swck beside the outputs, replaced atomically
- * (temporary file + rename) at the first sample at or after every multiple of T: the run
+ * (sw_atomic_open: unpredictable temporary, fsync, rename) at the first sample at or after every multiple of T: the run
  * settings it was made with, the world's state (sw_world_checkpoint) and the trajectory and
  * event lines written so far (sw_output_save), then a checksum of all of it.  `--resume` creates
  * the world and the outputs as usual, restores both from the file and runs on; the outputs are
@@ -37,13 +37,16 @@ int cli_ckpt_write(const char *dir, const sw_world *w, sw_output *o, sw_diag *di
 	const sw_run_def *r = &sw_world_model(w)->run;
 	void *wb = NULL, *ob = NULL;
 	size_t wn = 0, on = 0;
+	char tmp[4200], final[4200];
+	path_of(final, sizeof final, dir, "");
 	int st = sw_world_checkpoint(w, &wb, &wn);
 	if (st == SW_SUCCESS)
 		st = sw_output_save(o, &ob, &on);
-	char tmp[4200], final[4200];
-	path_of(tmp, sizeof tmp, dir, ".tmp");
-	path_of(final, sizeof final, dir, "");
-	FILE *f = st == SW_SUCCESS ? fopen(tmp, "wb") : NULL;
+	if (st == SW_EIO)
+		sw_diag_add(diag, SW_SEV_ERROR, final, 0, 0,
+			    "cannot write the checkpoint: reading back the outputs failed: %s",
+			    strerror(errno));
+	FILE *f = st == SW_SUCCESS ? sw_atomic_open(final, tmp, sizeof tmp, diag) : NULL;
 	if (st == SW_SUCCESS && !f)
 		st = SW_EIO;
 	if (f) {
@@ -53,17 +56,17 @@ int cli_ckpt_write(const char *dir, const sw_world *w, sw_output *o, sw_diag *di
 			  emit(f, &h, &lw, sizeof lw) || emit(f, &h, wb, wn) ||
 			  emit(f, &h, &lo, sizeof lo) || emit(f, &h, ob, on);
 		bad |= fwrite(&h, sizeof h, 1, f) != 1;
-		bad |= fclose(f) != 0;
-		if (bad || rename(tmp, final) != 0) {
-			unlink(tmp);
+		if (bad) {
+			sw_atomic_abort(f, tmp);
+			sw_diag_add(diag, SW_SEV_ERROR, final, 0, 0, "cannot write the checkpoint: %s",
+				    strerror(errno));
 			st = SW_EIO;
+		} else {
+			st = sw_atomic_commit(f, tmp, final, diag);
 		}
 	}
 	free(wb);
 	free(ob);
-	if (st == SW_EIO)
-		sw_diag_add(diag, SW_SEV_ERROR, final, 0, 0, "cannot write the checkpoint: %s",
-			    strerror(errno));
 	return st;
 }
 

@@ -1,4 +1,5 @@
 /* cli/cmd_graph.c - `swerve graph`: the mode graph of automata as Graphviz DOT. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,9 +99,11 @@ int cmd_graph(int argc, char **argv)
 		cli_print_diag(&diag);
 		return cli_load_exit_code(st);
 	}
-	FILE *f = outpath ? fopen(outpath, "w") : stdout;
+	/* -o FILE: written atomically (sw_atomic_open), so a failure leaves FILE as it was. */
+	char tmp[4200];
+	FILE *f = outpath ? sw_atomic_open(outpath, tmp, sizeof tmp, NULL) : stdout;
 	if (!f) {
-		perror(outpath);
+		fprintf(stderr, "swerve graph: cannot write %s: %s\n", outpath, strerror(errno));
 		sw_automaton_free(a);
 		sw_model_free(m);
 		return EXIT_RUNTIME;
@@ -120,9 +123,18 @@ int cmd_graph(int argc, char **argv)
 		}
 	}
 	fputs("}\n", f);
-	int bad = ferror(f);
-	if (outpath && fclose(f) != 0)
-		bad = 1;
+	int bad;
+	if (outpath) {
+		bad = sw_atomic_commit(f, tmp, outpath, NULL) != SW_SUCCESS;
+		if (bad)
+			fprintf(stderr, "swerve graph: cannot write %s: %s\n", outpath,
+				strerror(errno));
+	} else {
+		bad = fflush(stdout) != 0 || ferror(stdout);
+		if (bad)
+			fprintf(stderr, "swerve graph: cannot write the standard output: %s\n",
+				strerror(errno));
+	}
 	sw_automaton_free(a);
 	sw_model_free(m);
 	return bad ? EXIT_RUNTIME : EXIT_OK;

@@ -27,31 +27,24 @@ static void import_usage(FILE *f)
 	      f);
 }
 
-/* Writes len bytes of text to path through a temporary file in the same folder and a rename,
- * so that a failure never leaves a partial file. */
+/* Writes len bytes of text to path atomically (sw_atomic_open), so that a failure never leaves
+ * a partial file.  Returns 0, or -1 with errno set. */
 static int write_atomic(const char *path, const char *text, size_t len)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 8);
+	size_t n = SW_ATOMIC_TMP_LEN(strlen(path));
+	char *tmp = malloc(n);
 	if (!tmp)
 		return -1;
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".XXXXXX", 8);
-	int fd = mkstemp(tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	int ok = f && fwrite(text, 1, len, f) == len;
-	if (f)
-		ok = (fclose(f) == 0) && ok;
-	else if (fd >= 0)
-		close(fd);
-	if (ok)
-		ok = rename(tmp, path) == 0;
+	FILE *f = sw_atomic_open(path, tmp, n, NULL);
+	int st = SW_EIO;
+	if (f && fwrite(text, 1, len, f) == len)
+		st = sw_atomic_commit(f, tmp, path, NULL);
+	else if (f)
+		sw_atomic_abort(f, tmp);
 	int err = errno;
-	if (!ok && fd >= 0)
-		remove(tmp);
 	free(tmp);
 	errno = err;
-	return ok ? 0 : -1;
+	return st == SW_SUCCESS ? 0 : -1;
 }
 
 int cmd_import(int argc, char **argv)

@@ -90,45 +90,67 @@ static int write_frames(const sw_world *w, const sw_trace *tr, const sw_render_d
 	return SW_SUCCESS;
 }
 
-/* Runs ffmpeg on the frames in dir into video (through a temporary name, renamed at the end).
- * Returns EXIT_OK, EXIT_BAD_INPUT (no ffmpeg) or EXIT_RUNTIME. */
+/* Runs ffmpeg on the frames in dir into video.  ffmpeg writes over a temporary that
+ * sw_atomic_open created beside video (an unpredictable name, so ffmpeg never opens a file or
+ * symlink planted there; it keeps video's extension, from which ffmpeg picks the format), which
+ * is synced and renamed over video when ffmpeg succeeds.  Returns EXIT_OK, EXIT_BAD_INPUT (no
+ * ffmpeg) or EXIT_RUNTIME. */
 static int run_ffmpeg(const char *dir, double fps, const char *video)
 {
-	char pattern[4096], rate[32], tmp[4096];
+	char pattern[4096], rate[32], tmp[4200];
 	const char *ext = strrchr(video, '.');
 	const char *slash = strrchr(video, '/');
-	if (!ext || (slash && ext < slash))
-		ext = ".mp4";
+	int no_ext = !ext || (slash && ext < slash) || ext == (slash ? slash + 1 : video);
 	snprintf(pattern, sizeof pattern, "%s/frame-%%05d.png", dir);
 	snprintf(rate, sizeof rate, "%g", fps);
-	if (snprintf(tmp, sizeof tmp, "%s.partial%s", video, ext) >= (int)sizeof tmp)
-		return EXIT_BAD_INPUT;
-	/* Even sizes (yuv420p needs them); H.264 wants yuv420p for players to accept it. */
-	int gif = strcmp(ext, ".gif") == 0;
-	char *argv[] = {"ffmpeg", "-y", "-loglevel", "error", "-framerate", rate, "-i", pattern,
-			"-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", gif ? NULL : "-pix_fmt", "yuv420p",
-			tmp, NULL};
-	if (gif) {
-		argv[10] = tmp;
-		argv[11] = NULL;
+	FILE *f = sw_atomic_open(video, tmp, sizeof tmp, NULL);
+	if (!f) {
+		fprintf(stderr, "swerve render: cannot write %s: %s\n", video, strerror(errno));
+		return EXIT_RUNTIME;
 	}
+	/* Even sizes (yuv420p needs them); H.264 wants yuv420p for players to accept it.  Without
+	 * an extension the format is named: MP4. */
+	int gif = !no_ext && strcmp(ext, ".gif") == 0;
+	char *argv[16];
+	int n = 0;
+	const char *args[] = {"ffmpeg", "-y", "-loglevel", "error", "-framerate", rate, "-i",
+			      pattern, "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2"};
+	for (size_t k = 0; k < sizeof args / sizeof args[0]; k++)
+		argv[n++] = (char *)args[k];
+	if (!gif) {
+		argv[n++] = "-pix_fmt";
+		argv[n++] = "yuv420p";
+	}
+	if (no_ext) {
+		argv[n++] = "-f";
+		argv[n++] = "mp4";
+	}
+	argv[n++] = tmp;
+	argv[n] = NULL;
 	pid_t pid;
 	int rc = posix_spawnp(&pid, "ffmpeg", NULL, NULL, argv, environ);
 	if (rc == ENOENT) {
+		sw_atomic_abort(f, tmp);
 		fprintf(stderr, "swerve render: --video needs ffmpeg, which is not installed (the "
 				"animated SVG of --animate and the frames of --frames need nothing)\n");
 		return EXIT_BAD_INPUT;
 	}
 	if (rc != 0) {
+		sw_atomic_abort(f, tmp);
 		fprintf(stderr, "swerve render: cannot start ffmpeg: %s\n", strerror(rc));
 		return EXIT_RUNTIME;
 	}
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || rename(tmp, video) != 0) {
-		unlink(tmp);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		sw_atomic_abort(f, tmp);
 		fprintf(stderr, "swerve render: ffmpeg failed to write %s\n", video);
+		return EXIT_RUNTIME;
+	}
+	/* f holds nothing of its own: closing it syncs what ffmpeg wrote to the same file. */
+	if (sw_atomic_commit(f, tmp, video, NULL) != SW_SUCCESS) {
+		fprintf(stderr, "swerve render: cannot write %s: %s\n", video, strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;

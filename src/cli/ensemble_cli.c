@@ -313,14 +313,15 @@ void cli_csv_row(FILE *f, const sw_ens_result *r, const cli_param *p, int n)
 
 /* --- output files ------------------------------------------------------------------------- */
 
+/* The file goes through sw_atomic_open (an unpredictable temporary beside it, renamed over it
+ * when complete); tmp holds the temporary's name between the two calls. */
 FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t n)
 {
 	if (!path || strcmp(path, "-") == 0)
 		return stdout;
-	snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
+	FILE *f = sw_atomic_open(path, tmp, n, NULL);
 	if (!f)
-		fprintf(stderr, "swerve %s: cannot write %s: %s\n", cmd, tmp, strerror(errno));
+		fprintf(stderr, "swerve %s: cannot write %s: %s\n", cmd, path, strerror(errno));
 	return f;
 }
 
@@ -328,12 +329,12 @@ int cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, i
 {
 	if (f == stdout)
 		return fflush(stdout) == 0 ? 0 : -1;
-	int bad = ferror(f);
-	bad |= fclose(f) != 0;
-	if (keep && !bad && rename(tmp, path) == 0)
+	if (!keep) {
+		sw_atomic_abort(f, tmp);
+		return -1;
+	}
+	if (sw_atomic_commit(f, tmp, path, NULL) == SW_SUCCESS)
 		return 0;
-	if (keep)
-		fprintf(stderr, "swerve %s: cannot write %s: %s\n", cmd, path, strerror(errno));
-	remove(tmp);
+	fprintf(stderr, "swerve %s: cannot write %s: %s\n", cmd, path, strerror(errno));
 	return -1;
 }

@@ -1,8 +1,8 @@
 /* export/write.c - export files written atomically into a directory.
  *
- * Every file goes to a temporary file (mkstemp) in the destination directory; only when all of
- * them have been written, flushed and synced are they renamed into place (rename is atomic within
- * a file system), so a failed export never leaves half-written files behind.  SpaceEx XML is
+ * Every file goes to a temporary file (sw_atomic_open) in the destination directory; only when
+ * all of them have been written, flushed and synced are they renamed into place (rename is atomic
+ * within a file system), so a failed export never leaves half-written files behind.  SpaceEx XML is
  * validated against the built-in schema before anything is written. */
 #include <errno.h>
 #include <stdio.h>
@@ -26,16 +26,18 @@ typedef struct {
 	int failed;
 } batch;
 
-/* Flushes, syncs and closes the file of entry k. */
+/* Flushes, syncs and closes the file of entry k (after a failure, removes it). */
 static void batch_close(batch *b, int k)
 {
 	pending *q = &b->p[k];
 	if (!q->f)
 		return;
-	if (ferror(q->f) || fflush(q->f) != 0 || fsync(fileno(q->f)) != 0)
+	if (b->failed)
+		sw_atomic_abort(q->f, q->tmp);
+	else if (sw_atomic_close(q->f, q->tmp, q->final, b->diag) != SW_SUCCESS)
 		b->failed = 1;
-	if (fclose(q->f) != 0)
-		b->failed = 1;
+	if (b->failed)
+		q->tmp[0] = '\0'; /* removed */
 	q->f = NULL;
 }
 
@@ -52,15 +54,7 @@ static FILE *batch_open(batch *b, const char *name)
 	pending *q = &b->p[b->n];
 	memset(q, 0, sizeof *q);
 	snprintf(q->final, sizeof q->final, "%s/%s", b->dir, name);
-	snprintf(q->tmp, sizeof q->tmp, "%s/.%s.XXXXXX", b->dir, name);
-	int fd = mkstemp(q->tmp);
-	if (fd < 0 || !(q->f = fdopen(fd, "w"))) {
-		sw_diag_add(b->diag, SW_SEV_ERROR, b->dir, 0, 0, "cannot write %s: %s", q->final,
-			    strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(q->tmp);
-		}
+	if (!(q->f = sw_atomic_open(q->final, q->tmp, sizeof q->tmp, b->diag))) {
 		b->failed = 1;
 		return NULL;
 	}
@@ -72,15 +66,14 @@ static int batch_finish(batch *b)
 {
 	for (int k = 0; k < b->n; k++)
 		batch_close(b, k);
-	for (int k = 0; !b->failed && k < b->n; k++)
-		if (rename(b->p[k].tmp, b->p[k].final) != 0) {
-			sw_diag_add(b->diag, SW_SEV_ERROR, b->p[k].final, 0, 0,
-				    "cannot rename into place: %s", strerror(errno));
+	for (int k = 0; !b->failed && k < b->n; k++) {
+		if (sw_atomic_rename(b->p[k].tmp, b->p[k].final, b->diag) != SW_SUCCESS)
 			b->failed = 1;
-		}
+		b->p[k].tmp[0] = '\0'; /* renamed, or removed on failure */
+	}
 	if (b->failed) {
 		for (int k = 0; k < b->n; k++)
-			unlink(b->p[k].tmp);
+			sw_atomic_abort(NULL, b->p[k].tmp);
 		if (!b->diag || !b->diag->errors)
 			sw_diag_add(b->diag, SW_SEV_ERROR, b->dir, 0, 0, "writing the export failed");
 	}

@@ -1,8 +1,13 @@
-/* io/output.c - run outputs written atomically.
+/* io/output.c - run outputs written atomically, committed as a set.
  *
- * Every file is written to a temporary file (mkstemp) in the destination directory and renamed
- * over its final name only when the whole run succeeded, so a failed or interrupted run never
- * leaves a half-written output behind (rename is atomic within one file system). */
+ * Every file is written to a temporary file (sw_atomic_open: mkstemp in the destination
+ * directory) and renamed over its final name only when the whole run has been written, so a
+ * failed or interrupted run never leaves a half-written output behind.  The set is committed
+ * with summary.json as its record: the old summary.json is removed first (and the removal made
+ * durable), then trajectory.csv and events.jsonl are renamed into place, and the new summary.json
+ * last.  A run killed between two renames therefore leaves no summary.json at all, never an old
+ * one saying "complete" beside a new trajectory: outputs without a summary.json are not a
+ * finished run (docs/robustness.md, "Output files"). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,12 +34,8 @@ void sw_output_abort(sw_output *o)
 {
 	if (!o)
 		return;
-	for (int k = 0; k < OUT_N; k++) {
-		if (o->f[k])
-			fclose(o->f[k]);
-		if (o->tmp[k][0])
-			unlink(o->tmp[k]);
-	}
+	for (int k = 0; k < OUT_N; k++)
+		sw_atomic_abort(o->f[k], o->tmp[k]);
 	free(o);
 }
 
@@ -70,15 +71,9 @@ int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag 
 	o->m = m;
 	snprintf(o->dir, sizeof o->dir, "%s", dir);
 	for (int k = 0; k < OUT_N; k++) {
-		snprintf(o->tmp[k], sizeof o->tmp[k], "%s/.%s.XXXXXX", dir, out_names[k]);
-		int fd = mkstemp(o->tmp[k]);
-		if (fd < 0 || !(o->f[k] = fdopen(fd, "w"))) {
-			sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0, "cannot write in %s: %s", dir,
-				    strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			else
-				o->tmp[k][0] = '\0';
+		char final[4200];
+		snprintf(final, sizeof final, "%s/%s", dir, out_names[k]);
+		if (!(o->f[k] = sw_atomic_open(final, o->tmp[k], sizeof o->tmp[k], diag))) {
 			sw_output_abort(o);
 			return SW_EIO;
 		}
@@ -142,29 +137,51 @@ int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag
 {
 	if (sw_summary_write_json(o->f[OUT_SUMMARY], w, error) != SW_SUCCESS)
 		o->failed = 1;
+	char final[OUT_N][4200];
+	int st = SW_SUCCESS;
 	for (int k = 0; k < OUT_N; k++) {
-		if (fflush(o->f[k]) != 0 || fsync(fileno(o->f[k])) != 0)
-			o->failed = 1;
-		if (fclose(o->f[k]) != 0)
-			o->failed = 1;
+		snprintf(final[k], sizeof final[k], "%s/%s", o->dir, out_names[k]);
+		if (st == SW_SUCCESS)
+			st = sw_atomic_close(o->f[k], o->tmp[k], final[k], diag);
+		else
+			sw_atomic_abort(o->f[k], o->tmp[k]);
 		o->f[k] = NULL;
+		if (st != SW_SUCCESS)
+			o->tmp[k][0] = '\0'; /* removed */
 	}
-	if (o->failed) {
+	if (st == SW_SUCCESS && o->failed) {
 		sw_diag_add(diag, SW_SEV_ERROR, o->dir, 0, 0, "writing the outputs failed: %s",
+			    strerror(errno ? errno : EIO));
+		st = SW_EIO;
+	}
+	/* The old record goes first: from here until the new one is renamed, the directory holds
+	 * no summary.json, so a mix of old and new files is never taken for a finished run. */
+	if (st == SW_SUCCESS && (unlink(final[OUT_SUMMARY]) != 0 && errno != ENOENT)) {
+		sw_diag_add(diag, SW_SEV_ERROR, final[OUT_SUMMARY], 0, 0,
+			    "cannot remove the previous run's summary: %s", strerror(errno));
+		st = SW_EIO;
+	}
+	if (st == SW_SUCCESS && sw_sync_dir(o->dir) != 0) {
+		sw_diag_add(diag, SW_SEV_ERROR, o->dir, 0, 0, "cannot sync the output directory: %s",
 			    strerror(errno));
+		st = SW_EIO;
+	}
+	static const int order[OUT_N] = {OUT_TRAJ, OUT_EVENTS, OUT_SUMMARY}; /* summary last */
+	for (int i = 0; i < OUT_N && st == SW_SUCCESS; i++) {
+		int k = order[i];
+		st = sw_atomic_rename(o->tmp[k], final[k], diag);
+		o->tmp[k][0] = '\0'; /* renamed, or removed on failure */
+	}
+	/* Durable commit record; a failure here leaves a complete set that may not survive a
+	 * crash, which is still reported. */
+	if (st == SW_SUCCESS && sw_sync_dir(o->dir) != 0) {
+		sw_diag_add(diag, SW_SEV_ERROR, o->dir, 0, 0, "cannot sync the output directory: %s",
+			    strerror(errno));
+		st = SW_EIO;
+	}
+	if (st != SW_SUCCESS) {
 		sw_output_abort(o);
 		return SW_EIO;
-	}
-	for (int k = 0; k < OUT_N; k++) {
-		char final[4200];
-		snprintf(final, sizeof final, "%s/%s", o->dir, out_names[k]);
-		if (rename(o->tmp[k], final) != 0) {
-			sw_diag_add(diag, SW_SEV_ERROR, final, 0, 0, "cannot rename into place: %s",
-				    strerror(errno));
-			sw_output_abort(o);
-			return SW_EIO;
-		}
-		o->tmp[k][0] = '\0';
 	}
 	free(o);
 	return SW_SUCCESS;

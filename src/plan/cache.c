@@ -11,8 +11,8 @@
  *     uint64    FNV-1a checksum of phi
  * On read every part is checked (exact size, magic, key, geometry, checksum, fixed nodes equal
  * to the problem's values, free values finite in [0, 1]); any mismatch means a miss and the
- * field is solved again and the entry rewritten.  Writes go to a mkstemp file in the same folder
- * that is renamed into place, so readers never see a partial entry. */
+ * field is solved again and the entry rewritten.  Writes go through sw_atomic_open (a mkstemp file
+ * in the same folder, synced and renamed into place), so readers never see a partial entry. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -90,19 +90,9 @@ static int cache_write(const char *dir, const char *path, uint64_t key, const sw
 	if (sw_make_dirs(dir) != 0)
 		return -1;
 	char tmp[4200];
-	if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
-		errno = ENAMETOOLONG;
+	FILE *f = sw_atomic_open(path, tmp, sizeof tmp, NULL);
+	if (!f)
 		return -1;
-	}
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return -1;
-	FILE *f = fdopen(fd, "wb");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
 	size_t n = (size_t)g->nx * (size_t)g->ny;
 	header hd;
 	memset(&hd, 0, sizeof hd);
@@ -120,14 +110,11 @@ static int cache_write(const char *dir, const char *path, uint64_t key, const sw
 	tr.checksum = sw__plan_checksum(g->v, n);
 	int ok = fwrite(&hd, sizeof hd, 1, f) == 1 && fwrite(g->v, sizeof *g->v, n, f) == n &&
 		 fwrite(&tr, sizeof tr, 1, f) == 1;
-	ok = (fclose(f) == 0) && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
+	if (!ok) {
+		sw_atomic_abort(f, tmp);
 		return -1;
 	}
-	return 0;
+	return sw_atomic_commit(f, tmp, path, NULL) == SW_SUCCESS ? 0 : -1;
 }
 
 int sw_navgrid_solve_cached(sw_grid *g, const sw_solver_def *def, const char *cache_dir,

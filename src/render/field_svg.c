@@ -138,17 +138,15 @@ int sw_render_field_svg(const sw_model *m, const sw_grid *g, const sw_field_svg_
 		return SW_EUSAGE;
 	double wm = (g->nx - 1) * g->h, hm = (g->ny - 1) * g->h;
 	fview v = {g->x0, g->y0 + hm, def->width / wm};
-	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp)
-		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "path too long"), SW_EIO;
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot write the picture"),
-		       SW_EIO;
-	close(fd);
-	xmlTextWriterPtr wr = xmlNewTextWriterFilename(tmp, 0);
+	char tmp[SW_ATOMIC_TMP_LEN(4096)];
+	FILE *f = sw_atomic_open(path, tmp, sizeof tmp, diag);
+	if (!f)
+		return SW_EIO;
+	xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
+	xmlTextWriterPtr wr = out ? xmlNewTextWriter(out) : NULL;
 	if (!wr) {
-		unlink(tmp);
+		xmlOutputBufferClose(out);
+		sw_atomic_abort(f, tmp);
 		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot write the picture"),
 		       SW_EIO;
 	}
@@ -181,11 +179,11 @@ int sw_render_field_svg(const sw_model *m, const sw_grid *g, const sw_field_svg_
 		disc(wr, &v, m->agents[k].position, m->agents[k].radius, "agent", "#d62728");
 	xmlTextWriterEndElement(wr);
 	ok = ok && xmlTextWriterEndDocument(wr) >= 0;
-	xmlFreeTextWriter(wr);
-	if (!ok || rename(tmp, path) != 0) {
-		unlink(tmp);
+	xmlFreeTextWriter(wr); /* flushes into f, which stays open */
+	if (!ok) {
+		sw_atomic_abort(f, tmp);
 		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot write the picture"),
 		       SW_EIO;
 	}
-	return SW_SUCCESS;
+	return sw_atomic_commit(f, tmp, path, diag);
 }

@@ -372,12 +372,16 @@ static void svg_item(xmlTextWriterPtr wr, const sw_scene *s, const sc_item *it)
 	xmlTextWriterEndElement(wr);
 }
 
-static int write_svg(const sw_scene *s, const char *tmp)
+/* Writes the scene as SVG to f (left open: the atomic writer closes it). */
+static int write_svg(const sw_scene *s, FILE *f)
 {
 	char buf[128];
-	xmlTextWriterPtr wr = xmlNewTextWriterFilename(tmp, 0);
-	if (!wr)
+	xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
+	xmlTextWriterPtr wr = out ? xmlNewTextWriter(out) : NULL;
+	if (!wr) {
+		xmlOutputBufferClose(out);
 		return 0;
+	}
 	xmlTextWriterSetIndent(wr, 1);
 	int ok = xmlTextWriterStartDocument(wr, "1.0", "UTF-8", NULL) >= 0;
 	xmlTextWriterStartElement(wr, BAD_CAST "svg");
@@ -422,23 +426,23 @@ int sc_write(const sw_scene *s, sw_image_format fmt, const char *path, sw_diag *
 				   "side); use a smaller width or SVG",
 				   s->w, s->h, SC_PNG_MAX),
 		       SW_EUSAGE;
-	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp)
-		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "path too long"), SW_EIO;
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot write the picture"), SW_EIO;
+	char tmp[SW_ATOMIC_TMP_LEN(4096)];
+	FILE *f = sw_atomic_open(path, tmp, sizeof tmp, diag);
+	if (!f)
+		return SW_EIO;
 	int ok;
 	if (fmt == SW_IMAGE_SVG) {
-		close(fd);
-		ok = write_svg(s, tmp);
+		ok = write_svg(s, f);
 	} else {
-		ok = sc_write_png(s, fd); /* closes fd */
+		/* The PNG writer closes the descriptor it is given: a duplicate, so that f (the
+		 * same open file) is still there to be synced and closed. */
+		int fd = dup(fileno(f));
+		ok = fd >= 0 && sc_write_png(s, fd);
 	}
-	if (!ok || rename(tmp, path) != 0) {
-		unlink(tmp);
+	if (!ok) {
+		sw_atomic_abort(f, tmp);
 		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "writing the picture failed"),
 		       SW_EIO;
 	}
-	return SW_SUCCESS;
+	return sw_atomic_commit(f, tmp, path, diag);
 }
