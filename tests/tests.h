@@ -30,6 +30,7 @@ Suite *plan_suite(void);
 Suite *hostile_suite(void);
 Suite *faults_suite(void);
 Suite *space3_suite(void);
+Suite *atomic_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"
