@@ -151,9 +151,10 @@ int sw_sync_dir(const char *dir)
 	int fd = open(dir && dir[0] ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	int rc = fsync(fd);
+	/* File systems that cannot sync a directory say EINVAL: nothing more can be done there. */
+	int rc = fsync(fd) == 0 || errno == EINVAL ? 0 : -1;
 	int err = errno;
 	close(fd);
 	errno = err;
-	return rc == 0 ? 0 : -1;
+	return rc;
 }
