@@ -3,6 +3,8 @@
 #   - README.md rendered by cmark (CommonMark) has its sections as headings, none swallowed by a
 #     code block, and every relative link of README.md and docs/*.md names an existing file (and
 #     an existing heading anchor in a Markdown file) - tests/doc_check.c;
+#   - every default in the parameter tables of docs/models.md is the value of the
+#     sw_default_*() function of its struct - tests/models_doc_check.c;
 #   - the README's Library program is extracted, compiled against the built library with
 #     -Werror, and run: on a scenario, on a missing file, on input it must refuse and on a run
 #     whose step fails (it must report and stop, neither crash nor loop).
@@ -32,7 +34,15 @@ else
 	bad "tests/doc_check.c does not compile"
 fi
 
-# 2. The Library program: the first C block after the "## Library" heading.
+# 2. The defaults in the model reference are the library's (src/steer/defaults.c).
+# shellcheck disable=SC2086
+if $CC $CFLAGS tests/models_doc_check.c -o "$out/models_doc_check" $LIBS; then
+	"$out/models_doc_check" docs/models.md || bad "docs/models.md defaults (above)"
+else
+	bad "tests/models_doc_check.c does not compile"
+fi
+
+# 3. The Library program: the first C block after the "## Library" heading.
 awk '/^## Library[ \t]*$/ { lib = 1; next }
      lib && /^```c[ \t]*$/ { code = 1; next }
      code && /^```[ \t]*$/ { exit }
