@@ -288,6 +288,9 @@ START_TEST(test_goal_seek_static)
 	ck_assert_double_eq_tol(event_time(&ev, 0, "reached0"), 4.75 / 1.2, 1e-6);
 	ck_assert(isnan(event_time(&ev, 0, "timeout0")));
 	ck_assert_str_eq(sw_world_mode_name(w, 0, sw_world_unit_mode(w, 0)), "done");
+	/* done is the arrival mode: the summary's reached / t_reached */
+	ck_assert(sw_world_metrics(w, 0)->reached);
+	ck_assert_double_eq_tol(sw_world_metrics(w, 0)->t_reached, 4.75 / 1.2, 1e-6);
 	sw_world_destroy(w);
 	sw_model_free(m);
 }

@@ -82,6 +82,8 @@ typedef struct sw_mode_def {
 	const sw_assign_def *flows; /**< flows of real variables */
 	const char *invariant; /**< boolean expression text, NULL = true */
 	int inv_line, inv_column;
+	int arrival;         /**< 1: entering this mode is the agent's arrival (summary "reached",
+				  "t_reached"); default 0 */
 } sw_mode_def;
 
 /** Definition of a transition (urgent: fires the instant its guard becomes true). */

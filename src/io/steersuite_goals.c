@@ -399,6 +399,7 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 	 * are terminal (no law, no way out): the agent is disabled, as in SteerSuite. */
 	ss_start(sw, "mode", a->line);
 	ss_attr(sw, "name", "done");
+	ss_attr(sw, "arrival", "true"); /* summary: reached, at the sequence's end */
 	if (a->n_goals == 0)
 		ss_attr(sw, "initial", "true"); /* no goals: done from the start */
 	ss_end(sw);

@@ -298,6 +298,7 @@ static void declare(cctx *c)
 		copy_name(c, o->name, md->name, md->line, "mode");
 		o->line = md->line;
 		o->moves = md->moves;
+		o->arrival = md->arrival;
 		o->steer = md->steer;
 		o->target_param = -1;
 		if (find_mode(def, md->name) < m)

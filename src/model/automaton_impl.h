@@ -64,6 +64,7 @@ typedef struct sw_amode {
 	char name[SW_NAME_MAX];
 	int line;
 	int moves;
+	int arrival;      /* entering it is the agent's arrival (sw_mode_def.arrival) */
 	sw_steer_def steer;
 	int target_param; /* parameter index steered to, -1 = closest target */
 	sw_expr **flows;  /* per variable: NULL = 0 (clocks: 1) */

@@ -65,6 +65,8 @@ static void fire(struct sw_world *w, int u, const sw_atrans *tr, double t, doubl
 		w->fast[3 * (size_t)u] = NAN; /* the sensed flow belonged to the old mode and state */
 	int from = w->mode[u];
 	w->mode[u] = tr->to;
+	if (u < w->n && a->modes[tr->to].arrival)
+		sw__arrived(w, u, t);
 	if (u < w->n) {
 		if (!a->modes[tr->to].moves) {
 			y[SW_STATE_V] = 0.0;
@@ -135,6 +137,8 @@ static int settle(struct sw_world *w, int u, double t, double *y, sw_diag *diag)
 int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag)
 {
 	w->mode[u] = w->aut[u]->initial;
+	if (u < w->n && w->aut[u]->modes[w->mode[u]].arrival)
+		sw__arrived(w, u, t);
 	sw__retarget(w, u, t);
 	return settle(w, u, t, w->y + w->off[u], diag);
 }

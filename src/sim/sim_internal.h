@@ -194,6 +194,9 @@ static inline gsl_rng sw__rng(const struct sw_world *w, int i)
 int sw__closest_target(const struct sw_world *w, int i, double t);
 /** Whether agent i moves under a steering law in its current mode. */
 int sw__moving(const struct sw_world *w, int i);
+/** Records agent i's first arrival at t (summary "reached", "t_reached"): a plain-law agent at
+ * its target, a behaviour agent entering a mode marked arrival. */
+void sw__arrived(struct sw_world *w, int i, double t);
 /** Records that agent i reached its target at t (stops it when it stops at targets). */
 void sw__reached(struct sw_world *w, int i, double t);
 /** A plain-law agent at the world's creation: its target, and arrival if it starts there. */

@@ -109,13 +109,18 @@ int sw__moving(const struct sw_world *w, int i)
 	return w->mode[i] != MODE_ARRIVED;
 }
 
-void sw__reached(struct sw_world *w, int i, double t)
+void sw__arrived(struct sw_world *w, int i, double t)
 {
 	sw_agent_metrics *mt = &w->metrics[i];
 	if (!mt->reached) {
 		mt->reached = 1;
 		mt->t_reached = t;
 	}
+}
+
+void sw__reached(struct sw_world *w, int i, double t)
+{
+	sw__arrived(w, i, t);
 	if (w->m->agents[i].stop_at_target) {
 		w->mode[i] = MODE_ARRIVED;
 		if (w->event_fn)

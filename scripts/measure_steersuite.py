@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Runs every SteerSuite test case under a folder (SteerSuite's public `testcases/`, from a copy
+of its repository; nothing of it is kept in this project) and prints the Markdown table of
+docs/steersuite.md: accepted, agents done, collisions, composite01 and wall time per case, then
+the totals and the 25 everyday cases.
+
+    python3 scripts/measure_steersuite.py build/swerve PATH/TO/testcases [-j 2] [--timeout 600]
+
+A case is *finished* when every agent ends in the generated automaton's `done` mode (its goal
+sequence completed; `expired` means the last goal's time budget ran out first).  Collisions are
+SteerBench's unique collisions summed over the agents.  Each run writes into a temporary folder
+that is removed afterwards."""
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+# The everyday cases of issue 19 (the 20 it names and five more of the same kind).
+EVERYDAY = ["EXAMPLE", "simple-1", "polygons1", "maze", "forest", "hallway-twoway-2", "curve1",
+            "oncoming-obstacle", "crossing-trick", "overtake-obstacle", "doorway-two-way",
+            "fan-in", "frogger", "surprise-2", "wall-squeeze", "oncoming-groups",
+            "bottleneck-evacuation", "plane_egress", "urban", "circle-20", "doorway-one-way",
+            "hallway-one-way", "hallway-two-way", "crossing-1", "simple-obstacle-1"]
+
+
+def cases(root):
+    out = []
+    for d, _, files in os.walk(root):
+        for f in files:
+            if f.endswith(".xml"):
+                out.append(os.path.join(d, f))
+    return sorted(out, key=lambda p: os.path.relpath(p, root))
+
+
+def first_error(text):
+    for line in text.splitlines():
+        if ": error: " in line or line.startswith("swerve"):
+            return line.split(": error: ", 1)[-1].strip()
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def run_case(sw, path, timeout):
+    tmp = tempfile.mkdtemp(prefix="swerve-ss-")
+    try:
+        out = os.path.join(tmp, "out")
+        t0 = time.monotonic()
+        try:
+            p = subprocess.run([sw, "run", "-j", "1", "-o", out, path], capture_output=True,
+                               text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout", "wall": timeout}
+        wall = time.monotonic() - t0
+        summ = os.path.join(out, "summary.json")
+        if not os.path.exists(summ):
+            return {"status": "refused", "code": p.returncode, "why": first_error(p.stderr),
+                    "wall": wall}
+        with open(summ) as f:
+            s = json.load(f)
+        agents = s["agents"]
+        done = sum(1 for a in agents if a["final"]["mode"] == "done")
+        coll = sum(a.get("steerbench", {}).get("unique_collisions", 0) for a in agents)
+        return {"status": s["status"], "error": s.get("error", ""), "n": len(agents),
+                "done": done, "collisions": coll, "time": s["time"],
+                "composite": s.get("steerbench", {}).get("composite01"), "wall": wall}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("swerve")
+    ap.add_argument("testcases")
+    ap.add_argument("-j", type=int, default=2, help="cases run at once")
+    ap.add_argument("--timeout", type=float, default=900, help="wall-time limit per case, s")
+    a = ap.parse_args()
+    paths = cases(a.testcases)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
+        res = list(ex.map(lambda p: run_case(a.swerve, p, a.timeout), paths))
+    print("| case | accepted | agents done | finished | collisions | composite01 | simulated, s |"
+          " wall, s |")
+    print("|---|---|---|---|---|---|---|---|")
+    tot_n = tot_done = acc = fin = numeric = 0
+    every = {}
+    for p, r in zip(paths, res):
+        name = os.path.relpath(p, a.testcases)[:-4]
+        if r["status"] in ("refused", "timeout"):
+            why = r.get("why", "wall-time limit").replace("|", "\\|")
+            print(f"| {name} | no: {why} | | | | | | {r['wall']:.1f} |")
+            continue
+        acc += 1
+        tot_n += r["n"]
+        tot_done += r["done"]
+        finished = r["done"] == r["n"]
+        fin += finished
+        if r["status"] != "complete":
+            numeric += 1
+        every[os.path.basename(name)] = finished
+        comp = "" if r["composite"] is None else f"{r['composite']:.1f}"
+        status = "yes" if r["status"] == "complete" else "failed: " + r["error"][:80]
+        print(f"| {name} | {status} | {r['done']}/{r['n']} | {'yes' if finished else 'no'} |"
+              f" {r['collisions']} | {comp} | {r['time']:.1f} | {r['wall']:.1f} |")
+    print()
+    print(f"Cases: {len(paths)}; accepted {acc}; runs that failed {numeric}; finished {fin}.")
+    pct = 100.0 * tot_done / tot_n if tot_n else 0.0
+    print(f"Agents done over all accepted cases: {tot_done} of {tot_n} ({pct:.1f} %).")
+    ev = [c for c in EVERYDAY if c in every]
+    print(f"Everyday cases finished: {sum(every[c] for c in ev)} of {len(ev)} "
+          f"(not finished: {', '.join(c for c in ev if not every[c]) or 'none'}).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
