@@ -79,8 +79,21 @@ def main():
     ap.add_argument("--timeout", type=float, default=900, help="wall-time limit per case, s")
     a = ap.parse_args()
     paths = cases(a.testcases)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
-        res = list(ex.map(lambda p: run_case(a.swerve, p, a.timeout), paths))
+    # A private copy of the binary: a rebuild during the (long) measurement must not change it.
+    bindir = tempfile.mkdtemp(prefix="swerve-ss-bin-")
+    sw = os.path.join(bindir, "swerve")
+    shutil.copy2(a.swerve, sw)
+
+    def one(p):
+        r = run_case(sw, p, a.timeout)
+        print(f"{os.path.relpath(p, a.testcases)}: {r['status']} {r.get('done', '')}/"
+              f"{r.get('n', '')} {r['wall']:.1f} s", file=sys.stderr, flush=True)
+        return r
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
+            res = list(ex.map(one, paths))
+    finally:
+        shutil.rmtree(bindir, ignore_errors=True)
     print("| case | accepted | agents done | finished | collisions | composite01 | simulated, s |"
           " wall, s |")
     print("|---|---|---|---|---|---|---|---|")

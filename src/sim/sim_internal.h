@@ -288,6 +288,9 @@ void sw__history_push(struct sw_world *w);
 int sw__steerbench_alloc(struct sw_world *w);
 /** Adds the step just ended to agent i's sums (from the step's sensing pass). */
 int sw__steerbench_agent(struct sw_world *w, int i);
+/** Agent i's clearance c to obstacle j was just measured (only when SteerBench is on): counts a
+ * SteerBench collision episode when the overlap becomes deeper than its 0.001 m threshold. */
+void sw__steerbench_obstacle(struct sw_world *w, int i, int j, double c);
 /** Whether agent i is done: in a terminal mode of its automaton (no law, no transition out) or,
  * for a plain-law agent that stops at its target, arrived. */
 int sw__agent_done(const struct sw_world *w, int i);

@@ -9,10 +9,12 @@
  *   frames += 1,  time_enabled += h,
  *   distance += |p(t1) - p(t0)|                      (chord of the step, m)
  *   degrees_turned += |wrap(phi(t1) - phi(t0))| * 180/pi
- *   kinetic_energy_sum += v(t1)^2 / 2                 (mass 1; NOT multiplied by h)
- *   unique_collisions += obstacle overlap episodes begun in the step (one per obstacle, the
- *                        episodes sim/world.c counts) + agents it began overlapping in the step
- *                        (one per other agent, from overlap to separation)
+ *   kinetic_energy_sum += (|p(t1) - p(t0)| / h)^2 / 2  (mass 1; the speed SteerBench sees: the
+ *                        displacement over the frame, not the state's v; NOT multiplied by h)
+ *   unique_collisions += obstacle overlap episodes deeper than SW_SB_DEPTH begun in the step
+ *                        (one per obstacle, from overlap to separation) + agents it began
+ *                        overlapping by more than SW_SB_DEPTH in the step (one per other agent
+ *                        still in the world)
  *
  * The kinetic-energy sum grows as 1/h for the same motion and the collision counts depend on
  * which step ends fall inside an overlap: both depend on the frame rate.  Distance and degrees
@@ -26,11 +28,17 @@
 
 #include "sim_internal.h"
 
+/* Overlap depth below which SteerBench does not count a collision, m (its collision test asks
+ * for a penetration beyond 0.001). */
+#define SW_SB_DEPTH 0.001
+
 struct sw_steerbench {
 	sw_steerbench_metrics *m; /* per agent: the sums */
+	unsigned char *deep;    /* per agent and obstacle: overlapping deeper than SW_SB_DEPTH */
+	int *obs_episodes;      /* per agent: deep obstacle overlap episodes begun so far */
+	int *prev_episodes;     /* per agent: obs_episodes at the start of the step */
 	unsigned char *enabled; /* per agent: enabled at the start of the current step */
 	double *prev;           /* per agent: x, y, phi at the start of the current step */
-	int *prev_collisions;   /* per agent: metrics.collisions at the start of the step */
 	int **contact;          /* per agent: agents it overlaps (ascending), at the last step end */
 	int *n_contact, *cap_contact;
 };
@@ -51,7 +59,7 @@ static void remember(sw_world *w, int i)
 	p[0] = y[SW_STATE_X];
 	p[1] = y[SW_STATE_Y];
 	p[2] = y[SW_STATE_PHI];
-	w->sb->prev_collisions[i] = w->metrics[i].collisions;
+	w->sb->prev_episodes[i] = w->sb->obs_episodes[i];
 	w->sb->enabled[i] = (unsigned char)!sw__agent_done(w, i);
 }
 
@@ -66,9 +74,11 @@ void sw__steerbench_free(sw_world *w)
 	free(sb->n_contact);
 	free(sb->cap_contact);
 	free(sb->m);
+	free(sb->deep);
+	free(sb->obs_episodes);
+	free(sb->prev_episodes);
 	free(sb->enabled);
 	free(sb->prev);
-	free(sb->prev_collisions);
 	free(sb);
 	w->sb = NULL;
 }
@@ -83,13 +93,15 @@ int sw__steerbench_alloc(sw_world *w)
 	if (!sb)
 		return SW_ENOMEM;
 	sb->m = calloc(n, sizeof *sb->m);
+	sb->deep = calloc(n * (size_t)w->m->n_obstacles + 1, 1);
+	sb->obs_episodes = calloc(n, sizeof *sb->obs_episodes);
+	sb->prev_episodes = calloc(n, sizeof *sb->prev_episodes);
 	sb->enabled = calloc(n, 1);
 	sb->prev = calloc(3 * n, sizeof *sb->prev);
-	sb->prev_collisions = calloc(n, sizeof *sb->prev_collisions);
 	sb->contact = calloc(n, sizeof *sb->contact);
 	sb->n_contact = calloc(n, sizeof *sb->n_contact);
 	sb->cap_contact = calloc(n, sizeof *sb->cap_contact);
-	if (!sb->m || !sb->enabled || !sb->prev || !sb->prev_collisions || !sb->contact ||
+	if (!sb->m || !sb->deep || !sb->obs_episodes || !sb->prev_episodes || !sb->enabled || !sb->prev || !sb->contact ||
 	    !sb->n_contact || !sb->cap_contact)
 		return SW_ENOMEM;
 	/* Overlaps present at t = 0 are not collisions begun during the run (agents start clear of
@@ -115,7 +127,8 @@ static int overlapping(sw_world *w, int i)
 	for (int q = 0; q < nc; q++) {
 		int j = cand ? cand[q] : q;
 		const double *yj = w->snap + 2 * (size_t)j;
-		if (j != i && !sw__gone(w, j) && hypot(yj[0] - y[0], yj[1] - y[1]) < r + m->agents[j].radius)
+		if (j != i && !sw__gone(w, j) &&
+		    hypot(yj[0] - y[0], yj[1] - y[1]) < r + m->agents[j].radius - SW_SB_DEPTH)
 			out[k++] = j; /* k <= q: in place when cand is the same buffer */
 	}
 	return k;
@@ -161,10 +174,21 @@ int sw__steerbench_agent(sw_world *w, int i)
 	mt->sb_time = (double)mt->sb_frames * h;
 	mt->sb_distance += hypot(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1]);
 	mt->sb_degrees += fabs(sw_wrap_angle(y[SW_STATE_PHI] - p[2])) * (180.0 / M_PI);
-	mt->sb_energy += 0.5 * y[SW_STATE_V] * y[SW_STATE_V];
-	mt->sb_collisions += w->metrics[i].collisions - sb->prev_collisions[i] + fresh;
+	double vf = hypot(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1]) / h;
+	mt->sb_energy += 0.5 * vf * vf;
+	mt->sb_collisions += sb->obs_episodes[i] - sb->prev_episodes[i] + fresh;
 	remember(w, i);
 	return SW_SUCCESS;
+}
+
+void sw__steerbench_obstacle(sw_world *w, int i, int j, double c)
+{
+	struct sw_steerbench *sb = w->sb;
+	size_t k = (size_t)i * (size_t)w->m->n_obstacles + (size_t)j;
+	int deep = c < -SW_SB_DEPTH;
+	if (deep && !sb->deep[k])
+		sb->obs_episodes[i]++;
+	sb->deep[k] = (unsigned char)deep;
 }
 
 const sw_steerbench_metrics *sw_world_steerbench(const sw_world *w, int i)
@@ -180,8 +204,8 @@ double sw_steerbench_composite01(const sw_steerbench_metrics *mt)
 int sw__steerbench_save(const sw_world *w, void **out, size_t *len)
 {
 	const struct sw_steerbench *sb = w->sb;
-	size_t n = (size_t)w->n,
-	       total = n * sizeof *sb->m + n + 3 * n * sizeof(double) + n * sizeof(int);
+	size_t n = (size_t)w->n, nd = n * (size_t)w->m->n_obstacles,
+	       total = n * sizeof *sb->m + n + 3 * n * sizeof(double) + n * sizeof(int) + nd;
 	for (size_t i = 0; i < n; i++)
 		total += sizeof(int) + (size_t)sb->n_contact[i] * sizeof(int);
 	unsigned char *p = malloc(total + 1), *q = p;
@@ -190,7 +214,10 @@ int sw__steerbench_save(const sw_world *w, void **out, size_t *len)
 	memcpy(q, sb->m, n * sizeof *sb->m), q += n * sizeof *sb->m;
 	memcpy(q, sb->enabled, n), q += n;
 	memcpy(q, sb->prev, 3 * n * sizeof(double)), q += 3 * n * sizeof(double);
-	memcpy(q, sb->prev_collisions, n * sizeof(int)), q += n * sizeof(int);
+	/* at a step end prev_episodes = obs_episodes: one copy is kept */
+	memcpy(q, sb->obs_episodes, n * sizeof(int)), q += n * sizeof(int);
+	if (nd > 0)
+		memcpy(q, sb->deep, nd), q += nd;
 	for (size_t i = 0; i < n; i++) {
 		memcpy(q, &sb->n_contact[i], sizeof(int)), q += sizeof(int);
 		if (sb->n_contact[i] > 0) /* contact[i] may be NULL when empty */
@@ -205,15 +232,24 @@ int sw__steerbench_save(const sw_world *w, void **out, size_t *len)
 int sw__steerbench_restore(sw_world *w, const void *data, size_t len)
 {
 	struct sw_steerbench *sb = w->sb;
-	size_t n = (size_t)w->n,
-	       fixed = n * sizeof *sb->m + n + 3 * n * sizeof(double) + n * sizeof(int);
+	size_t n = (size_t)w->n, nd = n * (size_t)w->m->n_obstacles,
+	       fixed = n * sizeof *sb->m + n + 3 * n * sizeof(double) + n * sizeof(int) + nd;
 	const unsigned char *q = data, *end = q + len;
 	if (len < fixed)
 		return SW_EINPUT;
 	memcpy(sb->m, q, n * sizeof *sb->m), q += n * sizeof *sb->m;
 	memcpy(sb->enabled, q, n), q += n;
 	memcpy(sb->prev, q, 3 * n * sizeof(double)), q += 3 * n * sizeof(double);
-	memcpy(sb->prev_collisions, q, n * sizeof(int)), q += n * sizeof(int);
+	memcpy(sb->obs_episodes, q, n * sizeof(int)), q += n * sizeof(int);
+	memcpy(sb->prev_episodes, sb->obs_episodes, n * sizeof(int));
+	for (size_t i = 0; i < n; i++)
+		if (sb->obs_episodes[i] < 0)
+			return SW_EINPUT;
+	if (nd > 0)
+		memcpy(sb->deep, q, nd), q += nd;
+	for (size_t k = 0; k < nd; k++)
+		if (sb->deep[k] > 1)
+			return SW_EINPUT;
 	for (size_t i = 0; i < n; i++) {
 		int k;
 		if ((size_t)(end - q) < sizeof k)

@@ -205,6 +205,8 @@ static void measure_obstacles(struct sw_world *w, int i, double dt)
 				mt->max_penetration = -c;
 		}
 		w->overlap[k] = c < 0.0;
+		if (w->sb)
+			sw__steerbench_obstacle(w, i, j, c);
 		double room = c - fmax(w->min_clear[k], 0.0); /* >= 0 unless overlapping */
 		w->clear_until[k] = c >= 0.0 && m->obstacles[j].motion.kind == SW_MOTION_NONE
 					? path + room - 1e-9 * (1.0 + fabs(c) + path)
