@@ -167,6 +167,7 @@ test: deps
 	SWERVE=$(CLI) CK_DEFAULT_TIMEOUT=600 $(TESTS)
 	sh tests/cli_test.sh $(CLI)
 	sh tests/csv_test.sh $(CLI)
+	sh tests/install_test.sh
 	CC="$(CC)" CFLAGS="$(ALL_CFLAGS)" LIBS="$(LIB_A) $(LDLIBS)" sh tests/docs_test.sh $(BUILD)
 	$(BUILD)/noalloc
 	@$(MAKE) --no-print-directory fuzz-replay
@@ -244,7 +245,8 @@ install: all
 	ln -sf libswerve.so.0 $(DESTDIR)$(PREFIX)/lib/libswerve.so
 	install -m 644 include/swerve/*.h $(DESTDIR)$(PREFIX)/include/swerve/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' docs/swerve.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/swerve.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS_PRIVATE@|$(strip $(SLEEF_LIBS) $(OPENMP) -lm)|' \
+		docs/swerve.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/swerve.pc
 	install -m 644 docs/swerve.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 uninstall:

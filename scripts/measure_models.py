@@ -17,15 +17,16 @@ SW = sys.argv[1] if len(sys.argv) > 1 else "build/swerve"
 
 
 def run(model):
-    out = tempfile.mkdtemp(prefix="swerve-measure-")
-    subprocess.run([SW, "run", "-q", "-o", out, model], check=True)
-    with open(os.path.join(out, "summary.json")) as f:
-        summary = json.load(f)
-    traj = {}
-    with open(os.path.join(out, "trajectory.csv")) as f:
-        for row in csv.DictReader(f):
-            traj.setdefault(row["agent"], []).append(
-                (float(row["t"]), float(row["x"]), float(row["y"]), float(row["heading"])))
+    with tempfile.TemporaryDirectory(prefix="swerve-measure-") as out:  # removed afterwards
+        subprocess.run([SW, "run", "-q", "-o", out, model], check=True)
+        with open(os.path.join(out, "summary.json")) as f:
+            summary = json.load(f)
+        traj = {}
+        with open(os.path.join(out, "trajectory.csv")) as f:
+            for row in csv.DictReader(f):
+                traj.setdefault(row["agent"], []).append(
+                    (float(row["t"]), float(row["x"]), float(row["y"]),
+                     float(row["heading"])))
     return summary, traj
 
 
@@ -151,7 +152,8 @@ def run_full(model, seed=None):
     """Runs a scenario (optionally with another seed); returns summary, trajectories per agent
     as lists of (t, x, y, mode) and the transitions as a list of dicts with keys t, agent,
     from, to and label (the label when the log gives one, else the guard text)."""
-    out = tempfile.mkdtemp(prefix="swerve-measure-")
+    tmp = tempfile.TemporaryDirectory(prefix="swerve-measure-")  # removed on return
+    out = tmp.name
     cmd = [SW, "run", "-q", "-o", out]
     if seed is not None:
         cmd += ["-s", str(seed)]
@@ -176,6 +178,7 @@ def run_full(model, seed=None):
                                "from": e.get("from"), "to": e.get("to"),
                                "label": e.get("label") or e.get("guard")})
     events.sort(key=lambda e: e["t"])
+    tmp.cleanup()
     return summary, traj, events
 
 
