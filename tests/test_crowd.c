@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -386,6 +387,36 @@ START_TEST(thread_count_is_checked)
 	ck_assert_int_ge(sw_world_threads(w), 1);
 	ck_assert_int_eq(sw_world_set_threads(w, 8), SW_SUCCESS); /* more threads than agents */
 	ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* Threads waiting for the next pass sleep after a short bounded spin: on a busy machine a spinning
+ * waiter takes the processor its partner needs (libgomp's default spin, about 300 000 polls,
+ * made -j 2 twenty times slower than -j 1 under load).  Between steps the caller pauses
+ * 5 x 20 ms; the process may spend well under a millisecond of processor time meanwhile. */
+START_TEST(threads_waiting_for_work_sleep)
+{
+	sw_model *m = circle_model(8, 3.0);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_set_threads(w, 2), SW_SUCCESS);
+	double spent = 0.0;
+	for (int k = 0; k < 5; k++) {
+		ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
+		double c0 = cpu_seconds();
+		nanosleep(&(struct timespec){0, 20000000}, NULL);
+		spent += cpu_seconds() - c0;
+	}
+	ck_assert_msg(spent < 2e-3, "%.1f ms of processor time while idle", 1e3 * spent);
 	sw_world_destroy(w);
 	sw_model_free(m);
 }
@@ -824,6 +855,7 @@ Suite *crowd_suite(void)
 	tcase_add_loop_test(tc, automata_scenarios_step_identically_on_one_and_three_threads, 0,
 			    (int)(sizeof scenarios / sizeof scenarios[0]));
 	tcase_add_test(tc, thread_count_is_checked);
+	tcase_add_test(tc, threads_waiting_for_work_sleep);
 	tcase_add_loop_test(tc, a_resumed_world_continues_bit_for_bit, 0,
 			    (int)(sizeof scenarios / sizeof scenarios[0]));
 	tcase_add_test(tc, flock_attractors_match_their_closed_forms);

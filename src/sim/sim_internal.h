@@ -11,6 +11,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "model/automaton_impl.h"
+#include "pool.h"
 #include "swerve/sim.h"
 
 /** Modes of plain-law agents. */
@@ -110,6 +111,7 @@ struct sw_world {
 	int n_threads;
 	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
 	struct sw_thread *th;   /* n_threads of them */
+	struct sw_pool *pool;   /* their workers (pool.c), NULL with one thread */
 	sw_relax_ws *relax;     /* scratch (per thread): the GLM weight relaxation's driver */
 	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
 	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */

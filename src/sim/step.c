@@ -21,7 +21,8 @@
  * arithmetic is the same as sw_steer_rhs's, so results are bit for bit those of the full path --
  * tested).
  *
- * Parallelism (OpenMP): steps 2 and 4 split the agents into one contiguous block per thread.
+ * Parallelism (a pool of POSIX threads, sim/pool.c, which sleeps rather than spins when the machine
+ * is busy): steps 2 and 4 split the agents into one contiguous block per thread.
  * An agent's step reads only the snapshot and writes only its own state, mode, target, random
  * stream and metrics, so the result does not depend on the number of threads.  Each thread works
  * on a shallow copy of the world (a "view") with its own scratch buffers; transition events are
@@ -36,10 +37,6 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_roots.h>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "sim_internal.h"
 
@@ -639,8 +636,6 @@ static void merge_diag(const sw_thread *th, sw_diag *diag)
 	}
 }
 
-/* Runs phase (0: advance over [t0, t1], 1: sense, dt the step just taken) for agents [0, n) in one block per
- * thread; returns the first failure in agent order. */
 /* Threads to use for a pass over the agents.  Chosen automatically (sw_world_set_threads(w, 0)),
  * a thread gets at least SW_AUTO_BLOCK agents: smaller blocks cost more in synchronisation than
  * they save, and much more on a busy machine.  The result is the same for any number. */
@@ -652,29 +647,42 @@ static int pass_threads(const struct sw_world *w)
 	return nt;
 }
 
+/* A pass over the agents: its phase (0: advance over [t0, t1], 1: sense, dt the step just
+ * taken) and its number of blocks. */
+typedef struct pass {
+	struct sw_world *w;
+	int phase, nt;
+	double t0, t1, dt;
+} pass;
+
+/* Block k of a pass, on thread k's view. */
+static void pass_block(void *ctx, int k)
+{
+	const pass *ps = ctx;
+	sw_thread *th = &ps->w->th[k];
+	struct sw_world *v = &th->view;
+	int n = ps->w->n, lo = (int)((long)n * k / ps->nt), hi = (int)((long)n * (k + 1) / ps->nt);
+	if (ps->phase == 1) {
+		th->status = sw__sense_range(v, lo, hi, ps->dt);
+		return;
+	}
+	for (int i = lo; i < hi; i++) {
+		int st = advance_unit(v, i, ps->t0, ps->t1, th->diag);
+		if (st != SW_SUCCESS && th->status == SW_SUCCESS)
+			th->status = st;
+	}
+}
+
+/* Runs a phase for agents [0, n) in one block per thread; returns the first failure in agent
+ * order. */
 static int for_agents(struct sw_world *w, int phase, double t0, double t1, double dt,
 		      sw_diag *diag)
 {
 	int nt = pass_threads(w);
 	for (int k = 0; k < nt; k++)
 		make_view(w, k);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1)
-#endif
-	for (int k = 0; k < nt; k++) {
-		sw_thread *th = &w->th[k];
-		struct sw_world *v = &th->view;
-		int lo = (int)((long)w->n * k / nt), hi = (int)((long)w->n * (k + 1) / nt);
-		if (phase == 1) {
-			th->status = sw__sense_range(v, lo, hi, dt);
-			continue;
-		}
-		for (int i = lo; i < hi; i++) {
-			int st = advance_unit(v, i, t0, t1, th->diag);
-			if (st != SW_SUCCESS && th->status == SW_SUCCESS)
-				th->status = st;
-		}
-	}
+	pass ps = {w, phase, nt, t0, t1, dt};
+	sw__pool_run(w->pool, nt, pass_block, &ps);
 	int status = SW_SUCCESS;
 	for (int k = 0; k < nt; k++) {
 		sw_thread *th = &w->th[k];
@@ -711,14 +719,8 @@ int sw_world_set_threads(sw_world *w, int n)
 	if (!w || n < 0)
 		return SW_EUSAGE;
 	w->threads_auto = n == 0;
-#ifdef _OPENMP
 	if (n == 0)
-		n = omp_get_num_procs();
-#else
-	n = 1;
-#endif
-	if (n < 1)
-		n = 1;
+		n = sw__pool_processors();
 	if (n == w->n_threads)
 		return SW_SUCCESS;
 	sw_thread *th = calloc((size_t)n, sizeof *th);
@@ -731,6 +733,15 @@ int sw_world_set_threads(sw_world *w, int n)
 			free(th);
 			return SW_ENOMEM;
 		}
+	sw_pool *pool;
+	if (sw__pool_create(n, &pool) != SW_SUCCESS) {
+		for (int k = 0; k < n; k++)
+			sw__thread_free(&th[k]);
+		free(th);
+		return SW_ENOMEM;
+	}
+	sw__pool_destroy(w->pool);
+	w->pool = pool;
 	for (int k = 0; k < w->n_threads; k++)
 		sw__thread_free(&w->th[k]);
 	free(w->th);
@@ -757,11 +768,7 @@ void sw_world_set_fast_path(sw_world *w, int on)
 
 void sw__snapshot(struct sw_world *w)
 {
-	int nt = pass_threads(w);
-	(void)nt; /* unused without OpenMP */
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-#endif
+	/* Serial: two numbers per agent cost less than waking the threads. */
 	for (int j = 0; j < w->n; j++) {
 		w->snap[2 * (size_t)j] = w->y[w->off[j] + SW_STATE_X];
 		w->snap[2 * (size_t)j + 1] = w->y[w->off[j] + SW_STATE_Y];

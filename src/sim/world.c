@@ -67,6 +67,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->occl);
 	free(w->snap_h);
 	sw__space3_free(w);
+	sw__pool_destroy(w->pool);
 	for (int k = 0; k < w->n_threads; k++)
 		sw__thread_free(&w->th[k]);
 	free(w->th);
