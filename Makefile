@@ -20,8 +20,6 @@ SLEEF_LIBS   := $(shell pkg-config --exists sleef 2>/dev/null && pkg-config --li
 SLEEF_CFLAGS += $(shell pkg-config --exists sleef 2>/dev/null && $(CC) -mavx512f $$(pkg-config --cflags sleef) \
 	scripts/probe_sleef_avx512.c -o /dev/null $$(pkg-config --libs sleef) 2>/dev/null && echo -DSW_HAVE_SLEEF_AVX512)
 
-# OpenMP (part of GCC and Clang): parallel stepping of agents; OPENMP= builds without it.
-OPENMP  ?= -fopenmp
 # Open MPI (optional): with mpicc, `swerve smc` and `swerve sweep` spread runs over the ranks of
 # `mpirun -n N`; the CLI is then linked by mpicc and still runs as one process without mpirun.
 MPICC   := $(shell command -v mpicc 2>/dev/null)
@@ -31,8 +29,8 @@ CLI_LD  := $(if $(MPICC),$(MPICC),$(CC))
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fno-math-errno -fPIC $(OPENMP) -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
-LDLIBS  = $(OPENMP) $(PKG_LIBS) $(SLEEF_LIBS) -lm -pthread
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fno-math-errno -fPIC -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
+LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm -pthread
 
 # Library sources, one folder per module.
 LIB_SRC := \
@@ -245,7 +243,7 @@ install: all
 	ln -sf libswerve.so.0 $(DESTDIR)$(PREFIX)/lib/libswerve.so
 	install -m 644 include/swerve/*.h $(DESTDIR)$(PREFIX)/include/swerve/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS_PRIVATE@|$(strip $(SLEEF_LIBS) $(OPENMP) -lm)|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS_PRIVATE@|$(strip $(SLEEF_LIBS) -lm -pthread)|' \
 		docs/swerve.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/swerve.pc
 	install -m 644 docs/swerve.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 

@@ -169,10 +169,13 @@ const double *sw_world_agent3(const sw_world *w, int i);
  * 2-D world. */
 int sw_world_perceive3(const sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf, int cap);
 
-/** Number of threads sw_world_step uses (OpenMP; 1 when built without it); n = 0: automatic,
- * one per processor but at most one per 1024 agents (small worlds step on one thread).  Results are identical for every n (each agent's step reads only the step-start
- * snapshot of the others and writes only its own data).  Default 1.  Allocates per-thread scratch
- * here, never inside a step.  Returns SW_SUCCESS, SW_EUSAGE or SW_ENOMEM. */
+/** Number of threads sw_world_step uses; n = 0: automatic, one per processor but at most one
+ * per 1024 agents (small worlds step on one thread).  Results are identical for every n (each
+ * agent's step reads only the step-start snapshot of the others and writes only its own data).
+ * Default 1.  Starts n - 1 worker threads (the caller is the first), which sleep between steps
+ * and after a short spin at every hand-over, so a busy machine does not make several threads
+ * slower than one; they end with the world.  Allocates per-thread scratch here, never inside a
+ * step.  Returns SW_SUCCESS, SW_EUSAGE, or SW_ENOMEM (out of memory or threads). */
 int sw_world_set_threads(sw_world *w, int n);
 
 /** The number of threads in use. */
