@@ -3,6 +3,9 @@
 #ifndef SWERVE_CLI_H
 #define SWERVE_CLI_H
 
+#include <getopt.h>
+#include <stdio.h>
+
 #include "swerve/render.h"
 #include "swerve/swerve.h"
 
@@ -19,6 +22,48 @@ int cmd_import(int argc, char **argv);
 int cmd_smc(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 
+/* --- conventions every command follows (main.c) -------------------------------------------
+ *
+ * Streams: standard output carries a command's data (graph's DOT, analyze's report, smc's
+ * estimate, sweep's CSV, the version, help that was asked for); everything else -- progress,
+ * the one-line summary of what was written, notes, warnings and errors -- goes to standard
+ * error.  -q keeps errors and data only; -v adds notes (what was loaded, how it runs).
+ * Short options mean one thing in every command (docs/swerve.1, "OPTIONS"). */
+
+/** Name of the running command ("run", ...), for messages; "swerve" before dispatch. */
+extern const char *cli_cmd;
+
+/** Verbosity: -1 after -q (errors and data only), 0 by default (also summaries, and progress on
+ * a terminal), 1 after -v (also notes).  The last of -q and -v wins. */
+extern int cli_verbosity;
+
+/** Options every command accepts: a command's optstring is ":" + its own + CLI_SHORT (the ':'
+ * makes getopt report a missing value quietly, cli_option words it) and its long table ends
+ * with CLI_LONG. */
+#define CLI_SHORT "qvVh"
+#define CLI_LONG                                                                                 \
+	{"quiet", no_argument, NULL, 'q'}, {"verbose", no_argument, NULL, 'v'},                  \
+	{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}
+
+/** Handles getopt_long's answer c that a command's own options do not: -q, -v, -V, -h, an
+ * unknown option or a missing value (opts: the command's long table, usage: its help).
+ * Returns -1 when parsing goes on, else the exit code to return now: 0 after --help or
+ * --version, EXIT_BAD_INPUT after a usage error (reported as by cli_usage_error). */
+int cli_option(int c, char **argv, const struct option *opts, void (*usage)(FILE *));
+
+/** A usage error: prints "swerve CMD: MESSAGE" and the one line "try 'swerve CMD --help'" on
+ * stderr and returns EXIT_BAD_INPUT. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** The try line alone (after a message already printed). */
+void cli_try_help(void);
+
+/** A note on stderr ("swerve CMD: MESSAGE") printed only with -v. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** With -v, a note on what was loaded: the file, its agents, duration, step and seed. */
+void cli_note_model(const char *path, const sw_model *m);
+
 /** Prints every entry of diag to stderr, one per line. */
 void cli_print_diag(const sw_diag *diag);
 
@@ -29,7 +74,7 @@ int cli_exit_code(int status);
 int cli_load_exit_code(int status);
 
 /** Parses text as a finite number >= lo for option opt of command cmd into *out; on failure
- * prints "swerve CMD: OPT 'TEXT': expected a number >= LO" and returns -1. */
+ * prints "swerve CMD: OPT 'TEXT': expected a number >= LO" and the try line, and returns -1. */
 int cli_number(const char *cmd, const char *opt, const char *text, double lo, double *out);
 
 /** Progress on stderr: "\rswerve: NN%" when the percentage changes, a newline at 100 %.  Use

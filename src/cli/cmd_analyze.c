@@ -11,7 +11,7 @@
 
 static void analyze_usage(FILE *f)
 {
-	fputs("usage: swerve analyze SCENARIO --agent NAME [--at T] [--kclass] [--json]\n"
+	fputs("usage: swerve analyze SCENARIO [--agent NAME] [--at T] [--kclass] [--json]\n"
 	      "\n"
 	      "Runs the scenario to time T and prints, for a GLM agent, the situation, the fields\n"
 	      "f_tar and f_obs with their slopes, sum D, sum W, the competition parameters a1, a2,\n"
@@ -21,16 +21,21 @@ static void analyze_usage(FILE *f)
 	      "design allows either in some situation).\n"
 	      "\n"
 	      "options:\n"
-	      "  -a, --agent NAME   the agent to analyse (may be omitted when there is only one)\n"
-	      "  -t, --at T         time in seconds (default 0); the run stops at the first step\n"
-	      "                     at or after T\n"
+	      "  -A, --agent NAME   the agent to analyse (may be omitted when there is only one)\n"
+	      "  -a, --at T         time in seconds (default 0, at most the run's duration); the\n"
+	      "                     run stops at the first step at or after T\n"
+	      "  -s, --seed N       override the scenario seed\n"
 	      "  -k, --kclass       also print the 2-class system solved by the k-class analysis\n"
-	      "  -j, --json         JSON output\n"
+	      "      --json         JSON output\n"
+	      "  -q, --quiet        no progress\n"
+	      "  -v, --verbose      also notes (what was loaded)\n"
+	      "  -V, --version      the version\n"
 	      "  -h, --help         this text\n"
 	      "\n"
-	      "Progress is shown on stderr when it is a terminal.\n"
-	      "Exit status: 0 success, 1 simulation failure, 2 bad usage, bad input, unknown agent\n"
-	      "or an agent that does not run GLM at T.\n",
+	      "The analysis goes to standard output; progress (on a terminal) to standard error.\n"
+	      "Exit status: 0 success, 1 simulation failure, 2 bad usage, bad input, unknown agent,\n"
+	      "T after the end of the run, an agent that does not run GLM at T, or one that stands\n"
+	      "still at T (the heading dynamics need motion).\n",
 	      f);
 }
 
@@ -294,38 +299,43 @@ static void print_json(FILE *f, const analysis *A)
 
 int cmd_analyze(int argc, char **argv)
 {
-	static const struct option opts[] = {{"agent", required_argument, NULL, 'a'},
-					     {"at", required_argument, NULL, 't'},
+	enum { OPT_JSON = 256 };
+	static const struct option opts[] = {{"agent", required_argument, NULL, 'A'},
+					     {"at", required_argument, NULL, 'a'},
+					     {"seed", required_argument, NULL, 's'},
 					     {"kclass", no_argument, NULL, 'k'},
-					     {"json", no_argument, NULL, 'j'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+					     {"json", no_argument, NULL, OPT_JSON},
+					     CLI_LONG};
 	const char *agent = NULL;
-	double at = 0.0;
+	double at = 0.0, seed = -1;
 	int kclass = 0, json = 0, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:t:kjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":A:a:s:k" CLI_SHORT, opts, NULL)) != -1) {
 		switch (c) {
-		case 'a': agent = optarg; break;
-		case 't':
+		case 'A': agent = optarg; break;
+		case 'a':
 			if (cli_number("analyze", "--at", optarg, 0.0, &at))
 				return EXIT_BAD_INPUT;
 			break;
+		case 's':
+			if (cli_number("analyze", "--seed", optarg, 0.0, &seed))
+				return EXIT_BAD_INPUT;
+			break;
 		case 'k': kclass = 1; break;
-		case 'j': json = 1; break;
-		case 'h': analyze_usage(stdout); return EXIT_OK;
-		default: analyze_usage(stderr); return EXIT_BAD_INPUT;
+		case OPT_JSON: json = 1; break;
+		default: {
+			int code = cli_option(c, argv, opts, analyze_usage);
+			if (code >= 0)
+				return code;
+		}
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "swerve analyze: expected exactly one scenario file\n");
-		analyze_usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (optind != argc - 1)
+		return cli_usage_error("expected exactly one scenario file");
 	sw_model *m = NULL;
 	sw_world *w = NULL;
 	int ai = -1;
-	int code = cli_world_at("analyze", argv[optind], agent, at, -1.0, &m, &w, &ai);
+	int code = cli_world_at("analyze", argv[optind], agent, at, seed, &m, &w, &ai);
 	if (code != EXIT_OK)
 		return code;
 	int st;

@@ -14,28 +14,26 @@ static void check_usage(FILE *f)
 	      "\n"
 	      "options:\n"
 	      "  -q, --quiet   print only errors\n"
-	      "  -h, --help    this text\n",
+	      "  -v, --verbose also notes\n"
+	      "  -V, --version the version\n"
+	      "  -h, --help    this text\n"
+	      "\n"
+	      "Everything, the \"ok\" line of each valid file included, goes to standard error.\n",
 	      f);
 }
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {{"quiet", no_argument, NULL, 'q'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	int quiet = 0, c;
+	static const struct option opts[] = {CLI_LONG};
+	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'q': quiet = 1; break;
-		case 'h': check_usage(stdout); return EXIT_OK;
-		default: check_usage(stderr); return EXIT_BAD_INPUT;
-		}
+	while ((c = getopt_long(argc, argv, ":" CLI_SHORT, opts, NULL)) != -1) {
+		int code = cli_option(c, argv, opts, check_usage);
+		if (code >= 0)
+			return code;
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "swerve check: expected at least one file\n");
-		return EXIT_BAD_INPUT;
-	}
+	if (optind >= argc)
+		return cli_usage_error("expected at least one file");
 	int worst = EXIT_OK;
 	static sw_diag diag;
 	for (int k = optind; k < argc; k++) {
@@ -51,11 +49,11 @@ int cmd_check(int argc, char **argv)
 			st = kind == SW_XML_AUTOMATON ? sw_automaton_load(argv[k], &a, &diag)
 						      : sw_scenario_load(argv[k], &m, &diag);
 		cli_print_diag(&diag);
-		if (st == SW_SUCCESS && !quiet && m)
-			printf("%s: ok (scenario: %d agents, %d obstacles, %d targets, %d automata)\n",
+		if (st == SW_SUCCESS && cli_verbosity >= 0 && m)
+			fprintf(stderr, "%s: ok (scenario: %d agents, %d obstacles, %d targets, %d automata)\n",
 			       argv[k], m->n_agents, m->n_obstacles, m->n_targets, m->n_automata);
-		if (st == SW_SUCCESS && !quiet && a)
-			printf("%s: ok (%s automaton '%s': %d modes, %d transitions)\n", argv[k],
+		if (st == SW_SUCCESS && cli_verbosity >= 0 && a)
+			fprintf(stderr, "%s: ok (%s automaton '%s': %d modes, %d transitions)\n", argv[k],
 			       sw_automaton_is_signal(a) ? "signal" : "behaviour", sw_automaton_name(a),
 			       sw_automaton_n_modes(a), sw_automaton_n_transitions(a));
 		sw_automaton_free(a);

@@ -23,7 +23,7 @@ static void export_usage(FILE *f)
 	      "options:\n"
 	      "  -f, --format FMT        spaceex (default), dot or json\n"
 	      "  -o, --output DIR        output directory (default .)\n"
-	      "  -p, --profile P         expression language: spaceex, hyst, juliareach or exact;\n"
+	      "      --profile P         expression language: spaceex, hyst, juliareach or exact;\n"
 	      "                          default spaceex for --format spaceex, exact otherwise\n"
 	      "  -i, --initial A.V=[L,H] widen the initial value of variable V of agent A\n"
 	      "                          (repeatable; V is x, y, heading, speed, ... or an\n"
@@ -37,9 +37,12 @@ static void export_usage(FILE *f)
 	      "                          interval arithmetic over the location's region (x, y\n"
 	      "                          within start +- v_max * horizon, ...); sound up to the\n"
 	      "                          cfg time horizon; each bound is listed in report.txt\n"
+	      "  -q, --quiet             no progress and no summary (errors only)\n"
+	      "  -v, --verbose           also notes (what was loaded)\n"
+	      "  -V, --version           the version\n"
 	      "  -h, --help              this text\n"
 	      "\n"
-	      "Progress is shown on stderr when it is a terminal.\n"
+	      "Progress (on a terminal) and the summary go to standard error.\n"
 	      "Exit status: 0 written, 1 write failure, 2 bad usage, bad input or a model that\n"
 	      "cannot be exported soundly.\n",
 	      f);
@@ -90,18 +93,17 @@ static int positive(const char *s, double *out)
 
 int cmd_export(int argc, char **argv)
 {
-	enum { OPT_HORIZON = 256, OPT_SAMPLING, OPT_DIRECTIONS, OPT_ALGORITHM, OPT_LINEAR };
+	enum { OPT_HORIZON = 256, OPT_SAMPLING, OPT_DIRECTIONS, OPT_ALGORITHM, OPT_LINEAR, OPT_PROFILE };
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
 					     {"output", required_argument, NULL, 'o'},
-					     {"profile", required_argument, NULL, 'p'},
+					     {"profile", required_argument, NULL, OPT_PROFILE},
 					     {"initial", required_argument, NULL, 'i'},
 					     {"horizon", required_argument, NULL, OPT_HORIZON},
 					     {"sampling", required_argument, NULL, OPT_SAMPLING},
 					     {"directions", required_argument, NULL, OPT_DIRECTIONS},
 					     {"algorithm", required_argument, NULL, OPT_ALGORITHM},
 					     {"linear", no_argument, NULL, OPT_LINEAR},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+					     CLI_LONG};
 	sw_export_def def = sw_default_export_def();
 	sw_export_format fmt = SW_EXPORT_SPACEEX;
 	const char *dir = NULL, *profile = NULL;
@@ -110,7 +112,7 @@ int cmd_export(int argc, char **argv)
 		return EXIT_RUNTIME;
 	int n_ranges = 0, c, bad = 0;
 	optind = 1;
-	while (!bad && (c = getopt_long(argc, argv, "f:o:p:i:h", opts, NULL)) != -1) {
+	while (!bad && (c = getopt_long(argc, argv, ":f:o:i:" CLI_SHORT, opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "spaceex") == 0)
@@ -125,7 +127,7 @@ int cmd_export(int argc, char **argv)
 					      optarg);
 			break;
 		case 'o': dir = optarg; break;
-		case 'p': profile = optarg; break;
+		case OPT_PROFILE: profile = optarg; break;
 		case 'i':
 			if (parse_initial(optarg, &ranges[n_ranges]) != 0)
 				bad = fprintf(stderr, "swerve export: --initial expects AGENT.VAR=[LO,HI] "
@@ -144,11 +146,13 @@ int cmd_export(int argc, char **argv)
 		case OPT_DIRECTIONS: def.directions = optarg; break;
 		case OPT_ALGORITHM: def.scenario = optarg; break;
 		case OPT_LINEAR: def.linear = 1; break;
-		case 'h':
-			export_usage(stdout);
-			free(ranges);
-			return EXIT_OK;
-		default: bad = 1; export_usage(stderr); break;
+		default: {
+			int code = cli_option(c, argv, opts, export_usage);
+			if (code >= 0) {
+				free(ranges);
+				return code;
+			}
+		}
 		}
 	}
 	if (!bad && optind != argc - 1)
@@ -162,12 +166,13 @@ int cmd_export(int argc, char **argv)
 		bad = fprintf(stderr, "swerve export: the exact profile keeps functions SpaceEx "
 				      "cannot read; use it with --format dot or json\n");
 	if (bad) {
+		cli_try_help();
 		free(ranges);
 		return EXIT_BAD_INPUT;
 	}
 	def.n_ranges = n_ranges;
 	def.ranges = ranges;
-	if (isatty(STDERR_FILENO))
+	if (cli_verbosity >= 0 && isatty(STDERR_FILENO))
 		def.progress = export_progress;
 	static sw_diag diag;
 	sw_diag_init(&diag);
@@ -178,6 +183,7 @@ int cmd_export(int argc, char **argv)
 		free(ranges);
 		return cli_load_exit_code(st);
 	}
+	cli_note_model(argv[optind], m);
 	if (def.time_horizon <= 0)
 		def.time_horizon = m->run.duration;
 	if (def.sampling_time <= 0)
@@ -206,7 +212,7 @@ int cmd_export(int argc, char **argv)
 		st = sw_hybrid_write(h, fmt, dir, &diag);
 	}
 	cli_print_diag(&diag);
-	if (st == SW_SUCCESS) {
+	if (st == SW_SUCCESS && cli_verbosity >= 0) {
 		int sound = 0;
 		for (int k = 0; k < h->n_approx; k++)
 			sound += h->approx[k].sound;

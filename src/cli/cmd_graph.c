@@ -17,7 +17,7 @@ static void graph_usage(FILE *f)
 	      "\n"
 	      "options:\n"
 	      "  -o, --output FILE   write to FILE instead of standard output\n"
-	      "  -h, --help          this text\n",
+	      "  -q, -v, -V, -h      quiet, verbose, version, this text\n",
 	      f);
 }
 
@@ -68,23 +68,22 @@ static void graph_automaton(FILE *f, const sw_automaton *a, const char *indent)
 
 int cmd_graph(int argc, char **argv)
 {
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'}, CLI_LONG};
 	const char *outpath = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:" CLI_SHORT, opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': outpath = optarg; break;
-		case 'h': graph_usage(stdout); return EXIT_OK;
-		default: graph_usage(stderr); return EXIT_BAD_INPUT;
+		default: {
+			int code = cli_option(c, argv, opts, graph_usage);
+			if (code >= 0)
+				return code;
+		}
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "swerve graph: expected exactly one file\n");
-		return EXIT_BAD_INPUT;
-	}
+	if (optind != argc - 1)
+		return cli_usage_error("expected exactly one file");
 	const char *path = argv[optind];
 	static sw_diag diag;
 	sw_diag_init(&diag);

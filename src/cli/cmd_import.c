@@ -23,7 +23,7 @@ static void import_usage(FILE *f)
 	      "  -d, --duration T     run duration, s (default: the largest sum of an agent's\n"
 	      "                       goal time budgets)\n"
 	      "      --step H         run step = one SteerSuite frame, s (default 0.05)\n"
-	      "  -h, --help           this text\n",
+	      "  -q, -v, -V, -h       quiet, verbose, version, this text\n",
 	      f);
 }
 
@@ -53,13 +53,12 @@ int cmd_import(int argc, char **argv)
 					     {"seed", required_argument, NULL, 's'},
 					     {"duration", required_argument, NULL, 'd'},
 					     {"step", required_argument, NULL, 'S'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+					     CLI_LONG};
 	const char *out = NULL;
 	sw_steersuite_def def = sw_default_steersuite_def();
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:s:d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:s:d:" CLI_SHORT, opts, NULL)) != -1) {
 		char *end = NULL;
 		switch (c) {
 		case 'o': out = optarg; break;
@@ -67,10 +66,8 @@ int cmd_import(int argc, char **argv)
 			errno = 0;
 			def.seed = strtoull(optarg, &end, 10);
 			if (errno || !*optarg || *end || optarg[0] == '-') {
-				fprintf(stderr, "swerve import-steersuite: --seed '%s': expected a "
-						"non-negative integer\n",
-					optarg);
-				return EXIT_BAD_INPUT;
+				return cli_usage_error("--seed '%s': expected a non-negative integer",
+						       optarg);
 			}
 			break;
 		case 'd':
@@ -82,15 +79,15 @@ int cmd_import(int argc, char **argv)
 			if (cli_number("import-steersuite", "--step", optarg, 1e-9, &def.step))
 				return EXIT_BAD_INPUT;
 			break;
-		case 'h': import_usage(stdout); return EXIT_OK;
-		default: import_usage(stderr); return EXIT_BAD_INPUT;
+		default: {
+			int code = cli_option(c, argv, opts, import_usage);
+			if (code >= 0)
+				return code;
+		}
 		}
 	}
-	if (optind != argc - 1 || !out) {
-		fprintf(stderr, "swerve import-steersuite: expected one test case and -o FILE\n");
-		import_usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (optind != argc - 1 || !out)
+		return cli_usage_error("expected one test case and -o FILE");
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	char *xml = NULL;

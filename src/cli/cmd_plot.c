@@ -26,15 +26,22 @@ static void plot_usage(FILE *f)
 	      "The format follows the output's extension: .svg or .png.\n"
 	      "\n"
 	      "options:\n"
-	      "  -n, --agent NAME     the agent to plot (required; must steer with glm at T)\n"
-	      "  -a, --at T           time of the plot, s (required without --series; >= 0)\n"
+	      "  -A, --agent NAME     the agent to plot (required; must steer with glm at T)\n"
+	      "  -a, --at T           time of the plot, s (required without --series; from 0 to\n"
+	      "                       the run's duration)\n"
 	      "  -S, --series         time series of heading, speed and weights (any law)\n"
 	      "  -o, --output FILE    plot path (default SCENARIO_AGENT_plot.svg, or\n"
 	      "                       SCENARIO_AGENT_series.svg with --series)\n"
 	      "  -s, --seed N         override the scenario seed\n"
+	      "  -q, --quiet          no progress and no summary (errors only)\n"
+	      "  -v, --verbose        also notes (what was loaded)\n"
+	      "  -V, --version        the version\n"
 	      "  -h, --help           this text\n"
 	      "\n"
-	      "Progress is shown on stderr when it is a terminal.\n",
+	      "Progress (on a terminal) and the summary go to standard error.\n"
+	      "Exit status: 0 written, 1 simulation or write failure, 2 bad usage, bad input,\n"
+	      "unknown agent, T after the end of the run, or (heading plot) an agent that does\n"
+	      "not steer with GLM at T or stands still then, or (--series) one that never moves.\n",
 	      f);
 }
 
@@ -64,12 +71,12 @@ static int plot_series(const char *path, const char *agent, double at, double se
 	}
 	sw_world *w = NULL;
 	sw_trace *tr = NULL;
-	int st = cli_record(m, isatty(STDERR_FILENO), &w, &tr, &diag);
+	int st = cli_record(m, cli_verbosity >= 0 && isatty(STDERR_FILENO), &w, &tr, &diag);
 	if (st == SW_SUCCESS)
 		st = sw_plot_series(w, tr, ai, fmt, outpath, &diag);
 	cli_print_diag(&diag);
-	if (st == SW_SUCCESS)
-		printf("swerve: time series of %s up to t = %g s in %s\n", agent, sw_world_time(w),
+	if (st == SW_SUCCESS && cli_verbosity >= 0)
+		fprintf(stderr, "swerve: time series of %s up to t = %g s in %s\n", agent, sw_world_time(w),
 		       outpath);
 	sw_world_destroy(w);
 	sw_trace_free(tr);
@@ -80,17 +87,16 @@ static int plot_series(const char *path, const char *agent, double at, double se
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"agent", required_argument, NULL, 'n'}, {"at", required_argument, NULL, 'a'},
+	    {"agent", required_argument, NULL, 'A'},  {"at", required_argument, NULL, 'a'},
 	    {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
-	    {"series", no_argument, NULL, 'S'},
-	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+	    {"series", no_argument, NULL, 'S'},       CLI_LONG};
 	const char *agent = NULL, *outpath = NULL;
 	double at = -1, seed = -1;
 	int c, series = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:a:o:s:Sh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":A:a:o:s:S" CLI_SHORT, opts, NULL)) != -1) {
 		switch (c) {
-		case 'n': agent = optarg; break;
+		case 'A': agent = optarg; break;
 		case 'a':
 			if (cli_number("plot", "--at", optarg, 0, &at))
 				return EXIT_BAD_INPUT;
@@ -101,22 +107,21 @@ int cmd_plot(int argc, char **argv)
 			if (cli_number("plot", "--seed", optarg, 0, &seed))
 				return EXIT_BAD_INPUT;
 			break;
-		case 'h': plot_usage(stdout); return EXIT_OK;
-		default: plot_usage(stderr); return EXIT_BAD_INPUT;
+		default: {
+			int code = cli_option(c, argv, opts, plot_usage);
+			if (code >= 0)
+				return code;
+		}
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "swerve plot: expected exactly one scenario file\n");
-		return EXIT_BAD_INPUT;
-	}
-	if (!agent || (at < 0 && !series)) {
-		fprintf(stderr, "swerve plot: --agent NAME and --at T are required\n");
-		return EXIT_BAD_INPUT;
-	}
+	if (optind != argc - 1)
+		return cli_usage_error("expected exactly one scenario file");
+	if (!agent || (at < 0 && !series))
+		return cli_usage_error(series ? "--agent NAME is required"
+					      : "--agent NAME and --at T are required");
 	sw_image_format fmt = SW_IMAGE_SVG;
 	if (outpath && sw_image_format_of(outpath, &fmt) != SW_SUCCESS) {
-		fprintf(stderr, "swerve plot: %s: expected a .svg or .png file name\n", outpath);
-		return EXIT_BAD_INPUT;
+		return cli_usage_error("%s: expected a .svg or .png file name", outpath);
 	}
 	if (series)
 		return plot_series(argv[optind], agent, at, seed, outpath, fmt);
@@ -138,8 +143,8 @@ int cmd_plot(int argc, char **argv)
 	sw_diag_init(&diag);
 	int st = sw_plot_heading(w, idx, fmt, outpath, &diag);
 	cli_print_diag(&diag);
-	if (st == SW_SUCCESS)
-		printf("swerve: heading plot of %s at t = %g s in %s\n", agent, sw_world_time(w),
+	if (st == SW_SUCCESS && cli_verbosity >= 0)
+		fprintf(stderr, "swerve: heading plot of %s at t = %g s in %s\n", agent, sw_world_time(w),
 		       outpath);
 	sw_world_destroy(w);
 	sw_model_free(m);

@@ -41,14 +41,16 @@ static void render_usage(FILE *f)
 	      "      --video FILE     also write a video (e.g. .mp4, .webm, .gif) with ffmpeg\n"
 	      "      --fps N          frames per second of frames and video (default 10)\n"
 	      "      --speed X        simulated seconds per second of animation/video (default 1)\n"
-	      "  -q, --quiet          no progress and no final message\n"
+	      "  -q, --quiet          no progress and no summary (errors only)\n"
+	      "  -v, --verbose        also notes (what was loaded)\n"
 	      "      --field NAME     instead, draw the field NAME of the scenario's <world>\n"
 	      "                       (streamlines over the map; no simulation)\n"
 	      "      --field-spacing S  streamline seeds every S m (default 1)\n"
 	      "      --field-cache DIR, --no-field-cache  as for swerve run\n"
+	      "  -V, --version        the version\n"
 	      "  -h, --help           this text\n"
 	      "\n"
-	      "Progress is shown on stderr when it is a terminal.  Exit status: 0 written,\n"
+	      "Progress (on a terminal) and the summary go to standard error.  Exit status: 0 written,\n"
 	      "1 simulation or write failure (or ffmpeg failed), 2 bad usage, bad input, or\n"
 	      "--video without ffmpeg installed.\n",
 	      f);
@@ -175,12 +177,12 @@ static int outputs(const sw_world *w, const sw_trace *tr, const sw_render_def *d
 	if (o->animate) {
 		st = sw_render_animation(w, tr, def, o->animate, diag);
 		if (st == SW_SUCCESS && !o->quiet)
-			printf("swerve: animation in %s\n", o->animate);
+			fprintf(stderr, "swerve: animation in %s\n", o->animate);
 	}
 	if (st == SW_SUCCESS && o->frames) {
 		st = write_frames(w, tr, def, o, o->frames, &n, diag);
 		if (st == SW_SUCCESS && !o->quiet)
-			printf("swerve: %d frames in %s/\n", n, o->frames);
+			fprintf(stderr, "swerve: %d frames in %s/\n", n, o->frames);
 	}
 	if (st != SW_SUCCESS || !o->video)
 		return cli_exit_code(st);
@@ -193,7 +195,7 @@ static int outputs(const sw_world *w, const sw_trace *tr, const sw_render_def *d
 	int code = st == SW_SUCCESS ? run_ffmpeg(dir, o->fps, o->video) : cli_exit_code(st);
 	remove_frames(dir, st == SW_SUCCESS ? n : MAX_FRAMES);
 	if (code == EXIT_OK && !o->quiet)
-		printf("swerve: video in %s\n", o->video);
+		fprintf(stderr, "swerve: video in %s\n", o->video);
 	return code;
 }
 
@@ -214,8 +216,8 @@ static int render_field(sw_model *m, const char *field, const char *cache, int n
 	if (st == SW_SUCCESS)
 		st = sw_render_field_svg(m, m->fields[k].grid, fdef, outpath, &diag);
 	cli_print_diag(&diag);
-	if (st == SW_SUCCESS)
-		printf("swerve: field %s of %s in %s\n", field, m->name, outpath);
+	if (st == SW_SUCCESS && cli_verbosity >= 0)
+		fprintf(stderr, "swerve: field %s of %s in %s\n", field, m->name, outpath);
 	sw_model_free(m);
 	return cli_exit_code(st);
 }
@@ -232,12 +234,11 @@ int cmd_render(int argc, char **argv)
 	    {"video", required_argument, NULL, OPT_VIDEO},
 	    {"fps", required_argument, NULL, OPT_FPS},
 	    {"speed", required_argument, NULL, OPT_SPEED},
-	    {"quiet", no_argument, NULL, 'q'},
 	    {"field", required_argument, NULL, OPT_FIELD},
 	    {"field-spacing", required_argument, NULL, OPT_FIELD_SPACING},
 	    {"field-cache", required_argument, NULL, OPT_FIELD_CACHE},
 	    {"no-field-cache", no_argument, NULL, OPT_NO_FIELD_CACHE},
-	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+	    CLI_LONG};
 	sw_field_svg_def fdef = sw_default_field_svg_def();
 	const char *field = NULL, *cache = NULL;
 	int no_cache = 0;
@@ -247,7 +248,7 @@ int cmd_render(int argc, char **argv)
 	const char *outpath = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:a:w:t:s:d:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:a:w:t:s:d:" CLI_SHORT, opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': outpath = optarg; break;
 		case 'a':
@@ -257,8 +258,7 @@ int cmd_render(int argc, char **argv)
 			break;
 		case 'w':
 			if (cli_number("render", "--width", optarg, 10, &def.width) || def.width > 20000) {
-				fprintf(stderr, "swerve render: --width: expected 10 .. 20000 pixels\n");
-				return EXIT_BAD_INPUT;
+				return cli_usage_error("--width: expected 10 .. 20000 pixels");
 			}
 			break;
 		case 't':
@@ -284,7 +284,6 @@ int cmd_render(int argc, char **argv)
 			if (cli_number("render", "--speed", optarg, 1e-6, &def.anim_speed))
 				return EXIT_BAD_INPUT;
 			break;
-		case 'q': o.quiet = 1; break;
 		case OPT_FIELD: field = optarg; break;
 		case OPT_FIELD_SPACING:
 			if (cli_number("render", "--field-spacing", optarg, 1e-3, &fdef.spacing))
@@ -292,14 +291,16 @@ int cmd_render(int argc, char **argv)
 			break;
 		case OPT_FIELD_CACHE: cache = optarg; break;
 		case OPT_NO_FIELD_CACHE: no_cache = 1; break;
-		case 'h': render_usage(stdout); return EXIT_OK;
-		default: render_usage(stderr); return EXIT_BAD_INPUT;
+		default: {
+			int code = cli_option(c, argv, opts, render_usage);
+			if (code >= 0)
+				return code;
+		}
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "swerve render: expected exactly one scenario file\n");
-		return EXIT_BAD_INPUT;
-	}
+	if (optind != argc - 1)
+		return cli_usage_error("expected exactly one scenario file");
+	o.quiet = cli_verbosity < 0;
 	sw_image_format fmt = SW_IMAGE_SVG;
 	if (outpath && sw_image_format_of(outpath, &fmt) != SW_SUCCESS) {
 		fprintf(stderr, "swerve render: %s: expected a .svg or .png file name\n", outpath);
@@ -338,7 +339,7 @@ int cmd_render(int argc, char **argv)
 		st = sw_render_image(w, tr, &def, fmt, outpath, &diag);
 	code = cli_exit_code(st);
 	if (st == SW_SUCCESS && !o.quiet)
-		printf("swerve: picture of %s in %s\n", m->name, outpath);
+		fprintf(stderr, "swerve: picture of %s in %s\n", m->name, outpath);
 	if (st == SW_SUCCESS)
 		code = outputs(w, tr, &def, &o, &diag);
 	cli_print_diag(&diag);

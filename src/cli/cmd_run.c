@@ -27,7 +27,8 @@ static void run_usage(FILE *f)
 	      "  -d, --duration T     override the simulated duration, s\n"
 	      "  -j, --threads N      threads stepping the agents (default 0: one per processor;\n"
 	      "                       outputs are identical for every N)\n"
-	      "  -q, --quiet          no progress and no final message\n"
+	      "  -q, --quiet          no progress and no summary (errors only)\n"
+	      "  -v, --verbose        also notes: what was loaded, threads\n"
 	      "      --checkpoint-every T  write DIR/checkpoint.swck at the first sample at or\n"
 	      "                       after every T simulated seconds (removed when the run ends)\n"
 	      "      --resume         continue from DIR/checkpoint.swck (same scenario and\n"
@@ -38,7 +39,10 @@ static void run_usage(FILE *f)
 	      "      --field-cache DIR  cache solved navigation fields in DIR (default\n"
 	      "                       $XDG_CACHE_HOME/swerve or ~/.cache/swerve)\n"
 	      "      --no-field-cache solve navigation fields without reading or writing a cache\n"
-	      "  -h, --help           this text\n",
+	      "  -V, --version        the version\n"
+	      "  -h, --help           this text\n"
+	      "\n"
+	      "The summary line and progress (on a terminal) go to standard error.\n",
 	      f);
 }
 
@@ -48,21 +52,19 @@ int cmd_run(int argc, char **argv)
 					     {"seed", required_argument, NULL, 's'},
 					     {"duration", required_argument, NULL, 'd'},
 					     {"threads", required_argument, NULL, 'j'},
-					     {"quiet", no_argument, NULL, 'q'},
 					     {"checkpoint-every", required_argument, NULL, 'C'},
 					     {"resume", no_argument, NULL, 'R'},
 					     {"halt-at", required_argument, NULL, 'H'},
 					     {"field-cache", required_argument, NULL, OPT_FIELD_CACHE},
 					     {"no-field-cache", no_argument, NULL, OPT_NO_FIELD_CACHE},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+					     CLI_LONG};
 	const char *outdir = NULL, *cache = NULL;
-	int quiet = 0, have_seed = 0, no_cache = 0, c;
+	int have_seed = 0, no_cache = 0, c;
 	uint64_t seed = 0;
 	double duration = 0.0, threads = 0.0, every = 0.0, halt_at = 0.0;
 	int resume = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:s:d:j:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:s:d:j:" CLI_SHORT, opts, NULL)) != -1) {
 		char *end = NULL;
 		switch (c) {
 		case 'o': outdir = optarg; break;
@@ -70,9 +72,8 @@ int cmd_run(int argc, char **argv)
 			errno = 0;
 			seed = strtoull(optarg, &end, 10);
 			if (errno || !*optarg || *end || optarg[0] == '-') {
-				fprintf(stderr, "swerve run: --seed '%s': expected a non-negative "
-						"integer\n", optarg);
-				return EXIT_BAD_INPUT;
+				return cli_usage_error("--seed '%s': expected a non-negative integer",
+						       optarg);
 			}
 			have_seed = 1;
 			break;
@@ -84,12 +85,10 @@ int cmd_run(int argc, char **argv)
 			if (cli_number("run", "--threads", optarg, 0.0, &threads))
 				return EXIT_BAD_INPUT;
 			if (threads != floor(threads) || threads > 1024) {
-				fprintf(stderr, "swerve run: --threads '%s': expected an integer "
-						"from 0 to 1024\n", optarg);
-				return EXIT_BAD_INPUT;
+				return cli_usage_error("--threads '%s': expected an integer from 0 "
+						       "to 1024", optarg);
 			}
 			break;
-		case 'q': quiet = 1; break;
 		case 'C':
 			if (cli_number("run", "--checkpoint-every", optarg, 1e-9, &every))
 				return EXIT_BAD_INPUT;
@@ -101,15 +100,15 @@ int cmd_run(int argc, char **argv)
 		case 'R': resume = 1; break;
 		case OPT_FIELD_CACHE: cache = optarg; break;
 		case OPT_NO_FIELD_CACHE: no_cache = 1; break;
-		case 'h': run_usage(stdout); return EXIT_OK;
-		default: run_usage(stderr); return EXIT_BAD_INPUT;
+		default: {
+			int code = cli_option(c, argv, opts, run_usage);
+			if (code >= 0)
+				return code;
+		}
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "swerve run: expected exactly one scenario file\n");
-		run_usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (optind != argc - 1)
+		return cli_usage_error("expected exactly one scenario file");
 	const char *path = argv[optind];
 	static sw_diag diag;
 	sw_diag_init(&diag);
@@ -126,6 +125,7 @@ int cmd_run(int argc, char **argv)
 		snprintf(defdir, sizeof defdir, "out/%s", safe);
 		outdir = defdir;
 	}
+	cli_note_model(path, m);
 	sw_world *w = NULL;
 	sw_output *o = NULL;
 	st = cli_prepare_fields(m, cache, no_cache);
@@ -133,6 +133,9 @@ int cmd_run(int argc, char **argv)
 		st = sw_world_create(m, &w, &diag);
 	if (st == SW_SUCCESS)
 		st = sw_world_set_threads(w, (int)threads);
+	if (st == SW_SUCCESS)
+		cli_note("stepping on %d thread%s, outputs to %s/", sw_world_threads(w),
+			 sw_world_threads(w) == 1 ? "" : "s", outdir);
 	if (st == SW_SUCCESS)
 		st = sw_output_open(outdir, m, &o, &diag);
 	cli_ckpt ck = {o, outdir, every, every, halt_at, 0, &diag};
@@ -144,7 +147,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (st == SW_SUCCESS) {
 		sw_output_attach(o, w);
-		int tty = !quiet && isatty(STDERR_FILENO);
+		int tty = cli_verbosity >= 0 && isatty(STDERR_FILENO);
 		int ckpt = every > 0.0 || halt_at > 0.0;
 		st = sw_world_run(w, ckpt ? cli_ckpt_sample : sw_output_sample, ckpt ? (void *)&ck : o,
 				  tty ? cli_progress : NULL, &diag);
@@ -179,11 +182,11 @@ int cmd_run(int argc, char **argv)
 	sw_output_abort(o);
 	cli_print_diag(&diag);
 	int code = cli_exit_code(st);
-	if (st == SW_SUCCESS && !quiet) {
+	if (st == SW_SUCCESS && cli_verbosity >= 0) {
 		int reached = 0;
 		for (int i = 0; i < m->n_agents; i++)
 			reached += sw_world_metrics(w, i)->reached;
-		printf("swerve: %s: %d agents, %.6g s simulated, %d reached their target; outputs "
+		fprintf(stderr, "swerve: %s: %d agents, %.6g s simulated, %d reached their target; outputs "
 		       "in %s/ (trajectory.csv, events.jsonl, summary.json)\n",
 		       m->name, m->n_agents, sw_world_time(w), reached, outdir);
 	} else if (st != SW_SUCCESS && diag.count == 0) {

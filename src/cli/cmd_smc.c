@@ -33,7 +33,7 @@ static void smc_usage(FILE *f)
 	    "\n"
 	    "stopping (default: --runs 1000):\n"
 	    "  -n, --runs N          exactly N runs\n"
-	    "  -w, --width W         runs until the interval is at most W wide\n"
+	    "      --width W         runs until the interval is at most W wide\n"
 	    "      --sprt THETA      Wald's SPRT: is the probability above or below THETA?\n"
 	    "      --indifference D  SPRT indifference half-width (default 0.01)\n"
 	    "      --alpha A, --beta B  SPRT error bounds (default 0.05 each)\n"
@@ -49,9 +49,13 @@ static void smc_usage(FILE *f)
 	    "  -j, --threads N       threads per process (default: cores; 1 per MPI rank)\n"
 	    "  -b, --batch N         runs per batch between stopping checks (default 256)\n"
 	    "      --csv FILE        also write the summary of every counted run as CSV\n"
+	    "  -q, --quiet           no notes on stderr beyond errors and failed runs\n"
+	    "  -v, --verbose         also notes (what was loaded, threads)\n"
+	    "  -V, --version         the version\n"
 	    "  -h, --help            this text\n"
 	    "\n"
-	    "Prints `key: value` lines (estimate, interval, runs, successes, failed, ...).\n"
+	    "Prints `key: value` lines (estimate, interval, runs, successes, failed, ...) on\n"
+	    "standard output; notes and errors go to standard error.\n"
 	    "Exit status 1 when any run failed (listed; counted as --failed-as says).\n",
 	    f);
 }
@@ -99,9 +103,11 @@ static int shorthand(int reach, const char *arg, char *prop, size_t n)
 
 static int count_opt(const char *opt, const char *text, int64_t *out)
 {
-	double v;
-	if (cli_number("smc", opt, text, 1.0, &v) || v != floor(v) || v > 1e12) {
-		fprintf(stderr, "swerve smc: %s '%s': expected a whole number >= 1\n", opt, text);
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (errno || !*text || *end || !(v >= 1.0) || v != floor(v) || v > 1e12) {
+		cli_usage_error("%s '%s': expected a whole number >= 1", opt, text);
 		return -1;
 	}
 	*out = (int64_t)v;
@@ -125,7 +131,7 @@ static void report(const sw_ens_tally *t, const sw_ens_stop *s, const char *prop
 					 : "undecided",
 		       s->sprt.theta, s->sprt.delta, s->sprt.alpha, s->sprt.beta, t->llr);
 	/* On stderr: how far the last batch overshot depends on the batch size. */
-	if (computed > t->n)
+	if (computed > t->n && cli_verbosity >= 0)
 		fprintf(stderr,
 			"swerve smc: %" PRId64 " runs computed, %" PRId64 " of them beyond the "
 			"stopping point (not counted)\n",
@@ -155,7 +161,7 @@ int cmd_smc(int argc, char **argv)
 					     {"safe", no_argument, NULL, 'S'},
 					     {"mode", required_argument, NULL, 'M'},
 					     {"runs", required_argument, NULL, 'n'},
-					     {"width", required_argument, NULL, 'w'},
+					     {"width", required_argument, NULL, 'L'},
 					     {"sprt", required_argument, NULL, 'T'},
 					     {"indifference", required_argument, NULL, 'D'},
 					     {"alpha", required_argument, NULL, 'A'},
@@ -170,8 +176,7 @@ int cmd_smc(int argc, char **argv)
 					     {"threads", required_argument, NULL, 'j'},
 					     {"batch", required_argument, NULL, 'b'},
 					     {"csv", required_argument, NULL, 'C'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+					     CLI_LONG};
 	static char prop[4096];
 	static cli_param params[CLI_PARAMS];
 	int n_params = 0, have_seed = 0, c;
@@ -184,7 +189,7 @@ int cmd_smc(int argc, char **argv)
 	stop.sprt = (sw_ens_sprt){0.0, 0.01, 0.05, 0.05};
 	prop[0] = '\0';
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "P:n:w:c:s:d:p:j:b:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":P:n:c:s:d:p:j:b:" CLI_SHORT, opts, NULL)) != -1) {
 		int bad = 0;
 		switch (c) {
 		case 'P': bad = add_part(prop, sizeof prop, optarg); break;
@@ -195,7 +200,7 @@ int cmd_smc(int argc, char **argv)
 		case 'X': bad = count_opt("--max-runs", optarg, &max_runs); break;
 		case 'b': bad = count_opt("--batch", optarg, &batch); break;
 		case 'j': bad = count_opt("--threads", optarg, &threads); break;
-		case 'w': bad = cli_number("smc", "--width", optarg, 1e-9, &stop.width); break;
+		case 'L': bad = cli_number("smc", "--width", optarg, 1e-9, &stop.width); break;
 		case 'T':
 			stop.use_sprt = 1;
 			bad = cli_number("smc", "--sprt", optarg, 0.0, &stop.sprt.theta);
@@ -209,66 +214,53 @@ int cmd_smc(int argc, char **argv)
 			bad = cli_number("smc", "--confidence", optarg, 0.0, &stop.conf) ||
 			      !(stop.conf > 0.0 && stop.conf < 1.0);
 			if (bad)
-				fprintf(stderr,
-					"swerve smc: --confidence: expected a number in (0, 1)\n");
+				cli_usage_error("--confidence: expected a number in (0, 1)");
 			break;
 		case 'W': stop.wilson = 1; break;
 		case 'F':
 			if (strcmp(optarg, "false") == 0 || strcmp(optarg, "true") == 0)
 				stop.failed_as = optarg[0] == 't';
 			else
-				bad = 1, fprintf(stderr,
-						 "swerve smc: --failed-as '%s': expected false "
-						 "or true\n",
-						 optarg);
+				bad = 1, cli_usage_error("--failed-as '%s': expected false or true",
+							 optarg);
 			break;
 		case 's':
 			if (cli_number("smc", "--seed", optarg, 0.0, &v) || v != floor(v) ||
 			    v > 1e18)
-				return fprintf(stderr,
-					       "swerve smc: --seed: expected a non-negative "
-					       "integer\n"),
-				       EXIT_BAD_INPUT;
+				return cli_usage_error("--seed: expected a non-negative integer");
 			seed = (uint64_t)v;
 			have_seed = 1;
 			break;
 		case 'd': bad = cli_number("smc", "--duration", optarg, 1e-9, &duration); break;
 		case 'p':
 			if (n_params == CLI_PARAMS)
-				return fprintf(stderr, "swerve smc: more than %d --param\n",
-					       CLI_PARAMS),
-				       EXIT_BAD_INPUT;
+				return cli_usage_error("more than %d --param", CLI_PARAMS);
 			bad = cli_param_parse("smc", optarg, 0, &params[n_params++]);
 			break;
 		case 'C': csv = optarg; break;
-		case 'h': smc_usage(stdout); return EXIT_OK;
-		default: smc_usage(stderr); return EXIT_BAD_INPUT;
+		default: {
+			int code = cli_option(c, argv, opts, smc_usage);
+			if (code >= 0)
+				return code;
+		}
 		}
 		if (bad) {
 			if (c == 'P' || c == 'S')
-				fprintf(stderr, "swerve smc: the property is too long\n");
+				cli_usage_error("the property is too long");
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (optind != argc - 1 || !prop[0]) {
-		fprintf(stderr,
-			"swerve smc: expected one scenario file and a property (--property, "
-			"--reach, --safe or --mode)\n");
-		smc_usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (optind != argc - 1 || !prop[0])
+		return cli_usage_error("expected one scenario file and a property (--property, "
+				       "--reach, --safe or --mode)");
 	if (stop.use_sprt && !sw_ens_sprt_valid(&stop.sprt)) {
-		fprintf(stderr,
-			"swerve smc: --sprt %g with --indifference %g: expected 0 < THETA - D "
-			"< THETA + D < 1, and --alpha, --beta in (0, 0.5)\n",
-			stop.sprt.theta, stop.sprt.delta);
-		return EXIT_BAD_INPUT;
+		return cli_usage_error("--sprt %g with --indifference %g: expected 0 < THETA - D < "
+				       "THETA + D < 1, and --alpha, --beta in (0, 0.5)",
+				       stop.sprt.theta, stop.sprt.delta);
 	}
-	if (runs && (stop.width > 0.0 || stop.use_sprt)) {
-		fprintf(stderr, "swerve smc: --runs fixes the number of runs; it does not combine "
-				"with --width or --sprt (use --max-runs)\n");
-		return EXIT_BAD_INPUT;
-	}
+	if (runs && (stop.width > 0.0 || stop.use_sprt))
+		return cli_usage_error("--runs fixes the number of runs; it does not combine with "
+				       "--width or --sprt (use --max-runs)");
 	stop.max_runs = runs ? runs : stop.width > 0.0 || stop.use_sprt ? max_runs : 1000;
 
 	cli_ens ens;
@@ -307,6 +299,10 @@ int cmd_smc(int argc, char **argv)
 	int64_t first = 0, n_failed = 0;
 	int st = SW_SUCCESS, done = 0;
 	int nthreads = cli_ens_threads(&ens, (int)threads);
+	cli_note("property %s; at most %lld runs in batches of %lld, %d thread%s per process, %d "
+		 "process%s",
+		 prop, (long long)stop.max_runs, (long long)batch, nthreads,
+		 nthreads == 1 ? "" : "s", ens.size, ens.size == 1 ? "" : "es");
 	while (!done) {
 		int64_t count = batch < stop.max_runs - first ? batch : stop.max_runs - first;
 		st = cli_ens_batch(&ens, &plan, first, count, nthreads, res);

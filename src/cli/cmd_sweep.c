@@ -1,6 +1,7 @@
 /* cli/cmd_sweep.c - `swerve sweep`: a grid of parameter values x seeds, one CSV row per run.
  * Every grid point is loaded (and checked) before the first run, so bad input writes nothing;
  * runs are computed in batches over MPI ranks and threads and written by rank 0 in run order. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,16 +26,34 @@ static void sweep_usage(FILE *f)
 	      "  -p, --param NAME=SPEC  NAME (run.duration, walker.glm.d0, group1.bind.wait,\n"
 	      "                         *.glm.d0 or d0 ...: docs/ensembles.md) over SPEC:\n"
 	      "                         LO:HI:STEP, V1,V2,... or one value\n"
-	      "  -n, --seeds N          seeds per grid point (default 1)\n"
+	      "  -n, --seeds N          runs (seeds S .. S+N-1) at each grid point (default 1)\n"
 	      "  -s, --seed S           first seed (default: the scenario's)\n"
 	      "  -d, --duration T       override the simulated duration, s\n"
 	      "  -P, --property EXPR    also evaluate a property per run (column property)\n"
 	      "  -o, --output FILE      the CSV file (default: standard output)\n"
 	      "  -j, --threads N        threads per process (default: cores; 1 per MPI rank)\n"
+	      "  -q, --quiet            errors only on stderr\n"
+	      "  -v, --verbose          also notes (grid size, threads)\n"
+	      "  -V, --version          the version\n"
 	      "  -h, --help             this text\n"
 	      "\n"
-	      "Exit status 1 when any run failed (its row says why).\n",
+	      "The CSV goes to standard output unless -o is given; notes and errors to standard\n"
+	      "error.  Exit status 1 when any run failed (its row says why).\n",
 	      f);
+}
+
+/* A whole number from lo to hi for option opt into *out; else a usage error (returns 1). */
+static int whole(const char *opt, const char *text, double lo, double hi, double *out)
+{
+	char *end = NULL;
+	errno = 0;
+	*out = strtod(text, &end);
+	if (errno || !*text || *end || !(*out >= lo && *out <= hi) || *out != floor(*out)) {
+		cli_usage_error("%s '%s': expected a whole number from %.0f to %.0f", opt, text, lo,
+				hi);
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -46,64 +65,49 @@ int cmd_sweep(int argc, char **argv)
 					     {"property", required_argument, NULL, 'P'},
 					     {"output", required_argument, NULL, 'o'},
 					     {"threads", required_argument, NULL, 'j'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+					     CLI_LONG};
 	static cli_param params[CLI_PARAMS];
 	int n_params = 0, have_seed = 0, c;
 	double seeds = 1, duration = 0.0, threads = 0, v;
 	uint64_t seed = 0;
 	const char *property = NULL, *output = NULL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:n:s:d:P:o:j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:n:s:d:P:o:j:" CLI_SHORT, opts, NULL)) != -1) {
 		int bad = 0;
 		switch (c) {
 		case 'p':
 			if (n_params == CLI_PARAMS)
-				return fprintf(stderr, "swerve sweep: more than %d --param\n",
-					       CLI_PARAMS),
-				       EXIT_BAD_INPUT;
+				return cli_usage_error("more than %d --param", CLI_PARAMS);
 			bad = cli_param_parse("sweep", optarg, 1, &params[n_params++]);
 			break;
-		case 'n':
-			bad = cli_number("sweep", "--seeds", optarg, 1.0, &seeds) ||
-			      seeds != floor(seeds) || seeds > 1e9;
-			break;
+		case 'n': bad = whole("--seeds", optarg, 1.0, 1e9, &seeds); break;
 		case 's':
-			bad = cli_number("sweep", "--seed", optarg, 0.0, &v) || v != floor(v) ||
-			      v > 1e18;
+			bad = whole("--seed", optarg, 0.0, 1e18, &v);
 			seed = (uint64_t)v;
 			have_seed = 1;
 			break;
 		case 'd': bad = cli_number("sweep", "--duration", optarg, 1e-9, &duration); break;
 		case 'P': property = optarg; break;
 		case 'o': output = optarg; break;
-		case 'j':
-			bad = cli_number("sweep", "--threads", optarg, 1.0, &threads) ||
-			      threads != floor(threads) || threads > 4096;
-			break;
-		case 'h': sweep_usage(stdout); return EXIT_OK;
-		default: sweep_usage(stderr); return EXIT_BAD_INPUT;
+		case 'j': bad = whole("--threads", optarg, 1.0, 4096, &threads); break;
+		default: {
+			int code = cli_option(c, argv, opts, sweep_usage);
+			if (code >= 0)
+				return code;
+		}
 		}
 		if (bad) {
-			if (c != 'p')
-				fprintf(stderr,
-					"swerve sweep: %s '%s': expected a whole number in "
-					"range\n",
-					argv[optind - 1], optarg);
+			if (c == 'p')
+				cli_try_help();
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "swerve sweep: expected exactly one scenario file\n");
-		sweep_usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (optind != argc - 1)
+		return cli_usage_error("expected exactly one scenario file");
 	for (int i = 0; i < n_params; i++)
 		for (int k = 0; k < i; k++)
 			if (strcmp(params[i].name, params[k].name) == 0)
-				return fprintf(stderr, "swerve sweep: --param %s given twice\n",
-					       params[i].name),
-				       EXIT_BAD_INPUT;
+				return cli_usage_error("--param %s given twice", params[i].name);
 	int64_t points = cli_grid_points(params, n_params);
 	if (points > 1000000 || points * (int64_t)seeds > (int64_t)1e12) {
 		fprintf(stderr, "swerve sweep: %lld grid points x %.0f seeds: too many\n",
@@ -142,6 +146,10 @@ int cmd_sweep(int argc, char **argv)
 			    have_seed ? seed : models[0]->run.seed};
 	int64_t total = sw_ens_plan_runs(&plan), failed = 0;
 	int st = SW_SUCCESS, nthreads = cli_ens_threads(&ens, (int)threads);
+	cli_note("%lld grid points x %.0f seeds = %lld runs, %d thread%s per process, %d "
+		 "process%s",
+		 (long long)points, seeds, (long long)total, nthreads, nthreads == 1 ? "" : "s",
+		 ens.size, ens.size == 1 ? "" : "es");
 	if (out)
 		cli_csv_header(out, params, n_params);
 	for (int64_t first = 0; first < total && st == SW_SUCCESS; first += BATCH) {

@@ -1,12 +1,103 @@
 /* cli/main.c - the swerve command-line tool: subcommand dispatch and shared helpers. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+const char *cli_cmd = "swerve";
+int cli_verbosity = 0;
+
+/* "swerve CMD: " before a message (just "swerve: " outside a command). */
+static void prefix(void)
+{
+	if (strcmp(cli_cmd, "swerve") == 0)
+		fputs("swerve: ", stderr);
+	else
+		fprintf(stderr, "swerve %s: ", cli_cmd);
+}
+
+void cli_try_help(void)
+{
+	if (strcmp(cli_cmd, "swerve") == 0)
+		fputs("try 'swerve --help'\n", stderr);
+	else
+		fprintf(stderr, "try 'swerve %s --help'\n", cli_cmd);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	prefix();
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	cli_try_help();
+	return EXIT_BAD_INPUT;
+}
+
+void cli_note(const char *fmt, ...)
+{
+	if (cli_verbosity < 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	prefix();
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void cli_note_model(const char *path, const sw_model *m)
+{
+	cli_note("%s: scenario '%s', %d agents, %d obstacles, %d targets, %g s in steps of %g s, "
+		 "seed %llu",
+		 path, m->name, m->n_agents, m->n_obstacles, m->n_targets, m->run.duration,
+		 m->run.step, (unsigned long long)m->run.seed);
+}
+
+/* The option getopt_long stopped at, as the user wrote it: "--name" for a long option (the
+ * argument it just consumed, when that names the option reported), else "-c". */
+static void option_text(int c, char **argv, const struct option *opts, char *buf, size_t n)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	if (strncmp(arg, "--", 2) == 0) {
+		size_t len = strcspn(arg + 2, "=");
+		int known = 0;
+		for (const struct option *o = opts; o && o->name; o++)
+			if (strlen(o->name) == len && strncmp(o->name, arg + 2, len) == 0)
+				known = o->val == c || c == 0;
+		if (c == 0 || known) {
+			snprintf(buf, n, "--%.*s", (int)len, arg + 2);
+			return;
+		}
+	}
+	snprintf(buf, n, "-%c", c);
+}
+
+int cli_option(int c, char **argv, const struct option *opts, void (*usage)(FILE *))
+{
+	char opt[128];
+	switch (c) {
+	case 'q': cli_verbosity = -1; return -1;
+	case 'v': cli_verbosity = 1; return -1;
+	case 'V': printf("swerve %s\n", SWERVE_VERSION); return EXIT_OK;
+	case 'h': usage(stdout); return EXIT_OK;
+	case ':':
+		option_text(optopt, argv, opts, opt, sizeof opt);
+		return cli_usage_error("option '%s' needs a value", opt);
+	default:
+		option_text(optopt, argv, opts, opt, sizeof opt);
+		if (optopt != 0 && strncmp(opt, "--", 2) == 0)
+			return cli_usage_error("option '%s' takes no value", opt);
+		return cli_usage_error("unknown option '%s'", opt);
+	}
+}
 
 void cli_print_diag(const sw_diag *diag)
 {
@@ -40,6 +131,7 @@ int cli_number(const char *cmd, const char *opt, const char *text, double lo, do
 	*out = strtod(text, &end);
 	if (errno || !*text || *end || !(*out >= lo) || !(*out < 1e300)) {
 		fprintf(stderr, "swerve %s: %s '%s': expected a number >= %g\n", cmd, opt, text, lo);
+		cli_try_help();
 		return -1;
 	}
 	return 0;
@@ -74,6 +166,8 @@ int cli_load(const char *path, double seed, double duration, sw_model **m)
 	sw_diag_init(&diag);
 	int st = cli_read_model(path, seed >= 0, seed >= 0 ? (uint64_t)seed : 0, duration, m, &diag);
 	cli_print_diag(&diag); /* the warnings too */
+	if (st == SW_SUCCESS)
+		cli_note_model(path, *m);
 	return st == SW_SUCCESS ? EXIT_OK : cli_load_exit_code(st);
 }
 
@@ -115,7 +209,7 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 	st = sw_world_create(*m, w, &diag);
 	/* Step until the world reaches T (steps of run.step; the last one may end past T), with
 	 * progress when stderr is a terminal. */
-	int tty = isatty(STDERR_FILENO) && at > 0;
+	int tty = cli_verbosity >= 0 && isatty(STDERR_FILENO) && at > 0;
 	while (st == SW_SUCCESS && sw_world_time(*w) < at - 1e-9 * fmax(1.0, at)) {
 		st = sw_world_step(*w, &diag);
 		if (tty)
@@ -141,6 +235,7 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 static void usage(FILE *f)
 {
 	fputs("usage: swerve COMMAND [OPTIONS] [ARGS]\n"
+	      "       swerve -V | --version | -h | --help\n"
 	      "\n"
 	      "Hybrid-automaton steering agents: simulate scenarios of attractor/repeller\n"
 	      "heading dynamics.\n"
@@ -164,70 +259,54 @@ static void usage(FILE *f)
 	      "  version                 print the version\n"
 	      "  help [COMMAND]          this text, or a command's help\n"
 	      "\n"
+	      "Every command accepts -q (errors and data only), -v (also notes), -V (version) and\n"
+	      "-h (its help); a short option means the same in every command.  Data go to\n"
+	      "standard output, progress, summaries and errors to standard error.\n"
 	      "`swerve COMMAND --help` describes a command.  Exit status: 0 success,\n"
 	      "1 simulation failure, 2 bad usage or bad input.\n",
 	      f);
 }
 
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {{"run", cmd_run},       {"check", cmd_check},
+		{"graph", cmd_graph},   {"render", cmd_render},
+		{"export", cmd_export}, {"analyze", cmd_analyze},
+		{"plot", cmd_plot},     {"import-steersuite", cmd_import},
+		{"smc", cmd_smc},       {"sweep", cmd_sweep}};
+
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (argc < 2)
+		return cli_usage_error("expected a command");
 	const char *cmd = argv[1];
-	if (strcmp(cmd, "run") == 0)
-		return cmd_run(argc - 1, argv + 1);
-	if (strcmp(cmd, "check") == 0)
-		return cmd_check(argc - 1, argv + 1);
-	if (strcmp(cmd, "graph") == 0)
-		return cmd_graph(argc - 1, argv + 1);
-	if (strcmp(cmd, "render") == 0)
-		return cmd_render(argc - 1, argv + 1);
-	if (strcmp(cmd, "export") == 0)
-		return cmd_export(argc - 1, argv + 1);
-	if (strcmp(cmd, "analyze") == 0)
-		return cmd_analyze(argc - 1, argv + 1);
-	if (strcmp(cmd, "plot") == 0)
-		return cmd_plot(argc - 1, argv + 1);
-	if (strcmp(cmd, "import-steersuite") == 0)
-		return cmd_import(argc - 1, argv + 1);
-	if (strcmp(cmd, "smc") == 0)
-		return cmd_smc(argc - 1, argv + 1);
-	if (strcmp(cmd, "sweep") == 0)
-		return cmd_sweep(argc - 1, argv + 1);
-	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+	int n = (int)(sizeof commands / sizeof commands[0]);
+	for (int k = 0; k < n; k++)
+		if (strcmp(cmd, commands[k].name) == 0) {
+			cli_cmd = commands[k].name;
+			return commands[k].fn(argc - 1, argv + 1);
+		}
+	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0 ||
+	    strcmp(cmd, "-V") == 0) {
 		printf("swerve %s\n", SWERVE_VERSION);
 		return EXIT_OK;
 	}
 	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-		if (argc > 2) {
-			char *hargv[] = {argv[2], "--help", NULL};
-			if (strcmp(argv[2], "run") == 0)
-				return cmd_run(2, hargv);
-			if (strcmp(argv[2], "check") == 0)
-				return cmd_check(2, hargv);
-			if (strcmp(argv[2], "graph") == 0)
-				return cmd_graph(2, hargv);
-			if (strcmp(argv[2], "render") == 0)
-				return cmd_render(2, hargv);
-			if (strcmp(argv[2], "export") == 0)
-				return cmd_export(2, hargv);
-			if (strcmp(argv[2], "analyze") == 0)
-				return cmd_analyze(2, hargv);
-			if (strcmp(argv[2], "plot") == 0)
-				return cmd_plot(2, hargv);
-			if (strcmp(argv[2], "import-steersuite") == 0)
-				return cmd_import(2, hargv);
-			if (strcmp(argv[2], "smc") == 0)
-				return cmd_smc(2, hargv);
-			if (strcmp(argv[2], "sweep") == 0)
-				return cmd_sweep(2, hargv);
-		}
+		for (int k = 0; argc > 2 && k < n; k++)
+			if (strcmp(argv[2], commands[k].name) == 0) {
+				char *hargv[] = {argv[2], "--help", NULL};
+				cli_cmd = commands[k].name;
+				return commands[k].fn(2, hargv);
+			}
+		if (argc > 2)
+			return cli_usage_error("help: unknown command '%s'", argv[2]);
 		usage(stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "swerve: unknown command '%s'; expected run, check, graph, render, export, analyze, plot, import-steersuite, smc, sweep, version or help\n",
-		cmd);
-	return EXIT_BAD_INPUT;
+	if (cmd[0] == '-')
+		return cli_usage_error("unknown option '%s' (options follow the command)", cmd);
+	return cli_usage_error("unknown command '%s'; expected run, check, graph, render, export, "
+			       "analyze, plot, import-steersuite, smc, sweep, version or help",
+			       cmd);
 }
