@@ -293,5 +293,88 @@ if [ "$outside" = 0 ] && [ -f "$tmp/hostile/a/b/out/_._.._escaped/summary.json" 
 expect 0 "render a SteerSuite case" "$SW" render -q -o "$tmp/ss.svg" tests/data/steersuite/mixed.xml
 expect 0 "export a SteerSuite case" "$SW" export -f json -o "$tmp/ssx" tests/data/steersuite/mixed.xml
 
+# CLI conventions (docs/swerve.1, CONVENTIONS): every command accepts -q, -v, -V and -h; a usage
+# error prints the message and one "try" line, nothing on stdout; a short option means the same
+# in every command; data on stdout, summaries and notes on stderr.
+O=/tmp/swerve_cli_out.$$
+E=/tmp/swerve_cli_err.$$
+cmds="run check graph render export analyze plot import-steersuite smc sweep"
+for c in $cmds; do
+	expect 0 "$c -V" "$SW" $c -V
+	if [ "$(cat "$O")" = "swerve $("$SW" --version | cut -d' ' -f2)" ]; then ok; else bad "$c -V does not print the version"; fi
+	expect 0 "$c -q -v -h" "$SW" $c -q -v -h
+	if grep -q "^usage: swerve $c" "$O"; then ok; else bad "$c -h: no usage on stdout"; fi
+	expect 2 "$c with an unknown option" "$SW" $c --no-such-option models/demo.xml
+	if [ "$(wc -l < "$E")" = 2 ] && head -n 1 "$E" | grep -qx "swerve $c: unknown option '--no-such-option'" \
+		&& tail -n 1 "$E" | grep -qx "try 'swerve $c --help'" && [ ! -s "$O" ]; then ok; else
+		bad "$c: an unknown option gives more than a message and a try line"; cat "$E" >&2; fi
+	expect 2 "$c with an unknown short option" "$SW" $c -Z models/demo.xml
+	if head -n 1 "$E" | grep -qx "swerve $c: unknown option '-Z'" && [ "$(wc -l < "$E")" = 2 ]; then ok; else bad "$c -Z: message"; cat "$E" >&2; fi
+done
+expect 2 "run -o without a value" "$SW" run models/demo.xml -o
+if head -n 1 "$E" | grep -qx "swerve run: option '-o' needs a value" && [ "$(wc -l < "$E")" = 2 ]; then ok; else bad "missing value: message"; cat "$E" >&2; fi
+expect 2 "smc --runs without a value" "$SW" smc tests/data/coin.xml --safe --runs
+if head -n 1 "$E" | grep -qx "swerve smc: option '--runs' needs a value"; then ok; else bad "missing long value: message"; cat "$E" >&2; fi
+expect 2 "run --quiet=1" "$SW" run --quiet=1 models/demo.xml
+if head -n 1 "$E" | grep -qx "swerve run: option '--quiet' takes no value"; then ok; else bad "--quiet=1: message"; cat "$E" >&2; fi
+expect 2 "run without file: one try line" "$SW" run
+if [ "$(wc -l < "$E")" = 2 ] && tail -n 1 "$E" | grep -qx "try 'swerve run --help'"; then ok; else bad "run without a file: not a message and a try line"; cat "$E" >&2; fi
+expect 0 "swerve -V" "$SW" -V
+if grep -q "^swerve [0-9]" "$O"; then ok; else bad "swerve -V"; fi
+expect 2 "swerve alone" "$SW"
+if [ "$(wc -l < "$E")" = 2 ] && tail -n 1 "$E" | grep -qx "try 'swerve --help'"; then ok; else bad "swerve alone: not a message and a try line"; cat "$E" >&2; fi
+# One meaning per short option: the "-x, --long" lines of all the helps pair each letter with
+# one long name.
+for c in $cmds; do "$SW" $c --help; done | sed -n 's/^ *\(-[A-Za-z]\), \(--[a-z-]*\).*/\1 \2/p' | sort -u > "$tmp/shorts"
+if [ -z "$(awk '{ print $1 }' "$tmp/shorts" | uniq -d)" ]; then ok; else bad "short options with two meanings:"; awk '{ print $1 }' "$tmp/shorts" | uniq -d | while read -r s; do grep -- "^$s " "$tmp/shorts" >&2; done; fi
+expect 0 "analyze -A NAME -a T" "$SW" analyze -A walker -a 5 models/glm_barrier.xml
+expect 0 "plot -A NAME -a T" "$SW" plot -q -A walker -a 8 -o "$tmp/plotA.svg" models/glm_barrier.xml
+expect 2 "analyze -j (was --json)" "$SW" analyze -A walker -j models/glm_barrier.xml
+expect 2 "plot -n (was --agent)" "$SW" plot -n walker -a 8 -o "$tmp/plotn.svg" models/glm_barrier.xml
+expect 2 "smc -w (was --width)" "$SW" smc tests/data/coin.xml --safe -w 0.1
+expect 2 "export -p (was --profile)" "$SW" export -p hyst -o "$tmp/expp" models/glm_barrier.xml
+expect 0 "sweep --runs and -n" "$SW" sweep tests/data/coin.xml -n 2 -o "$tmp/n.csv"
+expect 0 "sweep --runs" "$SW" sweep tests/data/coin.xml --runs 2 -o "$tmp/runs.csv"
+if cmp -s "$tmp/n.csv" "$tmp/runs.csv" && [ "$(wc -l < "$tmp/n.csv")" = 3 ]; then ok; else bad "sweep -n and --runs differ"; fi
+# Streams: summaries on stderr, nothing on stdout; -q silences them, -v adds notes.
+expect 0 "run: summary on stderr" "$SW" run -o "$tmp/streams" models/demo.xml
+if [ ! -s "$O" ] && grep -q "outputs in $tmp/streams/" "$E"; then ok; else bad "run: the summary is not on stderr alone"; fi
+expect 0 "run -q: nothing" "$SW" run -q -o "$tmp/streams" models/demo.xml
+if [ ! -s "$O" ] && [ ! -s "$E" ]; then ok; else bad "run -q printed something"; fi
+expect 0 "run -v: notes" "$SW" run -v -o "$tmp/streams" models/demo.xml
+if [ ! -s "$O" ] && grep -q "^swerve run: models/demo.xml: scenario 'demo', 3 agents" "$E" && grep -q "^swerve run: stepping on" "$E"; then ok; else bad "run -v: no notes"; cat "$E" >&2; fi
+expect 0 "check: report on stderr" "$SW" check models/demo.xml
+if [ ! -s "$O" ] && grep -q "models/demo.xml: ok" "$E"; then ok; else bad "check: the ok line is not on stderr"; fi
+expect 0 "check -q: nothing" "$SW" check -q models/demo.xml
+if [ ! -s "$O" ] && [ ! -s "$E" ]; then ok; else bad "check -q printed something"; fi
+expect 0 "render: summary on stderr" "$SW" render -o "$tmp/streams.svg" -d 1 models/demo.xml
+if [ ! -s "$O" ] && grep -q "picture of demo" "$E"; then ok; else bad "render: the summary is not on stderr alone"; fi
+expect 0 "plot: summary on stderr" "$SW" plot -A walker -a 8 -o "$tmp/streams_plot.svg" models/glm_barrier.xml
+if [ ! -s "$O" ] && grep -q "heading plot of walker" "$E"; then ok; else bad "plot: the summary is not on stderr alone"; fi
+expect 0 "export: summary on stderr" "$SW" export -o "$tmp/streams_exp" models/glm_barrier.xml
+if [ ! -s "$O" ] && grep -q "^swerve export: wrote" "$E"; then ok; else bad "export: the summary is not on stderr alone"; fi
+expect 0 "export -q: nothing" "$SW" export -q -o "$tmp/streams_exp2" models/glm_barrier.xml
+if [ ! -s "$O" ] && [ ! -s "$E" ]; then ok; else bad "export -q printed something"; fi
+expect 0 "analyze: data on stdout" "$SW" analyze -q -A walker -a 5 models/glm_barrier.xml
+if grep -q "^agent walker" "$O" && [ ! -s "$E" ]; then ok; else bad "analyze: the report is not on stdout"; fi
+# analyze and plot refuse what they cannot show: a time after the run, an agent standing still.
+expect 2 "analyze after the end of the run" "$SW" analyze -A walker -a 41 models/glm_barrier.xml
+if grep -q "after the end of the run (models/glm_barrier.xml lasts 40 s)" "$E" && [ ! -s "$O" ]; then ok; else bad "analyze after the run: message"; cat "$E" >&2; fi
+expect 2 "analyze an agent standing still" "$SW" analyze -A walker -a 30 models/glm_barrier.xml
+if grep -q "agent 'walker' stands still at t = 30 s (mode arrived" "$E" && [ ! -s "$O" ]; then ok; else bad "analyze of a still agent: message"; cat "$E" >&2; fi
+expect 2 "heading plot of an agent standing still" "$SW" plot -A walker -a 30 -o "$tmp/still.svg" models/glm_barrier.xml
+if grep -q "stands still" "$E" && [ ! -e "$tmp/still.svg" ]; then ok; else bad "plot of a still agent: message or file"; fi
+expect 2 "heading plot after the end of the run" "$SW" plot -A walker -a 50 -o "$tmp/late.svg" models/glm_barrier.xml
+if grep -q "after the end of the run" "$E" && [ ! -e "$tmp/late.svg" ]; then ok; else bad "plot after the run: message or file"; fi
+expect 2 "time series after the end of the run" "$SW" plot -A walker --series -a 50 -o "$tmp/late2.svg" models/glm_barrier.xml
+if grep -q "after the end of the run" "$E" && [ ! -e "$tmp/late2.svg" ]; then ok; else bad "series after the run: message or file"; fi
+cat > "$tmp/still.xml" <<'EOF2'
+<scenario name="still"><run duration="2" step="0.25" seed="1"/>
+<world><target name="goal" x="0" y="0" radius="0.5"/></world>
+<agent name="a" x="0" y="0" heading="90deg" radius="0.25" target="goal"><glm/></agent></scenario>
+EOF2
+expect 2 "time series of an agent that never moves" "$SW" plot -A a --series -o "$tmp/never.svg" "$tmp/still.xml"
+if grep -q "agent 'a' never moves" "$E" && [ ! -e "$tmp/never.svg" ]; then ok; else bad "series of a still agent: message or file"; cat "$E" >&2; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

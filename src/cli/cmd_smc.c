@@ -32,7 +32,7 @@ static void smc_usage(FILE *f)
 	    "      --mode U:M[:TIME] agent or signal U enters mode M (within TIME s)\n"
 	    "\n"
 	    "stopping (default: --runs 1000):\n"
-	    "  -n, --runs N          exactly N runs\n"
+	    "  -n, --runs N          exactly N runs (seeds S .. S+N-1)\n"
 	    "      --width W         runs until the interval is at most W wide\n"
 	    "      --sprt THETA      Wald's SPRT: is the probability above or below THETA?\n"
 	    "      --indifference D  SPRT indifference half-width (default 0.01)\n"

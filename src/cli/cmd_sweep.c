@@ -26,7 +26,8 @@ static void sweep_usage(FILE *f)
 	      "  -p, --param NAME=SPEC  NAME (run.duration, walker.glm.d0, group1.bind.wait,\n"
 	      "                         *.glm.d0 or d0 ...: docs/ensembles.md) over SPEC:\n"
 	      "                         LO:HI:STEP, V1,V2,... or one value\n"
-	      "  -n, --seeds N          runs (seeds S .. S+N-1) at each grid point (default 1)\n"
+	      "  -n, --runs N           runs at each grid point, with seeds S .. S+N-1 (default\n"
+	      "                         1; --seeds N says the same)\n"
 	      "  -s, --seed S           first seed (default: the scenario's)\n"
 	      "  -d, --duration T       override the simulated duration, s\n"
 	      "  -P, --property EXPR    also evaluate a property per run (column property)\n"
@@ -59,6 +60,7 @@ static int whole(const char *opt, const char *text, double lo, double hi, double
 int cmd_sweep(int argc, char **argv)
 {
 	static const struct option opts[] = {{"param", required_argument, NULL, 'p'},
+					     {"runs", required_argument, NULL, 'n'},
 					     {"seeds", required_argument, NULL, 'n'},
 					     {"seed", required_argument, NULL, 's'},
 					     {"duration", required_argument, NULL, 'd'},
@@ -80,7 +82,7 @@ int cmd_sweep(int argc, char **argv)
 				return cli_usage_error("more than %d --param", CLI_PARAMS);
 			bad = cli_param_parse("sweep", optarg, 1, &params[n_params++]);
 			break;
-		case 'n': bad = whole("--seeds", optarg, 1.0, 1e9, &seeds); break;
+		case 'n': bad = whole("--runs", optarg, 1.0, 1e9, &seeds); break;
 		case 's':
 			bad = whole("--seed", optarg, 0.0, 1e18, &v);
 			seed = (uint64_t)v;

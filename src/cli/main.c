@@ -206,11 +206,20 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 		*m = NULL;
 		return EXIT_BAD_INPUT;
 	}
+	if (at > (*m)->run.duration * (1.0 + 1e-12)) {
+		fprintf(stderr, "swerve %s: --at %g s is after the end of the run (%s lasts %g s)\n",
+			cmd, at, path, (*m)->run.duration);
+		sw_model_free(*m);
+		*m = NULL;
+		return EXIT_BAD_INPUT;
+	}
 	st = sw_world_create(*m, w, &diag);
 	/* Step until the world reaches T (steps of run.step; the last one may end past T), with
 	 * progress when stderr is a terminal. */
 	int tty = cli_verbosity >= 0 && isatty(STDERR_FILENO) && at > 0;
-	while (st == SW_SUCCESS && sw_world_time(*w) < at - 1e-9 * fmax(1.0, at)) {
+	int ended = 0; /* every agent done before T (run.stop_when_done) */
+	while (st == SW_SUCCESS && sw_world_time(*w) < at - 1e-9 * fmax(1.0, at) &&
+	       !(ended = sw_world_done(*w))) {
 		st = sw_world_step(*w, &diag);
 		if (tty)
 			cli_progress(fmin(sw_world_time(*w) / at, 1.0));
@@ -227,6 +236,33 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 		*w = NULL;
 		*m = NULL;
 		return cli_exit_code(st);
+	}
+	/* The heading dynamics at T only mean something for an agent that moves then. */
+	sw_agent_state as;
+	sw_world_agent(*w, ai, &as);
+	const sw_agent_metrics *mt = sw_world_metrics(*w, ai);
+	if (ended || as.y[SW_STATE_V] == 0.0) {
+		if (ended)
+			fprintf(stderr, "swerve %s: the run ends at t = %.9g s (every agent done), "
+					"before --at %g s\n",
+				cmd, sw_world_time(*w), at);
+		else if (mt->reached && mt->t_reached > 0.0)
+			fprintf(stderr, "swerve %s: agent '%s' stands still at t = %.9g s (mode %s, "
+					"speed 0; it reached its target at t = %.9g s): its heading "
+					"dynamics need motion; choose an earlier --at\n",
+				cmd, (*m)->agents[ai].name, sw_world_time(*w),
+				sw_world_mode_name(*w, ai, sw_world_unit_mode(*w, ai)), mt->t_reached);
+		else
+			fprintf(stderr, "swerve %s: agent '%s' stands still at t = %.9g s (mode %s, "
+					"speed 0): its heading dynamics need motion; choose another "
+					"--at\n",
+				cmd, (*m)->agents[ai].name, sw_world_time(*w),
+				sw_world_mode_name(*w, ai, sw_world_unit_mode(*w, ai)));
+		sw_world_destroy(*w);
+		sw_model_free(*m);
+		*w = NULL;
+		*m = NULL;
+		return EXIT_BAD_INPUT;
 	}
 	*agent_index = ai;
 	return EXIT_OK;
