@@ -488,6 +488,56 @@ START_TEST(series_curves_map_back_to_the_states)
 }
 END_TEST
 
+/* Colours belong to (automaton, mode): in seek_escape_room the seek agent's `go` and the
+ * seek_escape agent's `seek` are both mode 0 of their automata, yet each has its own legend row
+ * ("automaton: mode") and its own colour; no row or colour repeats, and every agent's final
+ * disc has the colour of its row. */
+START_TEST(legend_has_one_row_and_colour_per_automaton_mode)
+{
+	run_rec *r = record("models/seek_escape_room.xml");
+	sw_diag d;
+	sw_diag_init(&d);
+	char *path = tmp_path(".svg");
+	ck_assert_int_eq(sw_render_svg(r->w, r->tr, NULL, path, &d), SW_SUCCESS);
+	double wpx, hpx;
+	xmlDocPtr doc = parse_svg(path, &wpx, &hpx);
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	int rows = count(root, "text", "legend");
+	ck_assert_int_eq(count(root, "line", "legend-key"), rows);
+	ck_assert_int_ge(rows, 3);
+	char text[32][160];
+	int colour[32];
+	ck_assert_int_le(rows, 32);
+	for (int q = 0; q < rows; q++) {
+		xmlChar *c = xmlNodeGetContent(find(root, "text", "legend", q));
+		snprintf(text[q], sizeof text[q], "%s", (char *)c);
+		xmlFree(c);
+		colour[q] = colour_prop(find(root, "line", "legend-key", q), "stroke");
+		for (int p = 0; p < q; p++) {
+			ck_assert_str_ne(text[p], text[q]);
+			ck_assert_int_ne(colour[p], colour[q]);
+		}
+	}
+	for (int i = 0; i < r->m->n_agents; i++) {
+		sw_agent_state s;
+		sw_world_agent(r->w, i, &s);
+		char want[160];
+		snprintf(want, sizeof want, "%s: %s",
+			 sw_automaton_name(r->m->automata[r->m->agents[i].behaviour]),
+			 sw_world_mode_name(r->w, i, s.mode));
+		int row = -1;
+		for (int q = 0; q < rows; q++)
+			if (strcmp(text[q], want) == 0)
+				row = q;
+		ck_assert_msg(row >= 0, "no legend row \"%s\"", want);
+		ck_assert_int_eq(colour_prop(find(root, "circle", "agent", i), "fill"), colour[row]);
+	}
+	xmlFreeDoc(doc);
+	unlink(path);
+	record_free(r);
+}
+END_TEST
+
 START_TEST(image_format_from_extension)
 {
 	sw_image_format f = SW_IMAGE_PNG;
@@ -510,6 +560,7 @@ Suite *render_suite(void)
 	tcase_add_test(tc, frames_grow_with_time);
 	tcase_add_test(tc, series_curves_map_back_to_the_states);
 	tcase_add_test(tc, image_format_from_extension);
+	tcase_add_test(tc, legend_has_one_row_and_colour_per_automaton_mode);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -55,8 +55,8 @@ typedef struct sw_render_def {
 				  default 5 */
 	int n_instants;      /**< agent discs drawn at these times (plus the final one) */
 	const double *instants; /**< times, s; may be NULL when n_instants == 0 */
-	int legend;          /**< 1: the modes' colours in a legend, and every agent's name at the
-				  start of its trajectory; default 1 */
+	int legend;          /**< 1: the colour of every (automaton, mode) in a legend, and the
+				  agents' names at the starts of their trajectories; default 1 */
 	double anim_speed;   /**< animations: simulated seconds per second of playback; default 1 */
 } sw_render_def;
 
@@ -74,9 +74,9 @@ int sw_render_svg(const sw_world *w, const sw_trace *tr, const sw_render_def *de
 		  const char *path, sw_diag *diag);
 
 /** Writes the picture of trace tr as it was at time t (s): trajectories up to t, the agents'
- * discs and moving obstacles at t (the last sample at or before t), no legend or instants; the
- * frame's size does not depend on t (a video's frames line up).  Same returns as
- * sw_render_image(). */
+ * discs and moving obstacles at t (the last sample at or before t), the legend of the whole run
+ * (when def->legend), no instants or agent names; the frame's size and colours do not depend on
+ * t (a video's frames line up).  Same returns as sw_render_image(). */
 int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *def, double t,
 		    sw_image_format fmt, const char *path, sw_diag *diag);
 

@@ -3,8 +3,14 @@
  *
  * The picture maps the scene's bounding box (every obstacle, region, target and sampled
  * position, plus a margin) onto `width` pixels, y pointing up.  Trajectories are polylines split
- * where the mode changes, each coloured by its mode index; transitions are marked with a small
- * diamond whose tooltip names the modes and the guard. */
+ * where the mode changes, each coloured by its mode key; transitions are marked with a small
+ * diamond whose tooltip names the modes and the guard.
+ *
+ * Colours belong to (automaton, mode) pairs, not to mode indices: mode 3 of the hunter and mode
+ * 3 of the prey are different behaviours, and the prey's `caught` is not the hunter's.  The keys
+ * are numbered in order of first appearance in the trace (sample by sample, agents in order),
+ * so a picture uses the first palette colours for what it shows, every picture of one trace
+ * (still, frames, animation) colours alike, and the legend has one row per key. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +78,87 @@ static view make_view(const sw_world *w, const sw_trace *tr, const sw_render_def
 	return v;
 }
 
+/* The colour keys of a trace: key (a, mode) of automaton a (-1: the plain law, whose modes are
+ * steer and arrived) is col[first[a + 1] + mode], its number in order of first appearance, or -1
+ * when no agent was in it; order[k] = (a, mode) of key k. */
+typedef struct {
+	int *first, *col;
+	int n_slots;  /* entries of col */
+	int n_keys;
+	int (*order)[2];
+} mode_keys;
+
+static void keys_free(mode_keys *mk)
+{
+	free(mk->first);
+	free(mk->col);
+	free(mk->order);
+}
+
+static int n_modes_of(const sw_model *m, int a)
+{
+	return a < 0 ? 2 : sw_automaton_n_modes(m->automata[a]);
+}
+
+/* Numbers the keys the agents of trace tr visit; 0, or -1 when out of memory. */
+static int keys_build(mode_keys *mk, const sw_trace *tr)
+{
+	const sw_model *m = tr->m;
+	memset(mk, 0, sizeof *mk);
+	mk->first = malloc((size_t)(m->n_automata + 1) * sizeof *mk->first);
+	if (!mk->first)
+		return -1;
+	for (int a = -1; a < m->n_automata; a++) {
+		mk->first[a + 1] = mk->n_slots;
+		mk->n_slots += n_modes_of(m, a);
+	}
+	mk->col = malloc((size_t)mk->n_slots * sizeof *mk->col);
+	mk->order = malloc((size_t)mk->n_slots * sizeof *mk->order);
+	if (!mk->col || !mk->order) {
+		keys_free(mk);
+		return -1;
+	}
+	for (int k = 0; k < mk->n_slots; k++)
+		mk->col[k] = -1;
+	for (int k = 0; k < tr->n_samples; k++)
+		for (int i = 0; i < tr->n_agents; i++) {
+			int a = m->agents[i].behaviour, md = trace_at(tr, k, i)->mode;
+			if (md < 0 || md >= n_modes_of(m, a))
+				continue;
+			int *c = &mk->col[mk->first[a + 1] + md];
+			if (*c < 0) {
+				mk->order[mk->n_keys][0] = a;
+				mk->order[mk->n_keys][1] = md;
+				*c = mk->n_keys++;
+			}
+		}
+	/* Modes entered and left between two samples: known from the transitions only. */
+	for (int k = 0; k < tr->n_events; k++) {
+		const trace_ev *e = &tr->events[k];
+		if (e->unit >= tr->n_agents)
+			continue;
+		int a = m->agents[e->unit].behaviour;
+		if (e->to < 0 || e->to >= n_modes_of(m, a))
+			continue;
+		int *c = &mk->col[mk->first[a + 1] + e->to];
+		if (*c < 0) {
+			mk->order[mk->n_keys][0] = a;
+			mk->order[mk->n_keys][1] = e->to;
+			*c = mk->n_keys++;
+		}
+	}
+	return 0;
+}
+
+/* The colour of agent i's mode md. */
+static int mode_colour(const mode_keys *mk, const sw_model *m, int i, int md)
+{
+	int a = m->agents[i].behaviour;
+	if (md < 0 || md >= n_modes_of(m, a) || mk->col[mk->first[a + 1] + md] < 0)
+		return 0x808080; /* not recorded (a transition lost when out of memory) */
+	return sc_palette(mk->col[mk->first[a + 1] + md]);
+}
+
 static double px(const view *v, double x) { return (x - v->x0) * v->s; }
 static double py(const view *v, double y) { return (v->y1 - y) * v->s; }
 
@@ -125,7 +212,7 @@ static void draw_world(sw_scene *sc, const view *v, const sw_model *m, double t0
 /* Every agent's trajectory up to sample kmax, a polyline per stretch in one mode, and its time
  * ticks; faint: thin and pale (the animation's backdrop). */
 static void draw_trajectories(sw_scene *sc, const view *v, const sw_trace *tr,
-			      const sw_render_def *def, int kmax, int faint)
+			      const mode_keys *mk, const sw_render_def *def, int kmax, int faint)
 {
 	for (int i = 0; i < tr->n_agents; i++) {
 		int s = 0;
@@ -135,7 +222,8 @@ static void draw_trajectories(sw_scene *sc, const view *v, const sw_trace *tr,
 				e++;
 			/* Include the next sample so that consecutive pieces join. */
 			int last = e + 1 <= kmax ? e + 1 : e;
-			sc_style st = sc_stroke(faint ? 0xc0c0c0 : sc_palette(mode), faint ? 1 : 2);
+			sc_style st = sc_stroke(faint ? 0xc0c0c0 : mode_colour(mk, tr->m, i, mode),
+						faint ? 1 : 2);
 			sc_poly_begin(sc, "trajectory", 0, st, NULL);
 			for (int k = s; k <= last; k++)
 				sc_point(sc, px(v, trace_at(tr, k, i)->x), py(v, trace_at(tr, k, i)->y));
@@ -159,16 +247,16 @@ static void draw_trajectories(sw_scene *sc, const view *v, const sw_trace *tr,
 }
 
 /* A disc with a heading stroke per agent at sample k; fill by mode or white. */
-static void draw_agents_at(sw_scene *sc, const view *v, const sw_trace *tr, int k,
-			   const char *cls, int by_mode)
+static void draw_agents_at(sw_scene *sc, const view *v, const sw_trace *tr,
+			   const mode_keys *mk, int k, const char *cls, int by_mode)
 {
 	for (int i = 0; i < tr->n_agents; i++) {
 		const trace_pt *p = trace_at(tr, k, i);
 		double r = tr->m->agents[i].radius * v->s, x = px(v, p->x), y = py(v, p->y);
 		char buf[SW_NAME_MAX + 32];
 		snprintf(buf, sizeof buf, "%s at t = %g s", tr->m->agents[i].name, p->t);
-		sc_circle(sc, cls, x, y, r, sc_filled(by_mode ? sc_palette(p->mode) : 0xffffff, 0, 1),
-			  buf);
+		int fill = by_mode ? mode_colour(mk, tr->m, i, p->mode) : 0xffffff;
+		sc_circle(sc, cls, x, y, r, sc_filled(fill, 0, 1), buf);
 		sc_line(sc, "heading", x, y, x + 1.6 * r * cos(p->heading),
 			y - 1.6 * r * sin(p->heading), sc_stroke(0, 1), NULL);
 	}
@@ -176,7 +264,7 @@ static void draw_agents_at(sw_scene *sc, const view *v, const sw_trace *tr, int 
 
 /* Transition markers of the agents up to time tmax. */
 static void draw_events(sw_scene *sc, const view *v, const sw_world *w, const sw_trace *tr,
-			double tmax)
+			const mode_keys *mk, double tmax)
 {
 	char buf[400];
 	for (int k = 0; k < tr->n_events; k++) {
@@ -188,7 +276,8 @@ static void draw_events(sw_scene *sc, const view *v, const sw_world *w, const sw
 			 e->t, sw_world_mode_name(w, e->unit, e->from),
 			 sw_world_mode_name(w, e->unit, e->to), e->label[0] ? " " : "", e->label,
 			 e->guard);
-		sc_poly_begin(sc, "transition", 1, sc_filled(sc_palette(e->to), 0x000000, 1), buf);
+		sc_poly_begin(sc, "transition", 1,
+			      sc_filled(mode_colour(mk, tr->m, e->unit, e->to), 0x000000, 1), buf);
 		sc_point(sc, x, y - 5);
 		sc_point(sc, x + 5, y);
 		sc_point(sc, x, y + 5);
@@ -197,37 +286,39 @@ static void draw_events(sw_scene *sc, const view *v, const sw_world *w, const sw
 	}
 }
 
-/* The legend: one row per distinct (colour, mode name) the agents visited, in order of first
- * appearance (agents sharing an automaton share its rows), at most 20. */
-static void draw_legend(sw_scene *sc, const sw_world *w, const sw_trace *tr)
+/* The legend: one row per mode key ("automaton: mode", or the mode alone for the plain law) in
+ * the keys' order, at most MAX_ROWS (then a row saying how many more). */
+static void draw_legend(sw_scene *sc, const sw_trace *tr, const mode_keys *mk)
 {
 	enum { MAX_ROWS = 20 };
-	int row_mode[MAX_ROWS], rows = 0;
-	const char *row_name[MAX_ROWS];
-	for (int k = 0; k < tr->n_samples && rows < MAX_ROWS; k++)
-		for (int i = 0; i < tr->n_agents && rows < MAX_ROWS; i++) {
-			int md = trace_at(tr, k, i)->mode, dup = 0;
-			const char *name = sw_world_mode_name(w, i, md);
-			for (int q = 0; q < rows && !dup; q++)
-				dup = sc_palette(row_mode[q]) == sc_palette(md) &&
-				      strcmp(row_name[q], name) == 0;
-			if (!dup) {
-				row_mode[rows] = md;
-				row_name[rows++] = name;
-			}
-		}
+	char text[MAX_ROWS + 1][2 * SW_NAME_MAX + 8];
+	int rows = mk->n_keys < MAX_ROWS ? mk->n_keys : MAX_ROWS;
+	for (int q = 0; q < rows; q++) {
+		int a = mk->order[q][0], md = mk->order[q][1];
+		if (a < 0)
+			snprintf(text[q], sizeof text[q], "%s", md == 1 ? "arrived" : "steer");
+		else
+			snprintf(text[q], sizeof text[q], "%s: %s",
+				 sw_automaton_name(tr->m->automata[a]),
+				 sw_automaton_mode_name(tr->m->automata[a], md));
+	}
+	int more = mk->n_keys - rows;
+	if (more > 0)
+		snprintf(text[rows], sizeof text[rows], "(%d more)", more);
+	int lines = rows + (more > 0);
 	/* A white box behind it (text widths estimated at 7 px a character at 12 px). */
 	size_t longest = 0;
-	for (int q = 0; q < rows; q++)
-		longest = strlen(row_name[q]) > longest ? strlen(row_name[q]) : longest;
-	if (rows > 0)
-		sc_rect(sc, "legend-box", 3, 3, 38 + 7.0 * (double)longest, 15.0 * rows + 6,
+	for (int q = 0; q < lines; q++)
+		longest = strlen(text[q]) > longest ? strlen(text[q]) : longest;
+	if (lines > 0)
+		sc_rect(sc, "legend-box", 3, 3, 38 + 7.0 * (double)longest, 15.0 * lines + 6,
 			sc_filled(0xffffff, 0xc0c0c0, 1));
-	for (int q = 0; q < rows; q++) {
+	for (int q = 0; q < lines; q++) {
 		double y = 16 + 15 * q;
-		sc_line(sc, "legend-key", 8, y - 4, 28, y - 4, sc_stroke(sc_palette(row_mode[q]), 3),
-			NULL);
-		sc_text(sc, "legend", 34, y, SC_START, 12, 0, 0, row_name[q]);
+		if (q < rows)
+			sc_line(sc, "legend-key", 8, y - 4, 28, y - 4, sc_stroke(sc_palette(q), 3),
+				NULL);
+		sc_text(sc, q < rows ? "legend" : "legend-more", 34, y, SC_START, 12, 0, 0, text[q]);
 	}
 }
 
@@ -242,16 +333,23 @@ static void draw_names(sw_scene *sc, const view *v, const sw_trace *tr)
 	}
 }
 
-/* The options (def or the defaults) into *d, the view into *v, and an empty scene of its size
- * (NULL when out of memory, with a diagnostic). */
+/* The options (def or the defaults) into *d, the view into *v, the colour keys into *mk and an
+ * empty scene of the view's size (NULL when out of memory, with a diagnostic; *mk is then
+ * freed). */
 static sw_scene *begin(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
-		       sw_render_def *d, view *v, const char *path, sw_diag *diag)
+		       sw_render_def *d, view *v, mode_keys *mk, const char *path, sw_diag *diag)
 {
 	*d = def ? *def : sw_default_render_def();
 	*v = make_view(w, tr, d);
-	sw_scene *sc = sc_new(v->w, v->h, tr->m->name);
-	if (!sc)
+	if (keys_build(mk, tr) != 0) {
 		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory");
+		return NULL;
+	}
+	sw_scene *sc = sc_new(v->w, v->h, tr->m->name);
+	if (!sc) {
+		keys_free(mk);
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory");
+	}
 	return sc;
 }
 
@@ -260,24 +358,26 @@ int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *
 {
 	sw_render_def d;
 	view v;
-	sw_scene *sc = begin(w, tr, def, &d, &v, path, diag);
+	mode_keys mk;
+	sw_scene *sc = begin(w, tr, def, &d, &v, &mk, path, diag);
 	if (!sc)
 		return SW_ENOMEM;
 	draw_world(sc, &v, tr->m, 0.0, sw_world_time(w));
 	if (tr->n_samples > 0) {
-		draw_trajectories(sc, &v, tr, &d, tr->n_samples - 1, 0);
-		draw_events(sc, &v, w, tr, INFINITY);
+		draw_trajectories(sc, &v, tr, &mk, &d, tr->n_samples - 1, 0);
+		draw_events(sc, &v, w, tr, &mk, INFINITY);
 		for (int k = 0; k < d.n_instants; k++)
-			draw_agents_at(sc, &v, tr, trace_sample_before(tr, d.instants[k]),
+			draw_agents_at(sc, &v, tr, &mk, trace_sample_before(tr, d.instants[k]),
 				       "agent-instant", 0);
-		draw_agents_at(sc, &v, tr, tr->n_samples - 1, "agent", 1);
+		draw_agents_at(sc, &v, tr, &mk, tr->n_samples - 1, "agent", 1);
 	}
 	if (d.legend) {
-		draw_legend(sc, w, tr);
+		draw_legend(sc, tr, &mk);
 		draw_names(sc, &v, tr);
 	}
 	int st = sc_write(sc, fmt, path, diag);
 	sc_free(sc);
+	keys_free(&mk);
 	return st;
 }
 
@@ -292,21 +392,25 @@ int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *
 {
 	sw_render_def d;
 	view v;
-	sw_scene *sc = begin(w, tr, def, &d, &v, path, diag);
+	mode_keys mk;
+	sw_scene *sc = begin(w, tr, def, &d, &v, &mk, path, diag);
 	if (!sc)
 		return SW_ENOMEM;
 	draw_world(sc, &v, tr->m, t, -1.0);
 	if (tr->n_samples > 0) {
 		int k = trace_sample_before(tr, t);
-		draw_trajectories(sc, &v, tr, &d, k, 0);
-		draw_events(sc, &v, w, tr, t);
-		draw_agents_at(sc, &v, tr, k, "agent", 1);
+		draw_trajectories(sc, &v, tr, &mk, &d, k, 0);
+		draw_events(sc, &v, w, tr, &mk, t);
+		draw_agents_at(sc, &v, tr, &mk, k, "agent", 1);
 	}
+	if (d.legend)
+		draw_legend(sc, tr, &mk);
 	char buf[64];
 	snprintf(buf, sizeof buf, "t = %.2f s", t);
 	sc_text(sc, "clock", v.w - 8, 18, SC_END, 14, 0, 0, buf);
 	int st = sc_write(sc, fmt, path, diag);
 	sc_free(sc);
+	keys_free(&mk);
 	return st;
 }
 
@@ -327,14 +431,17 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 	const sw_model *m = tr->m;
 	sw_render_def d;
 	view v;
+	mode_keys mk;
 	int n = tr->n_samples;
-	sw_scene *sc = begin(w, tr, def, &d, &v, path, diag);
+	sw_scene *sc = begin(w, tr, def, &d, &v, &mk, path, diag);
+	if (!sc)
+		return SW_ENOMEM;
 	double *buf = malloc(4 * (size_t)(n > 0 ? n : 1) * sizeof *buf);
 	int *fill = malloc((size_t)(n > 0 ? n : 1) * sizeof *fill);
-	if (!sc || !buf || !fill) {
-		if (sc) /* else begin() said so */
-			sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory");
+	if (!buf || !fill) {
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory");
 		sc_free(sc);
+		keys_free(&mk);
 		free(buf);
 		free(fill);
 		return SW_ENOMEM;
@@ -346,8 +453,8 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 		kt[k] = (trace_at(tr, k, 0)->t - t0) / d.anim_speed;
 	draw_world(sc, &v, m, -1.0, -1.0);
 	if (n > 0) {
-		draw_trajectories(sc, &v, tr, &d, n - 1, 1);
-		draw_events(sc, &v, w, tr, INFINITY);
+		draw_trajectories(sc, &v, tr, &mk, &d, n - 1, 1);
+		draw_events(sc, &v, w, tr, &mk, INFINITY);
 	}
 	/* Moving obstacles: drawn at t0 inside a group translated by their displacement. */
 	for (int q = 0; q < m->n_prims && n > 0; q++) {
@@ -374,7 +481,7 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 			ky[k] = py(&v, p->y);
 			double a = -p->heading * 180.0 / M_PI; /* clockwise on screen */
 			ka[k] = k ? ka[k - 1] + wrap_deg(a - ka[k - 1]) : a;
-			fill[k] = sc_palette(p->mode);
+			fill[k] = mode_colour(&mk, m, i, p->mode);
 		}
 		sc_group_begin(sc, "agent-anim", kx[0], ky[0], ka[0]);
 		sc_group_animate(sc, dur, n, kt, kx, ky, ka, fill);
@@ -387,12 +494,13 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 	sc_rect(sc, "clock", 0, v.h - 5, v.w, 5, sc_filled(0x1f77b4, SC_NONE, 0));
 	sc_rect_grow(sc, dur);
 	if (d.legend) {
-		draw_legend(sc, w, tr);
+		draw_legend(sc, tr, &mk);
 		draw_names(sc, &v, tr);
 	}
 	free(buf);
 	free(fill);
 	int st = sc_write(sc, SW_IMAGE_SVG, path, diag);
 	sc_free(sc);
+	keys_free(&mk);
 	return st;
 }

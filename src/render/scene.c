@@ -14,7 +14,19 @@ static const int palette[] = {0x1f77b4, 0xd62728, 0x2ca02c, 0xff7f0e, 0x9467bd,
 			      0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f};
 #define N_PALETTE ((int)(sizeof palette / sizeof palette[0]))
 
-int sc_palette(int k) { return palette[(k % N_PALETTE + N_PALETTE) % N_PALETTE]; }
+/* Past the ten base colours, darker and then lighter shades of them, so that up to 30 mode keys
+ * are told apart (the legend shows 20). */
+int sc_palette(int k)
+{
+	k = (k % (3 * N_PALETTE) + 3 * N_PALETTE) % (3 * N_PALETTE);
+	int c = palette[k % N_PALETTE], shade = k / N_PALETTE, out = 0;
+	for (int sh = 0; sh <= 16; sh += 8) {
+		int ch = (c >> sh) & 0xff;
+		ch = shade == 1 ? ch * 6 / 10 : shade == 2 ? ch + (255 - ch) * 5 / 10 : ch;
+		out |= ch << sh;
+	}
+	return out;
+}
 
 sc_style sc_stroke(int colour, double width)
 {
