@@ -375,6 +375,9 @@ cat > "$tmp/still.xml" <<'EOF2'
 EOF2
 expect 2 "time series of an agent that never moves" "$SW" plot -A a --series -o "$tmp/never.svg" "$tmp/still.xml"
 if grep -q "agent 'a' never moves" "$E" && [ ! -e "$tmp/never.svg" ]; then ok; else bad "series of a still agent: message or file"; cat "$E" >&2; fi
+# report.txt lists only the files its export wrote, and no 17-digit numbers.
+expect 0 "export JSON only" "$SW" export -f json -o "$tmp/rep" models/glm_barrier.xml
+if grep -q "^files:    glm_barrier.json$" "$tmp/rep/report.txt" && ! grep -q "\.cfg" "$tmp/rep/report.txt" && ! grep -qE "[0-9]\.[0-9]{12,}" "$tmp/rep/report.txt"; then ok; else bad "report.txt lists files it did not write or long numbers"; cat "$tmp/rep/report.txt" >&2; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

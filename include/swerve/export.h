@@ -219,8 +219,9 @@ int sw_hybrid_dot(const sw_hybrid *h, FILE *f);
 /** Writes the IR as JSON to f. */
 int sw_hybrid_json(const sw_hybrid *h, FILE *f);
 
-/** Writes the plain-text export report (approximations, files, variables) to f. */
-int sw_hybrid_report(const sw_hybrid *h, FILE *f);
+/** Writes the plain-text export report (approximations, the files of format fmt, variables)
+ * to f. */
+int sw_hybrid_report(const sw_hybrid *h, sw_export_format fmt, FILE *f);
 
 /** Writes the files of format fmt and report.txt into directory dir (created if missing), each
  * atomically (temporary file + rename).  SpaceEx XML is validated against the schema first.

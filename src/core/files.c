@@ -1,5 +1,7 @@
-/* core/files.c - directory creation shared by the output writers (run outputs, exports). */
+/* core/files.c - directory creation and number text shared by the output writers (run outputs,
+ * exports, imports). */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -21,4 +23,15 @@ int sw_make_dirs(const char *dir)
 	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
 		return -1;
 	return 0;
+}
+
+const char *sw_fmt_num(char *buf, size_t n, double v)
+{
+	/* %.17g always reads back; the first shorter one that does is the shortest. */
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(buf, n, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
 }

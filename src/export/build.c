@@ -899,7 +899,7 @@ static void simple_invariants(xb *b, sw_hcomponent *c, int u, const char *unit)
 				if (!na)
 					b->status = SW_ENOMEM;
 				xb_note(b, where, 1,
-					"the invariant conjunct %s is written as %s %s %.17g over a "
+					"the invariant conjunct %s is written as %s %s %.10g over a "
 					"state variable %s equal to its left side (flow: its time "
 					"derivative; resets: its value after the jump; initially its "
 					"interval over the initial set), since Flow* through HyST "

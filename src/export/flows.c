@@ -178,7 +178,7 @@ static void glm_overapprox(struct xb *b, xl_ctx *c, int loc, const sw_glm_params
 		}
 		xb_note(b, c->where, 1,
 			"heading rate: the GLM law needs %s; exported as an input u_heading in "
-			"[-%.17g, %.17g] (|a| + %d perceivable obstacles: |f_tar| <= |a|, |f_obs_i| "
+			"[-%.10g, %.10g] (|a| + %d perceivable obstacles: |f_tar| <= |a|, |f_obs_i| "
 			"<= 1, weights in [0, 1])%s",
 			why, B, B, n_obs, agile ? ", passed through the agility lag" : "");
 	}
@@ -197,7 +197,7 @@ static void glm_overapprox(struct xb *b, xl_ctx *c, int loc, const sw_glm_params
 		SET(SW_STATE_Y, times_trig(v2, comp, SW_EXPR_SIN));
 		xb_note(b, c->where, 1,
 			"speed: the speed law (12) needs functions outside the profile; exported as "
-			"an input u_speed in [%.17g, %.17g]%s; x' = v cos(heading) and y' = v "
+			"an input u_speed in [%.10g, %.10g]%s; x' = v cos(heading) and y' = v "
 			"sin(heading) stay exact",
 			vlo, vhi, heavy ? " passed through the mass lag" : "");
 	}
@@ -211,7 +211,7 @@ static void glm_overapprox(struct xb *b, xl_ctx *c, int loc, const sw_glm_params
 		SET(SW_STATE_WOBS, xn_var(comp, uo));
 		xb_note(b, c->where, 1,
 			"weights: the competition (8)-(10) needs %s; w_tar' and w_obs' are exported "
-			"as inputs in [%.17g, %.17g] and [%.17g, %.17g] (weights in [0, 1], a2 in "
+			"as inputs in [%.10g, %.10g] and [%.10g, %.10g] (weights in [0, 1], a2 in "
 			"[0, 1], g12 <= exp(|c2| (N + 1)))",
 			why, tl, th, ol, oh);
 	}
@@ -247,7 +247,7 @@ static int overapprox(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
 			done[SW_STATE_PHI] = done[SW_STATE_OMEGA] = 1;
 			xb_note(b, c->where, 1,
 				"turning acceleration: the FW law needs %s; exported as -b turn_rate + "
-				"u_turn_rate with u_turn_rate in [-%.17g, %.17g]",
+				"u_turn_rate with u_turn_rate in [-%.10g, %.10g]",
 				why, K, K);
 		}
 		if (bad[SW_STATE_X] || bad[SW_STATE_Y]) {
@@ -269,7 +269,7 @@ static int overapprox(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
 			done[SW_STATE_PHI] = 1;
 			xb_note(b, c->where, 1,
 				"heading rate: the wall-following law needs %s; exported as an input "
-				"u_heading in [-%.17g, %.17g]",
+				"u_heading in [-%.10g, %.10g]",
 				why, fabs(p->a), fabs(p->a));
 		}
 		if (bad[SW_STATE_X] || bad[SW_STATE_Y]) {
@@ -293,7 +293,7 @@ static int overapprox(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
 			done[SW_STATE_X] = done[SW_STATE_Y] = 1;
 			xb_note(b, c->where, 1,
 				"velocity: the potential-field direction needs %s; x' and y' are "
-				"exported as inputs in [-%.17g, %.17g]",
+				"exported as inputs in [-%.10g, %.10g]",
 				why, s, s);
 		}
 		break;
@@ -684,7 +684,7 @@ static void base_region(struct xb *b, const sw_hcomponent *c, int u, lbox *box, 
 			box->hi[k] = ph[k];
 		}
 		len += (size_t)snprintf(text + len, n - len,
-					"x, y within the start +- V T (V = %.17g m/s, T = %.17g s)%s",
+					"x, y within the start +- V T (V = %.10g m/s, T = %.10g s)%s",
 					V, T, vok ? "" : " not proven: speed unbounded");
 		/* weights, jointly: [0, 1 + d], [0, 1], [-1 - d, 1 + d] or [-1, 1] */
 		static const double cand[4][2] = {
@@ -698,7 +698,7 @@ static void base_region(struct xb *b, const sw_hcomponent *c, int u, lbox *box, 
 			      box_invariant(c, SW_STATE_WOBS, box, wl, wh, inlo, inhi);
 			if (wok)
 				len += (size_t)snprintf(text + len, n - len,
-							"; w_tar, w_obs in [%.17g, %.17g] (invariant: "
+							"; w_tar, w_obs in [%.10g, %.10g] (invariant: "
 							"checked on its faces)",
 							wl, wh);
 		}
@@ -889,7 +889,7 @@ int xb_linearize(struct xb *b, sw_hcomponent *comp, int u)
 					break;
 				nf = xn_var(comp, rv);
 				xb_note(b, lwhere, 1,
-					"linear abstraction: %s' == %s with %s in [%.17g, %.17g], the "
+					"linear abstraction: %s' == %s with %s in [%.10g, %.10g], the "
 					"interval of its exact flow over the location's region%s%s",
 					comp->vars[k].name, comp->vars[rv].name, comp->vars[rv].name, lo, hi,
 					also, st == SW_ENUMERIC ? " (the flow may be undefined at some points of "

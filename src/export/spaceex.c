@@ -44,15 +44,12 @@ static void put(sbuf *w, const char *s)
 	w->len += k;
 }
 
+static void num_text(char *b, size_t n, double v);
+
 static void put_num(sbuf *w, double v)
 {
 	char b[40];
-	if (v == 0.0)
-		v = 0.0; /* no "-0" */
-	if (v < 0)
-		snprintf(b, sizeof b, "(-%.17g)", -v);
-	else
-		snprintf(b, sizeof b, "%.17g", v);
+	num_text(b, sizeof b, v);
 	put(w, b);
 }
 
@@ -216,14 +213,15 @@ static char *primed_list(const sw_hybrid *h, const sw_hcomponent *c, sw_expr_ast
 	return t.s ? t.s : calloc(1, 1);
 }
 
+/* A number as an expression: the shortest text that reads back exactly, negatives in
+ * parentheses, no "-0". */
 static void num_text(char *b, size_t n, double v)
 {
+	char t[40];
 	if (v == 0.0)
 		v = 0.0;
-	if (v < 0)
-		snprintf(b, n, "(-%.17g)", -v);
-	else
-		snprintf(b, n, "%.17g", v);
+	sw_fmt_num(t, sizeof t, fabs(v));
+	snprintf(b, n, v < 0 ? "(-%s)" : "%s", t);
 }
 
 char *xw_initially(const sw_hybrid *h)
@@ -446,15 +444,16 @@ int sw_hybrid_spaceex_cfg(const sw_hybrid *h, int forbidden, FILE *f)
 		fprintf(f, "forbidden = \"%s\"\n", forb);
 	fprintf(f, "scenario = \"%s\"\n", h->def.scenario);
 	fprintf(f, "directions = \"%s\"\n", h->def.directions);
-	fprintf(f, "sampling-time = %.17g\n", h->def.sampling_time);
-	fprintf(f, "time-horizon = %.17g\n", h->def.time_horizon);
+	char nb[40];
+	fprintf(f, "sampling-time = %s\n", sw_fmt_num(nb, sizeof nb, h->def.sampling_time));
+	fprintf(f, "time-horizon = %s\n", sw_fmt_num(nb, sizeof nb, h->def.time_horizon));
 	fprintf(f, "iter-max = %d\n", h->def.iter_max);
 	const char *ox = h->n_netvars > 0 ? h->netvars[0] : "t";
 	const char *oy = h->n_netvars > 1 ? h->netvars[1] : ox;
 	fprintf(f, "output-variables = \"%s,%s\"\n", ox, oy);
 	fprintf(f, "output-format = \"GEN\"\n");
-	fprintf(f, "rel-err = %.17g\n", h->def.rel_err);
-	fprintf(f, "abs-err = %.17g\n", h->def.abs_err);
+	fprintf(f, "rel-err = %s\n", sw_fmt_num(nb, sizeof nb, h->def.rel_err));
+	fprintf(f, "abs-err = %s\n", sw_fmt_num(nb, sizeof nb, h->def.abs_err));
 	free(init);
 	free(forb);
 	return ferror(f) ? SW_EIO : SW_SUCCESS;

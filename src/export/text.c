@@ -188,9 +188,12 @@ int sw_hybrid_json(const sw_hybrid *h, FILE *f)
 			fputs("}", f);
 		}
 		fputs("], \"initial\": [", f);
-		for (int k = 0; k < c->n_state; k++)
-			fprintf(f, "%s{\"var\": \"%s\", \"lo\": %.17g, \"hi\": %.17g}", k ? ", " : "",
-				c->vars[k].name, in->init_lo[k], in->init_hi[k]);
+		for (int k = 0; k < c->n_state; k++) {
+			char lo[40], hi[40];
+			fprintf(f, "%s{\"var\": \"%s\", \"lo\": %s, \"hi\": %s}", k ? ", " : "",
+				c->vars[k].name, sw_fmt_num(lo, sizeof lo, in->init_lo[k]),
+				sw_fmt_num(hi, sizeof hi, in->init_hi[k]));
+		}
 		fputs("]}", f);
 	}
 	fputs("],\n  \"variables\": [", f);
@@ -227,7 +230,7 @@ int sw_hybrid_json(const sw_hybrid *h, FILE *f)
 
 /* ---- report --------------------------------------------------------------------------- */
 
-int sw_hybrid_report(const sw_hybrid *h, FILE *f)
+int sw_hybrid_report(const sw_hybrid *h, sw_export_format fmt, FILE *f)
 {
 	if (!h || !f)
 		return SW_EUSAGE;
@@ -237,9 +240,18 @@ int sw_hybrid_report(const sw_hybrid *h, FILE *f)
 	fprintf(f, "swerve export report\n\nscenario: %s%s%s%s\nprofile:  %s\n", h->name,
 		h->scenario_file[0] ? " (" : "", h->scenario_file, h->scenario_file[0] ? ")" : "",
 		sw_export_profile_name(h->def.profile));
-	fprintf(f, "files:    %s.xml with %s.cfg (no unsafe set) and %s.forbid-SET.cfg per unsafe "
-		   "set (SpaceEx format); %s.dot; %s.json\n\n",
-		h->name, h->name, h->name, h->name, h->name);
+	/* Only what this export wrote (each --format rewrites this report). */
+	if (fmt == SW_EXPORT_SPACEEX) {
+		fprintf(f, "files:    %s.xml (SpaceEx model), %s.cfg (settings, no unsafe set)", h->name,
+			h->name);
+		if (h->n_forbidden > 0)
+			fprintf(f, " and %d %s.forbid-SET.cfg (one per unsafe set, below)",
+				h->n_forbidden, h->name);
+		fputs("\n", f);
+	} else {
+		fprintf(f, "files:    %s.%s\n", h->name, fmt == SW_EXPORT_DOT ? "dot" : "json");
+	}
+	fputs("numbers in this report are rounded to 10 digits; the files hold them exactly\n\n", f);
 	fputs("components:\n", f);
 	for (int c = 0; c < h->n_components; c++) {
 		const sw_hcomponent *cp = &h->components[c];
@@ -268,9 +280,13 @@ int sw_hybrid_report(const sw_hybrid *h, FILE *f)
 	for (int k = 0; k < h->n_approx; k++)
 		if (!h->approx[k].sound)
 			fprintf(f, "  - %s: %s\n", h->approx[k].where, h->approx[k].what);
-	fprintf(f, "\nunsafe sets (%d), one configuration file each:\n", h->n_forbidden);
+	fprintf(f, "\nunsafe sets (%d)%s\n", h->n_forbidden,
+		fmt == SW_EXPORT_SPACEEX ? ", one configuration file each:" : ":");
 	for (int k = 0; k < h->n_forbidden; k++)
-		fprintf(f, "  %s.forbid-%s.cfg: %s\n", h->name, h->forbidden[k].name,
-			h->forbidden[k].what);
+		if (fmt == SW_EXPORT_SPACEEX)
+			fprintf(f, "  %s.forbid-%s.cfg: %s\n", h->name, h->forbidden[k].name,
+				h->forbidden[k].what);
+		else
+			fprintf(f, "  %s: %s\n", h->forbidden[k].name, h->forbidden[k].what);
 	return ferror(f) ? SW_EIO : SW_SUCCESS;
 }

@@ -138,7 +138,7 @@ int sw_hybrid_write(const sw_hybrid *h, sw_export_format fmt, const char *dir, s
 	}
 	free(xml);
 	if ((f = batch_open(&b, "report.txt")) != NULL)
-		sw_hybrid_report(h, f);
+		sw_hybrid_report(h, fmt, f);
 	int st = batch_finish(&b);
 	if (st == SW_SUCCESS && h->def.progress)
 		h->def.progress(1.0, h->def.progress_ctx);

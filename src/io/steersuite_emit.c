@@ -60,21 +60,10 @@ void ss_attr(ss_writer *sw, const char *k, const char *v)
 	keep(sw, xmlTextWriterWriteAttribute(sw->w, BAD_CAST k, BAD_CAST v));
 }
 
-const char *ss_num(char *buf, size_t n, double v)
-{
-	/* The shortest of %.15g .. %.17g that reads back to v (17 digits always do). */
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(buf, n, "%.*g", digits, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	return buf;
-}
-
 void ss_attr_num(ss_writer *sw, const char *k, double v)
 {
 	char buf[32];
-	ss_attr(sw, k, ss_num(buf, sizeof buf, v));
+	ss_attr(sw, k, sw_fmt_num(buf, sizeof buf, v));
 }
 
 /* --- obstacles as shapes ------------------------------------------------------------------ */
@@ -457,7 +446,7 @@ static void agent_write(ss_writer *sw, const ss_case *c, const inst *in, int i)
 		if (j >= 0) {
 			bind(sw, 'g', k, in[j].name, g->line);
 			if (g->kind == SS_SEEK_DYNAMIC) {
-				ss_num(name, sizeof name, a->radius + c->agents[in[j].elem].radius);
+				sw_fmt_num(name, sizeof name, a->radius + c->agents[in[j].elem].radius);
 				bind(sw, 'q', k, name, g->line);
 			}
 			continue;

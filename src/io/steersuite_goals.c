@@ -378,12 +378,12 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 		guard[0] = '\0';
 		if (g->kind == SS_SEEK_STATIC)
 			snprintf(guard, sizeof guard, "dist(g%d) le %s", k,
-				 ss_num(num, sizeof num, reach * a->radius));
+				 sw_fmt_num(num, sizeof num, reach * a->radius));
 		else if (g->kind == SS_SEEK_DYNAMIC)
 			snprintf(guard, sizeof guard, "dist(g%d) le q%d", k, k);
 		else if (g->kind == SS_SEEK_BOX) /* the disc overlaps the box */
 			snprintf(guard, sizeof guard, "dist(r%d) le %s", k,
-				 ss_num(num, sizeof num, a->radius));
+				 sw_fmt_num(num, sizeof num, a->radius));
 		if (guard[0])
 			transition(sw, next, guard, "reached", k, g->line);
 		/* The budget of a last goal with a place to reach running out ends the sequence
@@ -391,7 +391,7 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 		if (guard[0] && k + 1 == a->n_goals)
 			after_timeout = "expired";
 		snprintf(guard, sizeof guard, "time_in_mode ge %s",
-			 ss_num(num, sizeof num, g->duration));
+			 sw_fmt_num(num, sizeof num, g->duration));
 		transition(sw, after_timeout, guard, "timeout", k, g->line);
 		ss_end(sw);
 	}

@@ -146,10 +146,8 @@ int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char
 /** Starts element name, recording the test-case line it comes from. */
 void ss_start(ss_writer *sw, const char *name, int line);
 void ss_end(ss_writer *sw);
-/** Attribute writers (numbers with %.17g, so the text reads back to the same double). */
+/** Attribute writers (numbers as sw_fmt_num: the shortest text that reads back exactly). */
 void ss_attr(ss_writer *sw, const char *k, const char *v);
 void ss_attr_num(ss_writer *sw, const char *k, double v);
-/** The shortest decimal text of v that reads back to v exactly, in buf; returns buf. */
-const char *ss_num(char *buf, size_t n, double v);
 
 #endif
