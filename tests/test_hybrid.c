@@ -231,6 +231,42 @@ START_TEST(zeno_cycle_is_an_error_naming_agent_and_modes)
 }
 END_TEST
 
+/* A bouncing ball (h' = v, v' = -9.81, bounce v := -0.8 v at h <= 0 falling): every jump has
+ * its own instant, but the instants converge (to t0 (1 + 2 0.8 / 0.2) = 9 t0, t0 = sqrt(2/9.81) s
+ * the fall from 1 m): a Zeno
+ * error naming the agent, the modes and the time, after at most a thousand jumps in a step. */
+START_TEST(converging_jumps_are_a_zeno_error)
+{
+	sw_var_def v[] = {{"h", 2, 3, SW_VAR_REAL, 1.0, 0, NULL},
+			  {"vz", 3, 3, SW_VAR_REAL, 0.0, 0, NULL}};
+	sw_assign_def fl[] = {{"h", "vz", 4, 5}, {"vz", "-9.81", 4, 5}};
+	sw_assign_def rs[] = {{"vz", "-0.8 * vz", 5, 5}};
+	sw_mode_def md;
+	memset(&md, 0, sizeof md);
+	md.name = "fall";
+	md.flows = fl;
+	md.n_flows = 2;
+	sw_transition_def tr = {"fall", "fall", 5, "h <= 0 and vz < 0", 5, 1, 1, rs, "bounce"};
+	sw_automaton_def def = {"ball", "ball.xml", 1, 0, NULL, 0, 2, 1, 1, NULL, v, &md, &tr};
+	sw_model *m = model_with(compile_ok(&def), NULL, NULL, 0, "rk8pd");
+	sw_world *w = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	int st = SW_SUCCESS;
+	while (st == SW_SUCCESS && sw_world_time(w) < 5.0)
+		st = sw_world_step(w, &d);
+	ck_assert_int_eq(st, SW_EZENO);
+	ck_assert_int_ge(d.count, 1);
+	const char *msg = d.entry[d.count - 1].message;
+	ck_assert_msg(strstr(msg, "'walker'") && strstr(msg, "'fall'") && strstr(msg, "converge"),
+		      "%s", msg);
+	ck_assert_double_eq_tol(sw_world_time(w), 9.0 * sqrt(2.0 / 9.81), 0.25 + 1e-9);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
 START_TEST(invariant_violation_without_transition_is_a_model_error)
 {
 	sw_var_def v[] = {{"c", 2, 3, SW_VAR_CLOCK, 0.0, 0, NULL}};
@@ -353,6 +389,7 @@ Suite *hybrid_suite(void)
 	tcase_add_test(tc, disc_entering_a_region);
 	tcase_add_test(tc, equal_instants_first_listed_wins_and_chains);
 	tcase_add_test(tc, zeno_cycle_is_an_error_naming_agent_and_modes);
+	tcase_add_test(tc, converging_jumps_are_a_zeno_error);
 	tcase_add_test(tc, invariant_violation_without_transition_is_a_model_error);
 	tcase_add_test(tc, agent_reads_signal_switch_at_its_instant);
 	tcase_add_test(tc, compile_errors_cite_line_and_column);

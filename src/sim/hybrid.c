@@ -9,7 +9,10 @@
  * instants the transition listed first in the file wins.  The unit is then placed at that instant
  * (the upper end of the final bracket, where the guard is known true), resets are applied with
  * pre-jump values on the right, time_in_mode restarts, and the new mode's guards are evaluated at
- * the same instant: chains are allowed, more than zeno_max jumps at one instant is a Zeno error.
+ * the same instant: chains are allowed, more than zeno_max jumps at one instant is a Zeno error,
+ * and so are more than SW_ZENO_STEP jumps of one unit within one macro step (jumps whose instants
+ * converge, like a bouncing ball's: each is at its own instant, but infinitely many come before
+ * a finite time), reported before the event log balloons.
  * Integration then resumes from the jump instant (the GSL driver is reset, as GSL requires after
  * a discontinuity).  A guard that becomes true and false again within one macro step is not
  * seen: choose a step smaller than the shortest such episode.  Invariants are checked at every
@@ -22,6 +25,10 @@
 #include <gsl/gsl_roots.h>
 
 #include "sim_internal.h"
+
+/* Most jumps of one unit within one macro step before a Zeno error (an agent's behaviour
+ * switches a few times per second at most; a thousand in one step is an accumulation). */
+#define SW_ZENO_STEP 1000
 
 static const char *unit_name(const struct sw_world *w, int u)
 {
@@ -203,7 +210,19 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 	double *y0 = w->work + 4 * (size_t)w->maxdim;
 	int dim = w->dim[u];
 	double t = t0;
+	int first_mode = w->mode[u];
 	for (int guard_jumps = 0; t < t1; guard_jumps++) {
+		if (guard_jumps >= SW_ZENO_STEP) {
+			const struct sw_automaton *a = w->aut[u];
+			return sw_diag_add(diag, SW_SEV_ERROR, w->m->file,
+					   u < w->n ? w->m->agents[u].line : 0, 0,
+					   "Zeno behaviour: '%s' (automaton '%s') made %d jumps between "
+					   "t = %.9g s and t = %.17g s, from mode '%s' to mode '%s': the "
+					   "jump instants converge (they accumulate before t = %.9g s)",
+					   unit_name(w, u), a->name, guard_jumps, t0, t,
+					   a->modes[first_mode].name, a->modes[w->mode[u]].name, t1),
+			       SW_EZENO;
+		}
 		memcpy(y0, y, (size_t)dim * sizeof *y0);
 		int st = sw__integrate(w, u, t, t1, y);
 		if (st != SW_SUCCESS)
@@ -237,8 +256,6 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 		if ((st = settle(w, u, tbest, y, diag)) != SW_SUCCESS)
 			return st;
 		t = tbest;
-		if (guard_jumps > 1000000)
-			return SW_EZENO;
 	}
 	return SW_SUCCESS;
 }
