@@ -378,6 +378,9 @@ if grep -q "agent 'a' never moves" "$E" && [ ! -e "$tmp/never.svg" ]; then ok; e
 # report.txt lists only the files its export wrote, and no 17-digit numbers.
 expect 0 "export JSON only" "$SW" export -f json -o "$tmp/rep" models/glm_barrier.xml
 if grep -q "^files:    glm_barrier.json$" "$tmp/rep/report.txt" && ! grep -q "\.cfg" "$tmp/rep/report.txt" && ! grep -qE "[0-9]\.[0-9]{12,}" "$tmp/rep/report.txt"; then ok; else bad "report.txt lists files it did not write or long numbers"; cat "$tmp/rep/report.txt" >&2; fi
+# A write that fails mid-run (here the file-size limit; ENOSPC alike) names the file and the reason.
+expect 1 "run past the file-size limit" sh -c "trap '' XFSZ; ulimit -f 2; '$SWABS' run -q -o '$tmp/fsize' models/demo.xml"
+if grep -q "^$tmp/fsize/trajectory.csv: error: cannot write the output: File too large" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/fsize/summary.json" ]; then ok; else bad "a failed write is not named"; cat /tmp/swerve_cli_err.$$ >&2; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

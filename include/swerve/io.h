@@ -140,6 +140,11 @@ int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag
 /** Removes the temporary files and frees o.  NULL is allowed. */
 void sw_output_abort(sw_output *o);
 
+/** After a write failed (sw_output_sample returned SW_EIO): adds "DIR/FILE: cannot write the
+ * output: REASON" (the first failing file and its errno text, e.g. "No space left on device")
+ * to diag.  Nothing when nothing failed. */
+void sw_output_report(const sw_output *o, sw_diag *diag);
+
 /** The trajectory and event lines written so far, as bytes (a malloc'ed buffer), for a
  * checkpoint; sw_output_restore() puts them into the fresh files of a resumed run.  Return
  * SW_SUCCESS, SW_EIO, SW_ENOMEM, or (restore) SW_EINPUT when the bytes are not such a record. */

@@ -179,6 +179,8 @@ int cmd_run(int argc, char **argv)
 			o = NULL;
 		}
 	}
+	if (st == SW_EIO)
+		sw_output_report(o, &diag); /* which file, and why (ENOSPC: "No space left ...") */
 	sw_output_abort(o);
 	cli_print_diag(&diag);
 	int code = cli_exit_code(st);

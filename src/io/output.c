@@ -28,7 +28,28 @@ struct sw_output {
 	char tmp[OUT_N][4200];
 	FILE *f[OUT_N];
 	int failed; /* a write failed */
+	int err, err_file; /* errno and file (OUT_*) of the first failed write */
 };
+
+/* Records a failed write to file k (the first one is what the message names). */
+static void fail(sw_output *o, int k)
+{
+	if (!o->failed) {
+		o->err = errno ? errno : EIO;
+		o->err_file = k;
+	}
+	o->failed = 1;
+}
+
+void sw_output_report(const sw_output *o, sw_diag *diag)
+{
+	if (!o || !o->failed)
+		return;
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", o->dir, out_names[o->err_file]);
+	sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot write the output: %s",
+		    strerror(o->err));
+}
 
 void sw_output_abort(sw_output *o)
 {
@@ -55,7 +76,7 @@ static void on_event(const sw_world *w, int agent, double t, int from, int to, c
 	fputs(",\"guard\":", f);
 	sw__json_str(f, guard);
 	if (fputs("}\n", f) < 0)
-		o->failed = 1;
+		fail(o, OUT_EVENTS);
 }
 
 int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag)
@@ -81,7 +102,7 @@ int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag 
 	/* 3-D scenarios: z and the heading unit vector follow (heading is then the azimuth). */
 	if (fprintf(o->f[OUT_TRAJ], "t,agent,mode,x,y,heading,speed,w_tar,w_obs%s\n",
 		    m->dim3 ? ",z,ux,uy,uz" : "") < 0)
-		o->failed = 1;
+		fail(o, OUT_TRAJ);
 	*out = o;
 	return SW_SUCCESS;
 }
@@ -126,7 +147,7 @@ int sw_output_sample(const sw_world *w, void *ctx)
 		    fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%.10g,%.10g%s", y[SW_STATE_X],
 			    y[SW_STATE_Y], sw_wrap_angle(y[SW_STATE_PHI]), y[SW_STATE_V],
 			    y[SW_STATE_WTAR], y[SW_STATE_WOBS], tail) < 0) {
-			o->failed = 1;
+			fail(o, OUT_TRAJ);
 			return SW_EIO;
 		}
 	}
@@ -136,7 +157,7 @@ int sw_output_sample(const sw_world *w, void *ctx)
 int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag *diag)
 {
 	if (sw_summary_write_json(o->f[OUT_SUMMARY], w, error) != SW_SUCCESS)
-		o->failed = 1;
+		fail(o, OUT_SUMMARY);
 	char final[OUT_N][4200];
 	int st = SW_SUCCESS;
 	for (int k = 0; k < OUT_N; k++) {
@@ -150,8 +171,7 @@ int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag
 			o->tmp[k][0] = '\0'; /* removed */
 	}
 	if (st == SW_SUCCESS && o->failed) {
-		sw_diag_add(diag, SW_SEV_ERROR, o->dir, 0, 0, "writing the outputs failed: %s",
-			    strerror(errno ? errno : EIO));
+		sw_output_report(o, diag);
 		st = SW_EIO;
 	}
 	/* The old record goes first: from here until the new one is renamed, the directory holds
