@@ -381,6 +381,11 @@ if grep -q "^files:    glm_barrier.json$" "$tmp/rep/report.txt" && ! grep -q "\.
 # A write that fails mid-run (here the file-size limit; ENOSPC alike) names the file and the reason.
 expect 1 "run past the file-size limit" sh -c "trap '' XFSZ; ulimit -f 2; '$SWABS' run -q -o '$tmp/fsize' models/demo.xml"
 if grep -q "^$tmp/fsize/trajectory.csv: error: cannot write the output: File too large" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/fsize/summary.json" ]; then ok; else bad "a failed write is not named"; cat /tmp/swerve_cli_err.$$ >&2; fi
+# -o "" and --resume without a checkpoint: a clear message, exit 2, nothing created.
+expect 2 "run -o empty" "$SW" run -q -o "" models/demo.xml
+if grep -q "output directory name is empty" /tmp/swerve_cli_err.$$ && ! grep -q "Success" /tmp/swerve_cli_err.$$; then ok; else bad "-o '' message"; cat /tmp/swerve_cli_err.$$ >&2; fi
+expect 2 "resume without a checkpoint" "$SW" run -q --resume -o "$tmp/noresume" models/demo.xml
+if [ ! -e "$tmp/noresume" ] && grep -q "checkpoint.swck: error: cannot read the checkpoint" /tmp/swerve_cli_err.$$; then ok; else bad "--resume without a checkpoint left a folder or said nothing"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -136,6 +136,18 @@ int cmd_run(int argc, char **argv)
 	if (st == SW_SUCCESS)
 		cli_note("stepping on %d thread%s, outputs to %s/", sw_world_threads(w),
 			 sw_world_threads(w) == 1 ? "" : "s", outdir);
+	if (st == SW_SUCCESS && resume) {
+		/* Before any folder or file is made: nothing to resume leaves nothing behind. */
+		char ck_path[4200];
+		snprintf(ck_path, sizeof ck_path, "%s/checkpoint.swck", outdir);
+		if (access(ck_path, R_OK) != 0) {
+			sw_diag_add(&diag, SW_SEV_ERROR, ck_path, 0, 0,
+				    "cannot read the checkpoint: %s; expected the file a run with "
+				    "--checkpoint-every left in its output directory",
+				    strerror(errno));
+			st = SW_EUSAGE;
+		}
+	}
 	if (st == SW_SUCCESS)
 		st = sw_output_open(outdir, m, &o, &diag);
 	cli_ckpt ck = {o, outdir, every, every, halt_at, 0, &diag};

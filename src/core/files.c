@@ -10,8 +10,10 @@
 int sw_make_dirs(const char *dir)
 {
 	char buf[4096];
-	if (!dir || !dir[0] || snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+	if (!dir || !dir[0] || snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
+		errno = dir && dir[0] ? ENAMETOOLONG : EINVAL; /* never a stale errno */
 		return -1;
+	}
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
 			continue;

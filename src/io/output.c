@@ -82,6 +82,10 @@ static void on_event(const sw_world *w, int agent, double t, int from, int to, c
 int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag)
 {
 	*out = NULL;
+	if (!dir || !dir[0])
+		return sw_diag_add(diag, SW_SEV_ERROR, NULL, 0, 0,
+				   "the output directory name is empty; expected a folder name"),
+		       SW_EUSAGE;
 	if (sw_make_dirs(dir) != 0)
 		return sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0,
 				   "cannot create output directory: %s", strerror(errno)),
