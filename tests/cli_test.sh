@@ -386,6 +386,11 @@ expect 2 "run -o empty" "$SW" run -q -o "" models/demo.xml
 if grep -q "output directory name is empty" /tmp/swerve_cli_err.$$ && ! grep -q "Success" /tmp/swerve_cli_err.$$; then ok; else bad "-o '' message"; cat /tmp/swerve_cli_err.$$ >&2; fi
 expect 2 "resume without a checkpoint" "$SW" run -q --resume -o "$tmp/noresume" models/demo.xml
 if [ ! -e "$tmp/noresume" ] && grep -q "checkpoint.swck: error: cannot read the checkpoint" /tmp/swerve_cli_err.$$; then ok; else bad "--resume without a checkpoint left a folder or said nothing"; fi
+# Progress on a terminal: simulated time, speed against real time, time left (script gives a tty).
+if command -v script > /dev/null 2>&1; then
+	script -qc "'$SWABS' run -o '$tmp/prog' models/demo.xml" /dev/null > "$tmp/prog.txt" 2>&1
+	if tr '\r' '\n' < "$tmp/prog.txt" | grep -q "t = 40 of 40 s, .* x real time"; then ok; else bad "progress lacks simulated time and rate"; cat "$tmp/prog.txt" >&2; fi
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

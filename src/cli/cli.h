@@ -81,6 +81,10 @@ int cli_number(const char *cmd, const char *opt, const char *text, double lo, do
  * only when stderr is a terminal (isatty); a new task starts again below 100 %. */
 void cli_progress(double frac);
 
+/** Starts a task for cli_progress: a simulation of `simulated` seconds (0: another task), so the
+ * line also shows the simulated time, the speed against real time and the time left. */
+void cli_progress_start(double simulated);
+
 /** Loads the scenario at path into *m, overriding its seed when seed >= 0 and its duration when
  * duration > 0.  Returns EXIT_OK, or prints the diagnostics and returns the exit code. */
 int cli_load(const char *path, double seed, double duration, sw_model **m);

@@ -161,6 +161,8 @@ int cmd_run(int argc, char **argv)
 		sw_output_attach(o, w);
 		int tty = cli_verbosity >= 0 && isatty(STDERR_FILENO);
 		int ckpt = every > 0.0 || halt_at > 0.0;
+		if (tty)
+			cli_progress_start(m->run.duration);
 		st = sw_world_run(w, ckpt ? cli_ckpt_sample : sw_output_sample, ckpt ? (void *)&ck : o,
 				  tty ? cli_progress : NULL, &diag);
 		if (ck.halted) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -148,16 +149,50 @@ int cli_prepare_fields(sw_model *m, const char *cache, int no_cache)
 	return st;
 }
 
+/* The task cli_progress reports on: its simulated length (0: not a simulation) and when it
+ * started (wall clock). */
+static double progress_total;
+static struct timespec progress_t0;
+static int progress_last = -1;
+
+static double wall_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+void cli_progress_start(double simulated)
+{
+	progress_total = simulated;
+	progress_last = -1;
+	clock_gettime(CLOCK_MONOTONIC, &progress_t0);
+}
+
 void cli_progress(double frac)
 {
-	static int last = -1;
 	int pct = (int)(100.0 * frac);
-	if (pct != last) {
-		fprintf(stderr, "\rswerve: %3d%%", pct);
-		if (pct >= 100)
-			fputc('\n', stderr);
-		last = pct >= 100 ? -1 : pct;
+	if (pct == progress_last)
+		return;
+	if (progress_last < 0 && pct < 100 && !(frac > 0.0))
+		clock_gettime(CLOCK_MONOTONIC, &progress_t0); /* a task without cli_progress_start */
+	double wall = wall_since(&progress_t0);
+	fprintf(stderr, "\rswerve: %3d%%", pct);
+	if (progress_total > 0.0)
+		fprintf(stderr, "  t = %.4g of %.4g s", frac * progress_total, progress_total);
+	if (frac > 0.0 && wall > 0.0) {
+		if (progress_total > 0.0)
+			fprintf(stderr, ", %.3g x real time", frac * progress_total / wall);
+		if (pct < 100)
+			fprintf(stderr, ", %.0f s left ", wall * (1.0 - frac) / frac);
+		else
+			fprintf(stderr, " in %.3g s         ", wall);
 	}
+	if (pct >= 100) {
+		fputc('\n', stderr);
+		progress_total = 0.0;
+	}
+	progress_last = pct >= 100 ? -1 : pct;
 }
 
 int cli_load(const char *path, double seed, double duration, sw_model **m)
@@ -179,6 +214,8 @@ int cli_record(const sw_model *m, int progress, sw_world **w, sw_trace **tr, sw_
 	if (st != SW_SUCCESS)
 		return st;
 	sw_world_set_event_fn(*w, sw_trace_event, *tr);
+	if (progress)
+		cli_progress_start(m->run.duration);
 	return sw_world_run(*w, sw_trace_sample, *tr, progress ? cli_progress : NULL, diag);
 }
 
