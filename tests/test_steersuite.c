@@ -744,6 +744,23 @@ START_TEST(test_names_and_goalless)
 }
 END_TEST
 
+/* An agent without goals is never in the world (done from the start, and done agents leave): it
+ * may stand inside an obstacle, as in SteerSuite's polygon cases; one with goals may not. */
+START_TEST(test_goalless_agent_inside_obstacle)
+{
+	const char *disc = "<circleObstacle><radius>1</radius><height>1</height><position><x>0</x>"
+			   "<y>0</y><z>0</z></position></circleObstacle>\n";
+	char body[2048];
+	snprintf(body, sizeof body, "%s%s</agent>\n", disc, A0);
+	sw_model *m = NULL;
+	import_ok(body, 1, &m, NULL);
+	sw_model_free(m);
+	snprintf(body, sizeof body, "%s%s%s", disc, A0, IDLE);
+	sw_diag d;
+	ck_assert_int_eq(import_case(body, 1, &m, NULL, &d), SW_EINPUT);
+}
+END_TEST
+
 /* A licence comment before the XML declaration (as in SteerSuite's dragon_age cases). */
 START_TEST(test_late_declaration)
 {
@@ -824,6 +841,7 @@ Suite *steersuite_suite(void)
 			    (int)(sizeof warn_cases / sizeof warn_cases[0]));
 	tcase_add_test(tc, test_names_and_goalless);
 	tcase_add_test(tc, test_late_declaration);
+	tcase_add_test(tc, test_goalless_agent_inside_obstacle);
 	suite_add_tcase(s, tc);
 	TCase *tg = tcase_create("goals");
 	tcase_add_test(tg, test_goal_seek_static);

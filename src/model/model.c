@@ -868,6 +868,19 @@ static int resolve_bindings(sw_model *m, int i, sw_diag *diag)
 	return st;
 }
 
+/* An agent that starts in a terminal mode (no law, no way out) of a world where done agents
+ * leave (run.leave_when_done) is never in the world: where it stands does not matter.  (A
+ * SteerSuite agent without goals, such as those placed inside the polygons of the polygon
+ * cases.) */
+static int absent_from_start(const sw_model *m, const sw_agent *a)
+{
+	if (!m->run.leave_when_done || a->behaviour < 0)
+		return 0;
+	const sw_automaton *au = m->automata[a->behaviour];
+	const sw_amode *md = &au->modes[au->initial];
+	return !md->moves && md->trans_count == 0;
+}
+
 int sw_model_finalize(sw_model *m, sw_diag *diag)
 {
 	if (!m || m->finalized)
@@ -891,7 +904,7 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 	}
 	for (int i = 0; i < m->n_agents; i++) {
 		sw_agent *a = &m->agents[i];
-		for (int j = 0; j < m->n_obstacles; j++) {
+		for (int j = 0; j < m->n_obstacles && !absent_from_start(m, a); j++) {
 			double c = sw_model_obstacle_clearance(m, j, 0.0, a->position, a->radius);
 			if (c < 0.0) {
 				sw_diag_add(diag, SW_SEV_ERROR, m->file, a->line, 0,
