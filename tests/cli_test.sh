@@ -392,5 +392,14 @@ if command -v script > /dev/null 2>&1; then
 	if tr '\r' '\n' < "$tmp/prog.txt" | grep -q "t = 40 of 40 s, .* x real time"; then ok; else bad "progress lacks simulated time and rate"; cat "$tmp/prog.txt" >&2; fi
 fi
 
+# The man page describes every command, the conventions, the environment and -j.
+for c in $cmds; do
+	if grep -q "^\.B $(echo "$c" | sed 's/-/\\\\-/g')\$" docs/swerve.1; then ok; else bad "docs/swerve.1 has no section for $c"; fi
+done
+for h in CONVENTIONS ENVIRONMENT "EXIT STATUS"; do
+	if grep -q "^\.SH $h" docs/swerve.1; then ok; else bad "docs/swerve.1 lacks $h"; fi
+done
+if grep -q '^\.B \\-j, \\-\\-threads' docs/swerve.1; then ok; else bad "docs/swerve.1 does not describe -j"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
