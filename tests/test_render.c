@@ -538,6 +538,41 @@ START_TEST(legend_has_one_row_and_colour_per_automaton_mode)
 }
 END_TEST
 
+/* 200 agents on a circle: at most 30 names are written, and no two of them overlap (boxes of
+ * 0.6 em a character, as documented); the demo's three agents are all named. */
+START_TEST(crowd_names_are_thinned_out)
+{
+	run_rec *r = record("models/crowd_circle.xml");
+	ck_assert_int_eq(r->m->n_agents, 200);
+	sw_diag d;
+	sw_diag_init(&d);
+	char *path = tmp_path(".svg");
+	ck_assert_int_eq(sw_render_svg(r->w, r->tr, NULL, path, &d), SW_SUCCESS);
+	double wpx, hpx;
+	xmlDocPtr doc = parse_svg(path, &wpx, &hpx);
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	int n = count(root, "text", "agent-name");
+	ck_assert_int_le(n, 30);
+	ck_assert_int_ge(n, 10);
+	for (int a = 0; a < n; a++)
+		for (int b = 0; b < a; b++) {
+			xmlNodePtr p = find(root, "text", "agent-name", a),
+				   q = find(root, "text", "agent-name", b);
+			xmlChar *tp = xmlNodeGetContent(p), *tq = xmlNodeGetContent(q);
+			double size = num_prop(p, "font-size");
+			double half = 0.3 * size * (double)(strlen((char *)tp) + strlen((char *)tq));
+			ck_assert_msg(fabs(num_prop(p, "x") - num_prop(q, "x")) >= half ||
+					      fabs(num_prop(p, "y") - num_prop(q, "y")) >= size,
+				      "names %s and %s overlap", (char *)tp, (char *)tq);
+			xmlFree(tp);
+			xmlFree(tq);
+		}
+	xmlFreeDoc(doc);
+	unlink(path);
+	record_free(r);
+}
+END_TEST
+
 START_TEST(image_format_from_extension)
 {
 	sw_image_format f = SW_IMAGE_PNG;
@@ -561,6 +596,7 @@ Suite *render_suite(void)
 	tcase_add_test(tc, series_curves_map_back_to_the_states);
 	tcase_add_test(tc, image_format_from_extension);
 	tcase_add_test(tc, legend_has_one_row_and_colour_per_automaton_mode);
+	tcase_add_test(tc, crowd_names_are_thinned_out);
 	suite_add_tcase(s, tc);
 	return s;
 }

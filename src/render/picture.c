@@ -19,6 +19,10 @@
 #include "render/scene.h"
 #include "render/trace.h"
 
+/* Agent names drawn at most (a crowd's 200 names would hide the picture), and labels placed at
+ * most (names, the legend's box). */
+enum { NAMES_MAX = 30, LABELS_MAX = 256 };
+
 sw_render_def sw_default_render_def(void)
 {
 	sw_render_def d = {900.0, 1.0, 5.0, 0, NULL, 1, 1.0};
@@ -286,9 +290,45 @@ static void draw_events(sw_scene *sc, const view *v, const sw_world *w, const sw
 	}
 }
 
+/* Labels placed so far (text boxes estimated at 0.6 em a character; the legend blocks its box
+ * too).  A label that would overlap one already placed is left out, so a crowd's names thin
+ * themselves out where agents stand close instead of overprinting into a block. */
+typedef struct {
+	double box[LABELS_MAX][4]; /* x0 y0 x1 y1, px */
+	int n;
+} labels;
+
+static void labels_block(labels *lb, double x0, double y0, double x1, double y1)
+{
+	if (lb->n < LABELS_MAX) {
+		double *b = lb->box[lb->n++];
+		b[0] = x0, b[1] = y0, b[2] = x1, b[3] = y1;
+	}
+}
+
+/* Draws text at (x, y) when its box overlaps no placed label and lies in the picture; 1 when
+ * drawn. */
+static int label(sw_scene *sc, labels *lb, const char *cls, double x, double y, sc_anchor anchor,
+		 double size, int colour, const char *text)
+{
+	double w = 0.6 * size * (double)strlen(text);
+	double x0 = anchor == SC_START ? x : anchor == SC_MIDDLE ? x - 0.5 * w : x - w;
+	double b[4] = {x0 - 1, y - 0.8 * size, x0 + w + 1, y + 0.25 * size};
+	if (lb->n >= LABELS_MAX || b[0] < 0 || b[1] < 0 || b[2] > sc_width(sc) ||
+	    b[3] > sc_height(sc))
+		return 0;
+	for (int k = 0; k < lb->n; k++)
+		if (b[0] < lb->box[k][2] && lb->box[k][0] < b[2] && b[1] < lb->box[k][3] &&
+		    lb->box[k][1] < b[3])
+			return 0;
+	labels_block(lb, b[0], b[1], b[2], b[3]);
+	sc_text(sc, cls, x, y, anchor, size, 0, colour, text);
+	return 1;
+}
+
 /* The legend: one row per mode key ("automaton: mode", or the mode alone for the plain law) in
  * the keys' order, at most MAX_ROWS (then a row saying how many more). */
-static void draw_legend(sw_scene *sc, const sw_trace *tr, const mode_keys *mk)
+static void draw_legend(sw_scene *sc, const sw_trace *tr, const mode_keys *mk, labels *lb)
 {
 	enum { MAX_ROWS = 20 };
 	char text[MAX_ROWS + 1][2 * SW_NAME_MAX + 8];
@@ -310,9 +350,11 @@ static void draw_legend(sw_scene *sc, const sw_trace *tr, const mode_keys *mk)
 	size_t longest = 0;
 	for (int q = 0; q < lines; q++)
 		longest = strlen(text[q]) > longest ? strlen(text[q]) : longest;
-	if (lines > 0)
-		sc_rect(sc, "legend-box", 3, 3, 38 + 7.0 * (double)longest, 15.0 * lines + 6,
-			sc_filled(0xffffff, 0xc0c0c0, 1));
+	if (lines > 0) {
+		double bw = 38 + 7.0 * (double)longest, bh = 15.0 * lines + 6;
+		sc_rect(sc, "legend-box", 3, 3, bw, bh, sc_filled(0xffffff, 0xc0c0c0, 1));
+		labels_block(lb, 3, 3, 3 + bw, 3 + bh);
+	}
 	for (int q = 0; q < lines; q++) {
 		double y = 16 + 15 * q;
 		if (q < rows)
@@ -322,14 +364,15 @@ static void draw_legend(sw_scene *sc, const sw_trace *tr, const mode_keys *mk)
 	}
 }
 
-/* Each agent's name beside the start of its trajectory. */
-static void draw_names(sw_scene *sc, const view *v, const sw_trace *tr)
+/* Agents' names above the starts of their trajectories, in file order: at most NAMES_MAX, and
+ * none over another label. */
+static void draw_names(sw_scene *sc, const view *v, const sw_trace *tr, labels *lb)
 {
-	for (int i = 0; i < tr->n_agents && tr->n_samples > 0; i++) {
+	for (int i = 0, drawn = 0; i < tr->n_agents && tr->n_samples > 0 && drawn < NAMES_MAX; i++) {
 		const trace_pt *p = trace_at(tr, 0, i);
 		double r = tr->m->agents[i].radius * v->s;
-		sc_text(sc, "agent-name", px(v, p->x), py(v, p->y) - r - 4, SC_MIDDLE, 11, 0, 0x404040,
-			tr->m->agents[i].name);
+		drawn += label(sc, lb, "agent-name", px(v, p->x), py(v, p->y) - r - 4, SC_MIDDLE, 11,
+			       0x404040, tr->m->agents[i].name);
 	}
 }
 
@@ -372,8 +415,9 @@ int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *
 		draw_agents_at(sc, &v, tr, &mk, tr->n_samples - 1, "agent", 1);
 	}
 	if (d.legend) {
-		draw_legend(sc, tr, &mk);
-		draw_names(sc, &v, tr);
+		labels lb = {.n = 0};
+		draw_legend(sc, tr, &mk, &lb);
+		draw_names(sc, &v, tr, &lb);
 	}
 	int st = sc_write(sc, fmt, path, diag);
 	sc_free(sc);
@@ -403,8 +447,10 @@ int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *
 		draw_events(sc, &v, w, tr, &mk, t);
 		draw_agents_at(sc, &v, tr, &mk, k, "agent", 1);
 	}
-	if (d.legend)
-		draw_legend(sc, tr, &mk);
+	if (d.legend) {
+		labels lb = {.n = 0};
+		draw_legend(sc, tr, &mk, &lb);
+	}
 	char buf[64];
 	snprintf(buf, sizeof buf, "t = %.2f s", t);
 	sc_text(sc, "clock", v.w - 8, 18, SC_END, 14, 0, 0, buf);
@@ -494,8 +540,9 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 	sc_rect(sc, "clock", 0, v.h - 5, v.w, 5, sc_filled(0x1f77b4, SC_NONE, 0));
 	sc_rect_grow(sc, dur);
 	if (d.legend) {
-		draw_legend(sc, tr, &mk);
-		draw_names(sc, &v, tr);
+		labels lb = {.n = 0};
+		draw_legend(sc, tr, &mk, &lb);
+		draw_names(sc, &v, tr, &lb);
 	}
 	free(buf);
 	free(fill);
