@@ -362,6 +362,7 @@ expect 2 "analyze after the end of the run" "$SW" analyze -A walker -a 41 models
 if grep -q "after the end of the run (models/glm_barrier.xml lasts 40 s)" "$E" && [ ! -s "$O" ]; then ok; else bad "analyze after the run: message"; cat "$E" >&2; fi
 expect 2 "analyze an agent standing still" "$SW" analyze -A walker -a 30 models/glm_barrier.xml
 if grep -q "agent 'walker' stands still at t = 30 s (mode arrived" "$E" && [ ! -s "$O" ]; then ok; else bad "analyze of a still agent: message"; cat "$E" >&2; fi
+expect 0 "analyze an agent at rest before it starts" "$SW" analyze -A cy models/demo.xml
 expect 2 "heading plot of an agent standing still" "$SW" plot -A walker -a 30 -o "$tmp/still.svg" models/glm_barrier.xml
 if grep -q "stands still" "$E" && [ ! -e "$tmp/still.svg" ]; then ok; else bad "plot of a still agent: message or file"; fi
 expect 2 "heading plot after the end of the run" "$SW" plot -A walker -a 50 -o "$tmp/late.svg" models/glm_barrier.xml

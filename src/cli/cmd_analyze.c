@@ -34,8 +34,8 @@ static void analyze_usage(FILE *f)
 	      "\n"
 	      "The analysis goes to standard output; progress (on a terminal) to standard error.\n"
 	      "Exit status: 0 success, 1 simulation failure, 2 bad usage, bad input, unknown agent,\n"
-	      "T after the end of the run, an agent that does not run GLM at T, or one that stands\n"
-	      "still at T (the heading dynamics need motion).\n",
+	      "T after the end of the run, an agent that does not run GLM at T, or one that has\n"
+	      "arrived and stands still at T (the heading dynamics need motion).\n",
 	      f);
 }
 

@@ -41,7 +41,8 @@ static void plot_usage(FILE *f)
 	      "Progress (on a terminal) and the summary go to standard error.\n"
 	      "Exit status: 0 written, 1 simulation or write failure, 2 bad usage, bad input,\n"
 	      "unknown agent, T after the end of the run, or (heading plot) an agent that does\n"
-	      "not steer with GLM at T or stands still then, or (--series) one that never moves.\n",
+	      "not steer with GLM at T or has arrived and stands still then, or (--series) one\n"
+	      "that never moves.\n",
 	      f);
 }
 

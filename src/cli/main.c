@@ -274,27 +274,23 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 		*m = NULL;
 		return cli_exit_code(st);
 	}
-	/* The heading dynamics at T only mean something for an agent that moves then. */
+	/* The heading dynamics at T mean nothing for an agent that has arrived and stands still
+	 * (one at rest that has not arrived may be about to accelerate: it is analysed). */
 	sw_agent_state as;
 	sw_world_agent(*w, ai, &as);
 	const sw_agent_metrics *mt = sw_world_metrics(*w, ai);
-	if (ended || as.y[SW_STATE_V] == 0.0) {
+	if (ended || (as.y[SW_STATE_V] == 0.0 && mt->reached)) {
 		if (ended)
 			fprintf(stderr, "swerve %s: the run ends at t = %.9g s (every agent done), "
 					"before --at %g s\n",
 				cmd, sw_world_time(*w), at);
-		else if (mt->reached && mt->t_reached > 0.0)
-			fprintf(stderr, "swerve %s: agent '%s' stands still at t = %.9g s (mode %s, "
-					"speed 0; it reached its target at t = %.9g s): its heading "
-					"dynamics need motion; choose an earlier --at\n",
-				cmd, (*m)->agents[ai].name, sw_world_time(*w),
-				sw_world_mode_name(*w, ai, sw_world_unit_mode(*w, ai)), mt->t_reached);
 		else
 			fprintf(stderr, "swerve %s: agent '%s' stands still at t = %.9g s (mode %s, "
-					"speed 0): its heading dynamics need motion; choose another "
-					"--at\n",
+					"speed 0): it reached its target at t = %.9g s, and its heading "
+					"dynamics need motion%s\n",
 				cmd, (*m)->agents[ai].name, sw_world_time(*w),
-				sw_world_mode_name(*w, ai, sw_world_unit_mode(*w, ai)));
+				sw_world_mode_name(*w, ai, sw_world_unit_mode(*w, ai)), mt->t_reached,
+				mt->t_reached > 0.0 ? "; choose an earlier --at" : "");
 		sw_world_destroy(*w);
 		sw_model_free(*m);
 		*w = NULL;
