@@ -31,6 +31,7 @@ Suite *hostile_suite(void);
 Suite *faults_suite(void);
 Suite *space3_suite(void);
 Suite *atomic_suite(void);
+Suite *locate_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_roots.h>
 
 #include "sim_internal.h"
 
@@ -150,28 +149,14 @@ int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag)
 	return settle(w, u, t, w->y + w->off[u], diag);
 }
 
-/* Brent context: margin of one guard along the flow from (t0, y0). */
-typedef struct {
-	struct sw_world *w;
-	int u;
-	double t0;
-	const double *y0;
-	const sw_expr *guard;
-	int status;
-} locate_ctx;
-
-static double guard_along_flow(double tau, void *params)
+/* A guard's margin (> 0 exactly when true).  At the interval start the guard is false: a zero
+ * margin there (strict comparison at equality) counts as negative so that the bracket has a
+ * sign change. */
+static double guard_margin(struct sw_world *w, int u, double t0, double t, const double *y,
+			   const void *guard)
 {
-	locate_ctx *c = params;
-	double *y = c->w->work + 5 * (size_t)c->w->maxdim;
-	memcpy(y, c->y0, (size_t)c->w->dim[c->u] * sizeof *y);
-	int st = sw__integrate(c->w, c->u, c->t0, tau, y);
-	if (st != SW_SUCCESS && c->status == SW_SUCCESS)
-		c->status = st;
-	double g = sw__margin(c->w, c->u, tau, y, c->guard);
-	/* At the interval start the guard is false: a zero margin there (strict comparison at
-	 * equality) counts as negative so that the bracket has a sign change. */
-	if (tau <= c->t0 && !(g < 0.0))
+	double g = sw__margin(w, u, t, y, guard);
+	if (t <= t0 && !(g < 0.0))
 		g = -DBL_MIN;
 	return g;
 }
@@ -180,28 +165,17 @@ static double guard_along_flow(double tau, void *params)
 static int locate(struct sw_world *w, int u, double t0, double t1, const double *y0,
 		  const sw_expr *guard, double *tstar)
 {
-	locate_ctx c = {w, u, t0, y0, guard, SW_SUCCESS};
-	gsl_function f = {guard_along_flow, &c};
-	double g1 = guard_along_flow(t1, &c);
-	if (!(g1 > 0.0)) { /* true but not by margin (== at equality, host booleans): at t1 */
+	double *y = w->work + 5 * (size_t)w->maxdim;
+	memcpy(y, y0, (size_t)w->dim[u] * sizeof *y);
+	int st = sw__integrate(w, u, t0, t1, y);
+	if (st != SW_SUCCESS)
+		return st;
+	if (!(guard_margin(w, u, t0, t1, y, guard) > 0.0)) {
+		/* true but not by margin (== at equality, host booleans): at t1 */
 		*tstar = t1;
-		return c.status;
+		return SW_SUCCESS;
 	}
-	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-	if (!s)
-		return SW_ENOMEM;
-	int st = gsl_root_fsolver_set(s, &f, t0, t1);
-	double hi = t1;
-	for (int it = 0; st == GSL_SUCCESS && it < 200; it++) {
-		st = gsl_root_fsolver_iterate(s);
-		double lo = gsl_root_fsolver_x_lower(s);
-		hi = gsl_root_fsolver_x_upper(s);
-		if (gsl_root_test_interval(lo, hi, w->m->run.event_tol, 0.0) == GSL_SUCCESS)
-			break;
-	}
-	gsl_root_fsolver_free(s);
-	*tstar = hi;
-	return st != GSL_SUCCESS ? st : c.status;
+	return sw__locate(w, u, t0, t1, y0, guard_margin, guard, tstar);
 }
 
 int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag *diag)

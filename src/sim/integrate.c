@@ -163,6 +163,7 @@ int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 	w->rhs_status = SW_SUCCESS;
 	w->fault_k = -1;
 	w->fault_t = NAN;
+	w->fault_locate = 0;
 	if (!w->type)
 		return w->dim3 && u < w->n ? sw__euler3(w, u, t0, t1, y) : euler(w, u, t0, t1, y);
 	w->ctx[u].w = w; /* the world or thread view integrating u now */
@@ -208,7 +209,12 @@ void sw__fault_describe(const struct sw_world *w, int u, int st, const double *y
 	for (int j = 0; y && j < w->dim[u] && bad < 0; j++)
 		if (!isfinite(y[j]))
 			bad = j;
-	if (st == GSL_FAILURE && w->type && !w->m->run.fixed)
+	if (w->fault_locate)
+		snprintf(buf, n,
+			 "locating an event (a guard or the arrival) between t = %.17g s and t = "
+			 "%.17g s did not converge to event-tol = %g s",
+			 w->fault_t, w->fault_t1, w->m->run.event_tol);
+	else if (st == GSL_FAILURE && w->type && !w->m->run.fixed)
 		/* gsl_odeiv2_evolve_apply gives up once a smaller step would not advance t */
 		snprintf(buf, n,
 			 "step-size underflow: the adaptive integrator's step fell below the "

@@ -77,6 +77,8 @@ struct sw_world {
 	/* What made the last integration fail (integrate.c, for the failure message): */
 	double fault_t;         /* time reached when it failed (NaN: not known) */
 	int fault_k;            /* state entry whose flow was not finite, or -1 */
+	int fault_locate;       /* 1: event location did not converge in [fault_t, fault_t1] */
+	double fault_t1;
 	int fault_u;            /* first agent whose sensing failed in this pass (step.c), or -1 */
 	sw_event_fn event_fn;   /* called at every discrete transition (may be NULL) */
 	void *event_ctx;
@@ -272,6 +274,15 @@ int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *ta
 
 /* integrate.c */
 int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y);
+/** A margin along unit u's flow at time t (state y; t0: the interval's start), for sw__locate:
+ * its sign at t1 is the "true" side (guard: > 0; arrival: <= 0), the other side at t0. */
+typedef double (*sw__margin_fn)(struct sw_world *w, int u, double t0, double t, const double *y,
+				const void *arg);
+/** The one event locator (locate.c): the first instant in (t0, t1] where margin is on its t1
+ * side, along u's flow re-integrated from (t0, y0), to run.event_tol, into *tstar.  Returns
+ * SW_SUCCESS, an integration failure, SW_ENOMEM, or SW_ENUMERIC when it does not converge. */
+int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0,
+	       sw__margin_fn margin, const void *arg, double *tstar);
 int sw__agent_flow(double t, const double y[], double dydt[], void *params);
 int sw__agent_jac(double t, const double y[], double *dfdy, double dfdt[], void *params);
 

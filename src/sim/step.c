@@ -36,7 +36,6 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
-#include <gsl/gsl_roots.h>
 
 #include "sim_internal.h"
 
@@ -377,24 +376,12 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 
 /* --- step 2: advancing one agent ---------------------------------------------------------- */
 
-/* Arrival event location of a plain-law agent: params of the Brent function. */
-typedef struct {
-	struct sw_world *w;
-	int i;
-	double t0;
-	const double *y0;
-	int status;
-} event_ctx;
-
-static double event_fn(double tau, void *params)
+/* The arrival margin in sw__locate's form. */
+static double arrival_along(struct sw_world *w, int i, double t0, double t, const double *y,
+			    const void *arg)
 {
-	event_ctx *e = params;
-	double *y = e->w->work + 5 * (size_t)e->w->maxdim;
-	memcpy(y, e->y0, (size_t)e->w->dim[e->i] * sizeof *y);
-	int st = sw__integrate(e->w, e->i, e->t0, tau, y);
-	if (st != SW_SUCCESS && e->status == SW_SUCCESS)
-		e->status = st;
-	return arrival_margin(e->w, e->i, tau, y);
+	(void)t0, (void)arg;
+	return arrival_margin(w, i, t, y);
 }
 
 /* Locates the arrival instant in (t0, t1] and leaves the agent's state there (or, when it does
@@ -402,25 +389,10 @@ static double event_fn(double tau, void *params)
 static int locate_arrival(struct sw_world *w, int i, double t0, double t1, const double *y0,
 			  double *y)
 {
-	event_ctx e = {w, i, t0, y0, SW_SUCCESS};
-	gsl_function f = {event_fn, &e};
-	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-	if (!s)
-		return SW_ENOMEM;
-	double lo = t0, hi = t1;
-	int st = gsl_root_fsolver_set(s, &f, lo, hi);
-	for (int it = 0; st == GSL_SUCCESS && it < 200; it++) {
-		st = gsl_root_fsolver_iterate(s);
-		lo = gsl_root_fsolver_x_lower(s);
-		hi = gsl_root_fsolver_x_upper(s);
-		if (gsl_root_test_interval(lo, hi, w->m->run.event_tol, 0.0) == GSL_SUCCESS)
-			break;
-	}
-	gsl_root_fsolver_free(s);
-	if (st != GSL_SUCCESS)
+	double hi;
+	int st = sw__locate(w, i, t0, t1, y0, arrival_along, NULL, &hi);
+	if (st != SW_SUCCESS)
 		return st;
-	if (e.status != SW_SUCCESS)
-		return e.status;
 	/* Report the upper bracket: the first instant known to be inside the arrival radius. */
 	memcpy(y, y0, (size_t)w->dim[i] * sizeof *y);
 	st = sw__integrate(w, i, t0, hi, y);
