@@ -120,6 +120,12 @@ void sw__walk_error(sw__loader *ld, xmlNodePtr node, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/** sw__walk_error() as a warning: reported, but the walk goes on and the load succeeds. */
+void sw__walk_warning(sw__loader *ld, xmlNodePtr node, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /** Queues an error found by the walk at line:column. */
 void sw__walk_error_at(sw__loader *ld, int line, int column, const char *fmt, ...)

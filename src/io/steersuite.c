@@ -40,16 +40,6 @@ xmlNodePtr ss_elem(xmlNodePtr node)
 
 #define EACH_CHILD(c, node) for (xmlNodePtr c = ss_elem((node)->children); c; c = ss_elem(c->next))
 
-void ss_warn(sw__loader *ld, xmlNodePtr node, const char *fmt, ...)
-{
-	char buf[SW_DIAG_MSG];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	sw__loader_msg(ld, sw__node_line(node), 0, SW_SEV_WARNING, 0, buf);
-}
-
 int ss_no_attrs(sw__loader *ld, xmlNodePtr node)
 {
 	int bad = 0;
@@ -200,7 +190,7 @@ int ss_bounds_read(sw__loader *ld, xmlNodePtr node, double b[4])
 	if (!bad && (b[0] > b[1] || b[2] > b[3])) {
 		/* SteerSuite's reader takes the numbers as they come; some public cases give
 		 * min and max the wrong way round. */
-		ss_warn(ld, node, "<%s>: min and max inverted (x %g..%g, z %g..%g); read as the box "
+		sw__walk_warning(ld, node, "<%s>: min and max inverted (x %g..%g, z %g..%g); read as the box "
 				  "between them",
 			(const char *)node->name, b[0], b[1], b[2], b[3]);
 		for (int k = 0; k < 4; k += 2)

@@ -89,7 +89,7 @@ static int behaviour_read(sw__loader *ld, xmlNodePtr node, ss_goal *g)
 				/* A SteerSuite AI module (rvo2dAI, pprAI, footstep, cc, sfAI, ...):
 				 * SteerSuite's reader takes any module name, so the goal keeps
 				 * swerve's default law and the module's parameters are dropped. */
-				ss_warn(ld, c, "steering algorithm '%s' is a SteerSuite AI module "
+				sw__walk_warning(ld, c, "steering algorithm '%s' is a SteerSuite AI module "
 					       "without a swerve counterpart; this goal uses swerve's "
 					       "default law (glm) and ignores its parameters",
 					law);
@@ -189,7 +189,7 @@ static int goal_read(sw__loader *ld, xmlNodePtr node, ss_goal *g)
 		} else if (ss_is(c, "state") || ss_is(c, "targetTangent") ||
 			   ss_is(c, "targetTime")) {
 			/* read by SteerSuite's reader for its own AI modules only */
-			ss_warn(ld, c, "<%s> in <%s> is ignored by swerve (SteerSuite reads it for "
+			sw__walk_warning(ld, c, "<%s> in <%s> is ignored by swerve (SteerSuite reads it for "
 				       "some AI modules only)",
 				(const char *)c->name, (const char *)node->name);
 		} else {

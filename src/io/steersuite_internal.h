@@ -113,10 +113,6 @@ int ss_is(xmlNodePtr node, const char *name);
 xmlNodePtr ss_elem(xmlNodePtr node);
 /** Reports every attribute of node (SteerSuite elements take none); returns their number. */
 int ss_no_attrs(sw__loader *ld, xmlNodePtr node);
-/** Reports a warning at node's line: something SteerSuite's reader accepts that swerve ignores
- * or maps to its own counterpart.  Warnings do not stop the import. */
-void ss_warn(sw__loader *ld, xmlNodePtr node, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 /** Reads the number in node's text into *out; returns 0 or 1 (a problem was reported). */
 int ss_number(sw__loader *ld, xmlNodePtr node, double *out);
 /** Reads an XYZ tuple (x, y, z children, or a single <random>true</random>) into *p. */

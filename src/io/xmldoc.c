@@ -131,15 +131,31 @@ int sw__is_element(xmlNodePtr n, const char *name)
 	       strcmp((const char *)n->name, name) == 0;
 }
 
-void sw__walk_error(sw__loader *ld, xmlNodePtr node, const char *fmt, ...)
+/* A walk message of severity sev at node's line (errors count as walk errors). */
+static void walk_msg(sw__loader *ld, xmlNodePtr node, sw_severity sev, const char *fmt,
+		     va_list ap)
 {
 	char buf[SW_DIAG_MSG];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	if (sev == SW_SEV_ERROR)
+		ld->walk_errors++;
+	sw__loader_msg(ld, sw__node_line(node), 0, sev, 0, buf);
+}
+
+void sw__walk_error(sw__loader *ld, xmlNodePtr node, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	walk_msg(ld, node, SW_SEV_ERROR, fmt, ap);
 	va_end(ap);
-	ld->walk_errors++;
-	sw__loader_msg(ld, sw__node_line(node), 0, SW_SEV_ERROR, 0, buf);
+}
+
+void sw__walk_warning(sw__loader *ld, xmlNodePtr node, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	walk_msg(ld, node, SW_SEV_WARNING, fmt, ap);
+	va_end(ap);
 }
 
 void sw__walk_error_at(sw__loader *ld, int line, int column, const char *fmt, ...)
