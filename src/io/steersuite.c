@@ -13,7 +13,6 @@
  *      reader finds (an agent starting inside an obstacle, a bad per-goal parameter) are mapped
  *      back to the test case's lines. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
