@@ -761,6 +761,25 @@ START_TEST(test_goalless_agent_inside_obstacle)
 }
 END_TEST
 
+/* A budget meaning "no limit" (machine-written cases give 3e33 s) runs at most an hour, with a
+ * warning at the agent. */
+START_TEST(test_endless_budget_is_capped)
+{
+	const char *goal = "<goalSequence><idle><timeDuration>3e33</timeDuration></idle>"
+			   "</goalSequence></agent>\n";
+	char body[2048];
+	snprintf(body, sizeof body, "%s%s", A0, goal);
+	sw_model *m = NULL;
+	sw_diag d;
+	ck_assert_int_eq(import_case(body, 1, &m, NULL, &d), SW_SUCCESS);
+	ck_assert_double_eq(m->run.duration, 3600.0);
+	ck_assert_int_eq(d.count, 1);
+	ck_assert_int_eq(d.entry[0].severity, SW_SEV_WARNING);
+	ck_assert_int_eq(d.entry[0].line, 5);
+	sw_model_free(m);
+}
+END_TEST
+
 /* A licence comment before the XML declaration (as in SteerSuite's dragon_age cases). */
 START_TEST(test_late_declaration)
 {
@@ -841,6 +860,7 @@ Suite *steersuite_suite(void)
 			    (int)(sizeof warn_cases / sizeof warn_cases[0]));
 	tcase_add_test(tc, test_names_and_goalless);
 	tcase_add_test(tc, test_late_declaration);
+	tcase_add_test(tc, test_endless_budget_is_capped);
 	tcase_add_test(tc, test_goalless_agent_inside_obstacle);
 	suite_add_tcase(s, tc);
 	TCase *tg = tcase_create("goals");

@@ -28,6 +28,8 @@
 /* Distance of the target a flowStaticDirection goal steers to, m: its bearing from anywhere
  * within 100 m of the start differs from the flow direction by at most 1e-4 rad. */
 #define SS_FLOW_REACH 1e6
+/* Longest run of a test case without a given duration, s (an hour of walking). */
+#define SS_MAX_DURATION 3600.0
 
 /* --- writer helpers ----------------------------------------------------------------------- */
 
@@ -461,23 +463,38 @@ static void agent_write(ss_writer *sw, const ss_case *c, const inst *in, int i)
 	ss_end(sw);
 }
 
-static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_def *def,
-			   const shape *s, int n_shapes, const inst *in, int n_in)
+/* The run's duration: the one given, else the longest goal sequence's time budget (every
+ * agent is done or expired by then), at least one step and at most SS_MAX_DURATION: machine-
+ * written cases give budgets such as 3e33 s to mean "no limit", and the run stops anyway when
+ * every agent is done (stop-when-done). */
+static double run_duration(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def)
 {
-	/* Without a given duration: the longest goal sequence's time budget (every agent is done
-	 * or expired by then), at least one step. */
-	double duration = def->duration;
-	if (!(duration > 0)) {
-		for (int e = 0; e < c->n_agents; e++) {
-			double sum = 0;
-			for (int k = 0; k < c->agents[e].n_goals; k++)
-				sum += c->agents[e].goals[k].duration;
-			if (sum > duration)
-				duration = sum;
-		}
-		if (duration < def->step)
-			duration = def->step;
+	if (def->duration > 0)
+		return def->duration;
+	double duration = 0.0;
+	int longest = 0;
+	for (int e = 0; e < c->n_agents; e++) {
+		double sum = 0;
+		for (int k = 0; k < c->agents[e].n_goals; k++)
+			sum += c->agents[e].goals[k].duration;
+		if (sum > duration)
+			duration = sum, longest = e;
 	}
+	if (duration > SS_MAX_DURATION) {
+		char msg[SW_DIAG_MSG];
+		snprintf(msg, sizeof msg,
+			 "the goal sequence's time budget is %g s; the run lasts at most %g s (it "
+			 "ends earlier when every agent is done; -d sets another length)",
+			 duration, SS_MAX_DURATION);
+		sw__loader_msg(ld, c->agents[longest].line, 0, SW_SEV_WARNING, 0, msg);
+		duration = SS_MAX_DURATION;
+	}
+	return duration < def->step ? def->step : duration;
+}
+
+static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_def *def,
+			   double duration, const shape *s, int n_shapes, const inst *in, int n_in)
+{
 	keep(sw, xmlTextWriterSetIndent(sw->w, 1));
 	keep(sw, xmlTextWriterSetIndentString(sw->w, BAD_CAST "  "));
 	keep(sw, xmlTextWriterStartDocument(sw->w, "1.0", "UTF-8", NULL));
@@ -577,7 +594,8 @@ int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char
 		if (names_unique(ld, c, in, n_in) != 0)
 			status = SW_ENOMEM;
 		else if (place(&p, c) == 0) {
-			scenario_write(&sw, c, def, s, n_shapes, in, n_in);
+			scenario_write(&sw, c, def, run_duration(ld, c, def), s, n_shapes, in,
+				       n_in);
 			xmlFreeTextWriter(sw.w); /* flushes into buf */
 			sw.w = NULL;
 			size_t n = (size_t)xmlBufferLength(buf);
