@@ -34,7 +34,7 @@ LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm -pthread
 
 # Library sources, one folder per module.
 LIB_SRC := \
-	src/core/diag.c src/core/rng.c src/core/files.c src/core/atomic.c \
+	src/core/diag.c src/core/rng.c src/core/files.c src/core/input.c src/core/atomic.c \
 	src/expr/lex.c src/expr/parse.c src/expr/ast.c src/expr/compile.c src/expr/eval.c \
 	src/expr/print.c src/expr/deriv.c src/expr/interval.c \
 	src/geom/geom.c \
@@ -61,7 +61,8 @@ CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_grap
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \
 	tests/test_steersuite.c tests/test_ensemble.c tests/test_scenarios.c tests/test_crowd.c tests/test_plan.c \
-	tests/test_hostile.c tests/test_faults.c tests/test_space3.c tests/test_atomic.c tests/test_locate.c
+	tests/test_hostile.c tests/test_faults.c tests/test_space3.c tests/test_atomic.c tests/test_locate.c \
+	tests/test_bounds.c
 
 BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c
 
@@ -167,6 +168,7 @@ test: deps
 	sh tests/csv_test.sh $(CLI)
 	sh tests/install_test.sh
 	CC="$(CC)" CFLAGS="$(ALL_CFLAGS)" LIBS="$(LIB_A) $(LDLIBS)" sh tests/docs_test.sh $(BUILD)
+	sh tests/cli_bounds.sh $(CLI)
 	$(BUILD)/noalloc
 	@$(MAKE) --no-print-directory fuzz-replay
 
@@ -189,6 +191,8 @@ asan: deps
 		CK_FORK=no CK_DEFAULT_TIMEOUT=1200 build-asan/check_swerve
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 		sh tests/cli_test.sh build-asan/swerve
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+		sh tests/cli_bounds.sh build-asan/swerve
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) --no-print-directory \
 		BUILD=build-asan \
 		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \

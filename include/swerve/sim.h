@@ -55,9 +55,24 @@ typedef struct sw_steerbench_metrics {
  * CAVW 2008 weights alpha = 50, beta = gamma = 1).  The scenario score is its mean over agents. */
 double sw_steerbench_composite01(const sw_steerbench_metrics *mt);
 
+/** Most macro steps one run may take (run.duration / run.step, rounded up): at the default step
+ * of 0.25 s about 290 days of simulated time.  A run asking for more is refused before it starts
+ * (docs/robustness.md, "Bounds"). */
+#define SW_RUN_MAX_STEPS 100000000L
+/** Most sub-steps per macro step (run.substeps). */
+#define SW_RUN_MAX_SUBSTEPS 10000
+/** Most units (agents and signals) in one world. */
+#define SW_WORLD_MAX_UNITS 1000000
+
+/** Checks m's run against the bounds above (duration and step finite, at most SW_RUN_MAX_STEPS
+ * steps, substeps in 1 .. SW_RUN_MAX_SUBSTEPS, at most SW_WORLD_MAX_UNITS agents and signals)
+ * and stores the number of macro steps in *steps (may be NULL).  Returns SW_SUCCESS, or
+ * SW_EINPUT with a diagnostic naming the model's file and what was asked. */
+int sw_run_steps(const sw_model *m, long *steps, sw_diag *diag);
+
 /** Creates a world for a finalised model at t = 0.  Returns SW_SUCCESS, SW_EUSAGE (model not
- * finalised), SW_EINPUT (unknown integrator, with a diagnostic) or SW_ENOMEM.  The world keeps a
- * pointer to m, which must outlive it. */
+ * finalised), SW_EINPUT (unknown integrator, or a run beyond the bounds of sw_run_steps, with a
+ * diagnostic) or SW_ENOMEM.  The world keeps a pointer to m, which must outlive it. */
 int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag);
 
 /** Destroys a world.  NULL is allowed. */

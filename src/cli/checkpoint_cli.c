@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/core_internal.h"
 #include "cli.h"
 
 #define CK_MAGIC "SWRUN001"
@@ -73,14 +74,22 @@ int cli_ckpt_write(const char *dir, const sw_world *w, sw_output *o, sw_diag *di
 /* Reads the whole checkpoint file into *buf (malloc'ed). */
 static int read_all(const char *path, unsigned char **buf, size_t *len, sw_diag *diag)
 {
-	FILE *f = fopen(path, "rb");
+	/* A regular file only: a FIFO planted in its place would block the resume. */
+	char why[256];
+	int fd = sw__file_open_regular(path, why, sizeof why);
 	int err = errno;
-	if (!f)
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	if (!f) {
+		if (fd >= 0) {
+			snprintf(why, sizeof why, "%s", strerror(errno));
+			close(fd);
+		}
 		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0,
 				   "cannot read the checkpoint: %s; expected the file a run with "
 				   "--checkpoint-every left in its output directory",
-				   strerror(err)),
-		       err == ENOENT ? SW_EINPUT : SW_EIO;
+				   why),
+		       fd == -2 || err == ENOENT ? SW_EINPUT : SW_EIO;
+	}
 	int st = SW_SUCCESS;
 	long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
 	if (size < 0 || (unsigned long long)size > CK_MAX_BYTES || fseek(f, 0, SEEK_SET) != 0)

@@ -148,6 +148,12 @@ int cli_ens_bcast(const cli_ens *e, int value);
 /** Most --param options, and most values of one. */
 #define CLI_PARAMS 8
 #define CLI_PARAM_MAX 10000
+/* Most runs one smc or sweep command computes (--runs, --max-runs, grid points x --seeds), most
+ * runs per batch and most threads: requested work is refused before it starts beyond these
+ * (docs/robustness.md, "Bounds"). */
+#define CLI_MAX_RUNS 100000000LL
+#define CLI_MAX_BATCH 65536
+#define CLI_MAX_THREADS 4096
 
 /** One --param: a name (docs/ensembles.md) and its values. */
 typedef struct cli_param {

@@ -118,6 +118,15 @@ int cmd_run(int argc, char **argv)
 		cli_print_diag(&diag);
 		return cli_load_exit_code(st);
 	}
+	/* Checkpoint times are passed one interval at a time: at most SW_RUN_MAX_STEPS of them. */
+	if (every > 0.0 && !(m->run.duration / every <= (double)SW_RUN_MAX_STEPS)) {
+		fprintf(stderr,
+			"swerve run: --checkpoint-every %g s: more than %ld intervals in the %g s "
+			"run (SW_RUN_MAX_STEPS); expected a longer interval\n",
+			every, SW_RUN_MAX_STEPS, m->run.duration);
+		sw_model_free(m);
+		return EXIT_BAD_INPUT;
+	}
 	char defdir[SW_NAME_MAX + 8];
 	if (!outdir) {
 		char safe[SW_NAME_MAX];

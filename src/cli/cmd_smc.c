@@ -101,13 +101,14 @@ static int shorthand(int reach, const char *arg, char *prop, size_t n)
 	return add_part(prop, n, part);
 }
 
-static int count_opt(const char *opt, const char *text, int64_t *out)
+static int count_opt(const char *opt, const char *text, int64_t max, int64_t *out)
 {
 	char *end = NULL;
 	errno = 0;
 	double v = strtod(text, &end);
-	if (errno || !*text || *end || !(v >= 1.0) || v != floor(v) || v > 1e12) {
-		cli_usage_error("%s '%s': expected a whole number >= 1", opt, text);
+	if (errno || !*text || *end || !(v >= 1.0) || v != floor(v) || v > (double)max) {
+		cli_usage_error("%s '%s': expected a whole number in 1..%lld", opt, text,
+				(long long)max);
 		return -1;
 	}
 	*out = (int64_t)v;
@@ -196,10 +197,10 @@ int cmd_smc(int argc, char **argv)
 		case 'R': bad = shorthand(1, optarg, prop, sizeof prop); break;
 		case 'M': bad = shorthand(0, optarg, prop, sizeof prop); break;
 		case 'S': bad = add_part(prop, sizeof prop, "safe()"); break;
-		case 'n': bad = count_opt("--runs", optarg, &runs); break;
-		case 'X': bad = count_opt("--max-runs", optarg, &max_runs); break;
-		case 'b': bad = count_opt("--batch", optarg, &batch); break;
-		case 'j': bad = count_opt("--threads", optarg, &threads); break;
+		case 'n': bad = count_opt("--runs", optarg, CLI_MAX_RUNS, &runs); break;
+		case 'X': bad = count_opt("--max-runs", optarg, CLI_MAX_RUNS, &max_runs); break;
+		case 'b': bad = count_opt("--batch", optarg, CLI_MAX_BATCH, &batch); break;
+		case 'j': bad = count_opt("--threads", optarg, CLI_MAX_THREADS, &threads); break;
 		case 'L': bad = cli_number("smc", "--width", optarg, 1e-9, &stop.width); break;
 		case 'T':
 			stop.use_sprt = 1;

@@ -82,7 +82,7 @@ int cmd_sweep(int argc, char **argv)
 				return cli_usage_error("more than %d --param", CLI_PARAMS);
 			bad = cli_param_parse("sweep", optarg, 1, &params[n_params++]);
 			break;
-		case 'n': bad = whole("--runs", optarg, 1.0, 1e9, &seeds); break;
+		case 'n': bad = whole("--runs", optarg, 1.0, (double)CLI_MAX_RUNS, &seeds); break;
 		case 's':
 			bad = whole("--seed", optarg, 0.0, 1e18, &v);
 			seed = (uint64_t)v;
@@ -91,7 +91,7 @@ int cmd_sweep(int argc, char **argv)
 		case 'd': bad = cli_number("sweep", "--duration", optarg, 1e-9, &duration); break;
 		case 'P': property = optarg; break;
 		case 'o': output = optarg; break;
-		case 'j': bad = whole("--threads", optarg, 1.0, 4096, &threads); break;
+		case 'j': bad = whole("--threads", optarg, 1.0, CLI_MAX_THREADS, &threads); break;
 		default: {
 			int code = cli_option(c, argv, opts, sweep_usage);
 			if (code >= 0)
@@ -111,9 +111,11 @@ int cmd_sweep(int argc, char **argv)
 			if (strcmp(params[i].name, params[k].name) == 0)
 				return cli_usage_error("--param %s given twice", params[i].name);
 	int64_t points = cli_grid_points(params, n_params);
-	if (points > 1000000 || points * (int64_t)seeds > (int64_t)1e12) {
-		fprintf(stderr, "swerve sweep: %lld grid points x %.0f seeds: too many\n",
-			(long long)points, seeds);
+	if (points > 1000000 || (double)points * seeds > (double)CLI_MAX_RUNS) {
+		fprintf(stderr,
+			"swerve sweep: %lld grid points x %.0f seeds: too many runs; expected at "
+			"most %lld in all\n",
+			(long long)points, seeds, CLI_MAX_RUNS);
 		return EXIT_BAD_INPUT;
 	}
 	cli_ens ens;

@@ -217,8 +217,8 @@ int cli_param_parse(const char *cmd, const char *arg, int grid, cli_param *p)
 int64_t cli_grid_points(const cli_param *p, int n)
 {
 	int64_t total = 1;
-	for (int i = 0; i < n; i++)
-		total *= p[i].n;
+	for (int i = 0; i < n; i++) /* saturates: 8 parameters of 10 000 values overflow */
+		total = total > INT64_MAX / (p[i].n > 0 ? p[i].n : 1) ? INT64_MAX : total * p[i].n;
 	return total;
 }
 

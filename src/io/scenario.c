@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/tree.h>
 
+#include "core/core_internal.h"
 #include "io/io_internal.h"
 #include "swerve/io.h"
 
@@ -151,8 +153,12 @@ int sw_xml_root_kind(const char *path, int *kind, sw_diag *diag)
 	if (!path || !kind)
 		return SW_EUSAGE;
 	*kind = SW_XML_UNKNOWN;
-	FILE *f = fopen(path, "rb");
+	/* Regular files only (sw__read_file says why not); a FIFO would block here. */
+	int fd = sw__file_open_regular(path, NULL, 0);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		/* The same message as a load. */
 		char *buf = NULL;
 		size_t len = 0;

@@ -535,6 +535,9 @@ static int agents_read(sw__loader *ld, xmlNodePtr node, ss_case *c, int region)
 	return bad;
 }
 
+/* Most agents, and most obstacles, of a whole test case. */
+#define SS_MAX_TOTAL 100000
+
 /* Stage 4: the walk over the root. */
 static int case_read(sw__loader *ld, xmlNodePtr root, ss_case *c)
 {
@@ -584,6 +587,19 @@ static int case_read(sw__loader *ld, xmlNodePtr root, ss_case *c)
 	if (!have_header) {
 		sw__walk_error(ld, root, "<SteerBenchTestCase> has no <header>; expected a <header> "
 					 "with <worldBounds>");
+		bad++;
+	}
+	/* Each region holds at most 100 000 agents or obstacles; the case as a whole is capped too,
+	 * before any is placed (30 full regions took minutes to place). */
+	long n_agents = 0, n_obstacles = 0;
+	for (int i = 0; i < c->n_agents; i++)
+		n_agents += c->agents[i].n;
+	for (int i = 0; i < c->n_obs; i++)
+		n_obstacles += c->obs[i].kind == SS_REGION ? c->obs[i].n : 1;
+	if (n_agents > SS_MAX_TOTAL || n_obstacles > SS_MAX_TOTAL) {
+		sw__walk_error(ld, root, "the test case has %ld agents and %ld obstacles; expected at "
+					 "most %d of each in all (docs/steersuite.md)",
+			       n_agents, n_obstacles, SS_MAX_TOTAL);
 		bad++;
 	}
 	if (c->n_agents == 0 && !bad) {

@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
@@ -61,6 +62,7 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlschemastypes.h>
 
+#include "core/core_internal.h"
 #include "io/io_internal.h"
 
 #if LIBXML_VERSION >= 21200
@@ -595,17 +597,24 @@ int sw__validate_element(sw__loader *ld, const char *schema_text, xmlNodePtr nod
 int sw__read_file(const char *path, char **buf, size_t *len, sw_diag *diag)
 {
 	char reason[256];
-	FILE *f = fopen(path, "rb");
+	/* Regular files only: a FIFO would block the open or the reads, a device (/dev/zero)
+	 * never ends. */
+	int fd = sw__file_open_regular(path, reason, sizeof reason);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	if (!f) {
-		if (strerror_r(errno, reason, sizeof reason) != 0)
-			snprintf(reason, sizeof reason, "error %d", errno);
-		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot open %s: %s", path, reason);
-		return SW_EIO;
+		if (fd >= 0) {
+			if (strerror_r(errno, reason, sizeof reason) != 0)
+				snprintf(reason, sizeof reason, "error %d", errno);
+			close(fd);
+		}
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot open %s: %s%s", path, reason,
+			    fd == -2 ? "; expected a regular file" : "");
+		return fd == -2 ? SW_EINPUT : SW_EIO;
 	}
-	/* Too large: refused from its size when the file has one, else (a pipe, a device) as soon
-	 * as more than SW_IO_MAX_BYTES have been read. */
+	/* Too large: refused from its size, else (the file grew) as soon as more than
+	 * SW_IO_MAX_BYTES have been read. */
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	if (fstat(fileno(f), &st) == 0 && st.st_size > 0 &&
 	    (uintmax_t)st.st_size > SW_IO_MAX_BYTES) {
 		fclose(f);
 		char text[SW_DIAG_MSG];

@@ -9,18 +9,21 @@
  *     double    phi[nx * ny]
  *     int32     sweeps, cycles       (solve statistics, reported on a hit)
  *     uint64    FNV-1a checksum of phi
- * On read every part is checked (exact size, magic, key, geometry, checksum, fixed nodes equal
- * to the problem's values, free values finite in [0, 1]); any mismatch means a miss and the
- * field is solved again and the entry rewritten.  Writes go through sw_atomic_open (a mkstemp file
- * in the same folder, synced and renamed into place), so readers never see a partial entry. */
+ * On read every part is checked (a regular file of the exact size, magic, key, geometry,
+ * checksum, fixed nodes equal to the problem's values, free values finite in [0, 1] that solve
+ * the problem to the solver's tolerance); any mismatch means a miss and the field is solved
+ * again and the entry rewritten.  Writes go through sw_atomic_open (a mkstemp file in the same
+ * folder, synced and renamed into place), so readers never see a partial entry. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/core_internal.h"
 #include "plan/plan_internal.h"
 #include "swerve/plan.h"
 
@@ -53,13 +56,48 @@ const char *sw_plan_cache_dir(const sw_plan_options *o, char *buf, size_t n)
 	return len > 0 && (size_t)len < n ? buf : NULL;
 }
 
-/* Reads a cache entry into g->v when it is valid for key; returns 1 on a hit. */
-static int cache_read(const char *path, uint64_t key, sw_grid *g, sw_solve_stats *stats)
+/* Whether v solves g's problem: on every free node the 5-point equation holds to 4 tol
+ * relative (a converged solve leaves under 0.05 tol on the shipped models), exactly where phi is
+ * 0 (regions the target cannot be reached from).  The checksum only detects damage: an entry
+ * written with other values and a recomputed checksum is refused here.  The discrete Dirichlet
+ * problem has one solution, so an entry that passes is that solution to the solver's tolerance. */
+static int solves(const sw_grid *g, const double *v, double tol)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0;
+	int nx = g->nx, ny = g->ny;
+	for (int j = 1; j < ny - 1; j++)
+		for (int i = 1; i < nx - 1; i++) {
+			size_t k = (size_t)j * (size_t)nx + (size_t)i;
+			if (g->fixed[k])
+				continue;
+			double r = fabs(0.25 * (v[k - 1] + v[k + 1] + v[k - (size_t)nx] +
+						v[k + (size_t)nx]) -
+					v[k]);
+			if (!(r <= 4.0 * tol * v[k] + 1e-300))
+				return 0;
+		}
+	return 1;
+}
+
+/* Reads a cache entry into g->v when it is valid for key and solves g's problem (solver
+ * tolerance tol); returns 1 on a hit.  Only a regular file of the exact size is read: a FIFO
+ * planted as an entry would block, a device never end. */
+static int cache_read(const char *path, uint64_t key, double tol, sw_grid *g,
+		      sw_solve_stats *stats)
+{
 	size_t n = (size_t)g->nx * (size_t)g->ny;
+	int fd = sw__file_open_regular(path, NULL, 0);
+	struct stat sb;
+	if (fd >= 0 && (fstat(fd, &sb) != 0 ||
+			(uintmax_t)sb.st_size != sizeof(header) + n * sizeof(double) + sizeof(trailer))) {
+		close(fd);
+		return 0;
+	}
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
 	double *v = malloc(n * sizeof *v);
 	header hd;
 	trailer tr;
@@ -72,6 +110,7 @@ static int cache_read(const char *path, uint64_t key, sw_grid *g, sw_solve_stats
 	     tr.checksum == sw__plan_checksum(v, n);
 	for (size_t k = 0; ok && k < n; k++)
 		ok = g->fixed[k] ? v[k] == g->v[k] : (isfinite(v[k]) && v[k] >= 0.0 && v[k] <= 1.0);
+	ok = ok && solves(g, v, tol);
 	if (ok) {
 		memcpy(g->v, v, n * sizeof *v);
 		stats->sweeps = tr.sweeps;
@@ -129,7 +168,7 @@ int sw_navgrid_solve_cached(sw_grid *g, const sw_solver_def *def, const char *ca
 	int cached = cache_dir && cache_dir[0] &&
 		     snprintf(path, sizeof path, "%s/navfield-%016" PRIx64 ".bin", cache_dir, key) <
 			 (int)sizeof path;
-	if (cached && cache_read(path, key, g, stats))
+	if (cached && cache_read(path, key, def->tol, g, stats))
 		return SW_SUCCESS;
 	int st = sw_grid_solve(g, def, stats);
 	if (st != SW_SUCCESS)

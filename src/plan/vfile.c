@@ -11,15 +11,21 @@
  * Numbers are C decimal numbers (strtod) and must be finite.  Each problem is reported as
  * path:line with what was expected, and nothing is returned. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "core/core_internal.h"
 #include "swerve/plan.h"
 
 /* Longest line accepted. */
 #define LINE_MAX_LEN 1024
+/* Largest file accepted: 64 bytes per node of the largest grid. */
+#define VFILE_MAX_BYTES ((uintmax_t)SW_GRID_MAX_NODES * 64u)
 
 typedef struct reader {
 	FILE *f;
@@ -86,11 +92,28 @@ static int keyword(reader *r, const char *word, double *out, int n, const char *
 int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag)
 {
 	*out = NULL;
-	reader r = {fopen(path, "r"), path, 0, diag, {0}};
+	/* A regular file of bounded size: /dev/zero or a FIFO would be read forever. */
+	char why[256];
+	int fd = sw__file_open_regular(path, why, sizeof why);
+	struct stat sb;
+	if (fd >= 0 && fstat(fd, &sb) == 0 && (uintmax_t)sb.st_size > VFILE_MAX_BYTES) {
+		close(fd);
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0,
+			    "the vector field file has %ju bytes; expected at most %ju (64 bytes "
+			    "for each of the most nodes a grid may have)",
+			    (uintmax_t)sb.st_size, (uintmax_t)VFILE_MAX_BYTES);
+		return SW_EINPUT;
+	}
+	reader r = {fd >= 0 ? fdopen(fd, "r") : NULL, path, 0, diag, {0}};
 	if (!r.f) {
-		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot read the vector field file: %s",
-			    strerror(errno));
-		return SW_EIO;
+		if (fd >= 0) {
+			snprintf(why, sizeof why, "%s", strerror(errno));
+			close(fd);
+		}
+		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0,
+			    "cannot read the vector field file: %s%s", why,
+			    fd == -2 ? "; expected a regular file" : "");
+		return fd == -2 ? SW_EINPUT : SW_EIO;
 	}
 	double ver, org[2], h, size[2];
 	int st = SW_EINPUT;

@@ -13,6 +13,8 @@
  * whole buffer is checked before anything is applied, so a damaged or foreign checkpoint is
  * refused with a message and leaves the world untouched.  Raw structs are written: a checkpoint
  * is for the same build of swerve on the same kind of machine. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +135,81 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 	return SW_SUCCESS;
 }
 
+/* The values a step indexes with or counts by, range-checked before anything is applied: a
+ * checkpoint whose checksum was recomputed after an edit is still untrusted input (a negative
+ * step count once ran past the duration).  b is positioned after the layout key; returns 0, or
+ * -1 with what is wrong in why. */
+static int check_values(const sw_world *w, ibuf b, char *why, size_t n_why)
+{
+	const sw_model *m = w->m;
+	long total = 0;
+	if (sw_run_steps(m, &total, NULL) != SW_SUCCESS)
+		return snprintf(why, n_why, "the run exceeds its bounds"), -1;
+	double t = 0.0;
+	long steps = 0;
+	get(&b, &t, sizeof t);
+	get(&b, &steps, sizeof steps);
+	/* t is the sum of `steps` steps of run.step: equal to their product up to rounding. */
+	double h = m->run.step;
+	if (steps < 0 || steps > total || !isfinite(t) ||
+	    fabs(t - (double)steps * h) > 1e-6 * fmax(h, t))
+		return snprintf(why, n_why,
+				"step count %ld at t = %g s; expected 0..%ld steps of %g s and the "
+				"time they reach",
+				steps, t, total, h),
+		       -1;
+	size_t dim = total_dim(w);
+	for (size_t k = 0; k < dim; k++) {
+		double v = 0.0;
+		get(&b, &v, sizeof v);
+		if (!isfinite(v))
+			return snprintf(why, n_why, "state entry %zu is %g; expected a finite number",
+					k, v),
+			       -1;
+	}
+	for (int u = 0; u < w->nu; u++) {
+		int md = 0, nm = w->aut[u] ? w->aut[u]->n_modes : MODE_ARRIVED + 1;
+		get(&b, &md, sizeof md);
+		if (md < 0 || md >= nm)
+			return snprintf(why, n_why, "unit %d is in mode %d; expected 0..%d", u, md,
+					nm - 1),
+			       -1;
+	}
+	ibuf kinds = b; /* tkind[n], then tindex[n] */
+	b.at += (size_t)w->n * sizeof *w->tkind;
+	int most_any = m->n_targets > w->n ? m->n_targets : w->n;
+	for (int i = 0; i < w->n; i++) {
+		unsigned char kind = 0;
+		int idx = 0;
+		get(&kinds, &kind, sizeof kind);
+		get(&b, &idx, sizeof idx);
+		int most = kind == TGT_TARGET ? m->n_targets
+			   : kind == TGT_AGENT ? w->n
+					       : (most_any > 1 ? most_any : 1);
+		if (kind > TGT_AGENT || idx < 0 || idx >= most)
+			return snprintf(why, n_why,
+					"agent %d has target kind %d and index %d; expected a kind "
+					"0..2 and an index 0..%d",
+					i, kind, idx, most - 1),
+			       -1;
+	}
+	if (w->hist) { /* after rng, metrics, min_clear, overlap, agent_overlap and fast */
+		size_t n = (size_t)w->n, no = n * (size_t)m->n_obstacles;
+		b.at += n * SW_RNG_TYPE->size + n * sizeof *w->metrics + no * sizeof *w->min_clear +
+			no + n + 3 * n * sizeof *w->fast;
+		int len = 0, head = 0;
+		get(&b, &len, sizeof len);
+		get(&b, &head, sizeof head);
+		if (len < 0 || len > SW_HISTORY || head < 0 || head >= SW_HISTORY)
+			return snprintf(why, n_why,
+					"position history of length %d at %d; expected 0..%d and "
+					"0..%d",
+					len, head, SW_HISTORY, SW_HISTORY - 1),
+			       -1;
+	}
+	return b.short_read ? (snprintf(why, n_why, "it is truncated"), -1) : 0;
+}
+
 int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name, sw_diag *diag)
 {
 	if (!w || !data)
@@ -173,6 +250,13 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	if (need > probe.n - probe.at)
 		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
 				   "the checkpoint is truncated; expected an intact checkpoint"),
+		       SW_EINPUT;
+	char why[SW_DIAG_MSG / 2];
+	if (check_values(w, b, why, sizeof why) != 0)
+		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
+				   "the checkpoint holds a value out of range (%s); expected one "
+				   "written by this run",
+				   why),
 		       SW_EINPUT;
 	get(&b, &w->t, sizeof w->t);
 	get(&b, &w->steps, sizeof w->steps);

@@ -266,6 +266,10 @@ int sw__steerbench_restore(sw_world *w, const void *data, size_t len)
 		}
 		if (k > 0) /* contact[i] may be NULL when empty */
 			memcpy(sb->contact[i], q, (size_t)k * sizeof(int));
+		for (int a = 0; a < k; a++) /* agents, ascending (contacts_update merges them) */
+			if (sb->contact[i][a] < (a > 0 ? sb->contact[i][a - 1] + 1 : 0) ||
+			    sb->contact[i][a] >= w->n)
+				return SW_EINPUT;
 		q += (size_t)k * sizeof(int);
 		sb->n_contact[i] = k;
 	}

@@ -230,11 +230,51 @@ static int layout(sw_world *w)
 	return SW_SUCCESS;
 }
 
+/* Step counts are computed in double and compared with the bound before any conversion: a
+ * double beyond the range of long converts to an undefined value (1e308 / 0.25 became 0 steps
+ * and an empty "complete" run). */
+int sw_run_steps(const sw_model *m, long *steps, sw_diag *diag)
+{
+	if (!m)
+		return SW_EUSAGE;
+	const sw_run_def *r = &m->run;
+	if (!(r->duration > 0.0 && isfinite(r->duration)) || !(r->step > 0.0 && isfinite(r->step)))
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+				   "run: duration %g s with step %g s; expected finite numbers > 0",
+				   r->duration, r->step),
+		       SW_EINPUT;
+	double total = ceil(r->duration / r->step - 1e-9); /* may be inf */
+	if (!(total <= (double)SW_RUN_MAX_STEPS))
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+				   "run: duration %g s at step %g s is %.3g steps; expected at most "
+				   "%ld steps (SW_RUN_MAX_STEPS): a shorter duration or a longer step",
+				   r->duration, r->step, total, SW_RUN_MAX_STEPS),
+		       SW_EINPUT;
+	if (r->substeps < 1 || r->substeps > SW_RUN_MAX_SUBSTEPS)
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+				   "run: substeps = %d; expected an integer in 1..%d "
+				   "(SW_RUN_MAX_SUBSTEPS)",
+				   r->substeps, SW_RUN_MAX_SUBSTEPS),
+		       SW_EINPUT;
+	if ((long)m->n_agents + m->n_signals > SW_WORLD_MAX_UNITS)
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+				   "%d agents and %d signals; expected at most %d in all "
+				   "(SW_WORLD_MAX_UNITS)",
+				   m->n_agents, m->n_signals, SW_WORLD_MAX_UNITS),
+		       SW_EINPUT;
+	if (steps)
+		*steps = (long)total; /* 0 when the duration is below a billionth of a step */
+	return SW_SUCCESS;
+}
+
 int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 {
 	*out = NULL;
 	if (!m || !m->finalized)
 		return SW_EUSAGE;
+	int bounds = sw_run_steps(m, NULL, diag);
+	if (bounds != SW_SUCCESS)
+		return bounds;
 	const gsl_odeiv2_step_type *type = NULL;
 	if (strcmp(m->run.integrator, "euler") != 0) {
 		for (size_t k = 0; k < sizeof integrators / sizeof integrators[0]; k++)
@@ -469,10 +509,13 @@ int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(d
 		 sw_diag *diag)
 {
 	const sw_run_def *r = &w->m->run;
-	long total = (long)ceil(r->duration / r->step - 1e-9);
-	long every = lround(r->sample / r->step);
-	if (every < 1)
-		every = 1;
+	long total = 0;
+	int bounds = sw_run_steps(w->m, &total, diag);
+	if (bounds != SW_SUCCESS)
+		return bounds; /* the run was changed after the world was created */
+	/* Samples every `every` steps; an interval longer than the run samples its end only. */
+	double k = nearbyint(r->sample / r->step);
+	long every = k >= 1.0 && k <= (double)total ? (long)k : k >= 1.0 ? total : 1;
 	/* A world that has stepped already (restored from a checkpoint) was sampled at its time. */
 	int st = sample && w->steps == 0 ? sample(w, ctx) : SW_SUCCESS;
 	while (st == SW_SUCCESS && w->steps < total && !sw_world_done(w)) {
