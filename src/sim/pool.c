@@ -16,8 +16,14 @@
  * polling and halves (down to SPIN_MIN) when it had to sleep.  On an idle machine with small
  * blocks the partner arrives within the polls and nobody sleeps; with large blocks, or when the
  * partner is not running because the machine is busy, the bound falls to SPIN_MIN within a few
- * passes and the waiter yields its processor almost at once.  Which thread computes which part
- * never depends on timing, so results are the same for any number of threads.
+ * passes and the waiter yields its processor almost at once.
+ *
+ * Parts are claimed, not assigned: the caller and every awake worker take the next unclaimed
+ * part until none is left, so the caller never waits for a worker that has not been scheduled
+ * yet (with more threads than free processors it would otherwise wait a time slice per pass);
+ * it waits only for parts already under way.  A part carries its own data (block k of a pass
+ * uses the world's view k), so which thread runs it changes nothing and results are the same
+ * for any number of threads.
  *
  * Workers block every signal, so that signals reach the calling thread as they would without
  * threads. */
@@ -28,6 +34,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -50,10 +57,11 @@ struct sw_pool {
 	worker *w;            /* their arguments */
 	pthread_mutex_t mu;   /* guards the job below and the sleeps */
 	pthread_cond_t go;    /* gen moved: a new job (or stop) */
-	pthread_cond_t done;  /* pending reached 0 */
+	pthread_cond_t done;  /* finished reached parts */
 	atomic_uint gen;      /* bumped by each job and by stop */
-	atomic_int pending;   /* workers of the current job still running */
-	int parts;            /* the current job: parts 1 .. parts - 1 go to workers */
+	_Atomic uint64_t claim; /* the current job's generation (high half) and next part (low) */
+	atomic_int finished;  /* parts of the current job done */
+	int parts;            /* the current job */
 	sw_pool_fn fn;
 	void *ctx;
 	int quit;
@@ -78,6 +86,31 @@ static void adapt(int *spin, int ok)
 		*spin = *spin > 2 * SPIN_MIN ? *spin / 2 : SPIN_MIN;
 }
 
+/* The next unclaimed part of job gen, or -1 when none is left or that job is over (a worker
+ * that woke late never takes a part of a newer job with the older job's function). */
+static int claim(sw_pool *p, unsigned gen, int parts)
+{
+	uint64_t v = atomic_load(&p->claim);
+	for (;;) {
+		if ((unsigned)(v >> 32) != gen || (int)(v & 0xffffffffu) >= parts)
+			return -1;
+		if (atomic_compare_exchange_weak(&p->claim, &v, v + 1))
+			return (int)(v & 0xffffffffu);
+	}
+}
+
+/* Runs parts of job gen until none is left; returns 1 when this thread finished the job's
+ * last part. */
+static int run_parts(sw_pool *p, unsigned gen, int parts, sw_pool_fn fn, void *ctx)
+{
+	int ran = 0, k;
+	while ((k = claim(p, gen, parts)) >= 0) {
+		fn(ctx, k);
+		ran++;
+	}
+	return ran > 0 && atomic_fetch_add(&p->finished, ran) + ran == parts;
+}
+
 static void *work(void *arg)
 {
 	worker *me = arg;
@@ -100,10 +133,7 @@ static void *work(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (quit)
 			return NULL;
-		if (me->k >= parts)
-			continue; /* a job with fewer parts than threads */
-		fn(ctx, me->k);
-		if (atomic_fetch_sub(&p->pending, 1) == 1) {
+		if (run_parts(p, seen, parts, fn, ctx)) {
 			pthread_mutex_lock(&p->mu);
 			pthread_cond_signal(&p->done);
 			pthread_mutex_unlock(&p->mu);
@@ -150,7 +180,8 @@ int sw__pool_create(int n, sw_pool **out)
 	pthread_cond_init(&p->go, NULL);
 	pthread_cond_init(&p->done, NULL);
 	atomic_init(&p->gen, 0);
-	atomic_init(&p->pending, 0);
+	atomic_init(&p->finished, 0);
+	atomic_init(&p->claim, 0);
 	p->n = n;
 	p->spin = SPIN_MAX;
 	sigset_t all, old;
@@ -180,32 +211,33 @@ void sw__pool_destroy(sw_pool *p)
 
 void sw__pool_run(sw_pool *p, int n, sw_pool_fn fn, void *ctx)
 {
-	int parts = p ? (n < p->n ? n : p->n) : 1;
-	if (parts > 1) {
-		pthread_mutex_lock(&p->mu);
-		p->parts = parts;
-		p->fn = fn;
-		p->ctx = ctx;
-		atomic_store(&p->pending, parts - 1);
-		atomic_fetch_add(&p->gen, 1);
-		pthread_cond_broadcast(&p->go);
-		pthread_mutex_unlock(&p->mu);
-	}
-	fn(ctx, 0);
-	for (int k = parts; k < n; k++) /* more parts than threads: the caller runs the rest */
-		fn(ctx, k);
-	if (parts <= 1)
+	if (!p || n <= 1) {
+		for (int k = 0; k < n; k++)
+			fn(ctx, k);
 		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	unsigned gen = atomic_load(&p->gen) + 1;
+	p->parts = n;
+	p->fn = fn;
+	p->ctx = ctx;
+	atomic_store(&p->finished, 0);
+	atomic_store(&p->claim, (uint64_t)gen << 32);
+	atomic_store(&p->gen, gen);
+	pthread_cond_broadcast(&p->go);
+	pthread_mutex_unlock(&p->mu);
+	if (run_parts(p, gen, n, fn, ctx))
+		return; /* the caller finished the last part: nobody to wait for */
 	int ok = 0;
 	for (int s = 0; s < p->spin && !ok; s++) {
-		ok = atomic_load_explicit(&p->pending, memory_order_acquire) == 0;
+		ok = atomic_load_explicit(&p->finished, memory_order_acquire) == n;
 		cpu_relax();
 	}
 	adapt(&p->spin, ok);
 	if (ok)
 		return;
 	pthread_mutex_lock(&p->mu);
-	while (atomic_load(&p->pending) != 0)
+	while (atomic_load(&p->finished) != n)
 		pthread_cond_wait(&p->done, &p->mu);
 	pthread_mutex_unlock(&p->mu);
 }

@@ -5,7 +5,7 @@
 /** A pool of n - 1 worker threads; the caller of sw__pool_run is thread 0. */
 typedef struct sw_pool sw_pool;
 
-/** Job run by sw__pool_run: part k of n, on thread k. */
+/** Job run by sw__pool_run: part k of n. */
 typedef void (*sw_pool_fn)(void *ctx, int k);
 
 /** Starts a pool for n threads (n - 1 workers, which sleep until work comes).  Returns
@@ -16,9 +16,9 @@ int sw__pool_create(int n, sw_pool **out);
 /** Stops and joins the workers and frees the pool; NULL is accepted. */
 void sw__pool_destroy(sw_pool *p);
 
-/** Calls fn(ctx, k) for k = 0 .. n - 1, part 0 on the calling thread and part k on worker k,
- * and returns when all have returned.  n is at most the pool's size; with n <= 1 or a NULL pool
- * fn(ctx, 0) .. fn(ctx, n - 1) run on the caller.  Allocates nothing. */
+/** Calls fn(ctx, k) once for each k = 0 .. n - 1, on the calling thread or a worker, whichever
+ * claims part k first, and returns when all have returned; fn must not depend on the thread
+ * that runs it.  With a NULL pool the caller runs them all in order.  Allocates nothing. */
 void sw__pool_run(sw_pool *p, int n, sw_pool_fn fn, void *ctx);
 
 /** Number of processors this process may run on (at least 1). */

@@ -24,8 +24,9 @@
  * Parallelism (a pool of POSIX threads, sim/pool.c, which sleeps rather than spins when the machine
  * is busy): steps 2 and 4 split the agents into one contiguous block per thread.
  * An agent's step reads only the snapshot and writes only its own state, mode, target, random
- * stream and metrics, so the result does not depend on the number of threads.  Each thread works
- * on a shallow copy of the world (a "view") with its own scratch buffers; transition events are
+ * stream and metrics, so the result does not depend on the number of threads.  Each block works
+ * on its own shallow copy of the world (a "view") with its own scratch buffers, whichever thread
+ * runs it; transition events are
  * buffered per thread and delivered after step 2 in agent order, with the unit's state as it was
  * at the event; diagnostics are collected per thread and appended in agent order.  A failing
  * agent does not stop the others: every agent takes its own step, the failed ones are left at
