@@ -573,6 +573,71 @@ START_TEST(crowd_names_are_thinned_out)
 }
 END_TEST
 
+/* The fill of the signal lamp (class "signal") in a picture. */
+static int lamp_fill(const char *path)
+{
+	double wpx, hpx;
+	xmlDocPtr doc = parse_svg(path, &wpx, &hpx);
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	ck_assert_int_eq(count(root, "circle", "signal"), 1);
+	int c = colour_prop(find(root, "circle", "signal", 0), "fill");
+	xmlFreeDoc(doc);
+	return c;
+}
+
+/* street_crossing's light (automata/traffic_light.xml: cars green for t in [0, 20), amber
+ * [20, 23), red with walk [23, 43), green again from 43 and at the end, 90 s) is drawn lit in
+ * its mode's colour: green in a frame at 10 s, red at 30 s, green at the end in the still
+ * picture (whose label names the mode); in the animation its fill runs through the phases. */
+START_TEST(traffic_light_is_drawn_in_its_state)
+{
+	run_rec *r = record("models/street_crossing.xml");
+	sw_diag d;
+	sw_diag_init(&d);
+	char *f10 = tmp_path(".svg"), *f30 = tmp_path(".svg"), *still = tmp_path(".svg"),
+	     *anim = tmp_path(".svg");
+	ck_assert_int_eq(sw_render_frame(r->w, r->tr, NULL, 10.0, SW_IMAGE_SVG, f10, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_render_frame(r->w, r->tr, NULL, 30.0, SW_IMAGE_SVG, f30, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_render_svg(r->w, r->tr, NULL, still, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_render_animation(r->w, r->tr, NULL, anim, &d), SW_SUCCESS);
+	ck_assert_int_eq(lamp_fill(f10), 0x2ca02c);
+	ck_assert_int_eq(lamp_fill(f30), 0xd62728);
+	ck_assert_int_eq(lamp_fill(still), 0x2ca02c);
+	double wpx, hpx;
+	xmlDocPtr doc = parse_svg(still, &wpx, &hpx);
+	xmlChar *txt = xmlNodeGetContent(find(xmlDocGetRootElement(doc), "text", "signal-label", 0));
+	ck_assert_str_eq((char *)txt, "light: cars_green");
+	xmlFree(txt);
+	/* the phase bar: green, amber, red, green, amber, red, green (the run ends at 90 s) */
+	ck_assert_int_eq(count(xmlDocGetRootElement(doc), "rect", "signal-phase"), 7);
+	xmlFreeDoc(doc);
+	doc = parse_svg(anim, &wpx, &hpx);
+	xmlNodePtr g = find(xmlDocGetRootElement(doc), "g", "signal-anim", 0);
+	ck_assert_ptr_nonnull(g);
+	int found = 0;
+	for (xmlNodePtr c = g->children; c; c = c->next) {
+		xmlChar *an = c->type == XML_ELEMENT_NODE ? xmlGetProp(c, BAD_CAST "attributeName") : NULL;
+		if (an && strcmp((char *)an, "fill") == 0) {
+			xmlChar *v = xmlGetProp(c, BAD_CAST "values");
+			/* every sample: 361 values from 0 to 90 s; sample 40 (10 s) green, 120 (30 s) red */
+			ck_assert_int_eq((int)strlen((char *)v), 361 * 8 - 1);
+			ck_assert(strncmp((char *)v + 40 * 8, "#2ca02c", 7) == 0);
+			ck_assert(strncmp((char *)v + 120 * 8, "#d62728", 7) == 0);
+			found = 1;
+			xmlFree(v);
+		}
+		xmlFree(an);
+	}
+	ck_assert(found);
+	xmlFreeDoc(doc);
+	unlink(f10);
+	unlink(f30);
+	unlink(still);
+	unlink(anim);
+	record_free(r);
+}
+END_TEST
+
 START_TEST(image_format_from_extension)
 {
 	sw_image_format f = SW_IMAGE_PNG;
@@ -597,6 +662,7 @@ Suite *render_suite(void)
 	tcase_add_test(tc, image_format_from_extension);
 	tcase_add_test(tc, legend_has_one_row_and_colour_per_automaton_mode);
 	tcase_add_test(tc, crowd_names_are_thinned_out);
+	tcase_add_test(tc, traffic_light_is_drawn_in_its_state);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,6 +11,7 @@
  * are numbered in order of first appearance in the trace (sample by sample, agents in order),
  * so a picture uses the first palette colours for what it shows, every picture of one trace
  * (still, frames, animation) colours alike, and the legend has one row per key. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,9 @@
 /* Agent names drawn at most (a crowd's 200 names would hide the picture), and labels placed at
  * most (names, the legend's box). */
 enum { NAMES_MAX = 30, LABELS_MAX = 256 };
+
+/* Signal panel rows, px apart; its top in frames (below the clock) and elsewhere. */
+enum { SIGNAL_ROW = 30, SIGNAL_TOP_FRAME = 26, SIGNAL_TOP = 4 };
 
 sw_render_def sw_default_render_def(void)
 {
@@ -364,15 +368,135 @@ static void draw_legend(sw_scene *sc, const sw_trace *tr, const mode_keys *mk, l
 	}
 }
 
-/* Agents' names above the starts of their trajectories, in file order: at most NAMES_MAX, and
- * none over another label. */
+/* Agents' names above (or else below) the starts of their trajectories, in file order: at most
+ * NAMES_MAX, and none over another label. */
 static void draw_names(sw_scene *sc, const view *v, const sw_trace *tr, labels *lb)
 {
 	for (int i = 0, drawn = 0; i < tr->n_agents && tr->n_samples > 0 && drawn < NAMES_MAX; i++) {
 		const trace_pt *p = trace_at(tr, 0, i);
 		double r = tr->m->agents[i].radius * v->s;
-		drawn += label(sc, lb, "agent-name", px(v, p->x), py(v, p->y) - r - 4, SC_MIDDLE, 11,
+		/* above the disc, or below it when that leaves the picture or meets a label */
+		int ok = label(sc, lb, "agent-name", px(v, p->x), py(v, p->y) - r - 4, SC_MIDDLE, 11,
+			       0x404040, tr->m->agents[i].name) ||
+			 label(sc, lb, "agent-name", px(v, p->x), py(v, p->y) + r + 12, SC_MIDDLE, 11,
 			       0x404040, tr->m->agents[i].name);
+		drawn += ok;
+	}
+}
+
+/* --- Signals ------------------------------------------------------------------------------
+ * A signal (a traffic light) has no position in a scenario, so each is drawn at the top right
+ * of the picture: a dark housing with a lamp in the colour of its current mode and its name and
+ * mode beside it.  A mode whose name holds a colour word (cars_red_walk, green, amber ...) is
+ * lit in that colour, so a traffic light looks like one; other modes take the palette colour
+ * of their index. */
+
+/* The mode of signal sg at time t: its automaton's initial mode, then its recorded
+ * transitions (in time order) up to t. */
+static int signal_mode_at(const sw_trace *tr, int sg, double t)
+{
+	int md = sw_automaton_initial(tr->m->automata[tr->m->signals[sg].automaton]);
+	for (int k = 0; k < tr->n_events && tr->events[k].t <= t + 1e-9; k++)
+		if (tr->events[k].unit == tr->n_agents + sg)
+			md = tr->events[k].to;
+	return md;
+}
+
+static int signal_colour(const sw_model *m, int sg, int md)
+{
+	static const struct { const char *word; int colour; } lamp[] = {
+	    {"red", 0xd62728},   {"green", 0x2ca02c},  {"amber", 0xffb000},
+	    {"yellow", 0xffb000}, {"orange", 0xffb000}};
+	const char *name = sw_automaton_mode_name(m->automata[m->signals[sg].automaton], md);
+	for (const char *c = name ? name : ""; *c;) {
+		size_t n = 0;
+		while (isalpha((unsigned char)c[n]))
+			n++;
+		for (size_t q = 0; n > 0 && q < sizeof lamp / sizeof lamp[0]; q++) {
+			size_t same = 0;
+			while (same < n && lamp[q].word[same] &&
+			       tolower((unsigned char)c[same]) == lamp[q].word[same])
+				same++;
+			if (same == n && !lamp[q].word[n])
+				return lamp[q].colour;
+		}
+		c += n ? n : 1;
+	}
+	return sc_palette(md);
+}
+
+/* Row sg of the signal panel: its lamp's centre. */
+static void signal_lamp(const sw_scene *sc, double top, int sg, double *x, double *y)
+{
+	*x = sc_width(sc) - 18;
+	*y = top + 12 + SIGNAL_ROW * sg;
+}
+
+/* The housing and the name (with the mode at time t when with_mode) of every signal, from
+ * pixel row top; their boxes block labels. */
+static void draw_signal_rows(sw_scene *sc, const sw_trace *tr, double top, double t,
+			     int with_mode, labels *lb)
+{
+	const sw_model *m = tr->m;
+	for (int sg = 0; sg < m->n_signals; sg++) {
+		double x, y;
+		signal_lamp(sc, top, sg, &x, &y);
+		char text[2 * SW_NAME_MAX + 4];
+		const sw_automaton *a = m->automata[m->signals[sg].automaton];
+		if (with_mode)
+			snprintf(text, sizeof text, "%s: %s", m->signals[sg].name,
+				 sw_automaton_mode_name(a, signal_mode_at(tr, sg, t)));
+		else
+			snprintf(text, sizeof text, "%s", m->signals[sg].name);
+		sc_rect(sc, "signal-housing", x - 10, y - 10, 20, 20, sc_filled(0x303030, 0, 1));
+		sc_text(sc, "signal-label", x - 16, y + 4, SC_END, 12, 0, 0, text);
+		labels_block(lb, x - 16 - 7.0 * (double)strlen(text), y - 11, x + 11, y + 11);
+	}
+}
+
+/* The lamps lit at time t (still pictures and frames). */
+static void draw_signal_lamps(sw_scene *sc, const sw_trace *tr, double top, double t)
+{
+	const sw_model *m = tr->m;
+	for (int sg = 0; sg < m->n_signals; sg++) {
+		double x, y;
+		signal_lamp(sc, top, sg, &x, &y);
+		int md = signal_mode_at(tr, sg, t);
+		char tip[2 * SW_NAME_MAX + 48];
+		snprintf(tip, sizeof tip, "%s: %s at t = %g s", m->signals[sg].name,
+			 sw_automaton_mode_name(m->automata[m->signals[sg].automaton], md), t);
+		sc_circle(sc, "signal", x, y, 7, sc_filled(signal_colour(m, sg, md), 0, 1), tip);
+	}
+}
+
+/* Under every signal's row, its phases over [t0, t1] as coloured stretches of a bar (still
+ * pictures: when the light was what). */
+static void draw_signal_phases(sw_scene *sc, const sw_trace *tr, double top, double t0,
+			       double t1)
+{
+	const sw_model *m = tr->m;
+	double span = t1 > t0 ? t1 - t0 : 1.0;
+	for (int sg = 0; sg < m->n_signals; sg++) {
+		double x, y;
+		signal_lamp(sc, top, sg, &x, &y);
+		double right = x + 10, left = right - 160, bar = y + 12;
+		const sw_automaton *a = m->automata[m->signals[sg].automaton];
+		int md = sw_automaton_initial(a);
+		double from = t0;
+		for (int k = 0; k <= tr->n_events; k++) {
+			const trace_ev *e = k < tr->n_events ? &tr->events[k] : NULL;
+			if (e && e->unit != tr->n_agents + sg)
+				continue;
+			double to = e ? fmin(fmax(e->t, t0), t1) : t1;
+			if (to > from)
+				sc_rect(sc, "signal-phase", left + (from - t0) / span * 160, bar,
+					(to - from) / span * 160, 4,
+					sc_filled(signal_colour(m, sg, md), SC_NONE, 0));
+			if (e) {
+				md = e->to;
+				from = fmax(from, to);
+			}
+		}
 	}
 }
 
@@ -414,8 +538,14 @@ int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *
 				       "agent-instant", 0);
 		draw_agents_at(sc, &v, tr, &mk, tr->n_samples - 1, "agent", 1);
 	}
+	/* Signals as they are at the end, and their phases over the run. */
+	labels lb = {.n = 0};
+	double t0 = tr->n_samples ? trace_at(tr, 0, 0)->t : 0.0;
+	double tend = tr->n_samples ? trace_at(tr, tr->n_samples - 1, 0)->t : sw_world_time(w);
+	draw_signal_rows(sc, tr, SIGNAL_TOP, tend, 1, &lb);
+	draw_signal_lamps(sc, tr, SIGNAL_TOP, tend);
+	draw_signal_phases(sc, tr, SIGNAL_TOP, t0, tend);
 	if (d.legend) {
-		labels lb = {.n = 0};
 		draw_legend(sc, tr, &mk, &lb);
 		draw_names(sc, &v, tr, &lb);
 	}
@@ -447,10 +577,11 @@ int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *
 		draw_events(sc, &v, w, tr, &mk, t);
 		draw_agents_at(sc, &v, tr, &mk, k, "agent", 1);
 	}
-	if (d.legend) {
-		labels lb = {.n = 0};
+	labels lb = {.n = 0};
+	draw_signal_rows(sc, tr, SIGNAL_TOP_FRAME, t, 1, &lb);
+	draw_signal_lamps(sc, tr, SIGNAL_TOP_FRAME, t);
+	if (d.legend)
 		draw_legend(sc, tr, &mk, &lb);
-	}
 	char buf[64];
 	snprintf(buf, sizeof buf, "t = %.2f s", t);
 	sc_text(sc, "clock", v.w - 8, 18, SC_END, 14, 0, 0, buf);
@@ -535,12 +666,33 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 		sc_line(sc, "heading", 0, 0, 1.6 * r, 0, sc_stroke(0, 1), NULL);
 		sc_group_end(sc);
 	}
+	/* Signals: each lamp a group whose fill follows the signal's mode at every sample. */
+	labels lb = {.n = 0};
+	draw_signal_rows(sc, tr, SIGNAL_TOP, 0.0, 0, &lb);
+	for (int sg = 0; sg < m->n_signals && n > 0; sg++) {
+		double x, y;
+		signal_lamp(sc, SIGNAL_TOP, sg, &x, &y);
+		int md = sw_automaton_initial(m->automata[m->signals[sg].automaton]), ev = 0;
+		for (int k = 0; k < n; k++) {
+			/* signal_mode_at, walking the transitions once for all samples */
+			double t = trace_at(tr, k, 0)->t;
+			for (; ev < tr->n_events && tr->events[ev].t <= t + 1e-9; ev++)
+				if (tr->events[ev].unit == tr->n_agents + sg)
+					md = tr->events[ev].to;
+			kx[k] = x;
+			ky[k] = y;
+			fill[k] = signal_colour(m, sg, md);
+		}
+		sc_group_begin(sc, "signal-anim", x, y, 0);
+		sc_group_animate(sc, dur, n, kt, kx, ky, NULL, fill);
+		sc_circle(sc, "signal", 0, 0, 7, sc_filled(SC_INHERIT, 0, 1), m->signals[sg].name);
+		sc_group_end(sc);
+	}
 	/* The clock: a bar along the bottom edge that fills up over the run. */
 	sc_rect(sc, "clock-track", 0, v.h - 5, v.w, 5, sc_filled(0xe0e0e0, SC_NONE, 0));
 	sc_rect(sc, "clock", 0, v.h - 5, v.w, 5, sc_filled(0x1f77b4, SC_NONE, 0));
 	sc_rect_grow(sc, dur);
 	if (d.legend) {
-		labels lb = {.n = 0};
 		draw_legend(sc, tr, &mk, &lb);
 		draw_names(sc, &v, tr, &lb);
 	}
