@@ -638,6 +638,66 @@ START_TEST(traffic_light_is_drawn_in_its_state)
 }
 END_TEST
 
+/* Targets and regions are named: in street_crossing both regions' names stand inside their
+ * rectangles (the polygons of class "region", in file order), and the targets' labels name
+ * distinct targets, each next to its circle; in the demo all three targets are named. */
+START_TEST(targets_and_regions_are_labelled)
+{
+	run_rec *r = record("models/street_crossing.xml");
+	sw_diag d;
+	sw_diag_init(&d);
+	char *path = tmp_path(".svg");
+	ck_assert_int_eq(sw_render_svg(r->w, r->tr, NULL, path, &d), SW_SUCCESS);
+	double wpx, hpx;
+	xmlDocPtr doc = parse_svg(path, &wpx, &hpx);
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	ck_assert_int_eq(count(root, "text", "region-label"), 2);
+	for (int k = 0; k < 2; k++) {
+		xmlNodePtr t = find(root, "text", "region-label", k), pg = find(root, "polygon", "region", k);
+		xmlChar *name = xmlNodeGetContent(t), *pts = xmlGetProp(pg, BAD_CAST "points");
+		ck_assert_str_eq((char *)name, r->m->regions[k].name);
+		double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, x, y;
+		int used;
+		for (const char *c = (char *)pts; sscanf(c, " %lf,%lf%n", &x, &y, &used) == 2; c += used)
+			x0 = fmin(x0, x), x1 = fmax(x1, x), y0 = fmin(y0, y), y1 = fmax(y1, y);
+		ck_assert(num_prop(t, "x") > x0 && num_prop(t, "x") < x1);
+		ck_assert(num_prop(t, "y") > y0 && num_prop(t, "y") < y1);
+		xmlFree(name);
+		xmlFree(pts);
+	}
+	int nt = count(root, "text", "target-label");
+	ck_assert_int_ge(nt, 6); /* the six destinations stand apart */
+	for (int k = 0; k < nt; k++) {
+		xmlNodePtr t = find(root, "text", "target-label", k);
+		xmlChar *name = xmlNodeGetContent(t);
+		int which = -1;
+		for (int q = 0; q < r->m->n_targets; q++)
+			if (strcmp(r->m->targets[q].name, (char *)name) == 0)
+				which = q;
+		ck_assert_int_ge(which, 0);
+		for (int q = 0; q < k; q++) {
+			xmlChar *other = xmlNodeGetContent(find(root, "text", "target-label", q));
+			ck_assert_str_ne((char *)other, (char *)name);
+			xmlFree(other);
+		}
+		xmlNodePtr c = find(root, "circle", "target", which);
+		ck_assert(fabs(num_prop(t, "x") - num_prop(c, "cx")) < num_prop(c, "r") + 5);
+		ck_assert(fabs(num_prop(t, "y") - num_prop(c, "cy")) < 10);
+		xmlFree(name);
+	}
+	xmlFreeDoc(doc);
+	unlink(path);
+	record_free(r);
+	r = record("models/demo.xml");
+	ck_assert_int_eq(sw_render_svg(r->w, r->tr, NULL, path, &d), SW_SUCCESS);
+	doc = parse_svg(path, &wpx, &hpx);
+	ck_assert_int_eq(count(xmlDocGetRootElement(doc), "text", "target-label"), 3);
+	xmlFreeDoc(doc);
+	unlink(path);
+	record_free(r);
+}
+END_TEST
+
 START_TEST(image_format_from_extension)
 {
 	sw_image_format f = SW_IMAGE_PNG;
@@ -663,6 +723,7 @@ Suite *render_suite(void)
 	tcase_add_test(tc, legend_has_one_row_and_colour_per_automaton_mode);
 	tcase_add_test(tc, crowd_names_are_thinned_out);
 	tcase_add_test(tc, traffic_light_is_drawn_in_its_state);
+	tcase_add_test(tc, targets_and_regions_are_labelled);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -384,6 +384,37 @@ static void draw_names(sw_scene *sc, const view *v, const sw_trace *tr, labels *
 	}
 }
 
+/* Every region's name inside its top left corner (of its bounding box), at most NAMES_MAX. */
+static void draw_region_labels(sw_scene *sc, const view *v, const sw_model *m, labels *lb)
+{
+	for (int k = 0, drawn = 0; k < m->n_regions && drawn < NAMES_MAX; k++) {
+		double x = INFINITY, y = -INFINITY;
+		for (int q = 0; q < m->regions[k].count; q++) {
+			sw_vec2 p = m->points[m->regions[k].first + q];
+			x = fmin(x, p.x);
+			y = fmax(y, p.y);
+		}
+		drawn += label(sc, lb, "region-label", px(v, x) + 4, py(v, y) + 13, SC_START, 11,
+			       0x806000, m->regions[k].name);
+	}
+}
+
+/* Every target's name to the right of its circle (or else to the left), at time t, at most
+ * NAMES_MAX. */
+static void draw_target_labels(sw_scene *sc, const view *v, const sw_model *m, double t,
+			       labels *lb)
+{
+	for (int k = 0, drawn = 0; k < m->n_targets && drawn < NAMES_MAX; k++) {
+		sw_vec2 p = sw_model_target_position(m, k, t);
+		double r = m->targets[k].radius * v->s, x = px(v, p.x), y = py(v, p.y) + 4;
+		int ok = label(sc, lb, "target-label", x + r + 3, y, SC_START, 10, 0x1a701a,
+			       m->targets[k].name) ||
+			 label(sc, lb, "target-label", x - r - 3, y, SC_END, 10, 0x1a701a,
+			       m->targets[k].name);
+		drawn += ok;
+	}
+}
+
 /* --- Signals ------------------------------------------------------------------------------
  * A signal (a traffic light) has no position in a scenario, so each is drawn at the top right
  * of the picture: a dark housing with a lamp in the colour of its current mode and its name and
@@ -547,7 +578,9 @@ int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *
 	draw_signal_phases(sc, tr, SIGNAL_TOP, t0, tend);
 	if (d.legend) {
 		draw_legend(sc, tr, &mk, &lb);
+		draw_region_labels(sc, &v, tr->m, &lb);
 		draw_names(sc, &v, tr, &lb);
+		draw_target_labels(sc, &v, tr->m, 0.0, &lb);
 	}
 	int st = sc_write(sc, fmt, path, diag);
 	sc_free(sc);
@@ -580,8 +613,11 @@ int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *
 	labels lb = {.n = 0};
 	draw_signal_rows(sc, tr, SIGNAL_TOP_FRAME, t, 1, &lb);
 	draw_signal_lamps(sc, tr, SIGNAL_TOP_FRAME, t);
-	if (d.legend)
+	if (d.legend) {
 		draw_legend(sc, tr, &mk, &lb);
+		draw_region_labels(sc, &v, tr->m, &lb);
+		draw_target_labels(sc, &v, tr->m, 0.0, &lb);
+	}
 	char buf[64];
 	snprintf(buf, sizeof buf, "t = %.2f s", t);
 	sc_text(sc, "clock", v.w - 8, 18, SC_END, 14, 0, 0, buf);
@@ -694,7 +730,9 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 	sc_rect_grow(sc, dur);
 	if (d.legend) {
 		draw_legend(sc, tr, &mk, &lb);
+		draw_region_labels(sc, &v, m, &lb);
 		draw_names(sc, &v, tr, &lb);
+		draw_target_labels(sc, &v, m, 0.0, &lb);
 	}
 	free(buf);
 	free(fill);
