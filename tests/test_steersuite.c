@@ -780,6 +780,32 @@ START_TEST(test_endless_budget_is_capped)
 }
 END_TEST
 
+/* Among obstacles a single agent's static goal steers along a navigation field to its target
+ * (global planning, as SteerSuite's AIs plan paths); without obstacles there is none. */
+START_TEST(test_static_goals_plan_among_obstacles)
+{
+	const char *disc = "<circleObstacle><radius>1</radius><height>1</height><position><x>4</x>"
+			   "<y>0</y><z>0</z></position></circleObstacle>\n";
+	const char *goal = "<goalSequence><seekStaticTarget><targetLocation><x>8</x><y>0</y><z>0</z>"
+			   "</targetLocation><desiredSpeed>1</desiredSpeed><timeDuration>30"
+			   "</timeDuration></seekStaticTarget></goalSequence></agent>\n";
+	char body[2048];
+	snprintf(body, sizeof body, "%s%s%s", disc, A0, goal);
+	sw_model *m = NULL;
+	char *xml = NULL;
+	import_ok(body, 1, &m, &xml);
+	ck_assert_ptr_nonnull(strstr(xml, "<navfield name=\"a_n0\" target=\"a_g0\"/>"));
+	ck_assert_ptr_nonnull(strstr(xml, "field=\"a_n0\""));
+	free(xml);
+	sw_model_free(m);
+	snprintf(body, sizeof body, "%s%s", A0, goal);
+	import_ok(body, 1, &m, &xml);
+	ck_assert_ptr_null(strstr(xml, "navfield"));
+	free(xml);
+	sw_model_free(m);
+}
+END_TEST
+
 /* A licence comment before the XML declaration (as in SteerSuite's dragon_age cases). */
 START_TEST(test_late_declaration)
 {
@@ -860,6 +886,7 @@ Suite *steersuite_suite(void)
 			    (int)(sizeof warn_cases / sizeof warn_cases[0]));
 	tcase_add_test(tc, test_names_and_goalless);
 	tcase_add_test(tc, test_late_declaration);
+	tcase_add_test(tc, test_static_goals_plan_among_obstacles);
 	tcase_add_test(tc, test_endless_budget_is_capped);
 	tcase_add_test(tc, test_goalless_agent_inside_obstacle);
 	suite_add_tcase(s, tc);

@@ -30,6 +30,9 @@
 #define SS_FLOW_REACH 1e6
 /* Longest run of a test case without a given duration, s (an hour of walking). */
 #define SS_MAX_DURATION 3600.0
+/* Most navigation fields a case gets (one per static goal of a single <agent>; none for agent
+ * regions): each is a grid solve, so crowds of individual goals steer without them. */
+#define SS_MAX_FIELDS 32
 
 /* --- writer helpers ----------------------------------------------------------------------- */
 
@@ -367,9 +370,33 @@ static void vertex(ss_writer *sw, double x, double y, int line)
 	ss_end(sw);
 }
 
+/* Whether a goal steers to a fixed place (and may use a navigation field to get there). */
+static int fixed_place(const ss_goal *g)
+{
+	return g->kind == SS_SEEK_STATIC || g->kind == SS_SEEK_BOX;
+}
+
+/* Global planning, as SteerSuite's AI modules plan their paths: when the case has obstacles and
+ * at most SS_MAX_FIELDS static goals of single agents, each such goal steers along a harmonic
+ * navigation field to its target (docs/steersuite.md).  Not with flow goals: their far targets
+ * (SS_FLOW_REACH away) would stretch every field's grid over them. */
+static int use_fields(const ss_case *c, int n_shapes)
+{
+	int n = 0;
+	for (int e = 0; e < c->n_agents; e++)
+		for (int k = 0; k < c->agents[e].n_goals; k++) {
+			const ss_goal *g = &c->agents[e].goals[k];
+			if (g->kind == SS_FLOW_STATIC)
+				return 0;
+			n += !c->agents[e].region && fixed_place(g);
+		}
+	return n_shapes > 0 && n > 0 && n <= SS_MAX_FIELDS;
+}
+
 static void world_write(ss_writer *sw, const ss_case *c, const shape *s, int n_shapes,
 			const inst *in, int n_in)
 {
+	int plan = use_fields(c, n_shapes);
 	ss_start(sw, "world", 0);
 	for (int k = 0; k < n_shapes; k++) {
 		if (s[k].disc) {
@@ -401,6 +428,14 @@ static void world_write(ss_writer *sw, const ss_case *c, const shape *s, int n_s
 			ss_attr_num(sw, "y", in[i].tz[k]);
 			ss_attr_num(sw, "radius", a->radius);
 			ss_end(sw);
+			if (plan && !a->region && fixed_place(g)) {
+				char field[2 * SW_NAME_MAX + 8];
+				snprintf(field, sizeof field, "%s_n%d", in[i].name, k);
+				ss_start(sw, "navfield", g->line);
+				ss_attr(sw, "name", field);
+				ss_attr(sw, "target", name);
+				ss_end(sw);
+			}
 			if (g->kind != SS_SEEK_BOX)
 				continue;
 			snprintf(name, sizeof name, "%s_r%d", in[i].name, k);
@@ -520,9 +555,14 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	ss_end(sw);
 	ss_start(sw, "behaviours", 0);
 	char aut[32];
-	for (int e = 0; e < c->n_agents; e++) {
+	int plan = use_fields(c, n_shapes);
+	for (int e = 0, i = 0; e < c->n_agents; e++) {
+		while (i < n_in && in[i].elem != e)
+			i++;
 		snprintf(aut, sizeof aut, "steersuite%d", e);
-		ss_automaton_write(sw, &c->agents[e], aut, def->reach);
+		/* a single agent's fields are named after it: NAME_n<k> */
+		ss_automaton_write(sw, &c->agents[e], aut, def->reach,
+				   plan && !c->agents[e].region && i < n_in ? in[i].name : NULL);
 	}
 	ss_end(sw);
 	world_write(sw, c, s, n_shapes, in, n_in);

@@ -328,8 +328,9 @@ static int has_key(const ss_goal *g, const char *key)
 	return 0;
 }
 
-/* The law element of goal k: target, speed, reversed attractor, per-goal parameters. */
-static void law(ss_writer *sw, const ss_goal *g, int k)
+/* The law element of goal k: target, speed, reversed attractor, navigation field (fields:
+ * the name prefix, or NULL), per-goal parameters. */
+static void law(ss_writer *sw, const ss_goal *g, int k, const char *fields)
 {
 	const char *name = g->law[0] ? g->law : "glm";
 	const char *speed_key = strcmp(name, "glm") == 0 ? "v-max" : "speed";
@@ -341,12 +342,18 @@ static void law(ss_writer *sw, const ss_goal *g, int k)
 		ss_attr_num(sw, speed_key, g->speed);
 	if ((g->kind == SS_FLEE_STATIC || g->kind == SS_FLEE_DYNAMIC) && !has_key(g, "a"))
 		ss_attr_num(sw, "a", -1.0);
+	if (fields && (g->kind == SS_SEEK_STATIC || g->kind == SS_SEEK_BOX) && !has_key(g, "field")) {
+		char field[2 * SW_NAME_MAX + 8];
+		snprintf(field, sizeof field, "%s_n%d", fields, k);
+		ss_attr(sw, "field", field);
+	}
 	for (int p = 0; p < g->n_params; p++)
 		ss_attr(sw, g->params[p].key, g->params[p].value);
 	ss_end(sw);
 }
 
-void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach)
+void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach,
+			const char *fields)
 {
 	ss_start(sw, "automaton", a->line);
 	ss_attr(sw, "name", aut);
@@ -374,7 +381,7 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 		if (k == 0)
 			ss_attr(sw, "initial", "true");
 		if (g->kind != SS_IDLE)
-			law(sw, g, k);
+			law(sw, g, k, fields);
 		guard[0] = '\0';
 		if (g->kind == SS_SEEK_STATIC)
 			snprintf(guard, sizeof guard, "dist(g%d) le %s", k,

@@ -127,9 +127,11 @@ int ss_bool(sw__loader *ld, xmlNodePtr node, int *out);
 int ss_goals_read(sw__loader *ld, xmlNodePtr seq, ss_goal **goals, int *n);
 void ss_goals_free(ss_goal *goals, int n);
 /** Writes the <automaton> of one agent element (name aut) with one mode per goal, time
- * budgets and per-goal laws; static targets count as reached within reach agent radii.  Its parameters, bound per agent: g<k> (a target, or an agent for
+ * budgets and per-goal laws; static targets count as reached within reach agent radii.  With
+ * fields (NULL: none), static and box goals steer along the navigation field FIELDS_n<k>.  Its parameters, bound per agent: g<k> (a target, or an agent for
  * dynamic goals), r<k> (the region of a box goal) and q<k> (the reach of a dynamic goal, m). */
-void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach);
+void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach,
+			const char *fields);
 
 /* steersuite_emit.c */
 /** Writes the swerve scenario equivalent to c (random draws from seed) into a new buffer;
