@@ -68,7 +68,7 @@ BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c
 
 # Fuzz harnesses (tests/fuzz/): libFuzzer with clang (`make fuzz`), replayed over their corpus
 # by tests/fuzz/replay.c in the normal build (`make test`, `make asan`).
-FUZZ_TARGETS := expr automaton scenario
+FUZZ_TARGETS := expr automaton scenario steersuite vfield
 FUZZ_REPLAY  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%)
 FUZZ_TIME    ?= 600
 FUZZ_RUNS    ?= -1
@@ -144,14 +144,16 @@ $(BUILD)/noalloc: $(BUILD)/tests/noalloc.o $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
 $(BUILD)/fuzz_replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o \
-		$(BUILD)/tests/fuzz/loader_check.o $(LIB_A)
+		$(BUILD)/tests/fuzz/loader_check.o $(BUILD)/tests/fuzz/fuzz_files.o $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # libFuzzer binaries: the library and harness instrumented, linked with -fsanitize=fuzzer.
-$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/loader_check.o $(LIB_A)
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/loader_check.o \
+		$(BUILD)/tests/fuzz/fuzz_files.o $(LIB_A)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
-.SECONDARY: $(addprefix $(BUILD)/tests/fuzz/,replay.o loader_check.o $(FUZZ_TARGETS:%=fuzz_%.o))
+.SECONDARY: $(addprefix $(BUILD)/tests/fuzz/,replay.o loader_check.o fuzz_files.o \
+	$(FUZZ_TARGETS:%=fuzz_%.o))
 
 # Replays the corpus of every harness (seeds and kept crash inputs) without libFuzzer.
 fuzz-replay: $(FUZZ_REPLAY)
