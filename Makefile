@@ -68,7 +68,7 @@ BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c
 
 # Fuzz harnesses (tests/fuzz/): libFuzzer with clang (`make fuzz`), replayed over their corpus
 # by tests/fuzz/replay.c in the normal build (`make test`, `make asan`).
-FUZZ_TARGETS := expr automaton scenario steersuite vfield cache
+FUZZ_TARGETS := expr automaton scenario steersuite vfield cache checkpoint
 FUZZ_REPLAY  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%)
 FUZZ_TIME    ?= 600
 FUZZ_RUNS    ?= -1

@@ -258,6 +258,15 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 				   "written by this run",
 				   why),
 		       SW_EINPUT;
+	/* The last checks can only be made while applying (the length of the last section, the
+	 * SteerBench values): the world's own state is kept and put back on such a refusal, so that
+	 * a refused checkpoint leaves the world as it was. */
+	void *undo = NULL;
+	size_t undo_len = 0;
+	if (sw_world_checkpoint(w, &undo, &undo_len) != SW_SUCCESS)
+		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
+				   "out of memory while restoring the checkpoint"),
+		       SW_ENOMEM;
 	get(&b, &w->t, sizeof w->t);
 	get(&b, &w->steps, sizeof w->steps);
 	get(&b, w->y, total_dim(w) * sizeof *w->y);
@@ -288,11 +297,15 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 			b.short_read = 1;
 		}
 	}
-	if (b.short_read || b.at != b.n || st != SW_SUCCESS)
+	if (b.short_read || b.at != b.n || st != SW_SUCCESS) {
+		sw_world_restore(w, undo, undo_len, name, NULL); /* its own state: accepted */
+		free(undo);
 		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
 				   "the checkpoint's sections do not fit this world; expected one "
 				   "written for this scenario"),
 		       st == SW_ENOMEM ? SW_ENOMEM : SW_EINPUT;
+	}
+	free(undo);
 	sw__snapshot(w);
 	return SW_SUCCESS;
 }
