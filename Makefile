@@ -68,7 +68,7 @@ BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c
 
 # Fuzz harnesses (tests/fuzz/): libFuzzer with clang (`make fuzz`), replayed over their corpus
 # by tests/fuzz/replay.c in the normal build (`make test`, `make asan`).
-FUZZ_TARGETS := expr automaton scenario steersuite vfield cache checkpoint
+FUZZ_TARGETS := expr automaton scenario steersuite vfield cache checkpoint cli
 FUZZ_REPLAY  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%)
 FUZZ_TIME    ?= 600
 FUZZ_RUNS    ?= -1
@@ -154,6 +154,24 @@ $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/loader_check.o
 
 .SECONDARY: $(addprefix $(BUILD)/tests/fuzz/,replay.o loader_check.o fuzz_files.o \
 	$(FUZZ_TARGETS:%=fuzz_%.o))
+
+# The CLI harness runs the commands in its own process: the CLI's objects with main() renamed
+# (and Open MPI's libraries when the CLI was built with them; it joins no job without mpirun).
+FUZZ_CLI_OBJ := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(BUILD)/tests/fuzz/cli_main.o
+FUZZ_CLI_LIBS = $(if $(MPICC),$(shell $(MPICC) --showme:link 2>/dev/null))
+
+$(BUILD)/tests/fuzz/cli_main.o: src/cli/main.c $(wildcard include/swerve/*.h) $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Dmain=sw_cli_main -c $< -o $@
+
+$(BUILD)/fuzz_replay_cli: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_cli.o \
+		$(BUILD)/tests/fuzz/loader_check.o $(BUILD)/tests/fuzz/fuzz_files.o $(FUZZ_CLI_OBJ) \
+		$(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(FUZZ_CLI_LIBS)
+
+$(BUILD)/fuzz_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/loader_check.o \
+		$(BUILD)/tests/fuzz/fuzz_files.o $(FUZZ_CLI_OBJ) $(LIB_A)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) $(FUZZ_CLI_LIBS)
 
 # Replays the corpus of every harness (seeds and kept crash inputs) without libFuzzer.
 fuzz-replay: $(FUZZ_REPLAY)

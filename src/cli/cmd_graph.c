@@ -98,7 +98,13 @@ int cmd_graph(int argc, char **argv)
 		cli_print_diag(&diag);
 		return cli_load_exit_code(st);
 	}
-	/* -o FILE: written atomically (sw_atomic_open), so a failure leaves FILE as it was. */
+	/* -o FILE: written atomically (sw_atomic_open), so a failure leaves FILE as it was; never
+	 * over an input file. */
+	if (outpath && cli_refuse_input("graph", outpath)) {
+		sw_automaton_free(a);
+		sw_model_free(m);
+		return EXIT_BAD_INPUT;
+	}
 	char tmp[4200];
 	FILE *f = outpath ? sw_atomic_open(outpath, tmp, sizeof tmp, NULL) : stdout;
 	if (!f) {

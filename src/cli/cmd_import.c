@@ -99,7 +99,9 @@ int cmd_import(int argc, char **argv)
 	if (st != SW_SUCCESS)
 		return cli_load_exit_code(st);
 	int code = EXIT_OK;
-	if (write_atomic(out, xml, len) != 0) {
+	if (cli_refuse_input("import-steersuite", out))
+		code = EXIT_BAD_INPUT;
+	else if (write_atomic(out, xml, len) != 0) {
 		fprintf(stderr, "swerve import-steersuite: cannot write %s: %s\n", out,
 			strerror(errno));
 		code = EXIT_BAD_INPUT;

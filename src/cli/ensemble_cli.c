@@ -319,6 +319,8 @@ FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t n)
 {
 	if (!path || strcmp(path, "-") == 0)
 		return stdout;
+	if (cli_refuse_input(cmd, path))
+		return NULL;
 	FILE *f = sw_atomic_open(path, tmp, n, NULL);
 	if (!f)
 		fprintf(stderr, "swerve %s: cannot write %s: %s\n", cmd, path, strerror(errno));
