@@ -23,7 +23,8 @@
  * Checked: the exit status is 0, 1 or 2 (cli.h); a non-zero status comes with a message on
  * stderr; no input file is changed (no command overwrites an input); no temporary file (a
  * hidden name, see src/core/atomic.c) is left behind; nothing but the working folder and the
- * cache folder appears in the private folder. */
+ * cache folder appears in the private folder.  FUZZ_CLI_VERBOSE=1 in the environment prints
+ * each command's exit status and the start of its stderr (to see what a corpus reaches). */
 #include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -32,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "fuzz.h"
 #include "fuzz_files.h"
 
@@ -235,6 +237,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	optind = 0;
 	while (getopt(1, dummy, "") != -1)
 		;
+	/* The CLI's process-wide settings, as a new process starts with them. */
+	cli_cmd = "swerve";
+	cli_verbosity = 0;
 
 	int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	int saved_in = dup(STDIN_FILENO), saved_out = dup(STDOUT_FILENO);
@@ -260,6 +265,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(fstat(err_fd, &st) == 0);
 	close(err_fd);
 
+	if (getenv("FUZZ_CLI_VERBOSE")) { /* to see what the seeds reach */
+		size_t n = 0;
+		char *msg = fuzz_read_file(err_path, &n);
+		fprintf(stderr, "exit %d:", code);
+		for (int k = 1; k < argc; k++)
+			fprintf(stderr, " %s", argv[k]);
+		fprintf(stderr, "\n%.*s", msg ? (int)(n < 300 ? n : 300) : 0, msg ? msg : "");
+		free(msg);
+	}
 	FUZZ_CHECK(code == 0 || code == 1 || code == 2);
 	FUZZ_CHECK(code == 0 || st.st_size > 0); /* a failure says why */
 	for (int k = 0; k < N_FIXTURES; k++) {
