@@ -245,6 +245,7 @@ valgrind:
 # Each harness runs FUZZ_TIME seconds (or FUZZ_RUNS executions), one after the other, on a
 # working corpus in build-fuzz/ seeded from tests/fuzz/corpus/ (which it does not modify).
 # Crash inputs land in build-fuzz/artifacts/; keep each one in tests/fuzz/corpus/<target>/.
+# Paths are absolute: the CLI harness runs each command in a working folder of its own.
 fuzz:
 	@sh scripts/deps.sh clang
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang \
@@ -253,9 +254,11 @@ fuzz:
 	@mkdir -p build-fuzz/artifacts
 	for t in $(FUZZ_TARGETS); do \
 		mkdir -p build-fuzz/corpus/$$t && \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 		build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -runs=$(FUZZ_RUNS) \
-			-artifact_prefix=build-fuzz/artifacts/$$t- -print_final_stats=1 $(FUZZ_FLAGS) \
-			build-fuzz/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
+			-artifact_prefix=$(CURDIR)/build-fuzz/artifacts/$$t- -print_final_stats=1 \
+			$(FUZZ_FLAGS) $(CURDIR)/build-fuzz/corpus/$$t $(CURDIR)/tests/fuzz/corpus/$$t \
+			|| exit 1; \
 	done
 
 install: all
