@@ -230,7 +230,8 @@ valgrind:
 		CK_FORK=no CK_RUN_SUITE=$$s SWERVE=$(CLI) $(VALGRIND) --error-exitcode=1 $(TESTS) \
 			|| exit 1; done
 	for t in $(FUZZ_TARGETS); do \
-		$(VALGRIND) --error-exitcode=1 $(BUILD)/fuzz_replay_$$t tests/fuzz/corpus/$$t || exit 1; done
+		$(VALGRIND) --error-exitcode=1 --suppressions=tests/fuzz/valgrind.supp \
+			$(BUILD)/fuzz_replay_$$t tests/fuzz/corpus/$$t || exit 1; done
 	@rm -rf $(BUILD)/valgrind-out
 	$(VALGRIND) --error-exitcode=3 $(CLI) check -q models/*.xml automata/*.xml
 	$(VALGRIND) --error-exitcode=3 $(CLI) run -q -d 5 -o $(BUILD)/valgrind-out/demo models/demo.xml
