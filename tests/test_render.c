@@ -698,6 +698,66 @@ START_TEST(targets_and_regions_are_labelled)
 }
 END_TEST
 
+/* Axes in metres and a scale bar: two x tick labels give the pixels per metre and the offset;
+ * through them every agent's final disc maps back to its final position, and the scale bar's
+ * length in pixels is the length its label states. */
+START_TEST(axes_and_scale_bar_are_in_metres)
+{
+	run_rec *r = record("models/demo.xml");
+	sw_diag d;
+	sw_diag_init(&d);
+	char *path = tmp_path(".svg");
+	ck_assert_int_eq(sw_render_svg(r->w, r->tr, NULL, path, &d), SW_SUCCESS);
+	double wpx, hpx;
+	xmlDocPtr doc = parse_svg(path, &wpx, &hpx);
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	ck_assert_int_ge(count(root, "text", "axis-x"), 3);
+	ck_assert_int_ge(count(root, "text", "axis-y"), 3);
+	ck_assert_int_eq(count(root, "line", "scale-bar"), 1);
+	double xv[2], xp[2], yv[2], yp[2];
+	for (int k = 0; k < 2; k++) {
+		xmlNodePtr t = find(root, "text", "axis-x", k), u = find(root, "text", "axis-y", k);
+		xmlChar *a = xmlNodeGetContent(t), *b = xmlNodeGetContent(u);
+		xv[k] = atof((char *)a);
+		xp[k] = num_prop(t, "x");
+		yv[k] = atof((char *)b);
+		yp[k] = num_prop(u, "y") - 4; /* labels sit 4 px below their tick */
+		xmlFree(a);
+		xmlFree(b);
+	}
+	double sx = (xp[1] - xp[0]) / (xv[1] - xv[0]), sy = (yp[1] - yp[0]) / (yv[1] - yv[0]);
+	ck_assert(sx > 0);
+	ck_assert_double_eq_tol(sy, -sx, 1e-2 * sx); /* same scale, y up */
+	for (int i = 0; i < r->m->n_agents; i++) {
+		sw_agent_state s;
+		sw_world_agent(r->w, i, &s);
+		xmlNodePtr c = find(root, "circle", "agent", i);
+		ck_assert_double_eq_tol(xv[0] + (num_prop(c, "cx") - xp[0]) / sx, s.y[SW_STATE_X], 0.02);
+		ck_assert_double_eq_tol(yv[0] + (num_prop(c, "cy") - yp[0]) / sy, s.y[SW_STATE_Y], 0.02);
+	}
+	xmlNodePtr bar = find(root, "line", "scale-bar", 0), lab = find(root, "text", "scale-label", 0);
+	xmlChar *txt = xmlNodeGetContent(lab);
+	double metres = 0;
+	char unit[4] = "";
+	ck_assert_int_eq(sscanf((char *)txt, "%lf %3s", &metres, unit), 2);
+	ck_assert_str_eq(unit, "m");
+	ck_assert_double_eq_tol((num_prop(bar, "x2") - num_prop(bar, "x1")) / sx, metres, 0.01);
+	xmlFree(txt);
+	ck_assert(in_range(root, wpx, hpx));
+	xmlFreeDoc(doc);
+	/* axes off: no gutter, nothing of the axes */
+	sw_render_def def = sw_default_render_def();
+	def.axes = 0;
+	ck_assert_int_eq(sw_render_svg(r->w, r->tr, &def, path, &d), SW_SUCCESS);
+	doc = parse_svg(path, &wpx, &hpx);
+	ck_assert_int_eq(count(xmlDocGetRootElement(doc), "line", "scale-bar"), 0);
+	ck_assert_int_eq(count(xmlDocGetRootElement(doc), "text", "axis-x"), 0);
+	xmlFreeDoc(doc);
+	unlink(path);
+	record_free(r);
+}
+END_TEST
+
 START_TEST(image_format_from_extension)
 {
 	sw_image_format f = SW_IMAGE_PNG;
@@ -724,6 +784,7 @@ Suite *render_suite(void)
 	tcase_add_test(tc, crowd_names_are_thinned_out);
 	tcase_add_test(tc, traffic_light_is_drawn_in_its_state);
 	tcase_add_test(tc, targets_and_regions_are_labelled);
+	tcase_add_test(tc, axes_and_scale_bar_are_in_metres);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,8 +3,9 @@
  *
  * A trace records what a run did (samples of every agent and its transitions) through the
  * world's sample and event callbacks; sw_render_image draws it over the scene: obstacles,
- * regions, targets, trajectories coloured by mode, transition markers, agent discs at chosen
- * instants and time ticks.  Every picture is built once as a list of drawing items and written
+ * named regions and targets, trajectories coloured by (automaton, mode) with a legend,
+ * transition markers, agent discs at chosen instants, time ticks, signals lit in their mode's
+ * colour, axes in metres and a scale bar (docs/pictures.md).  Every picture is built once as a list of drawing items and written
  * either as SVG (libxml2's text writer) or as PNG (cairo), so both formats show the same
  * geometry.  sw_render_animation writes an animated SVG (SMIL), sw_render_frame one PNG/SVG
  * frame of a video. */
@@ -58,6 +59,9 @@ typedef struct sw_render_def {
 	int legend;          /**< 1: the colour of every (automaton, mode) in a legend, and the
 				  agents' names at the starts of their trajectories; default 1 */
 	double anim_speed;   /**< animations: simulated seconds per second of playback; default 1 */
+	int axes;            /**< 1: axes with tick labels in metres along the left and bottom
+				  edges (in gutters of 46 and 30 px) and a scale bar; pictures
+				  narrower than 200 px never get them; default 1 */
 } sw_render_def;
 
 /** The default drawing options. */

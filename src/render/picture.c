@@ -2,7 +2,7 @@
  * of a video (sw_render_frame) and an animated SVG (sw_render_animation), all built as scenes.
  *
  * The picture maps the scene's bounding box (every obstacle, region, target and sampled
- * position, plus a margin) onto `width` pixels, y pointing up.  Trajectories are polylines split
+ * position, plus a margin) onto `width` pixels (less a gutter for the axes), y pointing up.  Trajectories are polylines split
  * where the mode changes, each coloured by its mode key; transitions are marked with a small
  * diamond whose tooltip names the modes and the guard.
  *
@@ -24,19 +24,25 @@
  * most (names, the legend's box). */
 enum { NAMES_MAX = 30, LABELS_MAX = 256 };
 
+/* Axes: gutters for the tick labels, px, and the narrowest picture that gets them. */
+enum { GUTTER_LEFT = 46, GUTTER_BOTTOM = 30, AXES_MIN_WIDTH = 200 };
+
 /* Signal panel rows, px apart; its top in frames (below the clock) and elsewhere. */
 enum { SIGNAL_ROW = 30, SIGNAL_TOP_FRAME = 26, SIGNAL_TOP = 4 };
 
 sw_render_def sw_default_render_def(void)
 {
-	sw_render_def d = {900.0, 1.0, 5.0, 0, NULL, 1, 1.0};
+	sw_render_def d = {900.0, 1.0, 5.0, 0, NULL, 1, 1.0, 1};
 	return d;
 }
 
-/* The world-to-picture map. */
+/* The world-to-picture map.  With axes, the map leaves a gutter on the left and at the bottom
+ * for the tick labels. */
 typedef struct {
 	double x0, y1, s; /* left edge, top edge (m), pixels per metre */
 	double w, h;      /* picture size, px */
+	double ox, gb;    /* left and bottom gutters, px (0 without axes) */
+	double xlo, xhi, ylo, yhi; /* the mapped area, m */
 } view;
 
 static void grow_box(double *b, double x, double y, double r)
@@ -77,12 +83,16 @@ static view make_view(const sw_world *w, const sw_trace *tr, const sw_render_def
 	if (!(b[2] > b[0]) || !(b[3] > b[1]))
 		b[0] = b[1] = -1, b[2] = b[3] = 1;
 	view v;
+	int axes = def->axes && def->width >= AXES_MIN_WIDTH;
+	v.ox = axes ? GUTTER_LEFT : 0;
+	v.gb = axes ? GUTTER_BOTTOM : 0;
 	v.x0 = b[0] - def->margin;
 	v.y1 = b[3] + def->margin;
 	double wm = b[2] - b[0] + 2 * def->margin, hm = b[3] - b[1] + 2 * def->margin;
-	v.s = def->width / wm;
+	v.s = (def->width - v.ox) / wm;
 	v.w = def->width;
-	v.h = hm * v.s;
+	v.h = hm * v.s + v.gb;
+	v.xlo = v.x0, v.xhi = v.x0 + wm, v.yhi = v.y1, v.ylo = v.y1 - hm;
 	return v;
 }
 
@@ -167,7 +177,7 @@ static int mode_colour(const mode_keys *mk, const sw_model *m, int i, int md)
 	return sc_palette(mk->col[mk->first[a + 1] + md]);
 }
 
-static double px(const view *v, double x) { return (x - v->x0) * v->s; }
+static double px(const view *v, double x) { return v->ox + (x - v->x0) * v->s; }
 static double py(const view *v, double y) { return (v->y1 - y) * v->s; }
 
 static int moves(const sw_model *m, int prim)
@@ -330,10 +340,52 @@ static int label(sw_scene *sc, labels *lb, const char *cls, double x, double y, 
 	return 1;
 }
 
+/* Axes in metres along the left and bottom edges of the map (a frame, ticks every "nice" step,
+ * 1, 2 or 5 times a power of ten, giving about 8 along x, the same step along y), their titles,
+ * and a scale bar of about a fifth of the map's width at its bottom right.  The scale bar's box
+ * blocks labels. */
+static void draw_axes(sw_scene *sc, const view *v, labels *lb)
+{
+	if (v->ox <= 0)
+		return;
+	char buf[48];
+	double bottom = v->h - v->gb, step = sc_nice_step(v->xhi - v->xlo, 8);
+	sc_rect(sc, "map-frame", v->ox, 0, v->w - v->ox, bottom, sc_filled(SC_NONE, 0x909090, 1));
+	sc_style tick = sc_stroke(0x606060, 1);
+	for (double x = ceil(v->xlo / step - 1e-9) * step; x <= v->xhi + 1e-9 * step; x += step) {
+		double X = px(v, x);
+		snprintf(buf, sizeof buf, "%g", fabs(x) < 1e-9 * step ? 0.0 : x);
+		sc_line(sc, "axis-tick", X, bottom, X, bottom + 5, tick, NULL);
+		if (X > v->ox + 8 && X < v->w - 40) /* clear of the corner and of the title */
+			sc_text(sc, "axis-x", X, bottom + 17, SC_MIDDLE, 11, 0, 0x404040, buf);
+	}
+	for (double y = ceil(v->ylo / step - 1e-9) * step; y <= v->yhi + 1e-9 * step; y += step) {
+		double Y = py(v, y);
+		snprintf(buf, sizeof buf, "%g", fabs(y) < 1e-9 * step ? 0.0 : y);
+		sc_line(sc, "axis-tick", v->ox - 5, Y, v->ox, Y, tick, NULL);
+		if (Y > 26 && Y < bottom - 4) /* clear of the title and of the corner */
+			sc_text(sc, "axis-y", v->ox - 7, Y + 4, SC_END, 11, 0, 0x404040, buf);
+	}
+	sc_text(sc, "axis-title", v->w - 4, v->h - 8, SC_END, 11, 0, 0x404040, "x (m)");
+	sc_text(sc, "axis-title", 4, 12, SC_START, 11, 0, 0x404040, "y (m)");
+	/* The scale bar: a nice length near a fifth of the width, end ticks, its length above. */
+	double len = sc_nice_step(v->xhi - v->xlo, 5), x1 = v->w - 14, x0 = x1 - len * v->s;
+	double y = bottom - 12;
+	sc_style bar = sc_stroke(0x000000, 3);
+	sc_line(sc, "scale-bar", x0, y, x1, y, bar, NULL);
+	sc_line(sc, "scale-end", x0, y - 5, x0, y + 5, sc_stroke(0x000000, 1), NULL);
+	sc_line(sc, "scale-end", x1, y - 5, x1, y + 5, sc_stroke(0x000000, 1), NULL);
+	snprintf(buf, sizeof buf, "%g m", len);
+	sc_text(sc, "scale-label", 0.5 * (x0 + x1), y - 6, SC_MIDDLE, 11, 0, 0, buf);
+	labels_block(lb, x0 - 2, y - 18, x1 + 2, y + 6);
+}
+
 /* The legend: one row per mode key ("automaton: mode", or the mode alone for the plain law) in
  * the keys' order, at most MAX_ROWS (then a row saying how many more). */
-static void draw_legend(sw_scene *sc, const sw_trace *tr, const mode_keys *mk, labels *lb)
+static void draw_legend(sw_scene *sc, const view *v, const sw_trace *tr, const mode_keys *mk,
+			labels *lb)
 {
+	double x = v->ox + 3;
 	enum { MAX_ROWS = 20 };
 	char text[MAX_ROWS + 1][2 * SW_NAME_MAX + 8];
 	int rows = mk->n_keys < MAX_ROWS ? mk->n_keys : MAX_ROWS;
@@ -356,15 +408,16 @@ static void draw_legend(sw_scene *sc, const sw_trace *tr, const mode_keys *mk, l
 		longest = strlen(text[q]) > longest ? strlen(text[q]) : longest;
 	if (lines > 0) {
 		double bw = 38 + 7.0 * (double)longest, bh = 15.0 * lines + 6;
-		sc_rect(sc, "legend-box", 3, 3, bw, bh, sc_filled(0xffffff, 0xc0c0c0, 1));
-		labels_block(lb, 3, 3, 3 + bw, 3 + bh);
+		sc_rect(sc, "legend-box", x, 3, bw, bh, sc_filled(0xffffff, 0xc0c0c0, 1));
+		labels_block(lb, x, 3, x + bw, 3 + bh);
 	}
 	for (int q = 0; q < lines; q++) {
 		double y = 16 + 15 * q;
 		if (q < rows)
-			sc_line(sc, "legend-key", 8, y - 4, 28, y - 4, sc_stroke(sc_palette(q), 3),
-				NULL);
-		sc_text(sc, q < rows ? "legend" : "legend-more", 34, y, SC_START, 12, 0, 0, text[q]);
+			sc_line(sc, "legend-key", x + 5, y - 4, x + 25, y - 4,
+				sc_stroke(sc_palette(q), 3), NULL);
+		sc_text(sc, q < rows ? "legend" : "legend-more", x + 31, y, SC_START, 12, 0, 0,
+			text[q]);
 	}
 }
 
@@ -571,13 +624,14 @@ int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *
 	}
 	/* Signals as they are at the end, and their phases over the run. */
 	labels lb = {.n = 0};
+	draw_axes(sc, &v, &lb);
 	double t0 = tr->n_samples ? trace_at(tr, 0, 0)->t : 0.0;
 	double tend = tr->n_samples ? trace_at(tr, tr->n_samples - 1, 0)->t : sw_world_time(w);
 	draw_signal_rows(sc, tr, SIGNAL_TOP, tend, 1, &lb);
 	draw_signal_lamps(sc, tr, SIGNAL_TOP, tend);
 	draw_signal_phases(sc, tr, SIGNAL_TOP, t0, tend);
 	if (d.legend) {
-		draw_legend(sc, tr, &mk, &lb);
+		draw_legend(sc, &v, tr, &mk, &lb);
 		draw_region_labels(sc, &v, tr->m, &lb);
 		draw_names(sc, &v, tr, &lb);
 		draw_target_labels(sc, &v, tr->m, 0.0, &lb);
@@ -611,10 +665,11 @@ int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *
 		draw_agents_at(sc, &v, tr, &mk, k, "agent", 1);
 	}
 	labels lb = {.n = 0};
+	draw_axes(sc, &v, &lb);
 	draw_signal_rows(sc, tr, SIGNAL_TOP_FRAME, t, 1, &lb);
 	draw_signal_lamps(sc, tr, SIGNAL_TOP_FRAME, t);
 	if (d.legend) {
-		draw_legend(sc, tr, &mk, &lb);
+		draw_legend(sc, &v, tr, &mk, &lb);
 		draw_region_labels(sc, &v, tr->m, &lb);
 		draw_target_labels(sc, &v, tr->m, 0.0, &lb);
 	}
@@ -704,6 +759,7 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 	}
 	/* Signals: each lamp a group whose fill follows the signal's mode at every sample. */
 	labels lb = {.n = 0};
+	draw_axes(sc, &v, &lb);
 	draw_signal_rows(sc, tr, SIGNAL_TOP, 0.0, 0, &lb);
 	for (int sg = 0; sg < m->n_signals && n > 0; sg++) {
 		double x, y;
@@ -729,7 +785,7 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 	sc_rect(sc, "clock", 0, v.h - 5, v.w, 5, sc_filled(0x1f77b4, SC_NONE, 0));
 	sc_rect_grow(sc, dur);
 	if (d.legend) {
-		draw_legend(sc, tr, &mk, &lb);
+		draw_legend(sc, &v, tr, &mk, &lb);
 		draw_region_labels(sc, &v, m, &lb);
 		draw_names(sc, &v, tr, &lb);
 		draw_target_labels(sc, &v, m, 0.0, &lb);
