@@ -666,6 +666,7 @@ int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *
 	}
 	labels lb = {.n = 0};
 	draw_axes(sc, &v, &lb);
+	labels_block(&lb, v.w - 120, 0, v.w, SIGNAL_TOP_FRAME); /* the clock */
 	draw_signal_rows(sc, tr, SIGNAL_TOP_FRAME, t, 1, &lb);
 	draw_signal_lamps(sc, tr, SIGNAL_TOP_FRAME, t);
 	if (d.legend) {
