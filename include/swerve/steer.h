@@ -32,7 +32,9 @@ typedef enum {
 	SW_LAW_GLM = 0, /**< Goldenstein-Large-Metaxas heading dynamics, eqs. (1)-(12) */
 	SW_LAW_FW = 1,  /**< Fajen-Warren second-order steering, eq. (13) */
 	SW_LAW_PF = 2,  /**< Khatib potential field, direction only (section 3) */
-	SW_LAW_WALL = 3 /**< wall following around the closest obstacle (escape behaviour) */
+	SW_LAW_WALL = 3, /**< wall following around the closest obstacle (escape behaviour) */
+	SW_LAW_TTC = 4  /**< Karamouzas-Skinner-Guy anticipatory time-to-collision law (2014),
+			     second order in the velocity (steer/ttc.c) */
 } sw_law;
 
 /** How the GLM competition weights (8) are handled. */
@@ -114,6 +116,26 @@ typedef struct sw_wall_params {
 	double speed;    /**< forward speed, m/s; default 0.8 */
 } sw_wall_params;
 
+/** Parameters of the anticipatory time-to-collision law of Karamouzas, Skinner & Guy,
+ * "Universal power law governing pedestrian interactions", Phys. Rev. Lett. 113, 238701 (2014)
+ * (steer/ttc.c, docs/models.md).  The law acts on the velocity vector u = v e(phi):
+ *     u' = (v_pref e_goal - u) / xi + sum_j F_j,   F_j = -grad_x E(tau_j),
+ *     E(tau) = k tau^-2 exp(-tau / tau0)
+ * with tau_j the projected time to collision with percept j.  Energies and forces are per unit
+ * mass (forces are accelerations). */
+typedef struct sw_ttc_params {
+	double k;      /**< energy scale k, m^2 (E in m^2/s^2 per unit mass); default 1.5 */
+	double tau0;   /**< interaction time horizon tau0, s; default 3 */
+	double xi;     /**< relaxation time of the goal force xi, s; default 0.54 */
+	double v_pref; /**< preferred speed, m/s; default 1.3 */
+	double range;  /**< neighbour range: percepts with a larger clearance are ignored, m;
+			    default 10 */
+	double f_max;  /**< cap on each interaction force, m/s^2 (not in the paper: tau -> 0 makes
+			    F unbounded; also the push-out force of an overlap); default 20 */
+	double v_min;  /**< speed below which the heading turns as at v_min: phi' = a_perp /
+			    max(v, v_min), m/s; default 0.1 */
+} sw_ttc_params;
+
 /** How a personality trait is drawn per agent when a world is created ("personality drawn per
  * agent from distributions", DESIGN.md / steering-models.md section 6). */
 typedef enum {
@@ -156,6 +178,7 @@ typedef struct sw_steer_def {
 	sw_fw_params fw;   /**< used when law == SW_LAW_FW */
 	sw_pf_params pf;   /**< used when law == SW_LAW_PF */
 	sw_wall_params wall; /**< used when law == SW_LAW_WALL */
+	sw_ttc_params ttc; /**< used when law == SW_LAW_TTC */
 	char field[SW_FIELD_NAME_MAX]; /**< name of a world field (plan.h) giving the goal
 					    direction psi_T; "" = none (default) */
 	double lookahead; /**< with a field: distance along it to the point handed to the law as
@@ -174,6 +197,9 @@ typedef struct sw_percept {
 	double hx, hy;    /**< another agent's heading as a unit vector (for alignment); 0, 0 for
 			     obstacles and when no law of the world needs it (last, so that
 			     positional initialisers of the fields above need not name them) */
+	double vx, vy;    /**< another agent's velocity at the snapshot, m/s (for the
+			     time-to-collision law); 0, 0 for obstacles and when no law of the
+			     world needs it */
 } sw_percept;
 
 /** What an agent perceives at one instant. */
@@ -211,6 +237,7 @@ sw_glm_params sw_default_glm_params(void);
 sw_fw_params sw_default_fw_params(void);
 sw_pf_params sw_default_pf_params(void);
 sw_wall_params sw_default_wall_params(void);
+sw_ttc_params sw_default_ttc_params(void);
 sw_personality sw_default_personality(void);
 /** A GLM steer def with default parameters. */
 sw_steer_def sw_default_steer_def(void);
@@ -219,7 +246,7 @@ sw_steer_def sw_default_steer_def(void);
  * (the other laws' parameters are ignored), the same field and look-ahead. */
 int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q);
 
-/** Returns the static name of a law ("glm", "fw", "potential", "wall"). */
+/** Returns the static name of a law ("glm", "fw", "potential", "wall", "ttc"). */
 const char *sw_law_name(sw_law law);
 
 /* --- GLM building blocks ------------------------------------------------------------------ */
@@ -329,13 +356,41 @@ double sw_wall_heading(const sw_wall_params *p, const sw_situation *s, double ph
 /** Gradient of the potential U of section 3 at the agent position, into grad[2]. */
 void sw_pf_gradient(const sw_pf_params *p, const sw_situation *s, double grad[2]);
 
+/* --- Time-to-collision law (steer/ttc.c) -------------------------------------------------- */
+
+/** Projected time to collision of two discs with relative position x[2] (m), relative velocity
+ * v[2] (m/s) and sum of radii r (m): the smallest root of |x + v t| = r,
+ * tau = (b - sqrt(b^2 - a c)) / a with a = v.v, b = -x.v, c = x.x - r^2.  Returns INFINITY when
+ * they never collide (a == 0, discriminant <= 0 or tau < 0) and 0 when they overlap (c < 0). */
+double sw_ttc_tau(const double x[2], const double v[2], double r);
+
+/** Interaction energy E(tau) = k tau^-2 exp(-tau / tau0), m^2/s^2 (0 for tau = INFINITY). */
+double sw_ttc_energy(const sw_ttc_params *p, double tau);
+
+/** Interaction force F = -grad_x E(tau(x, v, r)) on the first disc (x is its position relative
+ * to the second one) into f[2], m/s^2:
+ *     F = k exp(-tau/tau0) tau^-2 (2/tau + 1/tau0) (x + tau v) / sqrt(b^2 - a c),
+ * its magnitude capped at p->f_max; 0 without a collision; overlapping discs (c < 0) are pushed
+ * apart along x with magnitude f_max.  Returns tau (as sw_ttc_tau). */
+double sw_ttc_force(const sw_ttc_params *p, const double x[2], const double v[2], double r,
+		    double f[2]);
+
+/** Acceleration of an agent with velocity vel[2] (m/s) in the situation, into acc[2] (m/s^2):
+ * the goal force (v_pref e_goal - vel) / xi (goal velocity 0 without a target) plus the forces of
+ * the percepts within p->range (agents with their velocities vx, vy; obstacles static, a wall at
+ * its closest point as a disc of radius 0). */
+void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double vel[2],
+		  double acc[2]);
+
 /* --- Whole right-hand sides --------------------------------------------------------------- */
 
 /** Right-hand side of an agent's state for a law: dydt[SW_STATE_DIM] from y[SW_STATE_DIM].
  * The situation must have been perceived at (y[X], y[Y]).  For GLM, *terms (may be NULL)
  * receives the evaluation; weights are integrated only in SW_WEIGHTS_DYNAMIC (else their
  * derivative is 0).  Without a speed lag, dydt[V] is 0 and the commanded speed is used for the
- * motion.  For PF, phi is algebraic (dydt[PHI] = 0; motion along -grad U).
+ * motion.  For PF, phi is algebraic (dydt[PHI] = 0; motion along -grad U).  For TTC, speed and
+ * heading carry the velocity vector u = v e(phi): v' = a.e, phi' = a.e_perp / max(v, v_min) with
+ * a from sw_ttc_accel() (v' >= 0 while v <= 0, so that v stays non-negative).
  * Returns SW_SUCCESS, or SW_ENUMERIC when a derivative is not finite. */
 int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_situation *s,
 		 const double y[SW_STATE_DIM], double dydt[SW_STATE_DIM], sw_glm_terms *terms);
@@ -345,7 +400,8 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 void sw_steer_velocity(double v, double phi, double vel[2]);
 
 /** The algebraic outputs of a law at state y (after a step): the commanded speed, and for PF the
- * heading of motion.  Writes y[V] (when there is no speed lag) and y[PHI] (PF only). */
+ * heading of motion.  Writes y[V] (when there is no speed lag) and y[PHI] (PF only); for TTC
+ * (speed is state) only clamps y[V] to >= 0. */
 void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
 			const sw_situation *s, double y[SW_STATE_DIM]);
 

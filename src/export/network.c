@@ -501,6 +501,32 @@ static void build_all(xb *b)
 	(void)h;
 }
 
+/* Refuses the laws that have no symbolic flow (steer/emit.c): the time-to-collision law (its
+ * forces depend on the other agents' velocities, which are not state of the exported model's
+ * planar laws yet).  Cites the agent (its line) and the mode that uses it. */
+static int refuse_laws(xb *b)
+{
+	const sw_model *m = b->m;
+	for (int i = 0; i < m->n_agents; i++) {
+		const sw_agent *ag = &m->agents[i];
+		const struct sw_automaton *a = ag->behaviour >= 0 ? m->automata[ag->behaviour] : NULL;
+		for (int q = 0; q < (a ? a->n_modes : 1); q++) {
+			const sw_steer_def *d = a ? &a->modes[q].steer : &ag->steer;
+			if (d->law != SW_LAW_TTC || (a && !a->modes[q].moves))
+				continue;
+			char who[2 * SW_NAME_MAX + 32];
+			snprintf(who, sizeof who, "agent '%s'%s%s%s", ag->name,
+				 a ? " (mode '" : "", a ? a->modes[q].name : "", a ? "')" : "");
+			return xb_refuse(b, ag->line,
+					 "%s uses the time-to-collision law <ttc>, which cannot be "
+					 "exported yet (it has no symbolic form); expected glm, fw, "
+					 "potential or wall%s",
+					 who, "");
+		}
+	}
+	return SW_SUCCESS;
+}
+
 int sw_hybrid_build(const sw_model *m, const sw_export_def *def, sw_hybrid **out,
 		    sw_diag *diag)
 {
@@ -528,7 +554,7 @@ int sw_hybrid_build(const sw_model *m, const sw_export_def *def, sw_hybrid **out
 			  "a 3-D scenario (<world dimensions=\"3\">) cannot be exported yet: the "
 			  "symbolic flows are the planar laws'; expected a 2-D scenario%s%s",
 			  "", "");
-	else if (check_def(&b, &d) == SW_SUCCESS)
+	else if (refuse_laws(&b) == SW_SUCCESS && check_def(&b, &d) == SW_SUCCESS)
 		build_all(&b);
 	if (b.status == SW_SUCCESS)
 		apply_ranges(&b, &d);

@@ -84,6 +84,17 @@ static const sw__attr_spec wall_attrs[] = {SW__NUM("a", sw_wall_params, a),
 					   SW__NUM("speed", sw_wall_params, speed),
 					   SW__END};
 
+static const sw__attr_spec ttc_attrs[] = {SW__NUM("k", sw_ttc_params, k),
+					  SW__NUM("tau0", sw_ttc_params, tau0),
+					  SW__NUM("xi", sw_ttc_params, xi),
+					  SW__NUM("v-pref", sw_ttc_params, v_pref),
+					  SW__NUM("range", sw_ttc_params, range),
+					  SW__NUM("f-max", sw_ttc_params, f_max),
+					  SW__NUM("v-min", sw_ttc_params, v_min),
+					  SW__OTHER("field", 0),
+					  SW__OTHER("lookahead", 0),
+					  SW__END};
+
 const sw__attr_spec sw__personality_attrs[] = {
     SW__OTHER("agility", 0), /* a number or a distribution: read_trait() */
     SW__OTHER("mass", 0),
@@ -105,6 +116,8 @@ const sw__attr_spec *sw__law_attrs(const char *element)
 		return potential_attrs;
 	if (strcmp(element, "wall") == 0)
 		return wall_attrs;
+	if (strcmp(element, "ttc") == 0)
+		return ttc_attrs;
 	if (strcmp(element, "personality") == 0)
 		return sw__personality_attrs;
 	return NULL;
@@ -421,7 +434,8 @@ int sw__no_children(sw__loader *ld, xmlNodePtr node, const char *why)
 int sw__is_law(xmlNodePtr node)
 {
 	return sw__is_element(node, "glm") || sw__is_element(node, "fw") ||
-	       sw__is_element(node, "potential") || sw__is_element(node, "wall");
+	       sw__is_element(node, "potential") || sw__is_element(node, "wall") ||
+	       sw__is_element(node, "ttc");
 }
 
 /* The side attribute of <wall>: right (+1) or left (-1). */
@@ -447,7 +461,7 @@ static int read_side(sw__loader *ld, xmlNodePtr node, int *side)
 	return bad;
 }
 
-/* The field and lookahead attributes of <glm>, <fw> and <potential> (global planning). */
+/* The field and lookahead attributes of <glm>, <fw>, <potential> and <ttc> (global planning). */
 static int read_field(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer)
 {
 	sw_steer_def d = sw_default_steer_def();
@@ -500,6 +514,10 @@ int sw__read_law(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer, const sw_
 		steer->law = SW_LAW_PF;
 		steer->pf = sw_default_pf_params();
 		bad = sw__read_attrs2(ld, node, potential_attrs, &steer->pf, extra, extra_base);
+	} else if (sw__is_element(node, "ttc")) {
+		steer->law = SW_LAW_TTC;
+		steer->ttc = sw_default_ttc_params();
+		bad = sw__read_attrs2(ld, node, ttc_attrs, &steer->ttc, extra, extra_base);
 	} else {
 		steer->law = SW_LAW_WALL;
 		steer->wall = sw_default_wall_params();

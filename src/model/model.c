@@ -418,6 +418,22 @@ static void check_wall(checker *c, const sw_wall_params *p)
 	nonneg(c, "wall speed", p->speed);
 }
 
+/* Speeds above this are refused as input mistakes (m/s; the fastest sprinters run about 12). */
+#define TTC_V_PREF_MAX 15.0
+
+static void check_ttc(checker *c, const sw_ttc_params *p)
+{
+	positive(c, "ttc k", p->k);
+	positive(c, "ttc tau0", p->tau0);
+	positive(c, "ttc xi", p->xi);
+	nonneg(c, "ttc v-pref", p->v_pref);
+	if (p->v_pref > TTC_V_PREF_MAX)
+		bad(c, "ttc v-pref", p->v_pref, "a speed of at most 15 m/s");
+	positive(c, "ttc range", p->range);
+	positive(c, "ttc f-max", p->f_max);
+	positive(c, "ttc v-min", p->v_min);
+}
+
 int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const char *what,
 		     sw_diag *diag)
 {
@@ -427,7 +443,8 @@ int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const 
 	case SW_LAW_FW: check_fw(&c, &def->fw); break;
 	case SW_LAW_PF: check_pf(&c, &def->pf); break;
 	case SW_LAW_WALL: check_wall(&c, &def->wall); break;
-	default: bad(&c, "law", def->law, "glm, fw, potential or wall");
+	case SW_LAW_TTC: check_ttc(&c, &def->ttc); break;
+	default: bad(&c, "law", def->law, "glm, fw, potential, wall or ttc");
 	}
 	return c.bad ? SW_EINPUT : SW_SUCCESS;
 }

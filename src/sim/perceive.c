@@ -80,6 +80,7 @@ static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
 	o->rho = rho;
 	o->clearance = clearance;
 	o->hx = o->hy = 0.0;
+	o->vx = o->vy = 0.0; /* obstacles are static for the time-to-collision law */
 	o->id = id;
 }
 
@@ -188,6 +189,10 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 				if (w->snap_h) {
 					buf[n].hx = w->snap_h[2 * (size_t)j];
 					buf[n].hy = w->snap_h[2 * (size_t)j + 1];
+				}
+				if (w->snap_v) {
+					buf[n].vx = w->snap_v[2 * (size_t)j];
+					buf[n].vy = w->snap_v[2 * (size_t)j + 1];
 				}
 				n++;
 			}

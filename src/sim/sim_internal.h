@@ -121,6 +121,8 @@ struct sw_world {
 	double agent_r0;
 	int *occl;              /* scratch: walls near the perceiving agent (n_prims) */
 	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */
+	double *snap_v;         /* per agent velocity at the snapshot (0 when not moving), when a law
+				   anticipates collisions (ttc); else NULL */
 	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN,
 				   then cos and sin of the heading (3 per agent) */
 	int fast_on;            /* 1 (default): use it */

@@ -751,6 +751,15 @@ void sw__snapshot(struct sw_world *w)
 		w->snap_h[2 * (size_t)j] = cos(phi);
 		w->snap_h[2 * (size_t)j + 1] = sin(phi);
 	}
+	/* Velocities for the time-to-collision law: speed along the heading (PF: its algebraic
+	 * heading); an agent that stands still (arrived, or in a mode that does not move) has none. */
+	for (int j = 0; w->snap_v && j < w->n; j++) {
+		const double *yj = w->y + w->off[j];
+		if (sw__moving(w, j))
+			sw_steer_velocity(yj[SW_STATE_V], yj[SW_STATE_PHI], w->snap_v + 2 * (size_t)j);
+		else
+			w->snap_v[2 * (size_t)j] = w->snap_v[2 * (size_t)j + 1] = 0.0;
+	}
 	if (w->dim3)
 		sw__snapshot3(w);
 	int done = 0;

@@ -66,6 +66,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->pers);
 	free(w->occl);
 	free(w->snap_h);
+	free(w->snap_v);
 	sw__space3_free(w);
 	sw__pool_destroy(w->pool);
 	for (int k = 0; k < w->n_threads; k++)
@@ -191,7 +192,7 @@ static int layout(sw_world *w)
 		return SW_ENOMEM;
 	/* Agents whose laws (personality applied) equal the previous agent's share its entries:
 	 * crowds and groups of one kind then hold one copy instead of one per agent. */
-	int used = 0, need_h = 0;
+	int used = 0, need_h = 0, need_v = 0;
 	for (int i = 0; i < w->n; i++) {
 		const sw_agent *ag = &m->agents[i];
 		int nm = w->aut[i] ? w->aut[i]->n_modes : 1;
@@ -209,8 +210,10 @@ static int layout(sw_world *w)
 			if (d[q].law == SW_LAW_GLM)
 				d[q].glm = sw_glm_with_personality(&d[q].glm, pers);
 		}
-		for (int q = 0; q < nm; q++)
+		for (int q = 0; q < nm; q++) {
 			need_h |= d[q].law == SW_LAW_GLM && d[q].glm.alignment != 0.0;
+			need_v |= d[q].law == SW_LAW_TTC;
+		}
 		int same = i > 0 && w->aut[i] == w->aut[i - 1];
 		for (int q = 0; same && q < nm; q++)
 			same = sw_steer_def_equal(&d[q], &w->steer[w->steer_first[i - 1] + q]);
@@ -226,6 +229,8 @@ static int layout(sw_world *w)
 	if (shrunk)
 		w->steer = shrunk; /* keeps only the distinct entries */
 	if (need_h && !(w->snap_h = calloc(2 * (size_t)w->n, sizeof *w->snap_h)))
+		return SW_ENOMEM;
+	if (need_v && !(w->snap_v = calloc(2 * (size_t)w->n, sizeof *w->snap_v)))
 		return SW_ENOMEM;
 	return SW_SUCCESS;
 }

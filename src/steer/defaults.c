@@ -88,6 +88,7 @@ sw_steer_def sw_default_steer_def(void)
 	    .fw = sw_default_fw_params(),
 	    .pf = sw_default_pf_params(),
 	    .wall = sw_default_wall_params(),
+	    .ttc = sw_default_ttc_params(),
 	    .field = "",
 	    .lookahead = 2.0,
 	};
@@ -100,6 +101,20 @@ sw_wall_params sw_default_wall_params(void)
 	return p;
 }
 
+/* Karamouzas, Skinner & Guy (2014): k, tau0, the goal relaxation xi, the preferred speed and the
+ * neighbour range of their simulations; f_max and v_min are swerve's (docs/models.md). */
+sw_ttc_params sw_default_ttc_params(void)
+{
+	sw_ttc_params p = {.k = 1.5,
+			   .tau0 = 3.0,
+			   .xi = 0.54,
+			   .v_pref = 1.3,
+			   .range = 10.0,
+			   .f_max = 20.0,
+			   .v_min = 0.1};
+	return p;
+}
+
 const char *sw_law_name(sw_law law)
 {
 	switch (law) {
@@ -107,6 +122,7 @@ const char *sw_law_name(sw_law law)
 	case SW_LAW_FW: return "fw";
 	case SW_LAW_PF: return "potential";
 	case SW_LAW_WALL: return "wall";
+	case SW_LAW_TTC: return "ttc";
 	}
 	return "unknown";
 }
@@ -136,6 +152,11 @@ int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q)
 	case SW_LAW_PF: {
 		const sw_pf_params *x = &p->pf, *y = &q->pf;
 		return EQ(kp) && EQ(eta) && EQ(rho0) && EQ(r_floor) && EQ(speed);
+	}
+	case SW_LAW_TTC: {
+		const sw_ttc_params *x = &p->ttc, *y = &q->ttc;
+		return EQ(k) && EQ(tau0) && EQ(xi) && EQ(v_pref) && EQ(range) && EQ(f_max) &&
+		       EQ(v_min);
 	}
 	default: {
 		const sw_wall_params *x = &p->wall, *y = &q->wall;

@@ -6,7 +6,8 @@
  * mass act here as first-order lags (section 1.4); courage is not applied here, because it
  * changes the law's parameters once per agent (sw_glm_with_personality(), applied by the model
  * when agents are finalised) and applying it again here would compound it.  Agility and mass only
- * act on the GLM law; FW has its own turning-rate state and both FW and PF move at constant speed.
+ * act on the GLM law; FW has its own turning-rate state and both FW and PF move at constant speed;
+ * TTC integrates its speed and heading as a second-order law (its own inertia, relaxation xi).
  * Traits outside [0, 1] are clamped. */
 /* sincos() (a GNU extension of the C library): one call instead of sin and cos on the path that
  * runs once per agent and step. */
@@ -64,6 +65,23 @@ static void glm_rhs(const sw_glm_params *p, const sw_personality *pers, const sw
 		*terms = t;
 }
 
+/* TTC: the velocity vector u = v e(phi) driven by a = sw_ttc_accel(): v' = a.e and
+ * phi' = a.e_perp / max(v, v_min) (the rotation of u; v_min keeps it finite at rest).  v' is held
+ * at 0 while v <= 0 and a points backwards, so that the speed stays non-negative (an agent
+ * pushed from the front stops and turns rather than walking backwards). */
+static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const double y[], double dydt[])
+{
+	double e[2], a[2], v = y[SW_STATE_V];
+	sw_steer_velocity(1.0, y[SW_STATE_PHI], e);
+	double u[2] = {v * e[0], v * e[1]};
+	sw_ttc_accel(p, s, u, a);
+	double along = a[0] * e[0] + a[1] * e[1], perp = a[1] * e[0] - a[0] * e[1];
+	dydt[SW_STATE_V] = v > 0.0 || along > 0.0 ? along : 0.0;
+	dydt[SW_STATE_PHI] = perp / fmax(v, p->v_min);
+	dydt[SW_STATE_X] = u[0];
+	dydt[SW_STATE_Y] = u[1];
+}
+
 /* PF: direction of steepest descent of U; y[PHI] when the gradient vanishes. */
 static double pf_heading(const sw_pf_params *p, const sw_situation *s, double phi)
 {
@@ -105,6 +123,7 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 		sw_steer_velocity(def->wall.speed, y[SW_STATE_PHI], &dydt[SW_STATE_X]);
 		break;
 	}
+	case SW_LAW_TTC: ttc_rhs(&def->ttc, s, y, dydt); break;
 	default: return SW_EUSAGE;
 	}
 
@@ -129,6 +148,9 @@ void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers, con
 	case SW_LAW_PF:
 		y[SW_STATE_V] = def->pf.speed;
 		y[SW_STATE_PHI] = pf_heading(&def->pf, s, y[SW_STATE_PHI]);
+		break;
+	case SW_LAW_TTC: /* speed is state: a step may overshoot below 0 */
+		y[SW_STATE_V] = fmax(y[SW_STATE_V], 0.0);
 		break;
 	}
 }
