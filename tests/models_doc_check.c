@@ -4,8 +4,8 @@
  *
  * Reads every parameter table of the model reference: a row "| `attr` | `field` ... | default |"
  * belongs to the C struct last named in the text above it (`sw_glm_params`, `sw_fw_params`,
- * `sw_pf_params`, `sw_wall_params`, `sw_personality`).  Its default (the first number of the last
- * cell, or a keyword such as `relax` or `right`) must equal the field's value in the matching
+ * `sw_pf_params`, `sw_wall_params`, `sw_ttc_params`, `sw_personality`).  Its default (the first
+ * number of the last cell, or a keyword such as `relax` or `right`) must equal the field's value in the matching
  * sw_default_*() of src/steer/defaults.c, and every field listed below must have a row.
  * Prints one line per mismatch and exits 1 when there is any. */
 #include <math.h>
@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 	sw_pf_params p = sw_default_pf_params();
 	sw_wall_params w = sw_default_wall_params();
 	sw_personality q = sw_default_personality();
+	sw_ttc_params t = sw_default_ttc_params();
 	known k[] = {
 	    {"sw_glm_params", "a", g.a, 0},
 	    {"sw_glm_params", "d0", g.d0, 0},
@@ -112,6 +113,13 @@ int main(int argc, char **argv)
 	    {"sw_wall_params", "distance", w.distance, 0},
 	    {"sw_wall_params", "gain", w.gain, 0},
 	    {"sw_wall_params", "speed", w.speed, 0},
+	    {"sw_ttc_params", "k", t.k, 0},
+	    {"sw_ttc_params", "tau0", t.tau0, 0},
+	    {"sw_ttc_params", "xi", t.xi, 0},
+	    {"sw_ttc_params", "v_pref", t.v_pref, 0},
+	    {"sw_ttc_params", "range", t.range, 0},
+	    {"sw_ttc_params", "f_max", t.f_max, 0},
+	    {"sw_ttc_params", "v_min", t.v_min, 0},
 	    /* A trait's own value is its value when it is switched on. */
 	    {"sw_personality", "agility", q.agility, 0},
 	    {"sw_personality", "lambda_k_min", q.lambda_k_min, 0},
@@ -124,7 +132,7 @@ int main(int argc, char **argv)
 	};
 	int nk = (int)(sizeof k / sizeof k[0]);
 	static const char *structs[] = {"sw_glm_params", "sw_fw_params", "sw_pf_params",
-					"sw_wall_params", "sw_personality"};
+					"sw_wall_params", "sw_ttc_params", "sw_personality"};
 
 	FILE *in = fopen(argv[1], "r");
 	if (!in) {

@@ -431,7 +431,7 @@ START_TEST(test_exported_glm_flows_equal_native_rhs)
 			double dx = m->prims[k].a.x - y[0], dy = m->prims[k].a.y - y[1];
 			double dist = hypot(dx, dy), cl = dist - m->prims[k].radius - ag->radius;
 			overlap |= cl <= 0.05;
-			obs[s.n_obs++] = (sw_percept){dx, dy, dist, m->prims[k].radius, cl, k, 0.0, 0.0};
+			obs[s.n_obs++] = (sw_percept){dx, dy, dist, m->prims[k].radius, cl, k, 0.0, 0.0, 0.0, 0.0};
 		}
 		if (overlap)
 			continue;
@@ -1064,7 +1064,7 @@ START_TEST(test_linear_bounds_contain_native_derivatives)
 				double dx = m->prims[k].a.x - s.y[0], dy = m->prims[k].a.y - s.y[1];
 				double dist = hypot(dx, dy);
 				obs[sit.n_obs++] = (sw_percept){dx, dy, dist, m->prims[k].radius,
-								dist - m->prims[k].radius - ag->radius, k, 0.0, 0.0};
+								dist - m->prims[k].radius - ag->radius, k, 0.0, 0.0, 0.0, 0.0};
 			}
 			double dydt[SW_STATE_DIM];
 			ck_assert_int_eq(

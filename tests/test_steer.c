@@ -496,7 +496,7 @@ END_TEST
 START_TEST(test_eval_speed_law)
 {
 	sw_glm_params p = sw_default_glm_params(); /* d1 = 0.5, t2c = 1, v_max = 1 */
-	sw_percept o = {2.0, 0.0, 2.0, 0.5, 2.0 - 0.5 - 0.3, 0, 0.0, 0.0};
+	sw_percept o = {2.0, 0.0, 2.0, 0.5, 2.0 - 0.5 - 0.3, 0, 0.0, 0.0, 0.0, 0.0};
 	sw_situation s = {0.0, 0.0, 0.3, 0, 0.0, 0.0, 1, &o};
 	sw_glm_terms t;
 	/* Obstacle ahead at clearance 1.2: v = (1.2 - 0.5) / 1. */
@@ -534,7 +534,7 @@ START_TEST(test_eval_obstacle_ahead_turns_away)
 {
 	/* A disc slightly to the left of the heading pushes the heading right (phidot < 0). */
 	sw_glm_params p = sw_default_glm_params();
-	sw_percept o = {3.0 * cos(0.1), 3.0 * sin(0.1), 3.0, 0.5, 3.0 - 0.5 - 0.3, 0, 0.0, 0.0};
+	sw_percept o = {3.0 * cos(0.1), 3.0 * sin(0.1), 3.0, 0.5, 3.0 - 0.5 - 0.3, 0, 0.0, 0.0, 0.0, 0.0};
 	sw_situation s = {0.0, 0.0, 0.3, 0, 0.0, 0.0, 1, &o};
 	sw_glm_terms t;
 	sw_glm_eval(&p, &s, 0.0, 0.0, 1.0, &t);
@@ -546,7 +546,7 @@ START_TEST(test_eval_obstacle_behind_is_e_pi)
 {
 	/* wrap maps to (-pi, pi]: an obstacle straight behind has e = +pi, so R > 0 there. */
 	sw_glm_params p = sw_default_glm_params();
-	sw_percept o = {-3.0, 0.0, 3.0, 0.3, 3.0 - 0.3 - 0.25, 0, 0.0, 0.0};
+	sw_percept o = {-3.0, 0.0, 3.0, 0.3, 3.0 - 0.3 - 0.25, 0, 0.0, 0.0, 0.0, 0.0};
 	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o};
 	sw_glm_terms t;
 	sw_glm_eval(&p, &s, 0.0, 1.0, 1.0, &t);
@@ -684,7 +684,7 @@ START_TEST(test_fw_obstacle_peak)
 	/* One point obstacle straight along +x, 2 m away, no goal: |phi''| peaks at |phi| = 1/c3.
 	 */
 	sw_fw_params p = sw_default_fw_params();
-	sw_percept o = {2.0, 0.0, 2.0, 0.0, 2.0, 0, 0.0, 0.0};
+	sw_percept o = {2.0, 0.0, 2.0, 0.0, 2.0, 0, 0.0, 0.0, 0.0, 0.0};
 	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o};
 	double peak = 1.0 / p.c3;
 	double a0 = sw_fw_accel(&p, &s, peak, 0.0);
@@ -800,7 +800,7 @@ START_TEST(test_pf_pushes_away_and_pulls_to_goal)
 {
 	sw_pf_params p = sw_default_pf_params();
 	/* Obstacle east at clearance 0.5 < rho0: -grad points west. */
-	sw_percept o = {1.0, 0.0, 1.0, 0.25, 0.5, 0, 0.0, 0.0};
+	sw_percept o = {1.0, 0.0, 1.0, 0.25, 0.5, 0, 0.0, 0.0, 0.0, 0.0};
 	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o};
 	double g[2];
 	sw_pf_gradient(&p, &s, g);
@@ -871,7 +871,7 @@ END_TEST
 START_TEST(test_rhs_personality_lags)
 {
 	sw_steer_def d = sw_default_steer_def();
-	sw_percept o = {2.0 * cos(0.2), 2.0 * sin(0.2), 2.0, 0.4, 2.0 - 0.4 - 0.3, 0, 0.0, 0.0};
+	sw_percept o = {2.0 * cos(0.2), 2.0 * sin(0.2), 2.0, 0.4, 2.0 - 0.4 - 0.3, 0, 0.0, 0.0, 0.0, 0.0};
 	sw_situation s = {1.0, 2.0, 0.3, 1, 5.0, 6.0, 1, &o};
 	sw_personality q = sw_default_personality();
 	q.has_agility = 1;
@@ -904,7 +904,7 @@ END_TEST
 START_TEST(test_rhs_fw_and_pf)
 {
 	sw_steer_def d = sw_default_steer_def();
-	sw_percept o = {2.0, 0.5, hypot(2.0, 0.5), 0.3, hypot(2.0, 0.5) - 0.55, 0, 0.0, 0.0};
+	sw_percept o = {2.0, 0.5, hypot(2.0, 0.5), 0.3, hypot(2.0, 0.5) - 0.55, 0, 0.0, 0.0, 0.0, 0.0};
 	sw_situation s = {0.0, 0.0, 0.25, 1, 6.0, 1.0, 1, &o};
 	double y[SW_STATE_DIM] = {0.0, 0.0, 0.3, -0.2, 0.0, 0.0, 0.0};
 	double dy[SW_STATE_DIM], scale;
