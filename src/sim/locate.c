@@ -29,6 +29,7 @@ typedef struct {
 	sw__margin_fn margin;
 	const void *arg;
 	int status;
+	int nonfinite; /* a margin was not finite (GSL's error handler aborts on one) */
 } locate_ctx;
 
 static double along_flow(double tau, void *params)
@@ -39,24 +40,29 @@ static double along_flow(double tau, void *params)
 	int st = sw__integrate(c->w, c->u, c->t0, tau, y);
 	if (st != SW_SUCCESS && c->status == SW_SUCCESS)
 		c->status = st;
-	return c->margin(c->w, c->u, c->t0, tau, y, c->arg);
+	double v = c->margin(c->w, c->u, c->t0, tau, y, c->arg);
+	if (isfinite(v))
+		return v;
+	c->nonfinite = 1;
+	return 0.0;
 }
 
 int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0,
 	       sw__margin_fn margin, const void *arg, double *tstar)
 {
-	locate_ctx c = {w, u, t0, y0, margin, arg, SW_SUCCESS};
+	locate_ctx c = {w, u, t0, y0, margin, arg, SW_SUCCESS, 0};
 	gsl_function f = {along_flow, &c};
 	*tstar = t1;
-	/* GSL reports a bracket without a sign change through its error handler (which aborts by
-	 * default): check it here, so a margin that is not a number fails like any other. */
+	/* GSL reports a bracket without a sign change and a value that is not finite through its
+	 * error handler (which aborts by default): check both here (along_flow gives 0 for a value
+	 * that is not finite and flags it), so such a margin fails like any other. */
 	double f0 = along_flow(t0, &c), f1 = along_flow(t1, &c);
 	if (c.status != SW_SUCCESS)
 		return c.status;
 	int done = 0, st = GSL_EINVAL;
 	double lo = t0, hi = t1;
 	gsl_root_fsolver *s = NULL;
-	if ((f0 <= 0.0 && f1 >= 0.0) || (f0 >= 0.0 && f1 <= 0.0)) {
+	if (!c.nonfinite && ((f0 <= 0.0 && f1 >= 0.0) || (f0 >= 0.0 && f1 <= 0.0))) {
 		if (!(s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent)))
 			return SW_ENOMEM;
 		st = gsl_root_fsolver_set(s, &f, t0, t1);
@@ -73,7 +79,7 @@ int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0
 	*tstar = hi;
 	if (c.status != SW_SUCCESS)
 		return c.status;
-	if (st != GSL_SUCCESS || !done) {
+	if (st != GSL_SUCCESS || !done || c.nonfinite) {
 		w->fault_t = t0;
 		w->fault_t1 = t1;
 		w->fault_locate = 1;
