@@ -425,13 +425,13 @@ START_TEST(test_exported_glm_flows_equal_native_rhs)
 					  gsl_rng_uniform(rng)};
 		sw_percept obs[8];
 		sw_situation s = {y[0], y[1], ag->radius, 1, m->targets[0].position.x,
-				  m->targets[0].position.y, 0, obs};
+				  m->targets[0].position.y, 0, obs, NULL};
 		int overlap = 0;
 		for (int k = 0; k < m->n_prims; k++) {
 			double dx = m->prims[k].a.x - y[0], dy = m->prims[k].a.y - y[1];
 			double dist = hypot(dx, dy), cl = dist - m->prims[k].radius - ag->radius;
 			overlap |= cl <= 0.05;
-			obs[s.n_obs++] = (sw_percept){dx, dy, dist, m->prims[k].radius, cl, k, 0.0, 0.0, 0.0, 0.0};
+			obs[s.n_obs++] = (sw_percept){dx, dy, dist, m->prims[k].radius, cl, k, 0.0, 0.0};
 		}
 		if (overlap)
 			continue;
@@ -1059,12 +1059,12 @@ START_TEST(test_linear_bounds_contain_native_derivatives)
 			sw_percept obs[8];
 			const sw_target *tg = &m->targets[ag->target];
 			sw_situation sit = {s.y[0], s.y[1], ag->radius, 1, tg->position.x,
-					    tg->position.y, 0, obs};
+					    tg->position.y, 0, obs, NULL};
 			for (int k = 0; k < m->n_prims; k++) {
 				double dx = m->prims[k].a.x - s.y[0], dy = m->prims[k].a.y - s.y[1];
 				double dist = hypot(dx, dy);
 				obs[sit.n_obs++] = (sw_percept){dx, dy, dist, m->prims[k].radius,
-								dist - m->prims[k].radius - ag->radius, k, 0.0, 0.0, 0.0, 0.0};
+								dist - m->prims[k].radius - ag->radius, k, 0.0, 0.0};
 			}
 			double dydt[SW_STATE_DIM];
 			ck_assert_int_eq(

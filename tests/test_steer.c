@@ -496,8 +496,8 @@ END_TEST
 START_TEST(test_eval_speed_law)
 {
 	sw_glm_params p = sw_default_glm_params(); /* d1 = 0.5, t2c = 1, v_max = 1 */
-	sw_percept o = {2.0, 0.0, 2.0, 0.5, 2.0 - 0.5 - 0.3, 0, 0.0, 0.0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.3, 0, 0.0, 0.0, 1, &o};
+	sw_percept o = {2.0, 0.0, 2.0, 0.5, 2.0 - 0.5 - 0.3, 0, 0.0, 0.0};
+	sw_situation s = {0.0, 0.0, 0.3, 0, 0.0, 0.0, 1, &o, NULL};
 	sw_glm_terms t;
 	/* Obstacle ahead at clearance 1.2: v = (1.2 - 0.5) / 1. */
 	sw_glm_eval(&p, &s, 0.2, 1.0, 1.0, &t);
@@ -534,8 +534,8 @@ START_TEST(test_eval_obstacle_ahead_turns_away)
 {
 	/* A disc slightly to the left of the heading pushes the heading right (phidot < 0). */
 	sw_glm_params p = sw_default_glm_params();
-	sw_percept o = {3.0 * cos(0.1), 3.0 * sin(0.1), 3.0, 0.5, 3.0 - 0.5 - 0.3, 0, 0.0, 0.0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.3, 0, 0.0, 0.0, 1, &o};
+	sw_percept o = {3.0 * cos(0.1), 3.0 * sin(0.1), 3.0, 0.5, 3.0 - 0.5 - 0.3, 0, 0.0, 0.0};
+	sw_situation s = {0.0, 0.0, 0.3, 0, 0.0, 0.0, 1, &o, NULL};
 	sw_glm_terms t;
 	sw_glm_eval(&p, &s, 0.0, 0.0, 1.0, &t);
 	ck_assert(t.phidot < 0.0 && t.df_obs > 0.0);
@@ -546,8 +546,8 @@ START_TEST(test_eval_obstacle_behind_is_e_pi)
 {
 	/* wrap maps to (-pi, pi]: an obstacle straight behind has e = +pi, so R > 0 there. */
 	sw_glm_params p = sw_default_glm_params();
-	sw_percept o = {-3.0, 0.0, 3.0, 0.3, 3.0 - 0.3 - 0.25, 0, 0.0, 0.0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o};
+	sw_percept o = {-3.0, 0.0, 3.0, 0.3, 3.0 - 0.3 - 0.25, 0, 0.0, 0.0};
+	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL};
 	sw_glm_terms t;
 	sw_glm_eval(&p, &s, 0.0, 1.0, 1.0, &t);
 	double dpsi = asin((0.3 + 0.25 + p.d1) / 3.0);
@@ -639,7 +639,7 @@ START_TEST(test_fw_goal_only_converges)
 	/* Agent fixed at the origin, goal 4 m away at 20 deg; RK4 on (phi, phi'). */
 	sw_fw_params p = sw_default_fw_params();
 	double psi = 20.0 * PI / 180.0;
-	sw_situation s = {0.0, 0.0, 0.25, 1, 4.0 * cos(psi), 4.0 * sin(psi), 0, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 4.0 * cos(psi), 4.0 * sin(psi), 0, NULL, NULL};
 	/* Sign: phi'' pushes toward the goal from either side. */
 	ck_assert(sw_fw_accel(&p, &s, 0.0, 0.0) > 0.0);
 	ck_assert(sw_fw_accel(&p, &s, 2 * psi, 0.0) < 0.0);
@@ -684,8 +684,8 @@ START_TEST(test_fw_obstacle_peak)
 	/* One point obstacle straight along +x, 2 m away, no goal: |phi''| peaks at |phi| = 1/c3.
 	 */
 	sw_fw_params p = sw_default_fw_params();
-	sw_percept o = {2.0, 0.0, 2.0, 0.0, 2.0, 0, 0.0, 0.0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o};
+	sw_percept o = {2.0, 0.0, 2.0, 0.0, 2.0, 0, 0.0, 0.0};
+	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL};
 	double peak = 1.0 / p.c3;
 	double a0 = sw_fw_accel(&p, &s, peak, 0.0);
 	ck_close(a0, p.ko * peak * exp(-1.0) * exp(-p.c4 * 2.0), 1e-12 * a0);
@@ -800,8 +800,8 @@ START_TEST(test_pf_pushes_away_and_pulls_to_goal)
 {
 	sw_pf_params p = sw_default_pf_params();
 	/* Obstacle east at clearance 0.5 < rho0: -grad points west. */
-	sw_percept o = {1.0, 0.0, 1.0, 0.25, 0.5, 0, 0.0, 0.0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o};
+	sw_percept o = {1.0, 0.0, 1.0, 0.25, 0.5, 0, 0.0, 0.0};
+	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL};
 	double g[2];
 	sw_pf_gradient(&p, &s, g);
 	ck_assert(g[0] > 0.0 && g[1] == 0.0);
@@ -871,8 +871,8 @@ END_TEST
 START_TEST(test_rhs_personality_lags)
 {
 	sw_steer_def d = sw_default_steer_def();
-	sw_percept o = {2.0 * cos(0.2), 2.0 * sin(0.2), 2.0, 0.4, 2.0 - 0.4 - 0.3, 0, 0.0, 0.0, 0.0, 0.0};
-	sw_situation s = {1.0, 2.0, 0.3, 1, 5.0, 6.0, 1, &o};
+	sw_percept o = {2.0 * cos(0.2), 2.0 * sin(0.2), 2.0, 0.4, 2.0 - 0.4 - 0.3, 0, 0.0, 0.0};
+	sw_situation s = {1.0, 2.0, 0.3, 1, 5.0, 6.0, 1, &o, NULL};
 	sw_personality q = sw_default_personality();
 	q.has_agility = 1;
 	q.agility = 0.3;
@@ -904,8 +904,8 @@ END_TEST
 START_TEST(test_rhs_fw_and_pf)
 {
 	sw_steer_def d = sw_default_steer_def();
-	sw_percept o = {2.0, 0.5, hypot(2.0, 0.5), 0.3, hypot(2.0, 0.5) - 0.55, 0, 0.0, 0.0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 1, 6.0, 1.0, 1, &o};
+	sw_percept o = {2.0, 0.5, hypot(2.0, 0.5), 0.3, hypot(2.0, 0.5) - 0.55, 0, 0.0, 0.0};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 6.0, 1.0, 1, &o, NULL};
 	double y[SW_STATE_DIM] = {0.0, 0.0, 0.3, -0.2, 0.0, 0.0, 0.0};
 	double dy[SW_STATE_DIM], scale;
 
@@ -945,7 +945,7 @@ END_TEST
 START_TEST(test_rhs_errors)
 {
 	sw_steer_def d = sw_default_steer_def();
-	sw_situation s = {0.0, 0.0, 0.25, 1, 6.0, 1.0, 0, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 6.0, 1.0, 0, NULL, NULL};
 	double y[SW_STATE_DIM] = {0.0, 0.0, NAN, 0.0, 0.0, 1.0, 0.1};
 	double dy[SW_STATE_DIM];
 	ck_assert_int_eq(sw_steer_rhs(&d, NULL, &s, y, dy, NULL), SW_ENUMERIC);

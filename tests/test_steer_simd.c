@@ -101,7 +101,7 @@ static sw_percept random_percept(gsl_rng *r, double phi, double ra, double margi
 		break;
 	case 6: /* obstacle at the agent's centre */
 	{
-		sw_percept o = {0.0, 0.0, 0.0, rho, -rho - ra, 0, 0.0, 0.0, 0.0, 0.0};
+		sw_percept o = {0.0, 0.0, 0.0, rho, -rho - ra, 0, 0.0, 0.0};
 		return o;
 	}
 	case 7: /* beside: e near +-pi/2 (the in-front boundary of eq. (12)) */
@@ -248,10 +248,10 @@ START_TEST(test_simd_edge_cases)
 	c.s.radius = 0.25;
 	c.phi = 0.0;
 	double ra = c.s.radius, m = c.p.d1;
-	c.obs[0] = (sw_percept){-3.0, 0.0, 3.0, 0.3, 3.0 - 0.55, 0, 0.0, 0.0, 0.0, 0.0}; /* behind, dy = 0: e = pi */
+	c.obs[0] = (sw_percept){-3.0, 0.0, 3.0, 0.3, 3.0 - 0.55, 0, 0.0, 0.0}; /* behind, dy = 0: e = pi */
 	c.obs[1] = percept_at(0.0, 0.3 + ra + m, 0.3, ra);          /* contact: dpsi = pi/2 */
 	c.obs[2] = percept_at(PI, 0.3 + ra + m, 0.3, ra);           /* contact, behind */
-	c.obs[3] = (sw_percept){0.0, 0.0, 0.0, 0.3, -0.55, 0, 0.0, 0.0, 0.0, 0.0};      /* at the centre */
+	c.obs[3] = (sw_percept){0.0, 0.0, 0.0, 0.3, -0.55, 0, 0.0, 0.0};      /* at the centre */
 	c.obs[4] = percept_at(0.0, 2.0, 0.3, ra);                   /* e = 0 exactly */
 	c.obs[5] = percept_at(1e-300, 2.0, 0.3, ra);                /* e tiny */
 	c.obs[6] = percept_at(0.7, 1e15, 0.3, ra);                  /* huge distance */

@@ -1,7 +1,7 @@
 /* tests/test_ttc.c - the anticipatory time-to-collision law (steer/ttc.c): tau against closed
  * forms, the force against a central-difference gradient of the energy and against an
  * independent transcription of the paper's closed form, the caps, the XML element and its
- * checks, the refusal by export, percept velocities, thread-count equality and a head-on pair
+ * checks, the refusal by export, the agents' velocities, thread-count equality and a head-on pair
  * that swaps places without touching. */
 #include <math.h>
 #include <stdio.h>
@@ -148,11 +148,12 @@ END_TEST
 START_TEST(acceleration_sums_goal_and_percept_forces)
 {
 	sw_ttc_params p = uncapped();
-	/* An agent at the origin moving +x at 1 m/s toward a target at (10, 0); another agent 3 m
-	 * ahead (slightly off axis) coming back at 1 m/s; a static disc out of range. */
-	sw_percept o[2] = {{3.0, 0.2, hypot(3.0, 0.2), 0.25, hypot(3.0, 0.2) - 0.5, -2, 0, 0, -1.0, 0.0},
-			   {20.0, 0.0, 20.0, 1.0, 18.75, 0, 0, 0, 0, 0}};
-	sw_situation s = {0.0, 0.0, 0.25, 1, 10.0, 0.0, 2, o};
+	/* An agent at the origin moving +x at 1 m/s toward a target at (10, 0); another agent (1)
+	 * 3 m ahead (slightly off axis) coming back at 1 m/s; a static disc out of range. */
+	sw_percept o[2] = {{3.0, 0.2, hypot(3.0, 0.2), 0.25, hypot(3.0, 0.2) - 0.5, -2, 0, 0},
+			   {20.0, 0.0, 20.0, 1.0, 18.75, 0, 0, 0}};
+	double agent_v[4] = {0.0, 0.0, -1.0, 0.0};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 10.0, 0.0, 2, o, agent_v};
 	double vel[2] = {1.0, 0.0}, acc[2], f[2];
 	sw_ttc_accel(&p, &s, vel, acc);
 	double x[2] = {-3.0, -0.2}, v[2] = {2.0, 0.0};
@@ -228,7 +229,7 @@ START_TEST(head_on_pair_swaps_places_without_overlap)
 }
 END_TEST
 
-START_TEST(percepts_carry_the_other_agents_velocity)
+START_TEST(situations_carry_the_other_agents_velocity)
 {
 	sw_diag d;
 	sw_model *m = load_pair("", &d);
@@ -244,8 +245,9 @@ START_TEST(percepts_carry_the_other_agents_velocity)
 	ck_assert_int_eq(sw_world_perceive(w, 0, &s, buf, 4), 1);
 	double vb[2];
 	sw_steer_velocity(b.y[SW_STATE_V], b.y[SW_STATE_PHI], vb);
-	ck_assert(buf[0].id == -2 && buf[0].vx == vb[0] && buf[0].vy == vb[1]);
+	ck_assert(buf[0].id == -2 && s.agent_v && s.agent_v[2] == vb[0] && s.agent_v[3] == vb[1]);
 	ck_assert(vb[0] < -1.0);
+	ck_assert(s.agent_v[0] > 1.0); /* and a's own, walking +x */
 	sw_world_destroy(w);
 	sw_model_free(m);
 }
@@ -354,7 +356,7 @@ Suite *ttc_suite(void)
 	tcase_add_test(tc, forces_are_capped_and_overlaps_pushed_apart);
 	tcase_add_test(tc, acceleration_sums_goal_and_percept_forces);
 	tcase_add_test(tc, head_on_pair_swaps_places_without_overlap);
-	tcase_add_test(tc, percepts_carry_the_other_agents_velocity);
+	tcase_add_test(tc, situations_carry_the_other_agents_velocity);
 	tcase_add_test(tc, attributes_are_read_and_bad_values_refused);
 	tcase_add_test(tc, export_refuses_the_law_with_its_line);
 	tcase_add_test(tc, one_and_three_threads_give_identical_bits);

@@ -197,9 +197,6 @@ typedef struct sw_percept {
 	double hx, hy;    /**< another agent's heading as a unit vector (for alignment); 0, 0 for
 			     obstacles and when no law of the world needs it (last, so that
 			     positional initialisers of the fields above need not name them) */
-	double vx, vy;    /**< another agent's velocity at the snapshot, m/s (for the
-			     time-to-collision law); 0, 0 for obstacles and when no law of the
-			     world needs it */
 } sw_percept;
 
 /** What an agent perceives at one instant. */
@@ -210,6 +207,11 @@ typedef struct sw_situation {
 	double tx, ty;     /**< target position, m (valid when has_target) */
 	int n_obs;         /**< number of percepts */
 	const sw_percept *obs; /**< percepts, n_obs of them (may be NULL when n_obs == 0) */
+	const double *agent_v; /**< velocities of the agents at the snapshot, (vx, vy) of agent j
+				    at [2 j], m/s, for the time-to-collision law (percept id -1 - j);
+				    NULL (every agent at rest) when no law of the world needs them.
+				    A pointer here rather than a field of every percept: percepts
+				    stay 64 bytes for the laws that do not need it */
 } sw_situation;
 
 /** Intermediate quantities of one GLM evaluation (for weights, outputs, analysis and tests). */
@@ -377,8 +379,8 @@ double sw_ttc_force(const sw_ttc_params *p, const double x[2], const double v[2]
 
 /** Acceleration of an agent with velocity vel[2] (m/s) in the situation, into acc[2] (m/s^2):
  * the goal force (v_pref e_goal - vel) / xi (goal velocity 0 without a target) plus the forces of
- * the percepts within p->range (agents with their velocities vx, vy; obstacles static, a wall at
- * its closest point as a disc of radius 0). */
+ * the percepts within p->range (agents with their velocities from s->agent_v; obstacles static, a
+ * wall at its closest point as a disc of radius 0). */
 void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double vel[2],
 		  double acc[2]);
 

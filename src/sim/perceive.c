@@ -80,7 +80,6 @@ static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
 	o->rho = rho;
 	o->clearance = clearance;
 	o->hx = o->hy = 0.0;
-	o->vx = o->vy = 0.0; /* obstacles are static for the time-to-collision law */
 	o->id = id;
 }
 
@@ -190,16 +189,13 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 					buf[n].hx = w->snap_h[2 * (size_t)j];
 					buf[n].hy = w->snap_h[2 * (size_t)j + 1];
 				}
-				if (w->snap_v) {
-					buf[n].vx = w->snap_v[2 * (size_t)j];
-					buf[n].vy = w->snap_v[2 * (size_t)j + 1];
-				}
 				n++;
 			}
 		}
 	}
 	s->n_obs = n;
 	s->obs = buf;
+	s->agent_v = w->snap_v; /* the time-to-collision law's (NULL when no agent runs it) */
 	return n;
 }
 

@@ -121,7 +121,7 @@ static int repellers_simd(const sw_glm_params *p, const sw_situation3 *s, const 
 			const sw_percept3 *o = &s->obs[c0 + k];
 			plane_of(u, o->dx, o->dy, o->dz, &pl[k]);
 			p2[k] = (sw_percept){pl[k].cos_t, pl[k].sin_t, o->dist, o->rho, o->clearance,
-					     o->id, 0.0, 0.0, 0.0, 0.0};
+					     o->id, 0.0, 0.0};
 		}
 		s2.radius = s->radius;
 		s2.n_obs = m;

@@ -131,7 +131,7 @@ SW_AVX2 static inline __m256d avx2_valid(unsigned bits)
 }
 
 /* The percept that fills the lanes past the end of an agent's percepts. */
-static const sw_percept pad_percept = {1.0, 0.0, 1.0, 0.0, 1.0, 0, 0.0, 0.0, 0.0, 0.0};
+static const sw_percept pad_percept = {1.0, 0.0, 1.0, 0.0, 1.0, 0, 0.0, 0.0};
 
 /* v_load_blocks for one block of 4: the fields by lanes (a copy padded when shorter). */
 SW_AVX2 static inline void avx2_load_blocks(const sw_percept *const o[1], const int m[1],

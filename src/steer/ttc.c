@@ -24,6 +24,7 @@
  * at its closest point as a disc of radius 0 (the closest point is taken as fixed for the
  * gradient).  Percepts farther than the neighbour range (clearance) are ignored. */
 #include <math.h>
+#include <stddef.h>
 
 #include "swerve/steer.h"
 
@@ -96,7 +97,12 @@ void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double ve
 		const sw_percept *o = &s->obs[i];
 		if (!(o->clearance <= p->range))
 			continue;
-		double x[2] = {-o->dx, -o->dy}, v[2] = {vel[0] - o->vx, vel[1] - o->vy}, f[2];
+		double x[2] = {-o->dx, -o->dy}, v[2] = {vel[0], vel[1]}, f[2];
+		if (o->id < 0 && s->agent_v) { /* agent -1 - id */
+			const double *vj = s->agent_v + 2 * (size_t)(-1 - o->id);
+			v[0] -= vj[0];
+			v[1] -= vj[1];
+		}
 		sw_ttc_force(p, x, v, o->rho + s->radius, f);
 		ax += f[0];
 		ay += f[1];
