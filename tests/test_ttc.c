@@ -298,6 +298,49 @@ START_TEST(export_refuses_the_law_with_its_line)
 }
 END_TEST
 
+/* Static obstacles through the same law: a pillar in the path (off axis by 0.1 m) is passed
+ * without contact; a wall across the way to a target behind it is approached and not crossed. */
+static const char obstacles_xml[] =
+    "<scenario name=\"obs\">\n"
+    "  <run duration=\"20\" step=\"0.01\"/>\n"
+    "  <world>\n"
+    "    <disc name=\"pillar\" x=\"0\" y=\"0.1\" radius=\"0.5\"/>\n"
+    "    <segment name=\"wall\" x1=\"6\" y1=\"-2\" x2=\"6\" y2=\"2\"/>\n"
+    "    <target name=\"t\" x=\"5\" y=\"0\" radius=\"0.2\"/>\n"
+    "    <target name=\"u\" x=\"10\" y=\"0\" radius=\"0.2\"/>\n"
+    "  </world>\n"
+    "  <agent name=\"a\" x=\"-5\" y=\"0\" heading=\"0\" speed=\"1.3\" radius=\"0.25\" "
+    "target=\"t\"><ttc/></agent>\n"
+    "  <agent name=\"b\" x=\"3\" y=\"0.5\" heading=\"0\" speed=\"1.3\" radius=\"0.25\" "
+    "target=\"u\"><ttc/></agent>\n"
+    "</scenario>\n";
+
+START_TEST(a_pillar_is_passed_and_a_wall_not_crossed)
+{
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(obstacles_xml, strlen(obstacles_xml), "obs.xml",
+						 &m, &d),
+			 SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	const sw_agent_metrics *a = sw_world_metrics(w, 0), *b = sw_world_metrics(w, 1);
+	ck_assert(a->reached);
+	ck_assert_msg(a->min_clearance > 0.0 && a->collisions == 0, "pillar clearance %g",
+		      a->min_clearance);
+	ck_assert(!b->reached);
+	ck_assert_msg(b->min_clearance >= 0.0 && b->collisions == 0, "wall clearance %g",
+		      b->min_clearance);
+	sw_agent_state s;
+	sw_world_agent(w, 1, &s);
+	ck_assert(s.y[SW_STATE_X] < 6.0); /* still on its side of the wall */
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
 /* Final states of a ring of ttc agents after a run on nt threads. */
 static double *ring_run(int nt, size_t *len)
 {
@@ -359,6 +402,7 @@ Suite *ttc_suite(void)
 	tcase_add_test(tc, situations_carry_the_other_agents_velocity);
 	tcase_add_test(tc, attributes_are_read_and_bad_values_refused);
 	tcase_add_test(tc, export_refuses_the_law_with_its_line);
+	tcase_add_test(tc, a_pillar_is_passed_and_a_wall_not_crossed);
 	tcase_add_test(tc, one_and_three_threads_give_identical_bits);
 	suite_add_tcase(s, tc);
 	return s;
