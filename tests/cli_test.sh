@@ -323,6 +323,28 @@ expect 0 "swerve -V" "$SW" -V
 if grep -q "^swerve [0-9]" "$O"; then ok; else bad "swerve -V"; fi
 expect 2 "swerve alone" "$SW"
 if [ "$(wc -l < "$E")" = 2 ] && tail -n 1 "$E" | grep -qx "try 'swerve --help'"; then ok; else bad "swerve alone: not a message and a try line"; cat "$E" >&2; fi
+# Bad values are usage errors too: a message and the try line, nothing else.
+while IFS='|' read -r c args; do
+	# shellcheck disable=SC2086
+	expect 2 "$c $args" "$SW" $c $args
+	if [ "$(wc -l < "$E")" = 2 ] && tail -n 1 "$E" | grep -qx "try 'swerve $c --help'" && [ ! -s "$O" ]; then ok; else bad "$c $args: not a message and a try line"; cat "$E" >&2; fi
+done <<'EOF2'
+run|--seed -3 models/demo.xml
+run|-j 2000 models/demo.xml
+render|-w abc models/demo.xml
+render|-o x.jpg models/demo.xml
+plot|-a 3 models/glm_barrier.xml
+analyze|-a -1 models/glm_barrier.xml
+export|-f nope models/glm_barrier.xml
+import-steersuite|--step 0 -o x.xml tests/data/steersuite/mixed.xml
+smc|tests/data/coin.xml --reach bad
+smc|tests/data/coin.xml --safe -n 2 --width 0.1
+sweep|tests/data/coin.xml -p d0=3:1:1
+sweep|tests/data/coin.xml -n 0
+smc|tests/data/coin.xml --safe -c 2
+smc|tests/data/coin.xml --safe -s x
+render|-a 1 -a 2 -a 3 -a 4 -a 5 -a 6 -a 7 -a 8 -a 9 -a 10 -a 11 -a 12 -a 13 -a 14 -a 15 -a 16 -a 17 models/demo.xml
+EOF2
 # One meaning per short option: the "-x, --long" lines of all the helps pair each letter with
 # one long name.
 for c in $cmds; do "$SW" $c --help; done | sed -n 's/^ *\(-[A-Za-z]\), \(--[a-z-]*\).*/\1 \2/p' | sort -u > "$tmp/shorts"

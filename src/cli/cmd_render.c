@@ -252,14 +252,17 @@ int cmd_render(int argc, char **argv)
 		switch (c) {
 		case 'o': outpath = optarg; break;
 		case 'a':
-			if (def.n_instants == 16 || cli_number("render", "--at", optarg, 0, &instants[def.n_instants]))
+			if (def.n_instants == 16)
+				return cli_usage_error("--at: at most 16 instants");
+			if (cli_number("render", "--at", optarg, 0, &instants[def.n_instants]))
 				return EXIT_BAD_INPUT;
 			def.n_instants++;
 			break;
 		case 'w':
-			if (cli_number("render", "--width", optarg, 10, &def.width) || def.width > 20000) {
+			if (cli_number("render", "--width", optarg, 10, &def.width))
+				return EXIT_BAD_INPUT;
+			if (def.width > 20000)
 				return cli_usage_error("--width: expected 10 .. 20000 pixels");
-			}
 			break;
 		case 't':
 			if (cli_number("render", "--ticks", optarg, 0, &def.tick_every))
@@ -302,14 +305,11 @@ int cmd_render(int argc, char **argv)
 		return cli_usage_error("expected exactly one scenario file");
 	o.quiet = cli_verbosity < 0;
 	sw_image_format fmt = SW_IMAGE_SVG;
-	if (outpath && sw_image_format_of(outpath, &fmt) != SW_SUCCESS) {
-		fprintf(stderr, "swerve render: %s: expected a .svg or .png file name\n", outpath);
-		return EXIT_BAD_INPUT;
-	}
+	if (outpath && sw_image_format_of(outpath, &fmt) != SW_SUCCESS)
+		return cli_usage_error("%s: expected a .svg or .png file name", outpath);
 	if (o.animate && (sw_image_format_of(o.animate, &(sw_image_format){0}) != SW_SUCCESS ||
 			  strcmp(strrchr(o.animate, '.'), ".svg") != 0)) {
-		fprintf(stderr, "swerve render: --animate %s: expected a .svg file name\n", o.animate);
-		return EXIT_BAD_INPUT;
+		return cli_usage_error("--animate %s: expected a .svg file name", o.animate);
 	}
 	def.instants = instants;
 	static sw_diag diag;

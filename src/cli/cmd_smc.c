@@ -212,10 +212,9 @@ int cmd_smc(int argc, char **argv)
 		case 'A': bad = cli_number("smc", "--alpha", optarg, 0.0, &stop.sprt.alpha); break;
 		case 'B': bad = cli_number("smc", "--beta", optarg, 0.0, &stop.sprt.beta); break;
 		case 'c':
-			bad = cli_number("smc", "--confidence", optarg, 0.0, &stop.conf) ||
-			      !(stop.conf > 0.0 && stop.conf < 1.0);
-			if (bad)
-				cli_usage_error("--confidence: expected a number in (0, 1)");
+			bad = cli_number("smc", "--confidence", optarg, 0.0, &stop.conf);
+			if (!bad && !(stop.conf > 0.0 && stop.conf < 1.0))
+				bad = 1, cli_usage_error("--confidence: expected a number in (0, 1)");
 			break;
 		case 'W': stop.wilson = 1; break;
 		case 'F':
@@ -226,8 +225,9 @@ int cmd_smc(int argc, char **argv)
 							 optarg);
 			break;
 		case 's':
-			if (cli_number("smc", "--seed", optarg, 0.0, &v) || v != floor(v) ||
-			    v > 1e18)
+			if (cli_number("smc", "--seed", optarg, 0.0, &v))
+				return EXIT_BAD_INPUT;
+			if (v != floor(v) || v > 1e18)
 				return cli_usage_error("--seed: expected a non-negative integer");
 			seed = (uint64_t)v;
 			have_seed = 1;
@@ -248,6 +248,8 @@ int cmd_smc(int argc, char **argv)
 		if (bad) {
 			if (c == 'P' || c == 'S')
 				cli_usage_error("the property is too long");
+			else if (c == 'p' || c == 'R' || c == 'M')
+				cli_try_help(); /* after the message of the option's parser */
 			return EXIT_BAD_INPUT;
 		}
 	}
