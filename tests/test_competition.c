@@ -412,6 +412,14 @@ START_TEST(test_relax_degenerate_edges)
 	w[0] = w[1] = 0.5;
 	ck_assert_int_eq(sw_glm_relax(0.4, 0.5, 0.1, INFINITY, w), SW_SUCCESS);
 	ck_assert(w[0] == 1.0 && w[1] == 0.0);
+	/* Finite coefficients too large for any time step (the bistable branch's start step would
+	 * be 0, which GSL reports through its aborting handler): the stronger suppression wins. */
+	w[0] = w[1] = 0.5;
+	ck_assert_int_eq(sw_glm_relax(0.5, 0.5, 1e308, 1e307, w), SW_SUCCESS);
+	ck_assert(w[0] == 0.0 && w[1] == 1.0);
+	w[0] = w[1] = 0.5;
+	ck_assert_int_eq(sw_glm_relax(0.5, 0.5, 1e307, 1e308, w), SW_SUCCESS);
+	ck_assert(w[0] == 1.0 && w[1] == 0.0);
 	ck_assert_int_eq(sw_glm_relax(0.4, 0.5, 0.1, 0.05, NULL), SW_EUSAGE);
 	w[0] = w[1] = 0.5;
 	ck_assert_int_eq(sw_glm_relax(1.0, 1.0, -2.0, -2.0, w), SW_EUSAGE);

@@ -230,6 +230,15 @@ static int relax_bistable(const lv_params *c, double u, double s, double w[2], s
 	double slow = fmin(fmin(lam_p, -lam_m), 2.0 * fmin(c->a1, c->a2));
 	double fast = 2.0 * (fabs(c->a1) + fabs(c->a2) + fabs(c->g12) + fabs(c->g21));
 	double horizon = SW_RELAX_HORIZON / slow;
+	if (!(1e-3 / fast > 0.0) || !isfinite(horizon)) {
+		/* Coefficients beyond the double range's time scales (|g| near 1e308 in dense packs):
+		 * no step can resolve them, and GSL would reject the start step through its aborting
+		 * error handler.  The stronger suppression (g12 / a1 against g21 / a2) wins, as it
+		 * does when one of them is infinite. */
+		int tar_loses = c->g12 / c->a1 >= c->g21 / c->a2;
+		set_w(w, tar_loses ? 0.0 : 1.0, tar_loses ? 1.0 : 0.0);
+		return SW_SUCCESS;
+	}
 
 	gsl_odeiv2_system sys = {lv_rhs, lv_jac, 2, (void *)c};
 	gsl_odeiv2_driver *d;
