@@ -98,11 +98,18 @@ def main():
           " wall, s |")
     print("|---|---|---|---|---|---|---|---|")
     tot_n = tot_done = acc = fin = numeric = 0
-    every = {}
+    every, timeouts = {}, []
     for p, r in zip(paths, res):
         name = os.path.relpath(p, a.testcases)[:-4]
-        if r["status"] in ("refused", "timeout"):
-            why = r.get("why", "wall-time limit").replace("|", "\\|")
+        if r["status"] == "timeout":  # loaded and running, stopped by the wall-time limit
+            acc += 1
+            every[os.path.basename(name)] = False
+            timeouts.append(name)
+            print(f"| {name} | yes | stopped at the {a.timeout:g} s wall-time limit | no |"
+                  f" | | | {r['wall']:.1f} |")
+            continue
+        if r["status"] == "refused":
+            why = r.get("why", "").replace("|", "\\|")
             print(f"| {name} | no: {why} | | | | | | {r['wall']:.1f} |")
             continue
         acc += 1
@@ -120,7 +127,9 @@ def main():
     print()
     print(f"Cases: {len(paths)}; accepted {acc}; runs that failed {numeric}; finished {fin}.")
     pct = 100.0 * tot_done / tot_n if tot_n else 0.0
-    print(f"Agents done over all accepted cases: {tot_done} of {tot_n} ({pct:.1f} %).")
+    print(f"Agents done over the accepted cases that ran to their end: {tot_done} of {tot_n} "
+          f"({pct:.1f} %); {len(timeouts)} cases stopped at the wall-time limit (their agents "
+          f"not counted).")
     ev = [c for c in EVERYDAY if c in every]
     print(f"Everyday cases finished: {sum(every[c] for c in ev)} of {len(ev)} "
           f"(not finished: {', '.join(c for c in ev if not every[c]) or 'none'}).")
