@@ -248,6 +248,18 @@ START_TEST(a_vector_field_file_that_is_not_a_regular_file_is_refused)
 	ck_assert(cited);
 	ck_assert_ptr_null(g);
 	ck_assert_ptr_null(m);
+	/* A short file asking for a large grid is refused before the grid is allocated. */
+	char small[160];
+	snprintf(small, sizeof small, "%s/small.txt", dir);
+	FILE *f = fopen(small, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("swerve-vectorfield 1\norigin 0 0\nspacing 1\nsize 8000 8000\n0 0\n", f);
+	fclose(f);
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_vfield_load(small, &g, &d), SW_EINPUT);
+	assert_message(&d, small, "one 'VX VY' line per node");
+	ck_assert_ptr_null(g);
+	unlink(small);
 	unlink(fifo);
 	rmdir(dir);
 }

@@ -95,7 +95,7 @@ int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag)
 	/* A regular file of bounded size: /dev/zero or a FIFO would be read forever. */
 	char why[256];
 	int fd = sw__file_open_regular(path, why, sizeof why);
-	struct stat sb;
+	struct stat sb = {0};
 	if (fd >= 0 && fstat(fd, &sb) == 0 && (uintmax_t)sb.st_size > VFILE_MAX_BYTES) {
 		close(fd);
 		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0,
@@ -140,6 +140,16 @@ int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag)
 		sw_diag_add(diag, SW_SEV_ERROR, path, r.line, 0,
 			    "size %g %g; expected integers >= 3 with at most %ld nodes in all",
 			    size[0], size[1], SW_GRID_MAX_NODES);
+		goto done;
+	}
+	/* Every node takes a data line of at least 4 bytes ("0 0\n"): a short file cannot make the
+	 * reader allocate a large grid it does not hold (a 50-byte file asking for a gigabyte).
+	 * Small grids are read, so that a bad line is reported where it is. */
+	if (size[0] * size[1] > 65536.0 && size[0] * size[1] * 4.0 > (double)sb.st_size) {
+		sw_diag_add(diag, SW_SEV_ERROR, path, r.line, 0,
+			    "size %g %g: %g nodes, but the file has only %ju bytes; expected one "
+			    "'VX VY' line per node",
+			    size[0], size[1], size[0] * size[1], (uintmax_t)sb.st_size);
 		goto done;
 	}
 	g = sw_grid_alloc(SW_GRID_VECTOR, (int)size[0], (int)size[1], org[0], org[1], h);
