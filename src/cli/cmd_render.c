@@ -92,6 +92,27 @@ static int write_frames(const sw_world *w, const sw_trace *tr, const sw_render_d
 	return SW_SUCCESS;
 }
 
+/* Whether an executable ffmpeg is on PATH (as posix_spawnp will look for it), so that --video
+ * is refused before anything is written when it is not. */
+static int ffmpeg_on_path(void)
+{
+	const char *path = getenv("PATH");
+	char dir[4096], file[4200];
+	for (const char *p = path ? path : ""; p;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		if (len < sizeof dir) {
+			memcpy(dir, p, len);
+			dir[len] = '\0';
+			snprintf(file, sizeof file, "%s/ffmpeg", len ? dir : ".");
+			if (access(file, X_OK) == 0)
+				return 1;
+		}
+		p = colon ? colon + 1 : NULL;
+	}
+	return 0;
+}
+
 /* Runs ffmpeg on the frames in dir into video.  ffmpeg writes over a temporary that
  * sw_atomic_open created beside video (an unpredictable name, so ffmpeg never opens a file or
  * symlink planted there; it keeps video's extension, from which ffmpeg picks the format), which
@@ -310,6 +331,12 @@ int cmd_render(int argc, char **argv)
 	if (o.animate && (sw_image_format_of(o.animate, &(sw_image_format){0}) != SW_SUCCESS ||
 			  strcmp(strrchr(o.animate, '.'), ".svg") != 0)) {
 		return cli_usage_error("--animate %s: expected a .svg file name", o.animate);
+	}
+	if (o.video && !ffmpeg_on_path()) {
+		fprintf(stderr, "swerve render: --video needs ffmpeg, which is not installed (the "
+				"animated SVG of --animate and the frames of --frames need nothing); "
+				"nothing was written\n");
+		return EXIT_BAD_INPUT;
 	}
 	def.instants = instants;
 	static sw_diag diag;
