@@ -435,6 +435,21 @@ START_TEST(series_curves_map_back_to_the_states)
 	xmlNodePtr fr0 = find(root, "rect", "frame", 0), fr1 = find(root, "rect", "frame", 1);
 	double fy = num_prop(fr0, "y"), fh = num_prop(fr0, "height");
 	double fx = num_prop(fr0, "x"), fw = num_prop(fr0, "width");
+	/* heading unwrapped (each sample the last plus the smallest turn), shown over its data
+	 * range padded by 5 % each side (at least 20 degrees wide) */
+	double *uw = malloc((size_t)r->n * sizeof *uw), hlo = INFINITY, hhi = -INFINITY;
+	ck_assert_ptr_nonnull(uw);
+	for (int q = 0; q < r->n; q++) {
+		double deg = r->heading[q] * 180.0 / M_PI;
+		uw[q] = q == 0 ? deg : uw[q - 1] + remainder(deg - uw[q - 1], 360.0);
+		hlo = fmin(hlo, uw[q]), hhi = fmax(hhi, uw[q]);
+	}
+	if (hhi - hlo < 20.0) {
+		double c = 0.5 * (hlo + hhi);
+		hlo = c - 10.0, hhi = c + 10.0;
+	}
+	double pad = 0.05 * (hhi - hlo);
+	hlo -= pad, hhi += pad;
 	int k = 0;
 	for (int q = 0;; q++) {
 		xmlNodePtr pl = find(root, "polyline", "heading", q);
@@ -447,10 +462,10 @@ START_TEST(series_curves_map_back_to_the_states)
 		while (sscanf(p, " %lf,%lf%n", &x, &y, &used) == 2) {
 			ck_assert_int_lt(k, r->n);
 			double t = r->t[0] + (x - fx) / fw * (r->t[r->n - 1] - r->t[0]);
-			double deg = 180.0 - 360.0 * (y - fy) / fh;
-			double want = remainder(r->heading[k] * 180.0 / M_PI, 360.0);
+			double deg = hhi - (hhi - hlo) * (y - fy) / fh;
+			double want = uw[k];
 			ck_assert_double_eq_tol(t, r->t[k], 0.01 * (r->t[r->n - 1] / fw));
-			ck_assert_msg(fabs(remainder(deg - want, 360.0)) < 360.0 * 0.011 / fh + 1e-9,
+			ck_assert_msg(fabs(deg - want) < (hhi - hlo) * 0.011 / fh + 1e-9,
 				      "heading at sample %d: plotted %.4f, recorded %.4f", k, deg, want);
 			k++;
 			p += used;
@@ -458,6 +473,9 @@ START_TEST(series_curves_map_back_to_the_states)
 		xmlFree(pts);
 	}
 	ck_assert_int_eq(k, r->n);
+	free(uw);
+	/* the transition is labelled with the new mode along its line in the heading panel */
+	ck_assert_int_eq(count(root, "text", "transition-label"), 1);
 	/* speed: the panel shows the data range [vmin, vmax] padded by 5 % each side (documented
 	 * layout), so sample k sits at 0.05/1.1 + (vmax - v_k) / (vmax - vmin) / 1.1 of the height */
 	double vmin = INFINITY, vmax = -INFINITY;

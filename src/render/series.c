@@ -41,10 +41,12 @@ static void key(sw_scene *sc, const sc_axes *a, int row, int colour, const char 
 	sc_text(sc, "legend", x + 26, y, SC_START, 11, 0, 0, name);
 }
 
-/* Vertical lines at the agent's transitions, with the modes as tooltip. */
+/* Vertical lines at the agent's transitions, with the modes as tooltip; with `label`, the new
+ * mode written along the line (at most one label per 12 px, so a burst stays readable). */
 static void transitions(sw_scene *sc, const sc_axes *a, const sw_world *w, const sw_trace *tr,
-			int agent)
+			int agent, int label)
 {
+	double last_x = -INFINITY;
 	char buf[2 * SW_NAME_MAX + 64];
 	sc_style st = sc_stroke(0x7f7f7f, 1);
 	st.dash[0] = 3, st.dash[1] = 3;
@@ -56,6 +58,12 @@ static void transitions(sw_scene *sc, const sc_axes *a, const sw_world *w, const
 			 sw_world_mode_name(w, agent, e->from), sw_world_mode_name(w, agent, e->to));
 		double x = sc_ax_x(a, e->t);
 		sc_line(sc, "transition", x, a->y0, x, a->y1, st, buf);
+		if (label && x - last_x >= 12.0) {
+			/* rotated 90 degrees: the text runs down the line from the panel's top */
+			sc_text(sc, "transition-label", x + 3, a->y0 + 4, SC_START, 10, 90, 0x555555,
+				sw_world_mode_name(w, agent, e->to));
+			last_x = x;
+		}
 	}
 }
 
@@ -72,19 +80,19 @@ int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_fo
 				   "time series: the trace has %d samples; at least 2 are needed", n),
 		       SW_EUSAGE;
 	double *buf = malloc(5 * (size_t)n * sizeof *buf);
-	unsigned char *wrap = calloc((size_t)n, 1);
 	sw_scene *sc = NULL;
 	int st = SW_ENOMEM;
-	if (!buf || !wrap)
+	if (!buf)
 		goto done;
 	double *t = buf, *hd = t + n, *v = hd + n, *wt = v + n, *wo = wt + n;
 	for (int k = 0; k < n; k++) {
 		const trace_pt *p = trace_at(tr, k, agent);
 		t[k] = p->t;
-		double a = fmod(p->heading * 180.0 / M_PI + 180.0, 360.0);
-		hd[k] = (a < 0 ? a + 360.0 : a) - 180.0;
-		/* A jump of more than half a turn between samples is the wrap at +-180: break. */
-		wrap[k] = k > 0 && fabs(hd[k] - hd[k - 1]) > 180.0;
+		/* Unwrapped: each sample continues from the last by the smallest turn, so a heading
+		 * that passes +-180 degrees draws on instead of jumping across the panel. */
+		double deg = p->heading * 180.0 / M_PI;
+		hd[k] = k == 0 ? deg : hd[k - 1] + sw_wrap_angle((deg - hd[k - 1]) * M_PI / 180.0) *
+							   180.0 / M_PI;
 		v[k] = p->speed;
 		wt[k] = fabs(p->w_tar);
 		wo[k] = fabs(p->w_obs);
@@ -102,7 +110,7 @@ int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_fo
 		double y0 = TOP + q * (PANEL_H + GAP);
 		ax[q] = (sc_axes){LEFT, SW_W - RIGHT, y0, y0 + PANEL_H, t[0], t[n - 1], 0, 1};
 	}
-	ax[0].ylo = -180, ax[0].yhi = 180;
+	range_of(hd, n, 20.0, &ax[0].ylo, &ax[0].yhi);
 	range_of(v, n, 0.2, &ax[1].ylo, &ax[1].yhi);
 	ax[2].ylo = -0.05, ax[2].yhi = 1.05; /* widened below if a weight exceeds 1 */
 	for (int k = 0; k < n; k++)
@@ -112,10 +120,12 @@ int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_fo
 			ax[q].xhi = ax[q].xlo + 1;
 	static const char *ylabels[] = {"heading (deg)", "speed (m/s)", "weights"};
 	for (int q = 0; q < 3; q++) {
-		sc_axes_draw(sc, &ax[q], 0, q == 0 ? 90 : 0, q == 2 ? "time (s)" : NULL, ylabels[q]);
-		transitions(sc, &ax[q], w, tr, agent);
+		/* heading ticks every 90 degrees unless that crowds the panel (many turns) */
+		double ystep = q == 0 && ax[0].yhi - ax[0].ylo <= 720.0 ? 90 : 0;
+		sc_axes_draw(sc, &ax[q], 0, ystep, q == 2 ? "time (s)" : NULL, ylabels[q]);
+		transitions(sc, &ax[q], w, tr, agent, q == 0);
 	}
-	sc_axes_curve(sc, &ax[0], "heading", sc_stroke(0x1f77b4, 1.5), n, t, hd, wrap);
+	sc_axes_curve(sc, &ax[0], "heading", sc_stroke(0x1f77b4, 1.5), n, t, hd, NULL);
 	key(sc, &ax[0], 0, 0x1f77b4, "heading");
 	sc_axes_curve(sc, &ax[1], "speed", sc_stroke(0xff7f0e, 1.5), n, t, v, NULL);
 	key(sc, &ax[1], 0, 0xff7f0e, "speed");
@@ -129,6 +139,5 @@ done:
 		sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "out of memory");
 	sc_free(sc);
 	free(buf);
-	free(wrap);
 	return st;
 }
