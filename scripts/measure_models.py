@@ -16,17 +16,35 @@ import tempfile
 SW = sys.argv[1] if len(sys.argv) > 1 else "build/swerve"
 
 
-def run(model):
-    with tempfile.TemporaryDirectory(prefix="swerve-measure-") as out:  # removed afterwards
-        subprocess.run([SW, "run", "-q", "-o", out, model], check=True)
+def run_outputs(model, fourth, seed=None):
+    """Runs a scenario (optionally with another seed) in a temporary folder, removed afterwards;
+    returns the summary, the trajectories per agent as lists of (t, x, y, fourth(row)) and the
+    transitions as dicts with keys t, agent, from, to and label (the label when the log gives
+    one, else the guard text)."""
+    with tempfile.TemporaryDirectory(prefix="swerve-measure-") as out:
+        cmd = [SW, "run", "-q", "-o", out] + (["-s", str(seed)] if seed is not None else [])
+        subprocess.run(cmd + [model], check=True)
         with open(os.path.join(out, "summary.json")) as f:
             summary = json.load(f)
         traj = {}
         with open(os.path.join(out, "trajectory.csv")) as f:
             for row in csv.DictReader(f):
                 traj.setdefault(row["agent"], []).append(
-                    (float(row["t"]), float(row["x"]), float(row["y"]),
-                     float(row["heading"])))
+                    (float(row["t"]), float(row["x"]), float(row["y"]), fourth(row)))
+        events = []
+        with open(os.path.join(out, "events.jsonl")) as f:
+            for line in f:
+                if line.strip():
+                    e = json.loads(line)
+                    events.append({"t": float(e.get("t", 0.0)), "agent": e.get("agent"),
+                                   "from": e.get("from"), "to": e.get("to"),
+                                   "label": e.get("label") or e.get("guard")})
+    events.sort(key=lambda e: e["t"])
+    return summary, traj, events
+
+
+def run(model):
+    summary, traj, _ = run_outputs(model, lambda row: float(row["heading"]))
     return summary, traj
 
 
@@ -149,37 +167,8 @@ def per_agent(model):
 
 
 def run_full(model, seed=None):
-    """Runs a scenario (optionally with another seed); returns summary, trajectories per agent
-    as lists of (t, x, y, mode) and the transitions as a list of dicts with keys t, agent,
-    from, to and label (the label when the log gives one, else the guard text)."""
-    tmp = tempfile.TemporaryDirectory(prefix="swerve-measure-")  # removed on return
-    out = tmp.name
-    cmd = [SW, "run", "-q", "-o", out]
-    if seed is not None:
-        cmd += ["-s", str(seed)]
-    subprocess.run(cmd + [model], check=True)
-    with open(os.path.join(out, "summary.json")) as f:
-        summary = json.load(f)
-    traj = {}
-    with open(os.path.join(out, "trajectory.csv")) as f:
-        for row in csv.DictReader(f):
-            traj.setdefault(row["agent"], []).append(
-                (float(row["t"]), float(row["x"]), float(row["y"]), row.get("mode", "")))
-    events = []
-    path = os.path.join(out, "events.jsonl")
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if not line:
-                    continue
-                e = json.loads(line)
-                events.append({"t": float(e.get("t", 0.0)), "agent": e.get("agent"),
-                               "from": e.get("from"), "to": e.get("to"),
-                               "label": e.get("label") or e.get("guard")})
-    events.sort(key=lambda e: e["t"])
-    tmp.cleanup()
-    return summary, traj, events
+    """run_outputs() with each trajectory point's mode."""
+    return run_outputs(model, lambda row: row.get("mode", ""), seed)
 
 
 def bindings(model):
