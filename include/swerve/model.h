@@ -213,6 +213,11 @@ typedef enum {
 	SW_FIELD_VECTOR = 1 /**< user vector field read from a grid file */
 } sw_field_kind;
 
+/** A law's field attribute with this value steers by the navigation field of whatever target
+ * the law steers to at the time (the first <navfield> declared for it), and straight at
+ * targets that have none; no field may have this name. */
+#define SW_FIELD_AUTO "auto"
+
 /** Definition of a world field. */
 typedef struct sw_field_def {
 	const char *name;     /**< unique name (copied); required */

@@ -134,6 +134,14 @@ typedef struct sw_ttc_params {
 			    F unbounded; also the push-out force of an overlap); default 20 */
 	double v_min;  /**< speed below which the heading turns as at v_min: phi' = a_perp /
 			    max(v, v_min), m/s; default 0.1 */
+	double bias;   /**< the goal direction rotated by this angle, rad, counter-clockwise
+			    positive (not in the paper: a walking convention, e.g. -pi/3 to pass
+			    a jam on its right; docs/models.md); default 0 */
+	double t_arrive; /**< arrival: the preferred speed is min(v_pref, dist(T) / t_arrive), s;
+			      0 = no slowing down (the paper's goal force); default 0 */
+	double t_contact; /**< walls are hard: the position closes on a static obstacle at most at
+			       clearance / t_contact (not in the paper; docs/models.md), s; 0 = off;
+			       default 0.1 */
 } sw_ttc_params;
 
 /** How a personality trait is drawn per agent when a world is created ("personality drawn per
@@ -381,6 +389,14 @@ double sw_ttc_force(const sw_ttc_params *p, const double x[2], const double v[2]
  * the goal force (v_pref e_goal - vel) / xi (goal velocity 0 without a target) plus the forces of
  * the percepts within p->range (agents with their velocities from s->agent_v; obstacles static, a
  * wall at its closest point as a disc of radius 0). */
+/** The velocity with which an agent of the time-to-collision law moves: u less, for each static
+ * obstacle percept (in two passes, for corners), the part of its component towards the
+ * obstacle beyond max(clearance, 0) / t_contact.  The clearance c then obeys c' >= -c / t_contact,
+ * so it stays positive (with explicit Euler as long as the step is below t_contact).  out may
+ * not alias u. */
+void sw_ttc_wall_velocity(const sw_ttc_params *p, const sw_situation *s, const double u[2],
+			  double out[2]);
+
 void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double vel[2],
 		  double acc[2]);
 

@@ -39,6 +39,11 @@ int sw_model_add_field(sw_model *m, const sw_field_def *def, sw_diag *diag)
 		return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
 				   "field: a name of 1 to %d characters is required",
 				   SW_NAME_MAX - 1);
+	if (strcmp(name, SW_FIELD_AUTO) == 0)
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
+				   "field name '%s' is reserved (a law's field=\"%s\" means the "
+				   "navigation field of its target); expected another name",
+				   name, name);
 	if (sw_model_find_field(m, name) >= 0)
 		return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
 				   "field name '%s' is already used (line %d); expected a unique "
@@ -108,6 +113,8 @@ int sw_model_add_field(sw_model *m, const sw_field_def *def, sw_diag *diag)
 static int check_one(const sw_model *m, const sw_steer_def *d, int target, const char *file,
 		     int line, const char *owner, sw_diag *diag)
 {
+	if (strcmp(d->field, SW_FIELD_AUTO) == 0)
+		return SW_SUCCESS; /* the target's own field, if it has one (sim/navigate.c) */
 	int f = d->field[0] ? sw_model_find_field(m, d->field) : -1;
 	if (f >= 0 && m->fields[f].kind == SW_FIELD_NAV && target >= 0 &&
 	    target != m->fields[f].target)

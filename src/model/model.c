@@ -432,6 +432,10 @@ static void check_ttc(checker *c, const sw_ttc_params *p)
 	positive(c, "ttc range", p->range);
 	positive(c, "ttc f-max", p->f_max);
 	positive(c, "ttc v-min", p->v_min);
+	nonneg(c, "ttc t-arrive", p->t_arrive);
+	nonneg(c, "ttc t-contact", p->t_contact);
+	if (!(fabs(p->bias) <= M_PI))
+		bad(c, "ttc bias", p->bias, "an angle in [-pi, pi]");
 }
 
 int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const char *what,

@@ -16,6 +16,8 @@
 #include "sim_internal.h"
 #include "swerve/plan.h"
 
+enum { FIELD_AUTO = -2 }; /* steer_field entry of field="auto" */
+
 int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 {
 	const sw_model *m = w->m;
@@ -24,11 +26,15 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 	w->field_owned = calloc((size_t)m->n_fields + 1, sizeof *w->field_owned);
 	if (!w->steer_field || !w->field_grid || !w->field_owned)
 		return SW_ENOMEM;
-	int used = 0;
+	int used = 0, nav = 0;
+	for (int f = 0; f < m->n_fields; f++)
+		nav |= m->fields[f].kind == SW_FIELD_NAV;
 	for (int k = 0; k < nsteer; k++) {
-		w->steer_field[k] =
-		    w->steer[k].field[0] ? sw_model_find_field(m, w->steer[k].field) : -1;
-		used |= w->steer_field[k] >= 0;
+		const char *name = w->steer[k].field;
+		w->steer_field[k] = strcmp(name, SW_FIELD_AUTO) == 0 ? (nav ? FIELD_AUTO : -1)
+				    : name[0]			     ? sw_model_find_field(m, name)
+								     : -1;
+		used |= w->steer_field[k] >= 0 || w->steer_field[k] == FIELD_AUTO;
 	}
 	if (!used) { /* no law uses a field: perception need not ask (perceive.c) */
 		free(w->steer_field);
@@ -81,10 +87,21 @@ static int clear_sight(const sw_model *m, sw_vec2 p, sw_vec2 q, double r)
 	return 1;
 }
 
+/* The first navigation field declared for target k, -1 when it has none. */
+static int nav_field_of(const sw_model *m, int k)
+{
+	for (int f = 0; f < m->n_fields; f++)
+		if (m->fields[f].kind == SW_FIELD_NAV && m->fields[f].target == k)
+			return f;
+	return -1;
+}
+
 int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target, sw_vec2 *goal)
 {
 	int f =
 	    w->steer_field ? w->steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)] : -1;
+	if (f == FIELD_AUTO)
+		f = w->tkind[i] == TGT_TARGET ? nav_field_of(w->m, w->tindex[i]) : -1;
 	if (f < 0 || !w->field_grid[f])
 		return 0;
 	const sw_model *m = w->m;

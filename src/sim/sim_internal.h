@@ -132,7 +132,7 @@ struct sw_world {
 				   the snapshot; NULL when agents never leave */
 	int n_done;             /* agents done at the snapshot (sw__agent_done) */
 	/* world fields (navigate.c) */
-	int *steer_field;       /* per steer entry: field index, -1 none */
+	int *steer_field;       /* per steer entry: field index, -1 none, -2 auto (navigate.c) */
 	const struct sw_grid **field_grid; /* per model field: the grid used */
 	struct sw_grid **field_owned; /* per model field: built by this world (else NULL) */
 	/* three dimensions (space3.c): agents carry SW_STATE3_DIM entries at the end of their

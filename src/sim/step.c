@@ -248,11 +248,15 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 	w->agent_overlap[i] = (unsigned char)hit;
 }
 
-/* Metrics and SteerBench sums of agent i after its law has run with status st. */
+/* Metrics and SteerBench sums of agent i after its law has run with status st.  An agent that
+ * has left the world (leave-when-done) is no longer measured: it stands where it finished,
+ * where others may walk through it. */
 static int sense_tail(struct sw_world *w, int i, const sw_situation *s, double dt, int st)
 {
-	measure_obstacles(w, i, dt);
-	measure_agents(w, i, s);
+	if (!sw__gone(w, i)) {
+		measure_obstacles(w, i, dt);
+		measure_agents(w, i, s);
+	}
 	if (st == SW_SUCCESS && dt > 0.0)
 		st = sw__steerbench_agent(w, i); /* a frame ended: SteerBench sums */
 	return st;

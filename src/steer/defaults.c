@@ -111,7 +111,10 @@ sw_ttc_params sw_default_ttc_params(void)
 			   .v_pref = 1.3,
 			   .range = 10.0,
 			   .f_max = 20.0,
-			   .v_min = 0.1};
+			   .v_min = 0.1,
+			   .bias = 0.0,
+			   .t_arrive = 0.0,
+			   .t_contact = 0.1};
 	return p;
 }
 
@@ -156,7 +159,8 @@ int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q)
 	case SW_LAW_TTC: {
 		const sw_ttc_params *x = &p->ttc, *y = &q->ttc;
 		return EQ(k) && EQ(tau0) && EQ(xi) && EQ(v_pref) && EQ(range) && EQ(f_max) &&
-		       EQ(v_min);
+		       EQ(v_min) && EQ(bias) && EQ(t_arrive) &&
+		       EQ(t_contact);
 	}
 	default: {
 		const sw_wall_params *x = &p->wall, *y = &q->wall;

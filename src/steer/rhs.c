@@ -68,7 +68,9 @@ static void glm_rhs(const sw_glm_params *p, const sw_personality *pers, const sw
 /* TTC: the velocity vector u = v e(phi) driven by a = sw_ttc_accel(): v' = a.e and
  * phi' = a.e_perp / max(v, v_min) (the rotation of u; v_min keeps it finite at rest).  v' is held
  * at 0 while v <= 0 and a points backwards, so that the speed stays non-negative (an agent
- * pushed from the front stops and turns rather than walking backwards). */
+ * pushed from the front stops and turns rather than walking backwards).  The position moves with
+ * u less what would close on a static obstacle faster than its clearance / t_contact
+ * (sw_ttc_wall_velocity). */
 static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const double y[], double dydt[])
 {
 	double e[2], a[2], v = y[SW_STATE_V];
@@ -78,8 +80,7 @@ static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const double 
 	double along = a[0] * e[0] + a[1] * e[1], perp = a[1] * e[0] - a[0] * e[1];
 	dydt[SW_STATE_V] = v > 0.0 || along > 0.0 ? along : 0.0;
 	dydt[SW_STATE_PHI] = perp / fmax(v, p->v_min);
-	dydt[SW_STATE_X] = u[0];
-	dydt[SW_STATE_Y] = u[1];
+	sw_ttc_wall_velocity(p, s, u, &dydt[SW_STATE_X]);
 }
 
 /* PF: direction of steepest descent of U; y[PHI] when the gradient vanishes. */

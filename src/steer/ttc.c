@@ -88,8 +88,17 @@ void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double ve
 	if (s->has_target) {
 		double dx = s->tx - s->x, dy = s->ty - s->y, dist = sqrt(dx * dx + dy * dy);
 		if (dist > 0.0) {
-			gx = p->v_pref * dx / dist;
-			gy = p->v_pref * dy / dist;
+			double vp = p->v_pref;
+			if (p->t_arrive > 0.0 && dist < vp * p->t_arrive)
+				vp = dist / p->t_arrive;
+			double ex = dx / dist, ey = dy / dist;
+			if (p->bias != 0.0) {
+				double sb = sin(p->bias), cb = cos(p->bias), rx = cb * ex - sb * ey;
+				ey = sb * ex + cb * ey;
+				ex = rx;
+			}
+			gx = vp * ex;
+			gy = vp * ey;
 		}
 	}
 	double ax = (gx - vel[0]) / p->xi, ay = (gy - vel[1]) / p->xi;
@@ -106,7 +115,31 @@ void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double ve
 		sw_ttc_force(p, x, v, o->rho + s->radius, f);
 		ax += f[0];
 		ay += f[1];
+
 	}
 	acc[0] = ax;
 	acc[1] = ay;
+}
+
+void sw_ttc_wall_velocity(const sw_ttc_params *p, const sw_situation *s, const double u[2],
+			  double out[2])
+{
+	out[0] = u[0];
+	out[1] = u[1];
+	if (!(p->t_contact > 0.0))
+		return;
+	/* Two passes: at a corner the second wall's cut may undo part of the first's. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < s->n_obs; i++) {
+			const sw_percept *o = &s->obs[i];
+			if (o->id < 0 || !(o->dist > 0.0) || !(o->clearance <= p->range))
+				continue;
+			double nx = o->dx / o->dist, ny = o->dy / o->dist;
+			double cap = fmax(o->clearance, 0.0) / p->t_contact;
+			double excess = out[0] * nx + out[1] * ny - cap;
+			if (excess > 0.0) {
+				out[0] -= excess * nx;
+				out[1] -= excess * ny;
+			}
+		}
 }
