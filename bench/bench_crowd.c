@@ -5,7 +5,7 @@
  * antipode of their start on their own ring (one target per agent).  Radius 0.2 m, perception
  * 1.25 m, so that an agent perceives about 10 others during the timed steps (the crowd packs as it
  * walks in: counted between chunks of timed steps and printed); GLM with the crowd settings of
- * models/crowd_circle.xml (d0 = 0.5 m, d1 = 0.2 m, t2c = 0.5 s), noise 0.02, explicit Euler with
+ * models/crowd_circle_glm.xml (d0 = 0.5 m, d1 = 0.2 m, t2c = 0.5 s), noise 0.02, explicit Euler with
  * h = 0.1 s.
  *
  * Speed: a fixed number of steps from the start (about 2·10^6 agent-steps per size), on a fresh

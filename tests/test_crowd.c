@@ -39,7 +39,7 @@ static sw_model *circle_model(int n, double rad)
 		ad.perception = 2.5;
 		ad.radius = 0.2;
 		ad.steer.glm.sigma_phi = 0.1;
-		ad.steer.glm.d0 = 0.5; /* the crowd settings of models/crowd_circle.xml */
+		ad.steer.glm.d0 = 0.5; /* the crowd settings of models/crowd_circle_glm.xml */
 		ad.steer.glm.d1 = 0.2;
 		ad.steer.glm.t2c = 0.5;
 		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);

@@ -1,7 +1,7 @@
 /* tests/test_pedestrian.c - what crowds that arrive rest on: the walking convention and arrival of
  * the time-to-collision law (bias, t-arrive) against closed forms, hard walls (t-contact: the
  * velocity cut and the invariant it guarantees, and that without it the same walk overlaps),
- * field="auto", refused values, and the cheap targets of automata/pedestrian.xml on the shipped
+ * field="auto", refused values, oncoming(), and the cheap targets of automata/pedestrian.xml on the shipped
  * crowd models (every agent arrives, no obstacle overlap, agent overlap at most 0.02 m). */
 #include <math.h>
 #include <stdio.h>
@@ -185,6 +185,51 @@ START_TEST(bad_values_are_refused_with_their_line)
 }
 END_TEST
 
+/* Agent a walks east to its goal; b starts 2.5 m ahead of it, 0.5 m to the side, walking west
+ * (%s: its heading) at 1 m/s with a fixed-speed law.  a's automaton jumps to `met` when
+ * oncoming(goal, 3) ge 1. */
+static const char oncoming_xml[] =
+    "<scenario name='oncoming'>\n"
+    "<run duration='1' step='0.01'/>\n"
+    "<behaviours><automaton name='look'><param name='goal' kind='target'/>\n"
+    "<mode name='walk' initial='true'><ttc target='goal'/>\n"
+    "<transition to='met' guard='oncoming(goal, 3) ge 1'/></mode>\n"
+    "<mode name='met'/></automaton></behaviours>\n"
+    "<world><target name='g' x='10' y='0'/><target name='h' x='%s' y='0.5'/></world>\n"
+    "<agent name='a' x='0' y='0' heading='0' speed='1' radius='0.2' behaviour='look'>"
+    "<bind param='goal' value='g'/></agent>\n"
+    "<agent name='b' x='2.5' y='0.5' heading='%s' radius='0.2' target='h'>"
+    "<wall speed='1'/></agent>\n"
+    "</scenario>\n";
+
+static int met_after_one_second(const char *heading, const char *bx)
+{
+	char buf[2048];
+	snprintf(buf, sizeof buf, oncoming_xml, bx, heading);
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(buf, strlen(buf), "oncoming.xml", &m, &d),
+			 SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	sw_agent_state st;
+	sw_world_agent(w, 0, &st);
+	int met = st.mode == 1;
+	sw_world_destroy(w);
+	sw_model_free(m);
+	return met;
+}
+
+START_TEST(oncoming_counts_only_agents_ahead_walking_back)
+{
+	/* b walks west towards a: oncoming.  b walks east, away: not (it is ahead, within 3 m). */
+	ck_assert_int_eq(met_after_one_second("180deg", "-20"), 1);
+	ck_assert_int_eq(met_after_one_second("0deg", "20"), 0);
+}
+END_TEST
+
 /* Runs a shipped model; checks every agent arrived within `within` s, never touched an obstacle
  * and overlapped another agent by at most 0.02 m. */
 static void every_agent_arrives(const char *path, double within)
@@ -227,6 +272,7 @@ Suite *pedestrian_suite(void)
 	tcase_add_test(tc, a_wall_pressed_by_the_goal_force_is_never_overlapped);
 	tcase_add_test(tc, field_auto_follows_the_navigation_field_of_the_target);
 	tcase_add_test(tc, bad_values_are_refused_with_their_line);
+	tcase_add_test(tc, oncoming_counts_only_agents_ahead_walking_back);
 	tcase_add_test(tc, pedestrian_crowds_arrive);
 	suite_add_tcase(s, tc);
 	return s;

@@ -22,6 +22,7 @@ static const sw_expr_func host_funcs[SW_HF_COUNT] = {
 	{"neighbors", SW_HF_NEIGHBORS, 1, {SW_EXPR_ARG_REAL}, SW_EXPR_REAL},
 	{"progress", SW_HF_PROGRESS, 2, {SW_EXPR_ARG_NAME, SW_EXPR_ARG_REAL}, SW_EXPR_REAL},
 	{"in", SW_HF_IN, 2, {SW_EXPR_ARG_NAME, SW_EXPR_ARG_NAME}, SW_EXPR_BOOL},
+	{"oncoming", SW_HF_ONCOMING, 2, {SW_EXPR_ARG_NAME, SW_EXPR_ARG_REAL}, SW_EXPR_REAL},
 };
 
 static const char *state_names[SW_SLOT_VARS] = {"x", "y", "heading", "turn_rate", "speed",
@@ -51,6 +52,7 @@ static int kind_ok(int func, int arg, sw_param_kind k)
 		return k == SW_PARAM_TARGET || k == SW_PARAM_OBSTACLE || k == SW_PARAM_REGION ||
 		       k == SW_PARAM_AGENT;
 	case SW_HF_PROGRESS:
+	case SW_HF_ONCOMING:
 		return k == SW_PARAM_TARGET || k == SW_PARAM_AGENT || k == SW_PARAM_REGION;
 	case SW_HF_INSIDE:
 		return k == SW_PARAM_REGION;
@@ -75,6 +77,8 @@ static int resolve_name(void *ctx, const sw_expr_func *f, int arg, const char *n
 	struct sw_automaton *a = c->a;
 	if (f->id == SW_HF_PROGRESS)
 		a->uses_progress = 1; /* worlds keep position histories only when needed */
+	if (f->id == SW_HF_ONCOMING)
+		a->uses_oncoming = 1; /* worlds keep velocity snapshots only when needed */
 	if (f->id == SW_HF_IN && arg == 1) {
 		/* A mode of the signal: interned, checked when the scenario binds the signal. */
 		for (int k = 0; k < a->n_names; k++)

@@ -28,7 +28,9 @@ enum {
 	SW_HF_NEIGHBORS = 5, /* neighbors(r): number of other agents within r (centre distance) */
 	SW_HF_PROGRESS = 6, /* progress(obj, w): how much dist(obj) shrank over the last w s */
 	SW_HF_IN = 7,       /* in(signal, mode): the signal is in that mode */
-	SW_HF_COUNT = 8
+	SW_HF_ONCOMING = 8, /* oncoming(obj, r): other agents within r, between the agent and obj
+			       (ahead of it, towards obj), walking towards the agent's side */
+	SW_HF_COUNT = 9
 };
 
 typedef struct sw_aparam {
@@ -78,6 +80,7 @@ struct sw_automaton {
 	int line;
 	int is_signal;
 	int uses_progress; /* 1 when an expression calls progress() */
+	int uses_oncoming; /* 1 when an expression calls oncoming() */
 	int n_params, n_vars, n_modes, n_trans, n_labels, n_names;
 	sw_aparam *params;
 	sw_avar *vars;

@@ -175,17 +175,36 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 			best = fmin(best, sw_model_obstacle_clearance(m, j, c->t, p, r));
 		return best;
 	}
-	case SW_HF_NEIGHBORS: {
+	case SW_HF_NEIGHBORS:
+	case SW_HF_ONCOMING: {
 		/* Through the neighbour grid when there is one (its candidates include every
-		 * agent within the radius), else over every agent; the same test either way. */
+		 * agent within the radius), else over every agent; the same test either way.
+		 * oncoming(obj, r) counts those ahead towards obj (in front of the normal through
+		 * the agent) whose snapshot velocity points back against that direction. */
 		int count = 0, *cand = NULL, nc = w->n;
-		if (w->grid_on && args[0] >= 0.0)
-			nc = sw__grid_query(w, c->u, p, args[0], &cand);
+		double ex = 0.0, ey = 0.0, reach = args[0]; /* the real arguments, in order */
+		if (func == SW_HF_ONCOMING) {
+			object_point(c, names[0], p, &q, &kind);
+			double len = sw_v2_dist(p, q);
+			if (!(len > 0.0))
+				return 0.0;
+			ex = (q.x - p.x) / len;
+			ey = (q.y - p.y) / len;
+		}
+		if (w->grid_on && reach >= 0.0)
+			nc = sw__grid_query(w, c->u, p, reach, &cand);
 		for (int k = 0; k < nc; k++) {
 			int j = cand ? cand[k] : k;
 			const double *yj = w->snap + 2 * (size_t)j;
-			if (j != c->u && !sw__gone(w, j) && hypot(yj[0] - p.x, yj[1] - p.y) <= args[0])
-				count++;
+			if (j == c->u || sw__gone(w, j) || !(hypot(yj[0] - p.x, yj[1] - p.y) <= reach))
+				continue;
+			if (func == SW_HF_ONCOMING) {
+				const double *vj = w->snap_v + 2 * (size_t)j;
+				if (!((yj[0] - p.x) * ex + (yj[1] - p.y) * ey > 0.0 &&
+				      vj[0] * ex + vj[1] * ey < 0.0))
+					continue;
+			}
+			count++;
 		}
 		return count;
 	}

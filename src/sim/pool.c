@@ -4,7 +4,7 @@
  * 200-agent crowd meets a few thousand barriers per second of simulated time.  libgomp's
  * threads spin at a barrier (up to about 300 000 polls) before they sleep; on a machine whose
  * processors are all busy a spinning thread burns the time slice its partner needs to reach the
- * barrier, and `swerve run -j 2` of models/crowd_circle.xml took 24 s against 0.37 s on one
+ * barrier, and `swerve run -j 2` of the GLM circle swap (models/crowd_circle_glm.xml) took 24 s against 0.37 s on one
  * thread (load 13 on two processors).  The remedy, OMP_WAIT_POLICY=passive, is read from the
  * environment once, by libgomp's constructor, before main() runs: a library cannot set it, and
  * forcing it on every user would cost an idle machine a sleep and a wake-up per pass (small
