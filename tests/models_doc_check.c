@@ -120,6 +120,9 @@ int main(int argc, char **argv)
 	    {"sw_ttc_params", "range", t.range, 0},
 	    {"sw_ttc_params", "f_max", t.f_max, 0},
 	    {"sw_ttc_params", "v_min", t.v_min, 0},
+	    {"sw_ttc_params", "bias", t.bias, 0},
+	    {"sw_ttc_params", "t_arrive", t.t_arrive, 0},
+	    {"sw_ttc_params", "t_contact", t.t_contact, 0},
 	    /* A trait's own value is its value when it is switched on. */
 	    {"sw_personality", "agility", q.agility, 0},
 	    {"sw_personality", "lambda_k_min", q.lambda_k_min, 0},

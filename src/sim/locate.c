@@ -61,12 +61,9 @@ int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0
 		return c.status;
 	int done = 0, st = GSL_EINVAL;
 	double lo = t0, hi = t1;
-	gsl_root_fsolver *s = NULL;
-	if (!c.nonfinite && ((f0 <= 0.0 && f1 >= 0.0) || (f0 >= 0.0 && f1 <= 0.0))) {
-		if (!(s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent)))
-			return SW_ENOMEM;
+	gsl_root_fsolver *s = w->root; /* the thread's solver: a step allocates nothing */
+	if (!c.nonfinite && ((f0 <= 0.0 && f1 >= 0.0) || (f0 >= 0.0 && f1 <= 0.0)))
 		st = gsl_root_fsolver_set(s, &f, t0, t1);
-	}
 	for (int it = 0; st == GSL_SUCCESS && !done && it < SW_LOCATE_ITER; it++) {
 		st = gsl_root_fsolver_iterate(s);
 		lo = gsl_root_fsolver_x_lower(s);
@@ -74,8 +71,6 @@ int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0
 		done = gsl_root_test_interval(lo, hi, w->m->run.event_tol, 0.0) == GSL_SUCCESS ||
 		       nextafter(lo, INFINITY) >= hi;
 	}
-	if (s)
-		gsl_root_fsolver_free(s);
 	*tstar = hi;
 	if (c.status != SW_SUCCESS)
 		return c.status;

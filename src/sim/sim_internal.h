@@ -8,6 +8,7 @@
 #define SWERVE_SIM_INTERNAL_H
 
 #include <gsl/gsl_odeiv2.h>
+#include <gsl/gsl_roots.h>
 #include <gsl/gsl_rng.h>
 
 #include "model/automaton_impl.h"
@@ -115,6 +116,7 @@ struct sw_world {
 	struct sw_thread *th;   /* n_threads of them */
 	struct sw_pool *pool;   /* their workers (pool.c), NULL with one thread */
 	sw_relax_ws *relax;     /* scratch (per thread): the GLM weight relaxation's driver */
+	gsl_root_fsolver *root; /* scratch (per thread): the event locator's Brent solver */
 	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
 	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
 	double *agent_rad;      /* per agent radius, NULL when all agents have radius agent_r0 */
@@ -161,6 +163,7 @@ typedef struct sw_thread {
 	int *found, *occl, *pg_found;
 	unsigned *pg_stamp, pg_query;
 	sw_relax_ws *relax;
+	gsl_root_fsolver *root;
 	sw_diag *diag;
 	int status;
 	sw_tevent *ev;

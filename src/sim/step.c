@@ -551,6 +551,8 @@ void sw__thread_free(sw_thread *th)
 	free(th->ev);
 	free(th->evy);
 	sw_relax_ws_free(th->relax);
+	if (th->root)
+		gsl_root_fsolver_free(th->root);
 	free(th->scratch3);
 }
 
@@ -567,10 +569,11 @@ int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
 	th->pg_stamp = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_stamp);
 	th->diag = malloc(sizeof *th->diag);
 	th->relax = sw_relax_ws_alloc();
+	th->root = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
 	if (w->dim3) /* 3-D percepts (space3.c) */
 		th->scratch3 = calloc((size_t)w->cap3, sizeof *th->scratch3);
 	if (!th->scratch || !th->work || !th->slots || !th->found || !th->occl || !th->pg_found ||
-	    !th->pg_stamp || !th->diag || !th->relax || (w->dim3 && !th->scratch3)) {
+	    !th->pg_stamp || !th->diag || !th->relax || !th->root || (w->dim3 && !th->scratch3)) {
 		sw__thread_free(th);
 		return SW_ENOMEM;
 	}
@@ -593,6 +596,7 @@ static struct sw_world *make_view(struct sw_world *w, int k)
 	v->pg_stamp = th->pg_stamp;
 	v->pg_query = &th->pg_query;
 	v->relax = th->relax;
+	v->root = th->root;
 	v->scratch3 = th->scratch3;
 	v->event_fn = w->event_fn ? buffer_event : NULL;
 	v->event_ctx = th;
@@ -726,6 +730,7 @@ int sw_world_set_threads(sw_world *w, int n)
 	w->n_threads = n;
 	w->grid_found = th[0].found; /* the world's own queries run outside the passes */
 	w->relax = th[0].relax;
+	w->root = th[0].root;
 	return SW_SUCCESS;
 }
 
