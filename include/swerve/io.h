@@ -77,12 +77,15 @@ int sw_xml_root_kind(const char *path, int *kind, sw_diag *diag);
  * sw_default_steersuite_def(). */
 typedef struct sw_steersuite_def {
 	uint64_t seed;   /**< seed of the random placements and of the run; default 1 */
-	double step;     /**< run step = one SteerSuite frame, s (> 0); default 0.05 (20 frames/s) */
+	double step;     /**< run step = one SteerSuite frame, s (> 0); default 0.01 (the
+			      time-to-collision law of the pedestrian goals needs it) */
 	double duration; /**< run duration, s; 0 (default) = the largest sum of one agent's goal
 			      time budgets (timeDuration) */
 	double reach;    /**< a static target counts as reached when the agent's centre is within
 			      reach agent radii of it (> 0); default 2.5, the tolerance of
 			      SteerSuite's social-force and RVO AI modules */
+	double frame;    /**< SteerBench frame, s (a whole multiple of step); default 0.05, the
+			      20 frames per second SteerSuite's metrics count in */
 } sw_steersuite_def;
 
 /** The default import settings. */

@@ -291,6 +291,9 @@ typedef struct sw_run_def {
 				   loop over all agents, only faster); default 1 */
 	int steerbench;       /**< 1: accumulate the SteerBench metrics (sw_world_steerbench,
 				   docs/steersuite.md); default 0 (on in imported SteerSuite cases) */
+	double steerbench_frame; /**< length of a SteerBench frame, s: a whole multiple of step;
+				      0 = one step (default; imported cases: 0.05, SteerSuite's
+				      20 frames per second) */
 	int leave_when_done;  /**< 1: an agent that is done (a terminal mode of its automaton, or
 				   arrived and stopped) leaves the world: no other agent perceives,
 				   counts or collides with it; default 0 (on in SteerSuite cases) */

@@ -22,7 +22,10 @@ static void import_usage(FILE *f)
 	      "  -s, --seed N         seed of the random placements and of the run (default 1)\n"
 	      "  -d, --duration T     run duration, s (default: the largest sum of an agent's\n"
 	      "                       goal time budgets)\n"
-	      "      --step H         run step = one SteerSuite frame, s (default 0.05)\n"
+	      "      --step H         run step, s (default 0.01: the time-to-collision law of\n"
+	      "                       the pedestrian goals needs it)\n"
+	      "      --frame F        SteerBench frame, s (default 0.05, SteerSuite's 20 frames\n"
+	      "                       per second; one step when not a whole number of steps)\n"
 	      "  -q, -v, -V, -h       quiet, verbose, version, this text\n",
 	      f);
 }
@@ -53,6 +56,7 @@ int cmd_import(int argc, char **argv)
 					     {"seed", required_argument, NULL, 's'},
 					     {"duration", required_argument, NULL, 'd'},
 					     {"step", required_argument, NULL, 'S'},
+					     {"frame", required_argument, NULL, 'F'},
 					     CLI_LONG};
 	const char *out = NULL;
 	sw_steersuite_def def = sw_default_steersuite_def();
@@ -77,6 +81,10 @@ int cmd_import(int argc, char **argv)
 			break;
 		case 'S':
 			if (cli_number("import-steersuite", "--step", optarg, 1e-9, &def.step))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'F':
+			if (cli_number("import-steersuite", "--frame", optarg, 1e-9, &def.frame))
 				return EXIT_BAD_INPUT;
 			break;
 		default: {

@@ -36,6 +36,7 @@ static const sw__attr_spec run_attrs[] = {
     SW__NUM("event-tol", sw_run_def, event_tol),
     SW__BOOL("agents-perceive", sw_run_def, agents_perceive),
     SW__BOOL("steerbench", sw_run_def, steerbench),
+    SW__NUM("steerbench-frame", sw_run_def, steerbench_frame),
     SW__BOOL("leave-when-done", sw_run_def, leave_when_done),
     SW__BOOL("stop-when-done", sw_run_def, stop_when_done),
     SW__END};

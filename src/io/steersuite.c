@@ -680,7 +680,7 @@ static void map_lines(sw_diag *diag, int first, const char *file, const char *xm
 
 sw_steersuite_def sw_default_steersuite_def(void)
 {
-	sw_steersuite_def d = {1u, 0.05, 0.0, 2.5};
+	sw_steersuite_def d = {1u, 0.01, 0.0, 2.5, 0.05};
 	return d;
 }
 
@@ -773,7 +773,8 @@ int sw_steersuite_import_memory(const char *buf, size_t len, const char *name,
 	if (out)
 		*out = NULL;
 	if ((!buf && len > 0) || !def || !(def->step > 0) || !(def->duration >= 0) ||
-	    !(def->reach > 0) || !isfinite(def->reach))
+	    !(def->reach > 0) || !isfinite(def->reach) || !(def->frame > 0) ||
+	    !isfinite(def->frame))
 		return SW_EUSAGE;
 	if (!name)
 		name = "";

@@ -60,6 +60,11 @@ void ss_start(ss_writer *sw, const char *name, int line)
 
 void ss_end(ss_writer *sw) { keep(sw, xmlTextWriterEndElement(sw->w)); }
 
+void ss_text(ss_writer *sw, const char *text)
+{
+	keep(sw, xmlTextWriterWriteString(sw->w, BAD_CAST text));
+}
+
 void ss_attr(ss_writer *sw, const char *k, const char *v)
 {
 	keep(sw, xmlTextWriterWriteAttribute(sw->w, BAD_CAST k, BAD_CAST v));
@@ -540,7 +545,7 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	ss_attr(sw, "name", c->name);
 	if (c->description && c->description[0]) {
 		ss_start(sw, "description", 0);
-		keep(sw, xmlTextWriterWriteString(sw->w, BAD_CAST c->description));
+		ss_text(sw, c->description);
 		ss_end(sw);
 	}
 	ss_start(sw, "run", 0);
@@ -550,6 +555,10 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	snprintf(seed, sizeof seed, "%llu", (unsigned long long)def->seed);
 	ss_attr(sw, "seed", seed);
 	ss_attr(sw, "steerbench", "true");
+	/* frames of def->frame when that is a whole number of steps, else one step each */
+	double k = def->frame / def->step;
+	if (k >= 1.0 && k < 1e9 && fabs(k - nearbyint(k)) <= 1e-9 * k)
+		ss_attr_num(sw, "steerbench-frame", def->frame);
 	ss_attr(sw, "leave-when-done", "true"); /* SteerSuite disables finished agents */
 	ss_attr(sw, "stop-when-done", "true");
 	ss_end(sw);

@@ -352,6 +352,88 @@ static void law(ss_writer *sw, const ss_goal *g, int k, const char *fields)
 	ss_end(sw);
 }
 
+/* Whether goal k walks as a pedestrian (the default): it has a place to go or a direction to
+ * walk, and names no swerve law of its own (fleeing needs GLM's reversed attractor). */
+static int pedestrian(const ss_goal *g)
+{
+	return !g->law[0] && (g->kind == SS_SEEK_STATIC || g->kind == SS_SEEK_DYNAMIC ||
+			      g->kind == SS_SEEK_BOX || g->kind == SS_FLOW_STATIC);
+}
+
+/* The time-to-collision law of a pedestrian goal: automata/pedestrian.xml's, with the goal's
+ * desired speed; `pass` turns the goal direction 30 degrees to the right. */
+static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int pass)
+{
+	char target[16];
+	snprintf(target, sizeof target, "g%d", k);
+	ss_start(sw, "ttc", g->line);
+	ss_attr(sw, "target", target);
+	ss_attr_num(sw, "v-pref", g->speed);
+	ss_attr(sw, "t-arrive", "1");
+	ss_attr(sw, "field", "auto");
+	if (pass)
+		ss_attr(sw, "bias", "-30deg");
+	ss_end(sw);
+}
+
+/* A transition that ends goal k (to the next goal: its budget clock restarts). */
+static void goal_end(ss_writer *sw, const char *to, const char *guard, const char *label, int k,
+		     int line)
+{
+	char lab[32];
+	snprintf(lab, sizeof lab, "%s%d", label, k);
+	ss_start(sw, "transition", line);
+	ss_attr(sw, "to", to);
+	ss_attr(sw, "guard", guard);
+	ss_attr(sw, "label", lab);
+	if (strncmp(to, "goal", 4) == 0) {
+		ss_start(sw, "reset", line);
+		ss_attr(sw, "var", "c");
+		ss_text(sw, "0");
+		ss_end(sw);
+	}
+	ss_end(sw);
+}
+
+/* Mode `mode` of goal k: its law, the end of the goal (accomplished: `reached`, budget spent:
+ * `after_timeout`) and, for a pedestrian, the switch between walking and passing on the right
+ * (automata/pedestrian.xml's guards; `other` is the twin mode). */
+static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, const char *other,
+		      int pass, int initial, const char *reached, const char *next,
+		      const char *after_timeout, const char *fields)
+{
+	char guard[160], num[32];
+	ss_start(sw, "mode", g->line);
+	ss_attr(sw, "name", mode);
+	if (initial)
+		ss_attr(sw, "initial", "true");
+	if (pedestrian(g))
+		ttc_law(sw, g, k, pass);
+	else if (g->kind != SS_IDLE)
+		law(sw, g, k, fields);
+	if (reached[0])
+		goal_end(sw, next, reached, "reached", k, g->line);
+	snprintf(guard, sizeof guard, "c ge %s", sw_fmt_num(num, sizeof num, g->duration));
+	goal_end(sw, after_timeout, guard, "timeout", k, g->line);
+	if (pedestrian(g)) {
+		/* the goal's distance: to its target, or to its box */
+		char gd[16];
+		snprintf(gd, sizeof gd, g->kind == SS_SEEK_BOX ? "r%d" : "g%d", k);
+		if (!pass)
+			snprintf(guard, sizeof guard,
+				 "time_in_mode ge 0.5 and neighbors(1) ge 1 and dist(%s) gt 1.5 and "
+				 "clearance() ge 0.5",
+				 gd);
+		else
+			snprintf(guard, sizeof guard,
+				 "time_in_mode ge 3 and (neighbors(1.5) eq 0 or progress(%s, 2) lt 0.5 "
+				 "or dist(%s) lt 1) or clearance() lt 0.2",
+				 gd, gd);
+		transition(sw, other, guard, pass ? "clear" : "crowded", k, g->line);
+	}
+	ss_end(sw);
+}
+
 void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach,
 			const char *fields)
 {
@@ -367,40 +449,35 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 		if (g->kind == SS_SEEK_BOX)
 			param(sw, 'r', k, "region", g->line);
 	}
+	/* c: time spent on the current goal (its budget), across walking and passing */
+	ss_start(sw, "var", a->line);
+	ss_attr(sw, "name", "c");
+	ss_attr(sw, "kind", "clock");
+	ss_end(sw);
 	for (int k = 0; k < a->n_goals; k++) {
 		const ss_goal *g = &a->goals[k];
-		char mode[16], next[16], guard[96], num[32];
+		char mode[32], twin[32], next[32], reached[96], num[32];
 		snprintf(mode, sizeof mode, "goal%d", k);
+		snprintf(twin, sizeof twin, "goal%d_pass", k);
 		if (k + 1 < a->n_goals)
 			snprintf(next, sizeof next, "goal%d", k + 1);
 		else
 			snprintf(next, sizeof next, "done");
-		const char *after_timeout = next;
-		ss_start(sw, "mode", g->line);
-		ss_attr(sw, "name", mode);
-		if (k == 0)
-			ss_attr(sw, "initial", "true");
-		if (g->kind != SS_IDLE)
-			law(sw, g, k, fields);
-		guard[0] = '\0';
+		reached[0] = '\0';
 		if (g->kind == SS_SEEK_STATIC)
-			snprintf(guard, sizeof guard, "dist(g%d) le %s", k,
+			snprintf(reached, sizeof reached, "dist(g%d) le %s", k,
 				 sw_fmt_num(num, sizeof num, reach * a->radius));
 		else if (g->kind == SS_SEEK_DYNAMIC)
-			snprintf(guard, sizeof guard, "dist(g%d) le q%d", k, k);
+			snprintf(reached, sizeof reached, "dist(g%d) le q%d", k, k);
 		else if (g->kind == SS_SEEK_BOX) /* the disc overlaps the box */
-			snprintf(guard, sizeof guard, "dist(r%d) le %s", k,
+			snprintf(reached, sizeof reached, "dist(r%d) le %s", k,
 				 sw_fmt_num(num, sizeof num, a->radius));
-		if (guard[0])
-			transition(sw, next, guard, "reached", k, g->line);
 		/* The budget of a last goal with a place to reach running out ends the sequence
 		 * unaccomplished; for the others (flee, flow, idle) it is how they end. */
-		if (guard[0] && k + 1 == a->n_goals)
-			after_timeout = "expired";
-		snprintf(guard, sizeof guard, "time_in_mode ge %s",
-			 sw_fmt_num(num, sizeof num, g->duration));
-		transition(sw, after_timeout, guard, "timeout", k, g->line);
-		ss_end(sw);
+		const char *after_timeout = reached[0] && k + 1 == a->n_goals ? "expired" : next;
+		goal_mode(sw, g, k, mode, twin, 0, k == 0, reached, next, after_timeout, fields);
+		if (pedestrian(g))
+			goal_mode(sw, g, k, twin, mode, 1, 0, reached, next, after_timeout, fields);
 	}
 	/* done: every goal accomplished or passed; expired: the last goal's budget ran out.  Both
 	 * are terminal (no law, no way out): the agent is disabled, as in SteerSuite. */

@@ -146,6 +146,8 @@ void ss_start(ss_writer *sw, const char *name, int line);
 void ss_end(ss_writer *sw);
 /** Attribute writers (numbers as sw_fmt_num: the shortest text that reads back exactly). */
 void ss_attr(ss_writer *sw, const char *k, const char *v);
+/* Text content of the open element. */
+void ss_text(ss_writer *sw, const char *text);
 void ss_attr_num(ss_writer *sw, const char *k, double v);
 
 #endif

@@ -752,6 +752,12 @@ int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_diag *diag
 		if (fabs(k - nearbyint(k)) > 1e-9 * k || nearbyint(k) < 1)
 			bad(&c, "sample", def->sample, "a positive multiple of step");
 	}
+	if (!c.bad && def->steerbench_frame != 0.0) {
+		double k = def->steerbench_frame / def->step;
+		if (!(k < 1e9) || fabs(k - nearbyint(k)) > 1e-9 * k || nearbyint(k) < 1)
+			bad(&c, "steerbench-frame", def->steerbench_frame,
+			    "a positive multiple of step");
+	}
 	if (c.bad)
 		return SW_EINPUT;
 	m->run = *def;

@@ -1,10 +1,12 @@
 /* sim/steerbench.c - SteerBench metrics of every agent (docs/steersuite.md, "Metrics").
  *
  * SteerSuite's AgentMetricsCollector accumulates per frame while an agent is enabled; here a
- * frame is one macro step (run.step) and an agent is enabled until it enters a terminal mode: a
+ * frame is run.steerbench_frame (a whole number of steps; by default one step; 0.05 s in
+ * imported cases, SteerSuite's 20 frames per second, whatever the step the law needs) and an
+ * agent is enabled until it enters a terminal mode: a
  * mode of its automaton with no steering law and no transition out (the `done` mode of an
  * imported goal sequence), or, for a plain-law agent that stops at its target, its arrival.
- * For every step that began with the agent enabled, at the step's end:
+ * For every frame that began with the agent enabled, at the frame's end (h: the frame's length):
  *
  *   frames += 1,  time_enabled += h,
  *   distance += |p(t1) - p(t0)|                      (chord of the step, m)
@@ -162,6 +164,12 @@ int sw__steerbench_agent(sw_world *w, int i)
 	if (!sb || !sb->enabled[i])
 		return SW_SUCCESS;
 	double h = w->m->run.step;
+	if (w->m->run.steerbench_frame > 0.0) { /* only at the end of a frame */
+		long long k = llround(w->m->run.steerbench_frame / h);
+		if (w->steps % k != 0)
+			return SW_SUCCESS;
+		h *= (double)k;
+	}
 	sw_steerbench_metrics *mt = &sb->m[i];
 	const double *y = w->y + w->off[i], *p = sb->prev + 3 * (size_t)i;
 	/* The step has just flagged whether i overlaps any agent: only then look for which ones
