@@ -80,6 +80,24 @@ START_TEST(diag_formats_location_and_counts_errors)
 }
 END_TEST
 
+/* The shortest text that reads back: fewest digits, and no exponent where plain digits are
+ * shorter (30, not 3e+01). */
+START_TEST(fmt_num_is_the_shortest_exact_text)
+{
+	static const struct {
+		double v;
+		const char *text;
+	} cases[] = {{30, "30"},       {100, "100"},          {1000, "1000"},   {1e6, "1e+06"},
+		     {0.1, "0.1"},     {1234.5, "1234.5"},    {1e-7, "1e-07"},  {-2.5, "-2.5"},
+		     {0, "0"},         {123456789, "123456789"}, {1.0 / 3.0, "0.3333333333333333"}};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char buf[64];
+		ck_assert_str_eq(sw_fmt_num(buf, sizeof buf, cases[k].v), cases[k].text);
+		ck_assert(strtod(buf, NULL) == cases[k].v);
+	}
+}
+END_TEST
+
 START_TEST(status_names_cover_ours_and_gsl)
 {
 	ck_assert_str_eq(sw_strerror(SW_SUCCESS), "success");
@@ -97,6 +115,7 @@ Suite *core_suite(void)
 	tcase_add_test(tc, rng_streams_reproducible_and_distinct);
 	tcase_add_test(tc, mix64_is_injective_on_a_sample);
 	tcase_add_test(tc, diag_formats_location_and_counts_errors);
+	tcase_add_test(tc, fmt_num_is_the_shortest_exact_text);
 	tcase_add_test(tc, status_names_cover_ours_and_gsl);
 	suite_add_tcase(s, tc);
 	return s;

@@ -109,7 +109,8 @@ uint64_t sw_hash_bytes(uint64_t h, const void *data, size_t n);
 int sw_make_dirs(const char *dir);
 
 /** Writes v into buf (size n, 32 is enough) as the shortest decimal text (%.Ng, N = 1..17)
- * that reads back to exactly v in the C locale: 0.1, not 0.10000000000000001.  Returns buf. */
+ * that reads back to exactly v in the C locale: 0.1, not 0.10000000000000001; 30, not 3e+01.
+ * Returns buf. */
 const char *sw_fmt_num(char *buf, size_t n, double v);
 
 /* Atomic file writing: every file swerve writes goes through these.  A file is written to a

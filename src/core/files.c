@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "swerve/core.h"
@@ -29,11 +30,21 @@ int sw_make_dirs(const char *dir)
 
 const char *sw_fmt_num(char *buf, size_t n, double v)
 {
-	/* %.17g always reads back; the first shorter one that does is the shortest. */
-	for (int digits = 1; digits <= 17; digits++) {
-		snprintf(buf, n, "%.*g", digits, v);
-		if (strtod(buf, NULL) == v)
+	/* %.17g always reads back; the fewest digits that do give the shortest mantissa, but %g
+	 * may write it with an exponent ("3e+01") where more digits print shorter without one
+	 * ("30"): of the precisions that read back, keep the shortest text (the first on ties). */
+	char best[40] = "", cand[40];
+	int digits = 1;
+	for (; digits <= 17; digits++) {
+		snprintf(best, sizeof best, "%.*g", digits, v);
+		if (strtod(best, NULL) == v)
 			break;
 	}
+	for (int d = digits + 1; d <= 17 && strchr(best, 'e'); d++) {
+		snprintf(cand, sizeof cand, "%.*g", d, v);
+		if (strlen(cand) < strlen(best) && strtod(cand, NULL) == v)
+			memcpy(best, cand, strlen(cand) + 1);
+	}
+	snprintf(buf, n, "%s", best);
 	return buf;
 }

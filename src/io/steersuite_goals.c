@@ -21,7 +21,12 @@
  *   seekAxisAlignedBoxRegion  law to g<k> (targetLocation, default the box centre); reached when
  *                             the agent's disc overlaps box r<k>: dist(r<k>) le the radius
  *
- * desiredSpeed becomes the law's top speed (GLM v-max, FW/potential speed).  A per-goal
+ * A goal with a place to go or a direction to walk and no law of swerve's own walks as
+ * automata/pedestrian.xml does: mode goal<k> runs the time-to-collision law (hard walls, arrival,
+ * field="auto") and its twin goal<k>_pass passes others on the right; crowded<k>/clear<k> switch
+ * between them with pedestrian.xml's guards, and the budgets count on the clock c, restarted
+ * when a goal starts (time_in_mode restarts at every switch).
+ * desiredSpeed becomes the law's top speed (TTC v-pref, GLM v-max, FW/potential speed).  A per-goal
  * <Behaviour><SteeringAlgorithm>glm|fw|potential</SteeringAlgorithm> chooses swerve's law for
  * the goal, and its <parameter><key>K</key><value>V</value></parameter> entries become
  * attributes K="V" of the law element, checked by the scenario reader like any law element. */
@@ -87,11 +92,11 @@ static int behaviour_read(sw__loader *ld, xmlNodePtr node, ss_goal *g)
 			if (strcmp(law, "glm") != 0 && strcmp(law, "fw") != 0 &&
 			    strcmp(law, "potential") != 0) {
 				/* A SteerSuite AI module (rvo2dAI, pprAI, footstep, cc, sfAI, ...):
-				 * SteerSuite's reader takes any module name, so the goal keeps
-				 * swerve's default law and the module's parameters are dropped. */
+				 * SteerSuite's reader takes any module name, so the goal walks as
+				 * a pedestrian and the module's parameters are dropped. */
 				sw__walk_warning(ld, c, "steering algorithm '%s' is a SteerSuite AI module "
-					       "without a swerve counterpart; this goal uses swerve's "
-					       "default law (glm) and ignores its parameters",
+					       "without a swerve counterpart; this goal walks as swerve's "
+					       "pedestrian (ttc) and ignores its parameters",
 					law);
 				g->foreign_ai = 1;
 			} else {
