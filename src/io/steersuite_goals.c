@@ -7,7 +7,7 @@
  * budget ran out first).  A terminal agent leaves the world (run leave-when-done) and the
  * SteerBench metrics stop counting there (sim/steerbench.c); an agent without goals starts in
  * `done`.  Each goal mode has, in priority order, its accomplishment transition (reached<k>) and
- * its time budget (timeout<k>: time_in_mode ge timeDuration):
+ * its time budget (timeout<k>: c ge timeDuration, c the goal's clock):
  *
  *   seekStaticTarget          law to target g<k>; reached when dist(g<k>) le reach x the agent
  *                             radius (sw_steersuite_def.reach, default 2.5 as SteerSuite's
