@@ -11,6 +11,8 @@ double bench_cpu_now(void);
 void bench_crowd_all(int max_n);
 /** Speed of the circle swap at N = n with `threads` threads only (for profiling). */
 void bench_crowd_one(int n, int threads);
+/* The speed part with the time-to-collision law (h = 0.01 s), 1 and 2 threads. */
+void bench_crowd_ttc(int n);
 /** The 3-D flock of models/crowd_flock3d.xml on 1 and 2 threads. */
 void bench_flock3d(void);
 

@@ -36,6 +36,15 @@ static double heap_bytes(void)
 	return (double)mi.uordblks + (double)mi.hblkhd;
 }
 
+/* The law of the circle swap's agents: GLM (h = 0.1 s) or the time-to-collision law at its
+ * defaults (h = 0.01 s, the step it needs to keep agents apart: docs/models.md section 7). */
+static sw_law g_law = SW_LAW_GLM;
+
+static double law_step(void)
+{
+	return g_law == SW_LAW_TTC ? 0.01 : 0.1;
+}
+
 /* The circle-swap model with n agents; *rmax receives the outer ring's radius. */
 static sw_model *circle_model(int n, double *rmax)
 {
@@ -70,6 +79,10 @@ static sw_model *circle_model(int n, double *rmax)
 					ad.steer.glm.d0 = 0.5;
 					ad.steer.glm.d1 = 0.2;
 					ad.steer.glm.t2c = 0.5;
+					if (g_law == SW_LAW_TTC) {
+						ad.steer.law = SW_LAW_TTC;
+						ad.steer.ttc = sw_default_ttc_params();
+					}
 					sw_model_add_agent(m, &ad, NULL);
 				}
 			}
@@ -78,7 +91,7 @@ static sw_model *circle_model(int n, double *rmax)
 	}
 	*rmax = r - 1.0;
 	sw_run_def run = sw_default_run_def();
-	run.step = 0.1;
+	run.step = law_step();
 	run.duration = 4.0 * *rmax + 20.0;
 	sw_model_set_run(m, &run, 0, NULL);
 	if (sw_model_finalize(m, NULL) != SW_SUCCESS) {
@@ -150,8 +163,10 @@ static void speed(int n, int t_lo, int t_hi)
 			nb_count++;
 		}
 		rate[t - 1] = (double)n * steps / dt;
-		printf("crowd circle N %8d threads %d : %10.3g agent-steps/s %7.0f ns/agent-step",
-		       n, t, rate[t - 1], 1e9 * dt / ((double)n * steps));
+		double ns = 1e9 * dt / ((double)n * steps);
+		printf("crowd circle %s N %8d threads %d : %10.3g agent-steps/s %7.0f ns/agent-step "
+		       "(h %g s: %.1f us per agent per simulated second)",
+		       sw_law_name(g_law), n, t, rate[t - 1], ns, law_step(), 1e-3 * ns / law_step());
 		if (t == 1)
 			printf(" (cpu %4.0f ns)", 1e9 * dc / ((double)n * steps));
 		printf("\n");
@@ -208,11 +223,21 @@ void bench_crowd_all(int max_n)
 		speed(n, 1, 2);
 	quality(100);
 	quality(1000);
+	/* The time-to-collision law (the pedestrian behaviour's) on the same rings at N = 10^4. */
+	if (max_n >= 10000)
+		bench_crowd_ttc(10000);
 }
 
 void bench_crowd_one(int n, int threads)
 {
 	speed(n, threads, threads);
+}
+
+void bench_crowd_ttc(int n)
+{
+	g_law = SW_LAW_TTC;
+	speed(n, 1, 2);
+	g_law = SW_LAW_GLM;
 }
 
 /* The 3-D flock of 500 (models/crowd_flock3d.xml, run from the repository root): world steps

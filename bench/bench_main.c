@@ -158,6 +158,11 @@ int main(int argc, char **argv)
 		bench_flock3d();
 		return 0;
 	}
+	/* `bench_swerve crowd-ttc [N]`: the speed part with the time-to-collision law. */
+	if (argc > 1 && strcmp(argv[1], "crowd-ttc") == 0) {
+		bench_crowd_ttc(argc > 2 ? atoi(argv[2]) : 10000);
+		return 0;
+	}
 	/* `bench_swerve crowd-one N [THREADS]`: the speed part at one size (for profiling). */
 	if (argc > 2 && strcmp(argv[1], "crowd-one") == 0) {
 		bench_crowd_one(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 1);
