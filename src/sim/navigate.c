@@ -72,11 +72,20 @@ static double segment_gap(sw_vec2 a, sw_vec2 b, sw_vec2 c, sw_vec2 d)
 	return fmin(g, fmin(sw_segment_distance(c, d, a), sw_segment_distance(c, d, b)));
 }
 
-/* 1 when a disc of radius r moved from p to q touches no static obstacle primitive. */
+/* 1 when a disc of radius r moved from p to q touches no static obstacle primitive.  Primitives
+ * whose bounding box is farther than r from the segment's are skipped first (imported cases
+ * have hundreds of wall edges, and every perceiving agent asks every step). */
 static int clear_sight(const sw_model *m, sw_vec2 p, sw_vec2 q, double r)
 {
+	double x0 = (p.x < q.x ? p.x : q.x) - r, x1 = (p.x < q.x ? q.x : p.x) + r;
+	double y0 = (p.y < q.y ? p.y : q.y) - r, y1 = (p.y < q.y ? q.y : p.y) + r;
 	for (int k = 0; k < m->n_prims; k++) {
 		const sw_prim *pr = &m->prims[k];
+		double e = pr->is_segment ? 0.0 : pr->radius;
+		sw_vec2 a = pr->a, b = pr->is_segment ? pr->b : pr->a;
+		if ((a.x + e < x0 && b.x + e < x0) || (a.x - e > x1 && b.x - e > x1) ||
+		    (a.y + e < y0 && b.y + e < y0) || (a.y - e > y1 && b.y - e > y1))
+			continue;
 		if (m->obstacles[pr->owner].motion.kind != SW_MOTION_NONE)
 			continue;
 		double gap = pr->is_segment ? segment_gap(p, q, pr->a, pr->b)

@@ -83,12 +83,22 @@ static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
 	o->id = id;
 }
 
-/* Whether no wall among the first n of w->occl crosses the segment p-q. */
+/* Whether no wall among the first n of w->occl crosses the segment p-q.  A wall whose bounding box
+ * misses the segment's cannot cross it and is skipped before the exact test (same answers). */
 static int visible(const struct sw_world *w, double t, sw_vec2 p, sw_vec2 q, int n)
 {
+	const sw_model *m = w->m;
+	/* plain comparisons: fmin/fmax are library calls here (NaN rules) */
+	double x0 = p.x < q.x ? p.x : q.x, x1 = p.x < q.x ? q.x : p.x;
+	double y0 = p.y < q.y ? p.y : q.y, y1 = p.y < q.y ? q.y : p.y;
 	for (int k = 0; k < n; k++) {
-		sw_vec2 a, b;
-		sw_model_prim_at(w->m, w->occl[k], t, &a, &b);
+		const sw_prim *pr = &m->prims[w->occl[k]];
+		sw_vec2 a = pr->a, b = pr->b;
+		if (m->obstacles[pr->owner].motion.kind != SW_MOTION_NONE)
+			sw_model_prim_at(m, w->occl[k], t, &a, &b);
+		if ((a.x < x0 && b.x < x0) || (a.x > x1 && b.x > x1) || (a.y < y0 && b.y < y0) ||
+		    (a.y > y1 && b.y > y1))
+			continue;
 		if (sw_segments_intersect(p, q, a, b))
 			return 0;
 	}
