@@ -366,7 +366,8 @@ static int pedestrian(const ss_goal *g)
 }
 
 /* The time-to-collision law of a pedestrian goal: automata/pedestrian.xml's, with the goal's
- * desired speed; `pass` turns the goal direction 30 degrees to the right. */
+ * desired speed (and no slowing down when chasing an agent: capped at distance / 1 s it could
+ * not catch one that walks away); `pass` turns the goal direction 30 degrees to the right. */
 static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int pass)
 {
 	char target[16];
@@ -374,7 +375,8 @@ static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int pass)
 	ss_start(sw, "ttc", g->line);
 	ss_attr(sw, "target", target);
 	ss_attr_num(sw, "v-pref", g->speed);
-	ss_attr(sw, "t-arrive", "1");
+	if (g->kind != SS_SEEK_DYNAMIC) /* a chaser does not slow down for a moving target */
+		ss_attr(sw, "t-arrive", "1");
 	ss_attr(sw, "field", "auto");
 	if (pass)
 		ss_attr(sw, "bias", "-30deg");
