@@ -94,18 +94,24 @@ static const char wall_xml[] =
     "target=\"t\"><ttc %s/></agent>\n"
     "</scenario>\n";
 
+/* Loads the scenario text (named `name` in messages), runs it to its end; *m receives the model. */
+static sw_world *run_text(const char *text, const char *name, sw_model **m)
+{
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(text, strlen(text), name, m, &d), SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(*m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	return w;
+}
+
 static double wall_clearance(const char *attrs)
 {
 	char buf[1024];
 	snprintf(buf, sizeof buf, wall_xml, attrs);
 	sw_model *m = NULL;
-	sw_diag d;
-	sw_diag_init(&d);
-	ck_assert_int_eq(sw_scenario_load_memory(buf, strlen(buf), "wall.xml", &m, &d),
-			 SW_SUCCESS);
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	sw_world *w = run_text(buf, "wall.xml", &m);
 	double c = sw_world_metrics(w, 0)->min_clearance;
 	sw_world_destroy(w);
 	sw_model_free(m);
@@ -207,13 +213,7 @@ static int met_after_one_second(const char *heading, const char *bx)
 	char buf[2048];
 	snprintf(buf, sizeof buf, oncoming_xml, bx, heading);
 	sw_model *m = NULL;
-	sw_diag d;
-	sw_diag_init(&d);
-	ck_assert_int_eq(sw_scenario_load_memory(buf, strlen(buf), "oncoming.xml", &m, &d),
-			 SW_SUCCESS);
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	sw_world *w = run_text(buf, "oncoming.xml", &m);
 	sw_agent_state st;
 	sw_world_agent(w, 0, &st);
 	int met = st.mode == 1;

@@ -313,8 +313,10 @@ static void param(ss_writer *sw, char prefix, int k, const char *kind, int line)
 	ss_end(sw);
 }
 
+/* A transition labelled label<k>; one that ends the goal (`ends`) and starts another restarts
+ * the budget clock c. */
 static void transition(ss_writer *sw, const char *to, const char *guard, const char *label,
-		       int k, int line)
+		       int k, int line, int ends)
 {
 	char lab[32];
 	snprintf(lab, sizeof lab, "%s%d", label, k);
@@ -322,6 +324,12 @@ static void transition(ss_writer *sw, const char *to, const char *guard, const c
 	ss_attr(sw, "to", to);
 	ss_attr(sw, "guard", guard);
 	ss_attr(sw, "label", lab);
+	if (ends && strncmp(to, "goal", 4) == 0) {
+		ss_start(sw, "reset", line);
+		ss_attr(sw, "var", "c");
+		ss_text(sw, "0");
+		ss_end(sw);
+	}
 	ss_end(sw);
 }
 
@@ -383,25 +391,6 @@ static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int pass)
 	ss_end(sw);
 }
 
-/* A transition that ends goal k (to the next goal: its budget clock restarts). */
-static void goal_end(ss_writer *sw, const char *to, const char *guard, const char *label, int k,
-		     int line)
-{
-	char lab[32];
-	snprintf(lab, sizeof lab, "%s%d", label, k);
-	ss_start(sw, "transition", line);
-	ss_attr(sw, "to", to);
-	ss_attr(sw, "guard", guard);
-	ss_attr(sw, "label", lab);
-	if (strncmp(to, "goal", 4) == 0) {
-		ss_start(sw, "reset", line);
-		ss_attr(sw, "var", "c");
-		ss_text(sw, "0");
-		ss_end(sw);
-	}
-	ss_end(sw);
-}
-
 /* Mode `mode` of goal k: its law, the end of the goal (accomplished: `reached`, budget spent:
  * `after_timeout`) and, for a pedestrian, the switch between walking and passing on the right
  * (automata/pedestrian.xml's guards; `other` is the twin mode). */
@@ -419,9 +408,9 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, 
 	else if (g->kind != SS_IDLE)
 		law(sw, g, k, fields);
 	if (reached[0])
-		goal_end(sw, next, reached, "reached", k, g->line);
+		transition(sw, next, reached, "reached", k, g->line, 1);
 	snprintf(guard, sizeof guard, "c ge %s", sw_fmt_num(num, sizeof num, g->duration));
-	goal_end(sw, after_timeout, guard, "timeout", k, g->line);
+	transition(sw, after_timeout, guard, "timeout", k, g->line, 1);
 	if (pedestrian(g)) {
 		/* the goal's distance: to its target, or to its box */
 		char gd[16];
@@ -436,7 +425,7 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, 
 				 "time_in_mode ge 3 and (neighbors(1.5) eq 0 or progress(%s, 2) lt 0.5 "
 				 "or dist(%s) lt 1) or clearance() lt 0.2",
 				 gd, gd);
-		transition(sw, other, guard, pass ? "clear" : "crowded", k, g->line);
+		transition(sw, other, guard, pass ? "clear" : "crowded", k, g->line, 0);
 	}
 	ss_end(sw);
 }
