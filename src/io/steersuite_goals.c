@@ -398,7 +398,7 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, 
 		      int pass, int initial, const char *reached, const char *next,
 		      const char *after_timeout, const char *fields)
 {
-	char guard[160], num[32];
+	char guard[192], num[32];
 	ss_start(sw, "mode", g->line);
 	ss_attr(sw, "name", mode);
 	if (initial)
@@ -417,9 +417,9 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, 
 		snprintf(gd, sizeof gd, g->kind == SS_SEEK_BOX ? "r%d" : "g%d", k);
 		if (!pass)
 			snprintf(guard, sizeof guard,
-				 "time_in_mode ge 0.5 and neighbors(1) ge 1 and dist(%s) gt 1.5 and "
-				 "clearance() ge 0.5",
-				 gd);
+				 "time_in_mode ge 0.5 and dist(%s) gt 1.5 and clearance() ge 0.5 and "
+				 "(oncoming(%s, 5) ge 1 or neighbors(1) ge 3)",
+				 gd, gd);
 		else
 			snprintf(guard, sizeof guard,
 				 "time_in_mode ge 3 and (neighbors(1.5) eq 0 or progress(%s, 2) lt 0.5 "
