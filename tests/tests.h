@@ -34,6 +34,7 @@ Suite *atomic_suite(void);
 Suite *locate_suite(void);
 Suite *bounds_suite(void);
 Suite *ttc_suite(void);
+Suite *sf_suite(void);
 Suite *pedestrian_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */

@@ -33,8 +33,10 @@ typedef enum {
 	SW_LAW_FW = 1,  /**< Fajen-Warren second-order steering, eq. (13) */
 	SW_LAW_PF = 2,  /**< Khatib potential field, direction only (section 3) */
 	SW_LAW_WALL = 3, /**< wall following around the closest obstacle (escape behaviour) */
-	SW_LAW_TTC = 4  /**< Karamouzas-Skinner-Guy anticipatory time-to-collision law (2014),
+	SW_LAW_TTC = 4, /**< Karamouzas-Skinner-Guy anticipatory time-to-collision law (2014),
 			     second order in the velocity (steer/ttc.c) */
+	SW_LAW_SF = 5   /**< Helbing-Molnar social force (1995) with the body force and sliding
+			     friction of Helbing-Farkas-Vicsek (2000), second order (steer/sf.c) */
 } sw_law;
 
 /** How the GLM competition weights (8) are handled. */
@@ -144,6 +146,33 @@ typedef struct sw_ttc_params {
 			       default 0.1 */
 } sw_ttc_params;
 
+/** Parameters of the social force law: Helbing & Molnar, "Social force model for pedestrian
+ * dynamics", Phys. Rev. E 51, 4282 (1995), with the body force and sliding friction of Helbing,
+ * Farkas & Vicsek, "Simulating dynamical features of escape panic", Nature 407, 487 (2000)
+ * (steer/sf.c, docs/models.md).  With u the agent's velocity, e0 the goal direction and, for each
+ * percept j, n its unit normal (from it to the agent), t = (-n_y, n_x), d the centre distance, r
+ * the sum of radii and g(z) = max(z, 0):
+ *     m u' = m (v0 e0 - u) / tau + sum_j f_j,
+ *     f_j = [w A exp((r - d) / B) + k g(r - d)] n + kappa g(r - d) ((u_j - u).t) t
+ * (u_j = 0 for obstacles; w the anisotropy weight, 1 in the 2000 paper). */
+typedef struct sw_sf_params {
+	double tau;    /**< relaxation time of the driving force, s; default 0.5 */
+	double v0;     /**< desired speed, m/s; default 1.34 */
+	double a;      /**< social repulsion strength A, N; default 2000 */
+	double b;      /**< social repulsion range B, m; default 0.08 */
+	double k;      /**< body force coefficient k, kg/s^2; default 1.2e5 */
+	double kappa;  /**< sliding friction coefficient kappa, kg/(m s); default 2.4e5 */
+	double mass;   /**< the agent's mass m, kg; default 80 */
+	double lambda; /**< anisotropy lambda in [0, 1]: the social term is weighted by
+			    w = lambda + (1 - lambda) (1 + cos phi) / 2, phi the angle between the
+			    direction of motion and the direction to the percept; default 1
+			    (isotropic, as in the 2000 paper) */
+	double range;  /**< neighbour range: percepts with a larger clearance are ignored, m;
+			    default 3 (the social force there is below 1e-13 N) */
+	double v_min;  /**< speed below which the heading turns as at v_min: phi' = a_perp / v
+			    with |v| floored at v_min, m/s; default 0.01 */
+} sw_sf_params;
+
 /** How a personality trait is drawn per agent when a world is created ("personality drawn per
  * agent from distributions", DESIGN.md / steering-models.md section 6). */
 typedef enum {
@@ -187,6 +216,7 @@ typedef struct sw_steer_def {
 	sw_pf_params pf;   /**< used when law == SW_LAW_PF */
 	sw_wall_params wall; /**< used when law == SW_LAW_WALL */
 	sw_ttc_params ttc; /**< used when law == SW_LAW_TTC */
+	sw_sf_params sf;   /**< used when law == SW_LAW_SF */
 	char field[SW_FIELD_NAME_MAX]; /**< name of a world field (plan.h) giving the goal
 					    direction psi_T; "" = none (default) */
 	double lookahead; /**< with a field: distance along it to the point handed to the law as
@@ -248,6 +278,7 @@ sw_fw_params sw_default_fw_params(void);
 sw_pf_params sw_default_pf_params(void);
 sw_wall_params sw_default_wall_params(void);
 sw_ttc_params sw_default_ttc_params(void);
+sw_sf_params sw_default_sf_params(void);
 sw_personality sw_default_personality(void);
 /** A GLM steer def with default parameters. */
 sw_steer_def sw_default_steer_def(void);
@@ -256,7 +287,7 @@ sw_steer_def sw_default_steer_def(void);
  * (the other laws' parameters are ignored), the same field and look-ahead. */
 int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q);
 
-/** Returns the static name of a law ("glm", "fw", "potential", "wall", "ttc"). */
+/** Returns the static name of a law ("glm", "fw", "potential", "wall", "ttc", "sf"). */
 const char *sw_law_name(sw_law law);
 
 /* --- GLM building blocks ------------------------------------------------------------------ */
@@ -400,6 +431,29 @@ void sw_ttc_wall_velocity(const sw_ttc_params *p, const sw_situation *s, const d
 void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double vel[2],
 		  double acc[2]);
 
+/* --- Social force law (steer/sf.c) ------------------------------------------------------- */
+
+/** Force of one percept on the agent, N, into f[2] (the bracket of sw_sf_params): x[2] is the
+ * agent's centre minus the percept's (m), du[2] the percept's velocity minus the agent's (m/s),
+ * r the sum of radii (m) and e[2] the agent's unit direction of motion (for the anisotropy).  The
+ * body force and friction act only on overlap (d < r); coincident centres give no force.
+ * Returns d - r (the gap, m). */
+double sw_sf_force(const sw_sf_params *p, const double x[2], const double du[2], double r,
+		   const double e[2], double f[2]);
+
+/** The repulsive potential of the normal force (lambda = 1), J:
+ *     U(d) = A B exp((r - d) / B) + k g(r - d)^2 / 2,
+ * so that the normal part of sw_sf_force() is -grad_x U. */
+double sw_sf_potential(const sw_sf_params *p, const double x[2], double r);
+
+/** Acceleration of an agent with signed speed v (m/s) along the unit heading e[2] in the
+ * situation, into acc[2] (m/s^2): the driving force (v0 e0 - v e) / tau (goal velocity 0 without
+ * a target) plus the forces of the percepts within p->range divided by the mass (agents with
+ * their velocities from s->agent_v, obstacles static, a wall at its closest point as a disc of
+ * radius 0; the anisotropy reads the direction of motion, -e when v < 0). */
+void sw_sf_accel(const sw_sf_params *p, const sw_situation *s, double v, const double e[2],
+		 double acc[2]);
+
 /* --- Whole right-hand sides --------------------------------------------------------------- */
 
 /** Right-hand side of an agent's state for a law: dydt[SW_STATE_DIM] from y[SW_STATE_DIM].
@@ -408,7 +462,8 @@ void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double ve
  * derivative is 0).  Without a speed lag, dydt[V] is 0 and the commanded speed is used for the
  * motion.  For PF, phi is algebraic (dydt[PHI] = 0; motion along -grad U).  For TTC, speed and
  * heading carry the velocity vector u = v e(phi): v' = a.e, phi' = a.e_perp / max(v, v_min) with
- * a from sw_ttc_accel() (v' >= 0 while v <= 0, so that v stays non-negative).
+ * a from sw_ttc_accel() (v' >= 0 while v <= 0, so that v stays non-negative); SF the same
+ * with a from sw_sf_accel() and a signed speed (v < 0: pushed backwards, facing phi).
  * Returns SW_SUCCESS, or SW_ENUMERIC when a derivative is not finite. */
 int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_situation *s,
 		 const double y[SW_STATE_DIM], double dydt[SW_STATE_DIM], sw_glm_terms *terms);
@@ -419,7 +474,7 @@ void sw_steer_velocity(double v, double phi, double vel[2]);
 
 /** The algebraic outputs of a law at state y (after a step): the commanded speed, and for PF the
  * heading of motion.  Writes y[V] (when there is no speed lag) and y[PHI] (PF only); for TTC
- * (speed is state) only clamps y[V] to >= 0. */
+ * (speed is state) only clamps y[V] to >= 0; for SF (signed speed) writes nothing. */
 void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
 			const sw_situation *s, double y[SW_STATE_DIM]);
 

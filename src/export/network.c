@@ -501,9 +501,9 @@ static void build_all(xb *b)
 	(void)h;
 }
 
-/* Refuses the laws that have no symbolic flow (steer/emit.c): the time-to-collision law (its
- * forces depend on the other agents' velocities, which are not state of the exported model's
- * planar laws yet).  Cites the agent (its line) and the mode that uses it. */
+/* Refuses the laws that have no symbolic flow (steer/emit.c): the time-to-collision and social
+ * force laws (their forces depend on the other agents' velocities, which are not state of the
+ * exported model's planar laws yet).  Cites the agent (its line) and the mode that uses it. */
 static int refuse_laws(xb *b)
 {
 	const sw_model *m = b->m;
@@ -512,16 +512,16 @@ static int refuse_laws(xb *b)
 		const struct sw_automaton *a = ag->behaviour >= 0 ? m->automata[ag->behaviour] : NULL;
 		for (int q = 0; q < (a ? a->n_modes : 1); q++) {
 			const sw_steer_def *d = a ? &a->modes[q].steer : &ag->steer;
-			if (d->law != SW_LAW_TTC || (a && !a->modes[q].moves))
+			if ((d->law != SW_LAW_TTC && d->law != SW_LAW_SF) || (a && !a->modes[q].moves))
 				continue;
 			char who[2 * SW_NAME_MAX + 32];
 			snprintf(who, sizeof who, "agent '%s'%s%s%s", ag->name,
 				 a ? " (mode '" : "", a ? a->modes[q].name : "", a ? "')" : "");
 			return xb_refuse(b, ag->line,
-					 "%s uses the time-to-collision law <ttc>, which cannot be "
-					 "exported yet (it has no symbolic form); expected glm, fw, "
-					 "potential or wall%s",
-					 who, "");
+					 "%s uses the %s, which cannot be exported yet (it has no "
+					 "symbolic form); expected glm, fw, potential or wall",
+					 who, d->law == SW_LAW_SF ? "social force law <sf>"
+								  : "time-to-collision law <ttc>");
 		}
 	}
 	return SW_SUCCESS;

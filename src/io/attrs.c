@@ -98,6 +98,15 @@ static const sw__attr_spec ttc_attrs[] = {SW__NUM("k", sw_ttc_params, k),
 					  SW__OTHER("lookahead", 0),
 					  SW__END};
 
+static const sw__attr_spec sf_attrs[] = {
+    SW__NUM("tau", sw_sf_params, tau),       SW__NUM("v0", sw_sf_params, v0),
+    SW__NUM("a", sw_sf_params, a),           SW__NUM("b", sw_sf_params, b),
+    SW__NUM("k", sw_sf_params, k),           SW__NUM("kappa", sw_sf_params, kappa),
+    SW__NUM("mass", sw_sf_params, mass),     SW__NUM("lambda", sw_sf_params, lambda),
+    SW__NUM("range", sw_sf_params, range),   SW__NUM("v-min", sw_sf_params, v_min),
+    SW__OTHER("field", 0),                   SW__OTHER("lookahead", 0),
+    SW__END};
+
 const sw__attr_spec sw__personality_attrs[] = {
     SW__OTHER("agility", 0), /* a number or a distribution: read_trait() */
     SW__OTHER("mass", 0),
@@ -121,6 +130,8 @@ const sw__attr_spec *sw__law_attrs(const char *element)
 		return wall_attrs;
 	if (strcmp(element, "ttc") == 0)
 		return ttc_attrs;
+	if (strcmp(element, "sf") == 0)
+		return sf_attrs;
 	if (strcmp(element, "personality") == 0)
 		return sw__personality_attrs;
 	return NULL;
@@ -438,7 +449,7 @@ int sw__is_law(xmlNodePtr node)
 {
 	return sw__is_element(node, "glm") || sw__is_element(node, "fw") ||
 	       sw__is_element(node, "potential") || sw__is_element(node, "wall") ||
-	       sw__is_element(node, "ttc");
+	       sw__is_element(node, "ttc") || sw__is_element(node, "sf");
 }
 
 /* The side attribute of <wall>: right (+1) or left (-1). */
@@ -464,7 +475,8 @@ static int read_side(sw__loader *ld, xmlNodePtr node, int *side)
 	return bad;
 }
 
-/* The field and lookahead attributes of <glm>, <fw>, <potential> and <ttc> (global planning). */
+/* The field and lookahead attributes of <glm>, <fw>, <potential>, <ttc> and <sf> (global
+ * planning). */
 static int read_field(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer)
 {
 	sw_steer_def d = sw_default_steer_def();
@@ -521,6 +533,10 @@ int sw__read_law(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer, const sw_
 		steer->law = SW_LAW_TTC;
 		steer->ttc = sw_default_ttc_params();
 		bad = sw__read_attrs2(ld, node, ttc_attrs, &steer->ttc, extra, extra_base);
+	} else if (sw__is_element(node, "sf")) {
+		steer->law = SW_LAW_SF;
+		steer->sf = sw_default_sf_params();
+		bad = sw__read_attrs2(ld, node, sf_attrs, &steer->sf, extra, extra_base);
 	} else {
 		steer->law = SW_LAW_WALL;
 		steer->wall = sw_default_wall_params();

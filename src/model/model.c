@@ -438,6 +438,22 @@ static void check_ttc(checker *c, const sw_ttc_params *p)
 		bad(c, "ttc bias", p->bias, "an angle in [-pi, pi]");
 }
 
+static void check_sf(checker *c, const sw_sf_params *p)
+{
+	positive(c, "sf tau", p->tau);
+	nonneg(c, "sf v0", p->v0);
+	if (p->v0 > TTC_V_PREF_MAX)
+		bad(c, "sf v0", p->v0, "a speed of at most 15 m/s");
+	positive(c, "sf a", p->a);
+	positive(c, "sf b", p->b);
+	positive(c, "sf k", p->k);
+	positive(c, "sf kappa", p->kappa);
+	positive(c, "sf mass", p->mass);
+	unit(c, "sf lambda", p->lambda);
+	positive(c, "sf range", p->range);
+	positive(c, "sf v-min", p->v_min);
+}
+
 int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const char *what,
 		     sw_diag *diag)
 {
@@ -448,7 +464,8 @@ int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const 
 	case SW_LAW_PF: check_pf(&c, &def->pf); break;
 	case SW_LAW_WALL: check_wall(&c, &def->wall); break;
 	case SW_LAW_TTC: check_ttc(&c, &def->ttc); break;
-	default: bad(&c, "law", def->law, "glm, fw, potential, wall or ttc");
+	case SW_LAW_SF: check_sf(&c, &def->sf); break;
+	default: bad(&c, "law", def->law, "glm, fw, potential, wall, ttc or sf");
 	}
 	return c.bad ? SW_EINPUT : SW_SUCCESS;
 }

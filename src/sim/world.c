@@ -212,7 +212,8 @@ static int layout(sw_world *w)
 		}
 		for (int q = 0; q < nm; q++) {
 			need_h |= d[q].law == SW_LAW_GLM && d[q].glm.alignment != 0.0;
-			need_v |= d[q].law == SW_LAW_TTC || (w->aut[i] && w->aut[i]->uses_oncoming);
+			need_v |= d[q].law == SW_LAW_TTC || d[q].law == SW_LAW_SF ||
+				  (w->aut[i] && w->aut[i]->uses_oncoming);
 		}
 		int same = i > 0 && w->aut[i] == w->aut[i - 1];
 		for (int q = 0; same && q < nm; q++)

@@ -89,6 +89,7 @@ sw_steer_def sw_default_steer_def(void)
 	    .pf = sw_default_pf_params(),
 	    .wall = sw_default_wall_params(),
 	    .ttc = sw_default_ttc_params(),
+	    .sf = sw_default_sf_params(),
 	    .field = "",
 	    .lookahead = 2.0,
 	};
@@ -118,6 +119,24 @@ sw_ttc_params sw_default_ttc_params(void)
 	return p;
 }
 
+/* Helbing, Farkas & Vicsek (2000): tau, A, B, k, kappa and the mass; the desired speed is the mean
+ * of Helbing & Molnar (1995); lambda = 1 is the 2000 paper's isotropic law; range and v_min are
+ * swerve's (docs/models.md). */
+sw_sf_params sw_default_sf_params(void)
+{
+	sw_sf_params p = {.tau = 0.5,
+			  .v0 = 1.34,
+			  .a = 2000.0,
+			  .b = 0.08,
+			  .k = 1.2e5,
+			  .kappa = 2.4e5,
+			  .mass = 80.0,
+			  .lambda = 1.0,
+			  .range = 3.0,
+			  .v_min = 0.01};
+	return p;
+}
+
 const char *sw_law_name(sw_law law)
 {
 	switch (law) {
@@ -126,6 +145,7 @@ const char *sw_law_name(sw_law law)
 	case SW_LAW_PF: return "potential";
 	case SW_LAW_WALL: return "wall";
 	case SW_LAW_TTC: return "ttc";
+	case SW_LAW_SF: return "sf";
 	}
 	return "unknown";
 }
@@ -161,6 +181,11 @@ int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q)
 		return EQ(k) && EQ(tau0) && EQ(xi) && EQ(v_pref) && EQ(range) && EQ(f_max) &&
 		       EQ(v_min) && EQ(bias) && EQ(t_arrive) &&
 		       EQ(t_contact);
+	}
+	case SW_LAW_SF: {
+		const sw_sf_params *x = &p->sf, *y = &q->sf;
+		return EQ(tau) && EQ(v0) && EQ(a) && EQ(b) && EQ(k) && EQ(kappa) && EQ(mass) &&
+		       EQ(lambda) && EQ(range) && EQ(v_min);
 	}
 	default: {
 		const sw_wall_params *x = &p->wall, *y = &q->wall;

@@ -7,7 +7,7 @@
  * changes the law's parameters once per agent (sw_glm_with_personality(), applied by the model
  * when agents are finalised) and applying it again here would compound it.  Agility and mass only
  * act on the GLM law; FW has its own turning-rate state and both FW and PF move at constant speed;
- * TTC integrates its speed and heading as a second-order law (its own inertia, relaxation xi).
+ * TTC and SF integrate speed and heading as second-order laws (their own inertia and relaxation).
  * Traits outside [0, 1] are clamped. */
 /* sincos() (a GNU extension of the C library): one call instead of sin and cos on the path that
  * runs once per agent and step. */
@@ -65,22 +65,41 @@ static void glm_rhs(const sw_glm_params *p, const sw_personality *pers, const sw
 		*terms = t;
 }
 
-/* TTC: the velocity vector u = v e(phi) driven by a = sw_ttc_accel(): v' = a.e and
- * phi' = a.e_perp / max(v, v_min) (the rotation of u; v_min keeps it finite at rest).  v' is held
- * at 0 while v <= 0 and a points backwards, so that the speed stays non-negative (an agent
- * pushed from the front stops and turns rather than walking backwards).  The position moves with
- * u less what would close on a static obstacle faster than its clearance / t_contact
- * (sw_ttc_wall_velocity). */
+/* Second-order laws (TTC, SF): the velocity vector u = v e(phi) driven by an acceleration a:
+ * v' = a.e and phi' = a.e_perp / v (the rotation of u), with |v| floored at v_min (keeps it
+ * finite at rest).  Unless backwards is set, v' is held at 0 while v <= 0 and a points backwards,
+ * so that the speed stays non-negative (a TTC agent pushed from the front stops and turns rather
+ * than walking backwards); with backwards (SF) v is signed and a push moves the agent back. */
+static void velocity_rhs(const double a[2], const double e[2], double v, double v_min,
+			 int backwards, double dydt[])
+{
+	double along = a[0] * e[0] + a[1] * e[1], perp = a[1] * e[0] - a[0] * e[1];
+	dydt[SW_STATE_V] = backwards || v > 0.0 || along > 0.0 ? along : 0.0;
+	dydt[SW_STATE_PHI] = perp / (backwards ? copysign(fmax(fabs(v), v_min), v) : fmax(v, v_min));
+}
+
+/* TTC: a = sw_ttc_accel(); the position moves with u less what would close on a static obstacle
+ * faster than its clearance / t_contact (sw_ttc_wall_velocity). */
 static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const double y[], double dydt[])
 {
 	double e[2], a[2], v = y[SW_STATE_V];
 	sw_steer_velocity(1.0, y[SW_STATE_PHI], e);
 	double u[2] = {v * e[0], v * e[1]};
 	sw_ttc_accel(p, s, u, a);
-	double along = a[0] * e[0] + a[1] * e[1], perp = a[1] * e[0] - a[0] * e[1];
-	dydt[SW_STATE_V] = v > 0.0 || along > 0.0 ? along : 0.0;
-	dydt[SW_STATE_PHI] = perp / fmax(v, p->v_min);
+	velocity_rhs(a, e, v, p->v_min, 0, dydt);
 	sw_ttc_wall_velocity(p, s, u, &dydt[SW_STATE_X]);
+}
+
+/* SF: a = sw_sf_accel(); the speed is signed (the law's velocity is a free vector: the body
+ * force may push an agent backwards); the position moves with u. */
+static void sf_rhs(const sw_sf_params *p, const sw_situation *s, const double y[], double dydt[])
+{
+	double e[2], a[2], v = y[SW_STATE_V];
+	sw_steer_velocity(1.0, y[SW_STATE_PHI], e);
+	sw_sf_accel(p, s, v, e, a);
+	velocity_rhs(a, e, v, p->v_min, 1, dydt);
+	dydt[SW_STATE_X] = v * e[0];
+	dydt[SW_STATE_Y] = v * e[1];
 }
 
 /* PF: direction of steepest descent of U; y[PHI] when the gradient vanishes. */
@@ -125,6 +144,7 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 		break;
 	}
 	case SW_LAW_TTC: ttc_rhs(&def->ttc, s, y, dydt); break;
+	case SW_LAW_SF: sf_rhs(&def->sf, s, y, dydt); break;
 	default: return SW_EUSAGE;
 	}
 
@@ -153,5 +173,6 @@ void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers, con
 	case SW_LAW_TTC: /* speed is state: a step may overshoot below 0 */
 		y[SW_STATE_V] = fmax(y[SW_STATE_V], 0.0);
 		break;
+	case SW_LAW_SF: break; /* signed speed, all state */
 	}
 }
