@@ -235,6 +235,22 @@ else
 	echo "cli: mpirun not found; MPI tests skipped" >&2
 fi
 
+# --variables: variables.csv holds every automaton unit's mode and variables at every sample (the
+# light's clock c grows with time in mode; a pedestrian's `waited` accumulates while it waits;
+# six pedestrians and the light give 7 rows at t = 0), is
+# committed with the rest, survives a checkpoint and resume byte for byte, and is not written
+# without the option.
+expect 0 "run with --variables" "$SW" run -q --variables -o "$tmp/vars" models/street_crossing.xml
+if [ "$(head -1 "$tmp/vars/variables.csv")" = "t,unit,mode,variable,value" ] \
+	&& grep -q "^0,light,cars_green,c,0$" "$tmp/vars/variables.csv" \
+	&& awk -F, '$2 == "n1" && $4 == "waited" && $5 > 1 { found = 1 } END { exit !found }' "$tmp/vars/variables.csv" \
+	&& [ "$(awk -F, 'NR > 1 && $1 == 0' "$tmp/vars/variables.csv" | wc -l)" = 7 ]; then ok; else bad "variables.csv content"; head -8 "$tmp/vars/variables.csv" >&2; fi
+expect 0 "run without --variables" "$SW" run -q -o "$tmp/novars" models/street_crossing.xml
+if [ ! -e "$tmp/novars/variables.csv" ]; then ok; else bad "variables.csv written without --variables"; fi
+expect 1 "halt with --variables" "$SW" run -q --variables --checkpoint-every 10 --halt-at 25 -o "$tmp/vars_ck" models/street_crossing.xml
+expect 0 "resume with --variables" "$SW" run -q --variables --checkpoint-every 10 --resume -o "$tmp/vars_ck" models/street_crossing.xml
+if cmp -s "$tmp/vars/variables.csv" "$tmp/vars_ck/variables.csv"; then ok; else bad "variables.csv of the resumed run differs"; fi
+
 # Checkpoints: a run halted after a checkpoint and resumed writes the outputs of an uninterrupted
 # run, byte for byte (signals, automata, events; progress() histories in the trap); a damaged or
 # missing checkpoint is refused with exit 2.

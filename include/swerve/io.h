@@ -127,6 +127,18 @@ typedef struct sw_output sw_output;
  * events.jsonl and summary.json.  Returns SW_SUCCESS or SW_EIO with a diagnostic. */
 int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag);
 
+/** Options of sw_output_open_ex(). */
+enum {
+	/** also variables.csv: at every sample, one row (t, unit, mode, variable, value) per
+	 * variable of every automaton unit — agents with a behaviour and signals — and, for a
+	 * unit without variables, one row with its mode (variable and value empty) */
+	SW_OUTPUT_VARIABLES = 1
+};
+
+/** sw_output_open() with options (SW_OUTPUT_* flags). */
+int sw_output_open_ex(const char *dir, const sw_model *m, unsigned flags, sw_output **out,
+		      sw_diag *diag);
+
 /** Registers o to log w's transitions to events.jsonl (call right after sw_world_create). */
 void sw_output_attach(sw_output *o, sw_world *w);
 
@@ -148,8 +160,8 @@ void sw_output_abort(sw_output *o);
  * to diag.  Nothing when nothing failed. */
 void sw_output_report(const sw_output *o, sw_diag *diag);
 
-/** The trajectory and event lines written so far, as bytes (a malloc'ed buffer), for a
- * checkpoint; sw_output_restore() puts them into the fresh files of a resumed run.  Return
+/** The trajectory and event lines (and variable rows, when written) so far, as bytes (a
+ * malloc'ed buffer), for a checkpoint; sw_output_restore() puts them into the fresh files of a resumed run.  Return
  * SW_SUCCESS, SW_EIO, SW_ENOMEM, or (restore) SW_EINPUT when the bytes are not such a record. */
 int sw_output_save(sw_output *o, void **out, size_t *len);
 int sw_output_restore(sw_output *o, const void *data, size_t len);

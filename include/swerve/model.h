@@ -128,6 +128,9 @@ const char *sw_automaton_name(const sw_automaton *a);
 int sw_automaton_is_signal(const sw_automaton *a);
 int sw_automaton_n_modes(const sw_automaton *a);
 const char *sw_automaton_mode_name(const sw_automaton *a, int mode);
+/** Number of variables, and the name of variable k (declaration order; NULL out of range). */
+int sw_automaton_n_vars(const sw_automaton *a);
+const char *sw_automaton_var_name(const sw_automaton *a, int k);
 int sw_automaton_initial(const sw_automaton *a);
 int sw_automaton_n_transitions(const sw_automaton *a);
 /** Transition k: source and target modes, label (NULL none) and guard text as printed back. */

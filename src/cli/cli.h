@@ -193,7 +193,7 @@ FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t n);
 int cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, int keep);
 /** Long-only options shared by run and render: the navigation field cache. */
 enum { OPT_FIELD_CACHE = 1000, OPT_NO_FIELD_CACHE = 1001, OPT_FIELD = 1002,
-       OPT_FIELD_SPACING = 1003 };
+       OPT_FIELD_SPACING = 1003, OPT_VARIABLES = 1004 };
 
 /** Solves (or reads from the cache) every field model m declares: cache is the folder given
  * with --field-cache (NULL: the default), no_cache set by --no-field-cache.  Prints diagnostics;

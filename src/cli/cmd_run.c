@@ -29,6 +29,8 @@ static void run_usage(FILE *f)
 	      "                       outputs are identical for every N)\n"
 	      "  -q, --quiet          no progress and no summary (errors only)\n"
 	      "  -v, --verbose        also notes: what was loaded, threads\n"
+	      "      --variables      also DIR/variables.csv: every behaviour agent's and signal's\n"
+	      "                       mode and automaton variables at every sample\n"
 	      "      --checkpoint-every T  write DIR/checkpoint.swck at the first sample at or\n"
 	      "                       after every T simulated seconds (removed when the run ends)\n"
 	      "      --resume         continue from DIR/checkpoint.swck (same scenario and\n"
@@ -54,6 +56,7 @@ int cmd_run(int argc, char **argv)
 					     {"threads", required_argument, NULL, 'j'},
 					     {"checkpoint-every", required_argument, NULL, 'C'},
 					     {"resume", no_argument, NULL, 'R'},
+					     {"variables", no_argument, NULL, OPT_VARIABLES},
 					     {"halt-at", required_argument, NULL, 'H'},
 					     {"field-cache", required_argument, NULL, OPT_FIELD_CACHE},
 					     {"no-field-cache", no_argument, NULL, OPT_NO_FIELD_CACHE},
@@ -62,7 +65,7 @@ int cmd_run(int argc, char **argv)
 	int have_seed = 0, no_cache = 0, c;
 	uint64_t seed = 0;
 	double duration = 0.0, threads = 0.0, every = 0.0, halt_at = 0.0;
-	int resume = 0;
+	int resume = 0, variables = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:s:d:j:" CLI_SHORT, opts, NULL)) != -1) {
 		char *end = NULL;
@@ -98,6 +101,7 @@ int cmd_run(int argc, char **argv)
 				return EXIT_BAD_INPUT;
 			break;
 		case 'R': resume = 1; break;
+		case OPT_VARIABLES: variables = 1; break;
 		case OPT_FIELD_CACHE: cache = optarg; break;
 		case OPT_NO_FIELD_CACHE: no_cache = 1; break;
 		default: {
@@ -158,7 +162,7 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	if (st == SW_SUCCESS)
-		st = sw_output_open(outdir, m, &o, &diag);
+		st = sw_output_open_ex(outdir, m, variables ? SW_OUTPUT_VARIABLES : 0, &o, &diag);
 	cli_ckpt ck = {o, outdir, every, every, halt_at, 0, &diag};
 	if (st == SW_SUCCESS && resume) {
 		st = cli_ckpt_resume(outdir, w, o, &diag);

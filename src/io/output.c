@@ -19,14 +19,16 @@
 #include "io_internal.h"
 #include "swerve/io.h"
 
-enum { OUT_TRAJ = 0, OUT_EVENTS = 1, OUT_SUMMARY = 2, OUT_N = 3 };
-static const char *out_names[OUT_N] = {"trajectory.csv", "events.jsonl", "summary.json"};
+enum { OUT_TRAJ = 0, OUT_EVENTS = 1, OUT_SUMMARY = 2, OUT_VARS = 3, OUT_N = 4 };
+static const char *out_names[OUT_N] = {"trajectory.csv", "events.jsonl", "summary.json",
+				       "variables.csv"};
 
 struct sw_output {
 	const sw_model *m;
 	char dir[4096];
 	char tmp[OUT_N][4200];
 	FILE *f[OUT_N];
+	int n_files; /* OUT_VARS + 1 with variables.csv, else OUT_VARS */
 	int failed; /* a write failed */
 	int err, err_file; /* errno and file (OUT_*) of the first failed write */
 };
@@ -55,7 +57,7 @@ void sw_output_abort(sw_output *o)
 {
 	if (!o)
 		return;
-	for (int k = 0; k < OUT_N; k++)
+	for (int k = 0; k < o->n_files; k++)
 		sw_atomic_abort(o->f[k], o->tmp[k]);
 	free(o);
 }
@@ -81,6 +83,12 @@ static void on_event(const sw_world *w, int agent, double t, int from, int to, c
 
 int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag)
 {
+	return sw_output_open_ex(dir, m, 0, out, diag);
+}
+
+int sw_output_open_ex(const char *dir, const sw_model *m, unsigned flags, sw_output **out,
+		      sw_diag *diag)
+{
 	*out = NULL;
 	if (!dir || !dir[0])
 		return sw_diag_add(diag, SW_SEV_ERROR, NULL, 0, 0,
@@ -94,8 +102,9 @@ int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag 
 	if (!o)
 		return SW_ENOMEM;
 	o->m = m;
+	o->n_files = flags & SW_OUTPUT_VARIABLES ? OUT_VARS + 1 : OUT_VARS;
 	snprintf(o->dir, sizeof o->dir, "%s", dir);
-	for (int k = 0; k < OUT_N; k++) {
+	for (int k = 0; k < o->n_files; k++) {
 		char final[4200];
 		snprintf(final, sizeof final, "%s/%s", dir, out_names[k]);
 		if (!(o->f[k] = sw_atomic_open(final, o->tmp[k], sizeof o->tmp[k], diag))) {
@@ -107,6 +116,8 @@ int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag 
 	if (fprintf(o->f[OUT_TRAJ], "t,agent,mode,x,y,heading,speed,w_tar,w_obs%s\n",
 		    m->dim3 ? ",z,ux,uy,uz" : "") < 0)
 		fail(o, OUT_TRAJ);
+	if (o->f[OUT_VARS] && fputs("t,unit,mode,variable,value\n", o->f[OUT_VARS]) < 0)
+		fail(o, OUT_VARS);
 	*out = o;
 	return SW_SUCCESS;
 }
@@ -129,6 +140,41 @@ static int csv_field(FILE *f, const char *s)
 		if ((*s == '"' && fputc('"', f) == EOF) || fputc(*s, f) == EOF)
 			return EOF;
 	return fputc('"', f);
+}
+
+/* The automaton of unit u (an agent with a behaviour, or a signal), or NULL. */
+static const sw_automaton *unit_automaton(const sw_model *m, int u)
+{
+	if (u < m->n_agents)
+		return m->agents[u].behaviour >= 0 ? m->automata[m->agents[u].behaviour] : NULL;
+	return m->automata[m->signals[u - m->n_agents].automaton];
+}
+
+/* variables.csv rows of every automaton unit at time t. */
+static int sample_variables(sw_output *o, const sw_world *w, double t)
+{
+	FILE *f = o->f[OUT_VARS];
+	for (int u = 0; u < sw_world_n_units(w); u++) {
+		const sw_automaton *a = unit_automaton(o->m, u);
+		if (!a)
+			continue;
+		int dim, nv = sw_automaton_n_vars(a);
+		const double *y = sw_world_unit_state(w, u, &dim);
+		const double *v = y + SW_STATE_DIM + 1; /* after time_in_mode */
+		const char *mode = sw_world_mode_name(w, u, sw_world_unit_mode(w, u));
+		for (int k = 0; k < (nv > 0 ? nv : 1); k++) {
+			if (fprintf(f, "%.10g,", t) < 0 ||
+			    csv_field(f, sw_world_unit_name(w, u)) == EOF || fputc(',', f) == EOF ||
+			    csv_field(f, mode) == EOF || fputc(',', f) == EOF ||
+			    (nv > 0 && (csv_field(f, sw_automaton_var_name(a, k)) == EOF ||
+					fprintf(f, ",%.17g\n", v[k]) < 0)) ||
+			    (nv == 0 && fputs(",\n", f) == EOF)) {
+				fail(o, OUT_VARS);
+				return SW_EIO;
+			}
+		}
+	}
+	return SW_SUCCESS;
 }
 
 int sw_output_sample(const sw_world *w, void *ctx)
@@ -155,7 +201,7 @@ int sw_output_sample(const sw_world *w, void *ctx)
 			return SW_EIO;
 		}
 	}
-	return SW_SUCCESS;
+	return o->f[OUT_VARS] ? sample_variables(o, w, t) : SW_SUCCESS;
 }
 
 int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag *diag)
@@ -164,7 +210,7 @@ int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag
 		fail(o, OUT_SUMMARY);
 	char final[OUT_N][4200];
 	int st = SW_SUCCESS;
-	for (int k = 0; k < OUT_N; k++) {
+	for (int k = 0; k < o->n_files; k++) {
 		snprintf(final[k], sizeof final[k], "%s/%s", o->dir, out_names[k]);
 		if (st == SW_SUCCESS)
 			st = sw_atomic_close(o->f[k], o->tmp[k], final[k], diag);
@@ -190,9 +236,12 @@ int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag
 			    strerror(errno));
 		st = SW_EIO;
 	}
-	static const int order[OUT_N] = {OUT_TRAJ, OUT_EVENTS, OUT_SUMMARY}; /* summary last */
+	/* summary.json last: it is the commit record */
+	static const int order[OUT_N] = {OUT_TRAJ, OUT_EVENTS, OUT_VARS, OUT_SUMMARY};
 	for (int i = 0; i < OUT_N && st == SW_SUCCESS; i++) {
 		int k = order[i];
+		if (k >= o->n_files)
+			continue;
 		st = sw_atomic_rename(o->tmp[k], final[k], diag);
 		o->tmp[k][0] = '\0'; /* renamed, or removed on failure */
 	}
@@ -235,19 +284,29 @@ static int read_back(sw_output *o, int k, unsigned char **p, uint64_t *n)
 	return st;
 }
 
+/* The files a checkpoint carries, in its order: trajectory, events, then variables when open. */
+static int saved_files(const sw_output *o, int files[3])
+{
+	files[0] = OUT_TRAJ;
+	files[1] = OUT_EVENTS;
+	files[2] = OUT_VARS;
+	return o->f[OUT_VARS] ? 3 : 2;
+}
+
 int sw_output_save(sw_output *o, void **out, size_t *len)
 {
-	unsigned char *part[2] = {NULL, NULL};
-	uint64_t n[2] = {0, 0};
-	int st = read_back(o, OUT_TRAJ, &part[0], &n[0]);
-	if (st == SW_SUCCESS)
-		st = read_back(o, OUT_EVENTS, &part[1], &n[1]);
-	unsigned char *buf = st == SW_SUCCESS ? malloc(2 * sizeof n[0] + n[0] + n[1] + 1) : NULL;
+	unsigned char *part[3] = {NULL, NULL, NULL};
+	uint64_t n[3] = {0, 0, 0};
+	int files[3], nf = saved_files(o, files), st = SW_SUCCESS;
+	for (int k = 0; k < nf && st == SW_SUCCESS; k++)
+		st = read_back(o, files[k], &part[k], &n[k]);
+	unsigned char *buf =
+	    st == SW_SUCCESS ? malloc(3 * sizeof n[0] + n[0] + n[1] + n[2] + 1) : NULL;
 	if (st == SW_SUCCESS && !buf)
 		st = SW_ENOMEM;
 	if (st == SW_SUCCESS) {
 		size_t at = 0;
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < nf; k++) {
 			memcpy(buf + at, &n[k], sizeof n[k]);
 			at += sizeof n[k];
 			memcpy(buf + at, part[k], n[k]);
@@ -256,16 +315,16 @@ int sw_output_save(sw_output *o, void **out, size_t *len)
 		*out = buf;
 		*len = at;
 	}
-	free(part[0]);
-	free(part[1]);
+	for (int k = 0; k < 3; k++)
+		free(part[k]);
 	return st;
 }
 
 int sw_output_restore(sw_output *o, const void *data, size_t len)
 {
 	const unsigned char *p = data, *end = p + len;
-	int files[2] = {OUT_TRAJ, OUT_EVENTS};
-	for (int k = 0; k < 2; k++) {
+	int files[3], nf = saved_files(o, files);
+	for (int k = 0; k < nf; k++) {
 		uint64_t n;
 		if ((size_t)(end - p) < sizeof n)
 			return SW_EINPUT;

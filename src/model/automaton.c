@@ -471,6 +471,11 @@ int sw_automaton_compile(const sw_automaton_def *def, sw_automaton **out, sw_dia
 const char *sw_automaton_name(const sw_automaton *a) { return a->name; }
 int sw_automaton_is_signal(const sw_automaton *a) { return a->is_signal; }
 int sw_automaton_n_modes(const sw_automaton *a) { return a->n_modes; }
+int sw_automaton_n_vars(const sw_automaton *a) { return a->n_vars; }
+const char *sw_automaton_var_name(const sw_automaton *a, int k)
+{
+	return k >= 0 && k < a->n_vars ? a->vars[k].name : NULL;
+}
 int sw_automaton_initial(const sw_automaton *a) { return a->initial; }
 int sw_automaton_n_transitions(const sw_automaton *a) { return a->n_trans; }
 
