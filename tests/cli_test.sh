@@ -434,6 +434,14 @@ if command -v script > /dev/null 2>&1; then
 	if tr '\r' '\n' < "$tmp/prog.txt" | grep -q "t = 40 of 40 s, .* x real time"; then ok; else bad "progress lacks simulated time and rate"; cat "$tmp/prog.txt" >&2; fi
 fi
 
+# The social force law: a bad parameter is refused at its line with nothing written; export
+# refuses the law at the agent's line and writes nothing.
+sed 's|<sf field="auto"/>|<sf field="auto" kappa="-1"/>|' models/crowd_circle_sf.xml > "$tmp/sf_bad.xml"
+expect 2 "run with sf kappa < 0" "$SW" run -q -o "$tmp/sfbad" "$tmp/sf_bad.xml"
+if [ ! -e "$tmp/sfbad" ] && grep -q "sf_bad.xml:[0-9]*: error: agent 'a0': sf kappa = -1" /tmp/swerve_cli_err.$$; then ok; else bad "bad sf kappa: message or output"; cat /tmp/swerve_cli_err.$$ >&2; fi
+expect 2 "export an sf crowd" "$SW" export -o "$tmp/sfexp" models/crowd_circle_sf.xml
+if [ ! -e "$tmp/sfexp" ] && grep -q "crowd_circle_sf.xml:[0-9]*: error: .*social force law <sf>" /tmp/swerve_cli_err.$$; then ok; else bad "sf export: message or output"; cat /tmp/swerve_cli_err.$$ >&2; fi
+
 # The man page describes every command, the conventions, the environment and -j.
 for c in $cmds; do
 	if grep -q "^\.B $(echo "$c" | sed 's/-/\\\\-/g')\$" docs/swerve.1; then ok; else bad "docs/swerve.1 has no section for $c"; fi
