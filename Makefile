@@ -122,12 +122,16 @@ $(BUILD)/gen/spaceex_schema.c: schema/spaceex.rng scripts/embed.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh sw_spaceex_schema_text $< > $@
 
-$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c include/swerve/api.h
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+# libswerve.so exports only the functions include/swerve/ marks SW_API (swerve/api.h); the
+# static library keeps every symbol for the CLI, tests and benches.  tests/symbols_test.sh checks.
+$(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
 
 $(LIB_SO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libswerve.so.0 -o $@ $^ $(LDLIBS)
@@ -183,7 +187,8 @@ $(BENCH): $(BENCH_OBJ) $(LIB_A)
 
 test: deps
 	@sh scripts/deps.sh cmark
-	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(BUILD)/noalloc
+	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(LIB_SO) $(BUILD)/noalloc
+	sh tests/symbols_test.sh $(LIB_SO)
 	SWERVE=$(CLI) CK_DEFAULT_TIMEOUT=600 $(TESTS)
 	sh tests/cli_test.sh $(CLI)
 	sh tests/csv_test.sh $(CLI)

@@ -6,6 +6,8 @@
 #ifndef SWERVE_CORE_H
 #define SWERVE_CORE_H
 
+#include "swerve/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,7 +31,7 @@ enum {
 };
 
 /** Returns a static, human-readable name for a status code (swerve's or GSL's). Never NULL. */
-const char *sw_strerror(int status);
+SW_API const char *sw_strerror(int status);
 
 /** Maximum number of entries a diagnostic list holds; later entries are counted but dropped. */
 #define SW_DIAG_MAX 64
@@ -60,13 +62,13 @@ typedef struct sw_diag {
 } sw_diag;
 
 /** Empties a diagnostic list.  diag may be NULL (then nothing happens). */
-void sw_diag_init(sw_diag *diag);
+SW_API void sw_diag_init(sw_diag *diag);
 
 /** Appends an entry (printf-style message).  diag may be NULL: diagnostics are then discarded.
  * file may be NULL.  Returns SW_EINPUT for errors so that loaders can write
  * `return sw_diag_add(...)`, and SW_SUCCESS for warnings and notes. */
-int sw_diag_add(sw_diag *diag, sw_severity severity, const char *file, int line, int column,
-		const char *fmt, ...)
+SW_API int sw_diag_add(sw_diag *diag, sw_severity severity, const char *file, int line, int column,
+		       const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 6, 7)))
 #endif
@@ -74,10 +76,10 @@ int sw_diag_add(sw_diag *diag, sw_severity severity, const char *file, int line,
 
 /** Formats entry i as "file:line:col: error: message" (fields omitted when unknown) into buf of
  * size n.  Returns the number of characters that would have been written (snprintf-style). */
-int sw_diag_format(const sw_diag *diag, int i, char *buf, size_t n);
+SW_API int sw_diag_format(const sw_diag *diag, int i, char *buf, size_t n);
 
 /** Returns 1 when the list holds at least one error. */
-int sw_diag_has_error(const sw_diag *diag);
+SW_API int sw_diag_has_error(const sw_diag *diag);
 
 /** The generator of swerve's random streams: GSL's taus2 (L'Ecuyer's maximally equidistributed
  * combined Tausworthe generator, period 2^88), whose 24 bytes of state allow one stream per
@@ -87,31 +89,31 @@ int sw_diag_has_error(const sw_diag *diag);
 /** Creates the random-number stream of one agent: a gsl_rng of type SW_RNG_TYPE seeded from
  * (seed, stream) by sw_rng_stream_seed().  Returns NULL when allocation fails; the caller frees
  * it with gsl_rng_free(). */
-gsl_rng *sw_rng_stream_alloc(uint64_t seed, uint64_t stream);
+SW_API gsl_rng *sw_rng_stream_alloc(uint64_t seed, uint64_t stream);
 
 /** Seeds r (of type SW_RNG_TYPE, possibly with caller-provided state storage) from (seed,
  * stream) through the SplitMix64 mixer, so streams of different agents are independent and do
  * not depend on thread count or scheduling. */
-void sw_rng_stream_seed(gsl_rng *r, uint64_t seed, uint64_t stream);
+SW_API void sw_rng_stream_seed(gsl_rng *r, uint64_t seed, uint64_t stream);
 
 /** SplitMix64 finaliser: a bijective 64-bit mixer (used for seeding and content hashing). */
-uint64_t sw_mix64(uint64_t x);
+SW_API uint64_t sw_mix64(uint64_t x);
 
 /** Start value of sw_hash_bytes(). */
 #define SW_HASH_INIT 0xcbf29ce484222325ULL
 
 /** 64-bit FNV-1a hash of n bytes continued from h (start with SW_HASH_INIT): content keys of
  * caches and checksums of checkpoints (detects damage, not tampering). */
-uint64_t sw_hash_bytes(uint64_t h, const void *data, size_t n);
+SW_API uint64_t sw_hash_bytes(uint64_t h, const void *data, size_t n);
 
 /** Creates directory dir and its missing parents (like mkdir -p).  Returns 0, or -1 with errno
  * set. */
-int sw_make_dirs(const char *dir);
+SW_API int sw_make_dirs(const char *dir);
 
 /** Writes v into buf (size n, 32 is enough) as the shortest decimal text (%.Ng, N = 1..17)
  * that reads back to exactly v in the C locale: 0.1, not 0.10000000000000001; 30, not 3e+01.
  * Returns buf. */
-const char *sw_fmt_num(char *buf, size_t n, double v);
+SW_API const char *sw_fmt_num(char *buf, size_t n, double v);
 
 /* Atomic file writing: every file swerve writes goes through these.  A file is written to a
  * temporary beside it and renamed over its final name only when complete, so a reader (or a
@@ -130,30 +132,30 @@ const char *sw_fmt_num(char *buf, size_t n, double v);
  * The name is stored in tmp (n bytes, SW_ATOMIC_TMP_LEN(strlen(path)) suffice).  Returns the
  * stream to write, to be ended by sw_atomic_commit() (or sw_atomic_close() and
  * sw_atomic_rename()) or sw_atomic_abort(); NULL on failure (tmp is then ""). */
-FILE *sw_atomic_open(const char *path, char *tmp, size_t n, sw_diag *diag);
+SW_API FILE *sw_atomic_open(const char *path, char *tmp, size_t n, sw_diag *diag);
 
 /** Ends writing the temporary tmp of path without renaming it: checks f for earlier write
  * errors, flushes, fsyncs and closes it.  Returns SW_SUCCESS, or SW_EIO after removing tmp.
  * f is closed in both cases. */
-int sw_atomic_close(FILE *f, const char *tmp, const char *path, sw_diag *diag);
+SW_API int sw_atomic_close(FILE *f, const char *tmp, const char *path, sw_diag *diag);
 
 /** Renames the closed temporary tmp over path (atomic within one file system, never following a
  * symlink at path).  Returns SW_SUCCESS, or SW_EIO after removing tmp. */
-int sw_atomic_rename(const char *tmp, const char *path, sw_diag *diag);
+SW_API int sw_atomic_rename(const char *tmp, const char *path, sw_diag *diag);
 
 /** sw_atomic_close() then sw_atomic_rename(): the usual end of writing one file. */
-int sw_atomic_commit(FILE *f, const char *tmp, const char *path, sw_diag *diag);
+SW_API int sw_atomic_commit(FILE *f, const char *tmp, const char *path, sw_diag *diag);
 
 /** Gives up writing: closes f (may be NULL) and removes tmp (may be NULL or ""); errno is kept. */
-void sw_atomic_abort(FILE *f, const char *tmp);
+SW_API void sw_atomic_abort(FILE *f, const char *tmp);
 
 /** Makes the renames and removals made in directory dir ("" or NULL: the current one) durable by
  * fsyncing it; writers of a set of files use it to order the set's commit on disk.  Returns 0,
  * or -1 with errno set. */
-int sw_sync_dir(const char *dir);
+SW_API int sw_sync_dir(const char *dir);
 
 /** Wraps an angle to (-pi, pi] (steering-models.md "wrap"). */
-double sw_wrap_angle(double a);
+SW_API double sw_wrap_angle(double a);
 
 #ifdef __cplusplus
 }

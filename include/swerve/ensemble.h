@@ -10,6 +10,8 @@
 #ifndef SWERVE_ENSEMBLE_H
 #define SWERVE_ENSEMBLE_H
 
+#include "swerve/api.h"
+
 #include <stdint.h>
 
 #include "swerve/model.h"
@@ -30,11 +32,11 @@ typedef struct sw_ens_property sw_ens_property;
  * t_reached(agent), collisions(agent), ... listed in docs/ensembles.md) for model m.  Errors cite
  * "property:1:COLUMN" and say what was expected.  Returns SW_SUCCESS with *out (free with
  * sw_ens_property_free), SW_EINPUT or SW_ENOMEM. */
-int sw_ens_property_compile(const sw_model *m, const char *text, sw_ens_property **out,
-			    sw_diag *diag);
+SW_API int sw_ens_property_compile(const sw_model *m, const char *text, sw_ens_property **out,
+				   sw_diag *diag);
 
 /** Frees a property.  NULL is allowed. */
-void sw_ens_property_free(sw_ens_property *p);
+SW_API void sw_ens_property_free(sw_ens_property *p);
 
 /** Summary of one run (fixed size, no pointers: processes exchange it as bytes). */
 typedef struct sw_ens_result {
@@ -61,7 +63,8 @@ typedef struct sw_ens_result {
  * runtime failure (non-finite state, Zeno, invariant) is recorded in out->status and
  * out->message, never dropped.  Returns SW_SUCCESS when *out was filled (the run itself may have
  * failed), SW_ENOMEM otherwise.  Thread-safe for distinct out. */
-int sw_ens_run_one(const sw_model *m, uint64_t seed, const sw_ens_property *p, sw_ens_result *out);
+SW_API int sw_ens_run_one(const sw_model *m, uint64_t seed, const sw_ens_property *p,
+			  sw_ens_result *out);
 
 /** An ensemble: n_points grid points (one model and optional property each), seeds_per_point
  * seeds per point.  Run r runs point r / seeds_per_point with seed base_seed +
@@ -75,23 +78,23 @@ typedef struct sw_ens_plan {
 } sw_ens_plan;
 
 /** Total runs of a plan (n_points * seeds_per_point). */
-int64_t sw_ens_plan_runs(const sw_ens_plan *plan);
+SW_API int64_t sw_ens_plan_runs(const sw_ens_plan *plan);
 
 /** Computes runs first .. first + count - 1 of plan into out[0 .. count - 1] with `threads`
  * POSIX threads (< 1: one).  Returns SW_SUCCESS (runs may have failed: see their status),
  * SW_EUSAGE or SW_ENOMEM. */
-int sw_ens_execute(const sw_ens_plan *plan, int64_t first, int64_t count, int threads,
-		   sw_ens_result *out);
+SW_API int sw_ens_execute(const sw_ens_plan *plan, int64_t first, int64_t count, int threads,
+			  sw_ens_result *out);
 
 /* --- statistics ------------------------------------------------------------------------------ */
 
 /** Two-sided Clopper-Pearson interval for k successes in n trials at confidence conf in (0, 1):
  * lo = B^-1(alpha/2; k, n-k+1) (0 when k = 0), hi = B^-1(1-alpha/2; k+1, n-k) (1 when k = n),
  * alpha = 1 - conf, with GSL's beta quantiles.  Returns SW_SUCCESS or SW_EUSAGE. */
-int sw_ens_clopper_pearson(int64_t k, int64_t n, double conf, double *lo, double *hi);
+SW_API int sw_ens_clopper_pearson(int64_t k, int64_t n, double conf, double *lo, double *hi);
 
 /** Wilson score interval for k in n at confidence conf.  Returns SW_SUCCESS or SW_EUSAGE. */
-int sw_ens_wilson(int64_t k, int64_t n, double conf, double *lo, double *hi);
+SW_API int sw_ens_wilson(int64_t k, int64_t n, double conf, double *lo, double *hi);
 
 /** Wald's sequential probability ratio test of H0: p <= theta - delta against
  * H1: p >= theta + delta with error bounds alpha (reject a true H0) and beta (reject a true H1). */
@@ -102,10 +105,10 @@ typedef struct sw_ens_sprt {
 /** SPRT decision for k successes in n: +1 accept H1 (p above theta), -1 accept H0 (below), 0 go
  * on; *llr (may be NULL) receives the log likelihood ratio.  Returns 0 also for invalid tests
  * (check with sw_ens_sprt_valid). */
-int sw_ens_sprt_decide(const sw_ens_sprt *t, int64_t k, int64_t n, double *llr);
+SW_API int sw_ens_sprt_decide(const sw_ens_sprt *t, int64_t k, int64_t n, double *llr);
 
 /** 1 when 0 < theta - delta < theta + delta < 1 and alpha, beta in (0, 0.5). */
-int sw_ens_sprt_valid(const sw_ens_sprt *t);
+SW_API int sw_ens_sprt_valid(const sw_ens_sprt *t);
 
 /** Stopping rules of sw_ens_scan. */
 typedef struct sw_ens_stop {
@@ -130,11 +133,12 @@ typedef struct sw_ens_tally {
 } sw_ens_tally;
 
 /** Starts a tally (n = k = 0, interval [0, 1]). */
-void sw_ens_tally_init(sw_ens_tally *t);
+SW_API void sw_ens_tally_init(sw_ens_tally *t);
 
 /** Adds results r[0 .. count - 1] (consecutive run indices) to t one at a time, in order,
  * stopping at the first one after which a rule of s holds.  Returns how many were used. */
-int64_t sw_ens_scan(sw_ens_tally *t, const sw_ens_stop *s, const sw_ens_result *r, int64_t count);
+SW_API int64_t sw_ens_scan(sw_ens_tally *t, const sw_ens_stop *s, const sw_ens_result *r,
+			   int64_t count);
 
 #ifdef __cplusplus
 }

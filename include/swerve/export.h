@@ -18,6 +18,8 @@
 #ifndef SWERVE_EXPORT_H
 #define SWERVE_EXPORT_H
 
+#include "swerve/api.h"
+
 #include <stdio.h>
 
 #include "swerve/expr.h"
@@ -76,13 +78,13 @@ typedef struct sw_export_def {
 } sw_export_def;
 
 /** Returns the default export definition (the one place where the defaults live). */
-sw_export_def sw_default_export_def(void);
+SW_API sw_export_def sw_default_export_def(void);
 
 /** Static name of a profile ("exact", "spaceex", "hyst", "juliareach"); "?" when invalid. */
-const char *sw_export_profile_name(sw_export_profile p);
+SW_API const char *sw_export_profile_name(sw_export_profile p);
 
 /** Parses a profile name into *out; returns SW_SUCCESS or SW_EINPUT. */
-int sw_export_profile_parse(const char *name, sw_export_profile *out);
+SW_API int sw_export_profile_parse(const char *name, sw_export_profile *out);
 
 /* --- the IR (read-only once built) -------------------------------------------------------- */
 
@@ -190,50 +192,51 @@ typedef struct sw_hybrid {
  * owned by the caller (sw_hybrid_free), SW_EINPUT with diagnostics when the model cannot be
  * exported soundly (waypoint motion in a flow, a user flow or reset without a closed form in the
  * profile, an unknown agent or variable in def->ranges), SW_EUSAGE, or SW_ENOMEM. */
-int sw_hybrid_build(const sw_model *m, const sw_export_def *def, sw_hybrid **out,
-		    sw_diag *diag);
+SW_API int sw_hybrid_build(const sw_model *m, const sw_export_def *def, sw_hybrid **out,
+			   sw_diag *diag);
 
 /** Frees an IR.  NULL is allowed. */
-void sw_hybrid_free(sw_hybrid *h);
+SW_API void sw_hybrid_free(sw_hybrid *h);
 
 /** Index of the component variable named name, or -1. */
-int sw_hcomponent_find_var(const sw_hcomponent *c, const char *name);
+SW_API int sw_hcomponent_find_var(const sw_hcomponent *c, const char *name);
 
 /* --- printers ---------------------------------------------------------------------------- */
 
 /** Prints e in SpaceEx syntax (%.17g numbers, every power and unary minus parenthesised, `&`
  * for conjunction) into buf of size n (snprintf-style: returns the length needed). */
-int sw_hybrid_print_expr(const sw_expr_ast *e, char *buf, size_t n);
+SW_API int sw_hybrid_print_expr(const sw_expr_ast *e, char *buf, size_t n);
 
 /** Writes the SpaceEx XML of h into a new buffer *xml (NUL-terminated, length *len; free with
  * free()).  Returns SW_SUCCESS, SW_EUSAGE when h's profile is exact (SpaceEx cannot read it),
  * or SW_ENOMEM. */
-int sw_hybrid_spaceex_xml(const sw_hybrid *h, char **xml, size_t *len);
+SW_API int sw_hybrid_spaceex_xml(const sw_hybrid *h, char **xml, size_t *len);
 
 /** Writes the SpaceEx configuration of h to f: forbidden = -1 for none, else unsafe set k. */
-int sw_hybrid_spaceex_cfg(const sw_hybrid *h, int forbidden, FILE *f);
+SW_API int sw_hybrid_spaceex_cfg(const sw_hybrid *h, int forbidden, FILE *f);
 
 /** Writes the whole network as Graphviz DOT to f (one cluster per instance). */
-int sw_hybrid_dot(const sw_hybrid *h, FILE *f);
+SW_API int sw_hybrid_dot(const sw_hybrid *h, FILE *f);
 
 /** Writes the IR as JSON to f. */
-int sw_hybrid_json(const sw_hybrid *h, FILE *f);
+SW_API int sw_hybrid_json(const sw_hybrid *h, FILE *f);
 
 /** Writes the plain-text export report (approximations, the files of format fmt, variables)
  * to f. */
-int sw_hybrid_report(const sw_hybrid *h, sw_export_format fmt, FILE *f);
+SW_API int sw_hybrid_report(const sw_hybrid *h, sw_export_format fmt, FILE *f);
 
 /** Writes the files of format fmt and report.txt into directory dir (created if missing), each
  * atomically (temporary file + rename).  SpaceEx XML is validated against the schema first.
  * Returns SW_SUCCESS, SW_EUSAGE (exact profile with SpaceEx), SW_EIO with a diagnostic. */
-int sw_hybrid_write(const sw_hybrid *h, sw_export_format fmt, const char *dir, sw_diag *diag);
+SW_API int sw_hybrid_write(const sw_hybrid *h, sw_export_format fmt, const char *dir,
+			   sw_diag *diag);
 
 /** Validates a SpaceEx document (len bytes) against schema/spaceex.rng; problems go to diag
  * citing name:line.  Returns SW_SUCCESS or SW_EINPUT. */
-int sw_spaceex_validate(const char *xml, size_t len, const char *name, sw_diag *diag);
+SW_API int sw_spaceex_validate(const char *xml, size_t len, const char *name, sw_diag *diag);
 
 /** The text of the SpaceEx profile schema compiled into the library (NUL-terminated). */
-const char *sw_spaceex_schema(void);
+SW_API const char *sw_spaceex_schema(void);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,8 @@
 #ifndef SWERVE_EXPR_H
 #define SWERVE_EXPR_H
 
+#include "swerve/api.h"
+
 #include <stddef.h>
 
 #include "swerve/core.h"
@@ -168,7 +170,7 @@ typedef struct sw_expr_def {
 } sw_expr_def;
 
 /** Returns the default sw_expr_def (no file, line 1, column 1, any type). */
-sw_expr_def sw_default_expr_def(void);
+SW_API sw_expr_def sw_default_expr_def(void);
 
 /** Host callbacks used at evaluation time.  Both receive the host function id, the resolved ids
  * of its name arguments (names[j] = j-th name argument in written order) and the values of its
@@ -194,47 +196,47 @@ typedef struct sw_expr sw_expr;
  * success returns SW_SUCCESS and stores a new tree the caller frees with sw_expr_ast_free().  On
  * failure stores NULL, adds one error to diag (may be NULL) citing file:line:column and what was
  * expected, and returns SW_EINPUT (SW_ENOMEM if memory ran out, SW_EUSAGE for NULL text/out). */
-int sw_expr_ast_parse(const char *text, const sw_expr_symbols *sym, const sw_expr_def *def,
-		      sw_diag *diag, sw_expr_ast **out);
+SW_API int sw_expr_ast_parse(const char *text, const sw_expr_symbols *sym, const sw_expr_def *def,
+			     sw_diag *diag, sw_expr_ast **out);
 
 /** Frees a tree and all its nodes.  a may be NULL. */
-void sw_expr_ast_free(sw_expr_ast *a);
+SW_API void sw_expr_ast_free(sw_expr_ast *a);
 
 /** Returns a deep copy of a (NULL when a is NULL or memory runs out); the caller frees it. */
-sw_expr_ast *sw_expr_ast_clone(const sw_expr_ast *a);
+SW_API sw_expr_ast *sw_expr_ast_clone(const sw_expr_ast *a);
 
 /** Returns 1 when a and b are the same tree (kinds, values, slots, names and children; source
  * positions and the degree spelling of angle literals are ignored), else 0.  NULL equals NULL. */
-int sw_expr_ast_equal(const sw_expr_ast *a, const sw_expr_ast *b);
+SW_API int sw_expr_ast_equal(const sw_expr_ast *a, const sw_expr_ast *b);
 
 /** Returns a new number leaf (the caller owns it), or NULL when memory runs out. */
-sw_expr_ast *sw_expr_ast_number(double value);
+SW_API sw_expr_ast *sw_expr_ast_number(double value);
 
 /** Returns a new variable leaf for slot `slot` written `name` (copied), of type SW_EXPR_REAL or
  * SW_EXPR_BOOL; NULL when name is NULL, the type is invalid or memory runs out. */
-sw_expr_ast *sw_expr_ast_variable(const char *name, int slot, sw_expr_type type);
+SW_API sw_expr_ast *sw_expr_ast_variable(const char *name, int slot, sw_expr_type type);
 
 /** Returns a new name-argument leaf written `name` (copied) with resolved id `id`, for use as
  * an argument of sw_expr_ast_host(); NULL when name is NULL or memory runs out. */
-sw_expr_ast *sw_expr_ast_name(const char *name, int id);
+SW_API sw_expr_ast *sw_expr_ast_name(const char *name, int id);
 
 /** Returns a new operator or built-in function node of kind op (SW_EXPR_NEG .. SW_EXPR_CEIL)
  * over the operands a, b, c in written order (pass NULL for unused ones; if(c, a, b) takes
  * three).  Takes ownership of the operands, even on failure.  Returns NULL when an operand is
  * missing, a type does not fit, the tree would exceed SW_EXPR_MAX_HEIGHT or memory runs out. */
-sw_expr_ast *sw_expr_ast_node(sw_expr_op op, sw_expr_ast *a, sw_expr_ast *b, sw_expr_ast *c);
+SW_API sw_expr_ast *sw_expr_ast_node(sw_expr_op op, sw_expr_ast *a, sw_expr_ast *b, sw_expr_ast *c);
 
 /** Returns a new call of host function f with args[0..f->arity-1] (NAME leaves where f takes
  * a name, real expressions elsewhere).  Takes ownership of the arguments, even on failure.
  * Returns NULL when f is NULL, an argument is missing or of the wrong kind, the tree would
  * exceed SW_EXPR_MAX_HEIGHT or memory runs out. */
-sw_expr_ast *sw_expr_ast_host(const sw_expr_func *f, sw_expr_ast *const *args);
+SW_API sw_expr_ast *sw_expr_ast_host(const sw_expr_func *f, sw_expr_ast *const *args);
 
 /** Prints a into buf (size n, may be 0 with buf NULL) in the given syntax, NUL-terminated and
  * truncated to fit; numbers use the shortest of %.15g/%.16g/%.17g (C locale) that reads back
  * exactly, and parentheses appear only where precedence or associativity needs them.  Returns
  * the length the full text needs, excluding the NUL (as snprintf does). */
-int sw_expr_ast_print(const sw_expr_ast *a, sw_expr_syntax syntax, char *buf, size_t n);
+SW_API int sw_expr_ast_print(const sw_expr_ast *a, sw_expr_syntax syntax, char *buf, size_t n);
 
 /** Builds into *out d a / d slot, the derivative of the real expression a with respect to the
  * variable bound to slot `slot`, simplified (0*x, x+0, x*1, x^1 ... removed).  Non-smooth
@@ -244,28 +246,28 @@ int sw_expr_ast_print(const sw_expr_ast *a, sw_expr_syntax syntax, char *buf, si
  * SW_EUSAGE when a is boolean or a host call has no derivative ("no derivative for 'dist'",
  * added to diag, which may be NULL); SW_ENOMEM or SW_EINPUT (result deeper than
  * SW_EXPR_MAX_HEIGHT) otherwise.  *out is NULL on failure. */
-int sw_expr_ast_derivative(const sw_expr_ast *a, int slot, const sw_expr_symbols *sym,
-			   sw_diag *diag, sw_expr_ast **out);
+SW_API int sw_expr_ast_derivative(const sw_expr_ast *a, int slot, const sw_expr_symbols *sym,
+				  sw_diag *diag, sw_expr_ast **out);
 
 /* ---- compiled expressions --------------------------------------------------------------- */
 
 /** Parses and compiles text in one call (see sw_expr_ast_parse for the arguments and errors).
  * On success stores into *out a new compiled expression the caller frees with sw_expr_free(). */
-int sw_expr_compile(const char *text, const sw_expr_symbols *sym, const sw_expr_def *def,
-		    sw_diag *diag, sw_expr **out);
+SW_API int sw_expr_compile(const char *text, const sw_expr_symbols *sym, const sw_expr_def *def,
+			   sw_diag *diag, sw_expr **out);
 
 /** Compiles a tree (copied; the caller keeps a).  Returns SW_SUCCESS and a new sw_expr in *out,
  * SW_EINPUT (added to diag, may be NULL) when it needs more than SW_EXPR_MAX_STACK stack
  * entries, SW_ENOMEM, or SW_EUSAGE when a or out is NULL. */
-int sw_expr_compile_ast(const sw_expr_ast *a, sw_diag *diag, sw_expr **out);
+SW_API int sw_expr_compile_ast(const sw_expr_ast *a, sw_diag *diag, sw_expr **out);
 
 /** Frees a compiled expression.  e may be NULL. */
-void sw_expr_free(sw_expr *e);
+SW_API void sw_expr_free(sw_expr *e);
 
 /** Evaluates e with variables read from slots (may be NULL when e reads none) and host calls
  * made through env (may be NULL when e calls none).  Booleans give 1.0 or 0.0.  Does not
  * allocate; safe to call concurrently on one e. */
-double sw_expr_eval(const sw_expr *e, const double *slots, const sw_expr_env *env);
+SW_API double sw_expr_eval(const sw_expr *e, const double *slots, const sw_expr_env *env);
 
 /** Signed margin of a boolean expression: m > 0 where e is true and m < 0 where e is false;
  * m == 0 on the boundary, where the value decides.  a > b and a >= b give a - b; a < b and
@@ -273,19 +275,19 @@ double sw_expr_eval(const sw_expr *e, const double *slots, const sw_expr_env *en
  * |a - b|; and = min, or = max, not = -m; true/false and boolean variables +1/-1; if(c, p, q) the
  * margin of the chosen branch; host booleans through env->margin.  For a real expression returns
  * its value.  Same threading and allocation guarantees as sw_expr_eval(). */
-double sw_expr_margin(const sw_expr *e, const double *slots, const sw_expr_env *env);
+SW_API double sw_expr_margin(const sw_expr *e, const double *slots, const sw_expr_env *env);
 
 /** Returns the result type of e (SW_EXPR_REAL or SW_EXPR_BOOL). */
-sw_expr_type sw_expr_result_type(const sw_expr *e);
+SW_API sw_expr_type sw_expr_result_type(const sw_expr *e);
 
 /** Returns e's tree, owned by e and valid until sw_expr_free(e). */
-const sw_expr_ast *sw_expr_tree(const sw_expr *e);
+SW_API const sw_expr_ast *sw_expr_tree(const sw_expr *e);
 
 /** Prints e's tree (see sw_expr_ast_print). */
-int sw_expr_print(const sw_expr *e, sw_expr_syntax syntax, char *buf, size_t n);
+SW_API int sw_expr_print(const sw_expr *e, sw_expr_syntax syntax, char *buf, size_t n);
 
 /** Returns the evaluation-stack entries e needs (at most SW_EXPR_MAX_STACK). */
-int sw_expr_stack_depth(const sw_expr *e);
+SW_API int sw_expr_stack_depth(const sw_expr *e);
 
 /* ---- interval evaluation ---------------------------------------------------------------- */
 
@@ -301,8 +303,8 @@ int sw_expr_stack_depth(const sw_expr *e);
  * clipped to the defined points, and empty (*out_lo = +inf > *out_hi = -inf) when none is;
  * SW_EUSAGE when a or an output is NULL, or a slot's box is NaN or has lo > hi (bounds then
  * (-inf, inf)).  Does not allocate; recursion depth is a's height.  See src/expr/interval.c. */
-int sw_expr_interval(const sw_expr_ast *a, const double *lo, const double *hi, double *out_lo,
-		     double *out_hi);
+SW_API int sw_expr_interval(const sw_expr_ast *a, const double *lo, const double *hi,
+			    double *out_lo, double *out_hi);
 
 #ifdef __cplusplus
 }

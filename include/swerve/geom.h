@@ -2,6 +2,8 @@
 #ifndef SWERVE_GEOM_H
 #define SWERVE_GEOM_H
 
+#include "swerve/api.h"
+
 #include <math.h>
 
 #ifdef __cplusplus
@@ -27,24 +29,24 @@ static inline double sw_v2_dist(sw_vec2 a, sw_vec2 b) { return sw_v2_len(sw_v2_s
 
 /** Closest point of segment [a, b] to p; *u (may be NULL) receives its parameter in [0, 1].
  * A degenerate segment (a == b) returns a. */
-sw_vec2 sw_segment_closest(sw_vec2 a, sw_vec2 b, sw_vec2 p, double *u);
+SW_API sw_vec2 sw_segment_closest(sw_vec2 a, sw_vec2 b, sw_vec2 p, double *u);
 
 /** Distance from p to segment [a, b], metres. */
-double sw_segment_distance(sw_vec2 a, sw_vec2 b, sw_vec2 p);
+SW_API double sw_segment_distance(sw_vec2 a, sw_vec2 b, sw_vec2 p);
 
 /** Returns 1 when p lies strictly inside the simple polygon v[0..n-1] (even-odd rule), else 0. */
-int sw_polygon_contains(const sw_vec2 *v, int n, sw_vec2 p);
+SW_API int sw_polygon_contains(const sw_vec2 *v, int n, sw_vec2 p);
 
 /** Returns 1 when the closed segments [a, b] and [c, d] intersect (touching counts), else 0. */
-int sw_segments_intersect(sw_vec2 a, sw_vec2 b, sw_vec2 c, sw_vec2 d);
+SW_API int sw_segments_intersect(sw_vec2 a, sw_vec2 b, sw_vec2 c, sw_vec2 d);
 
 /** Position at arc length s along the closed polyline through p[0..n-1] and back to p[0]
  * (s taken modulo the loop length); n == 1 returns p[0].  *tangent (may be NULL) receives the
  * unit direction of travel. */
-sw_vec2 sw_polyline_loop_at(const sw_vec2 *p, int n, double s, sw_vec2 *tangent);
+SW_API sw_vec2 sw_polyline_loop_at(const sw_vec2 *p, int n, double s, sw_vec2 *tangent);
 
 /** Length of the closed polyline through p[0..n-1] and back to p[0], metres. */
-double sw_polyline_loop_length(const sw_vec2 *p, int n);
+SW_API double sw_polyline_loop_length(const sw_vec2 *p, int n);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef SWERVE_IO_H
 #define SWERVE_IO_H
 
+#include "swerve/api.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,12 +30,12 @@ extern "C" {
  * those files cite their own path.  On success *out owns a new model (free with
  * sw_model_free()).  On failure *out is NULL, every problem found is in diag, and the status is
  * SW_EINPUT (bad file content), SW_EIO (cannot read) or SW_ENOMEM. */
-int sw_scenario_load(const char *path, sw_model **out, sw_diag *diag);
+SW_API int sw_scenario_load(const char *path, sw_model **out, sw_diag *diag);
 
 /** Same as sw_scenario_load() for a document in memory; name is used in diagnostics, and
  * <use file="..."/> paths are relative to the current directory. */
-int sw_scenario_load_memory(const char *buf, size_t len, const char *name, sw_model **out,
-			    sw_diag *diag);
+SW_API int sw_scenario_load_memory(const char *buf, size_t len, const char *name, sw_model **out,
+				   sw_diag *diag);
 
 /** A numeric override of one scenario value, named as in docs/ensembles.md ("run.duration",
  * "walker.glm.d0", "group1.personality.courage", "walker.bind.wait", "*.glm.d0", or a bare
@@ -47,18 +49,18 @@ typedef struct sw_override {
  * validated and built, so every check of a load applies to them.  A name that matches nothing,
  * or cannot apply (a law parameter of an agent that runs a behaviour...), is an error naming
  * it and what was expected. */
-int sw_scenario_load_overrides(const char *path, const sw_override *ov, int n, sw_model **out,
-			       sw_diag *diag);
+SW_API int sw_scenario_load_overrides(const char *path, const sw_override *ov, int n,
+				      sw_model **out, sw_diag *diag);
 
 /** Loads and compiles the automaton file at path (format: docs/automata-format.md).  On success
  * *out owns a new automaton (free with sw_automaton_free(), or hand it to
  * sw_model_add_automaton()).  On failure *out is NULL, every problem found is in diag, and the
  * status is SW_EINPUT, SW_EIO or SW_ENOMEM. */
-int sw_automaton_load(const char *path, sw_automaton **out, sw_diag *diag);
+SW_API int sw_automaton_load(const char *path, sw_automaton **out, sw_diag *diag);
 
 /** Same as sw_automaton_load() for a document in memory; name is used in diagnostics. */
-int sw_automaton_load_memory(const char *buf, size_t len, const char *name, sw_automaton **out,
-			     sw_diag *diag);
+SW_API int sw_automaton_load_memory(const char *buf, size_t len, const char *name,
+				    sw_automaton **out, sw_diag *diag);
 
 /** Kinds of swerve XML files, by their root element. */
 typedef enum {
@@ -71,7 +73,7 @@ typedef enum {
 /** Looks at the root element of the file at path without parsing it (reads at most 8 KiB) and
  * stores an sw_xml_kind in *kind.  Returns SW_SUCCESS (also for SW_XML_UNKNOWN: the caller then
  * lets a full load report what is wrong) or SW_EIO with a diagnostic. */
-int sw_xml_root_kind(const char *path, int *kind, sw_diag *diag);
+SW_API int sw_xml_root_kind(const char *path, int *kind, sw_diag *diag);
 
 /** Settings of a SteerSuite test-case import (docs/steersuite.md); start from
  * sw_default_steersuite_def(). */
@@ -89,7 +91,7 @@ typedef struct sw_steersuite_def {
 } sw_steersuite_def;
 
 /** The default import settings. */
-sw_steersuite_def sw_default_steersuite_def(void);
+SW_API sw_steersuite_def sw_default_steersuite_def(void);
 
 /** Reads the SteerSuite test case at path (root <SteerBenchTestCase> in the namespace
  * http://www.magix.ucla.edu/steerbench) and builds the equivalent swerve scenario: its text
@@ -97,27 +99,27 @@ sw_steersuite_def sw_default_steersuite_def(void);
  * from that text by the scenario reader (*out, free with sw_model_free(); may be NULL).  Every
  * problem is in diag at the test case's file:line.  Returns SW_SUCCESS, SW_EINPUT, SW_EIO,
  * SW_ENOMEM or SW_EUSAGE (bad def); on failure nothing is returned. */
-int sw_steersuite_import(const char *path, const sw_steersuite_def *def, char **xml, size_t *len,
-			 sw_model **out, sw_diag *diag);
+SW_API int sw_steersuite_import(const char *path, const sw_steersuite_def *def, char **xml,
+				size_t *len, sw_model **out, sw_diag *diag);
 
 /** Same as sw_steersuite_import() for a test case in memory; name is used in diagnostics. */
-int sw_steersuite_import_memory(const char *buf, size_t len, const char *name,
-				const sw_steersuite_def *def, char **xml, size_t *xml_len,
-				sw_model **out, sw_diag *diag);
+SW_API int sw_steersuite_import_memory(const char *buf, size_t len, const char *name,
+				       const sw_steersuite_def *def, char **xml, size_t *xml_len,
+				       sw_model **out, sw_diag *diag);
 
 /** sw_steersuite_import() returning only the model. */
-int sw_steersuite_load(const char *path, const sw_steersuite_def *def, sw_model **out,
-		       sw_diag *diag);
+SW_API int sw_steersuite_load(const char *path, const sw_steersuite_def *def, sw_model **out,
+			      sw_diag *diag);
 
 /** Parses an angle: a number in radians, or a number followed by "deg" or "rad".  Returns
  * SW_SUCCESS and *out, or SW_EINPUT for anything else (including non-finite values). */
-int sw_parse_angle(const char *text, double *out);
+SW_API int sw_parse_angle(const char *text, double *out);
 
 /** The text of the scenario schema compiled into the library (NUL-terminated). */
-const char *sw_scenario_schema(void);
+SW_API const char *sw_scenario_schema(void);
 
 /** The text of the automaton schema compiled into the library (NUL-terminated). */
-const char *sw_automaton_schema(void);
+SW_API const char *sw_automaton_schema(void);
 
 /** A set of output files written atomically: each is written to a temporary file in the same
  * directory and renamed into place by sw_output_commit(); sw_output_abort() removes them. */
@@ -125,7 +127,7 @@ typedef struct sw_output sw_output;
 
 /** Prepares outputs in directory dir (created if missing) for world w: trajectory.csv,
  * events.jsonl and summary.json.  Returns SW_SUCCESS or SW_EIO with a diagnostic. */
-int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag);
+SW_API int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag);
 
 /** Options of sw_output_open_ex(). */
 enum {
@@ -136,39 +138,39 @@ enum {
 };
 
 /** sw_output_open() with options (SW_OUTPUT_* flags). */
-int sw_output_open_ex(const char *dir, const sw_model *m, unsigned flags, sw_output **out,
-		      sw_diag *diag);
+SW_API int sw_output_open_ex(const char *dir, const sw_model *m, unsigned flags, sw_output **out,
+			     sw_diag *diag);
 
 /** Registers o to log w's transitions to events.jsonl (call right after sw_world_create). */
-void sw_output_attach(sw_output *o, sw_world *w);
+SW_API void sw_output_attach(sw_output *o, sw_world *w);
 
 /** Appends one trajectory row per agent at the world's current time (an sw_sample_fn: pass the
  * output as ctx). */
-int sw_output_sample(const sw_world *w, void *ctx);
+SW_API int sw_output_sample(const sw_world *w, void *ctx);
 
 /** Writes the summary of w, closes and renames every file into place.  Frees o.  error (may be
  * NULL) marks a run that stopped early at a runtime failure: the summary then says
  * "status": "failed" with that message, and the files hold everything up to the last good
  * step. */
-int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag *diag);
+SW_API int sw_output_commit(sw_output *o, const sw_world *w, const char *error, sw_diag *diag);
 
 /** Removes the temporary files and frees o.  NULL is allowed. */
-void sw_output_abort(sw_output *o);
+SW_API void sw_output_abort(sw_output *o);
 
 /** After a write failed (sw_output_sample returned SW_EIO): adds "DIR/FILE: cannot write the
  * output: REASON" (the first failing file and its errno text, e.g. "No space left on device")
  * to diag.  Nothing when nothing failed. */
-void sw_output_report(const sw_output *o, sw_diag *diag);
+SW_API void sw_output_report(const sw_output *o, sw_diag *diag);
 
 /** The trajectory and event lines (and variable rows, when written) so far, as bytes (a
  * malloc'ed buffer), for a checkpoint; sw_output_restore() puts them into the fresh files of a resumed run.  Return
  * SW_SUCCESS, SW_EIO, SW_ENOMEM, or (restore) SW_EINPUT when the bytes are not such a record. */
-int sw_output_save(sw_output *o, void **out, size_t *len);
-int sw_output_restore(sw_output *o, const void *data, size_t len);
+SW_API int sw_output_save(sw_output *o, void **out, size_t *len);
+SW_API int sw_output_restore(sw_output *o, const void *data, size_t len);
 
 /** Writes the run summary of w as JSON to f (also used by sw_output_commit); error (may be NULL)
  * as in sw_output_commit. */
-int sw_summary_write_json(FILE *f, const sw_world *w, const char *error);
+SW_API int sw_summary_write_json(FILE *f, const sw_world *w, const char *error);
 
 #ifdef __cplusplus
 }

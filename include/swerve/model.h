@@ -7,6 +7,8 @@
 #ifndef SWERVE_MODEL_H
 #define SWERVE_MODEL_H
 
+#include "swerve/api.h"
+
 #include "swerve/core.h"
 #include "swerve/geom.h"
 #include "swerve/steer.h"
@@ -118,24 +120,24 @@ typedef struct sw_automaton sw_automaton;
 /** Compiles def: resolves names, compiles every expression (errors cite file:line:column and
  * say what was expected), checks types, and detects zero-time cycles whose guards are constant
  * true.  Returns SW_SUCCESS with *out owned by the caller (sw_automaton_free), or SW_EINPUT. */
-int sw_automaton_compile(const sw_automaton_def *def, sw_automaton **out, sw_diag *diag);
+SW_API int sw_automaton_compile(const sw_automaton_def *def, sw_automaton **out, sw_diag *diag);
 
 /** Frees a compiled automaton.  NULL is allowed. */
-void sw_automaton_free(sw_automaton *a);
+SW_API void sw_automaton_free(sw_automaton *a);
 
 /** Name, file, counts and names of a compiled automaton (for tools such as graph output). */
-const char *sw_automaton_name(const sw_automaton *a);
-int sw_automaton_is_signal(const sw_automaton *a);
-int sw_automaton_n_modes(const sw_automaton *a);
-const char *sw_automaton_mode_name(const sw_automaton *a, int mode);
+SW_API const char *sw_automaton_name(const sw_automaton *a);
+SW_API int sw_automaton_is_signal(const sw_automaton *a);
+SW_API int sw_automaton_n_modes(const sw_automaton *a);
+SW_API const char *sw_automaton_mode_name(const sw_automaton *a, int mode);
 /** Number of variables, and the name of variable k (declaration order; NULL out of range). */
-int sw_automaton_n_vars(const sw_automaton *a);
-const char *sw_automaton_var_name(const sw_automaton *a, int k);
-int sw_automaton_initial(const sw_automaton *a);
-int sw_automaton_n_transitions(const sw_automaton *a);
+SW_API int sw_automaton_n_vars(const sw_automaton *a);
+SW_API const char *sw_automaton_var_name(const sw_automaton *a, int k);
+SW_API int sw_automaton_initial(const sw_automaton *a);
+SW_API int sw_automaton_n_transitions(const sw_automaton *a);
 /** Transition k: source and target modes, label (NULL none) and guard text as printed back. */
-void sw_automaton_transition(const sw_automaton *a, int k, int *from, int *to,
-			     const char **label, char *guard, size_t guard_size);
+SW_API void sw_automaton_transition(const sw_automaton *a, int k, int *from, int *to,
+				    const char **label, char *guard, size_t guard_size);
 
 /** Scripted motion of a target or obstacle. */
 typedef enum {
@@ -417,51 +419,51 @@ typedef struct sw_model {
 } sw_model;
 
 /** Defaults (the one place where they live). */
-sw_obstacle_def sw_default_obstacle_def(void);
-sw_target_def sw_default_target_def(void);
-sw_agent_def sw_default_agent_def(void);
-sw_run_def sw_default_run_def(void);
+SW_API sw_obstacle_def sw_default_obstacle_def(void);
+SW_API sw_target_def sw_default_target_def(void);
+SW_API sw_agent_def sw_default_agent_def(void);
+SW_API sw_run_def sw_default_run_def(void);
 
 /** Allocates an empty model named name (may be NULL) read from file (may be NULL, used in
  * diagnostics).  Returns NULL when out of memory.  Free with sw_model_free(). */
-sw_model *sw_model_alloc(const char *name, const char *file);
+SW_API sw_model *sw_model_alloc(const char *name, const char *file);
 
 /** Frees a model and everything it owns.  NULL is allowed. */
-void sw_model_free(sw_model *m);
+SW_API void sw_model_free(sw_model *m);
 
 /** Adds an object after checking every value (finite, in range); problems are added to diag at
  * def->line and SW_EINPUT is returned.  Not allowed after finalisation (SW_EUSAGE). */
-int sw_model_add_obstacle(sw_model *m, const sw_obstacle_def *def, sw_diag *diag);
-int sw_model_add_target(sw_model *m, const sw_target_def *def, sw_diag *diag);
-int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag);
+SW_API int sw_model_add_obstacle(sw_model *m, const sw_obstacle_def *def, sw_diag *diag);
+SW_API int sw_model_add_target(sw_model *m, const sw_target_def *def, sw_diag *diag);
+SW_API int sw_model_add_agent(sw_model *m, const sw_agent_def *def, sw_diag *diag);
 /** Adds a compiled automaton; the model takes ownership of a (also on failure).  Names must be
  * unique.  Agents and signals refer to automata by name, so add automata first. */
-int sw_model_add_automaton(sw_model *m, sw_automaton *a, int line, sw_diag *diag);
-int sw_model_add_region(sw_model *m, const sw_region_def *def, sw_diag *diag);
-int sw_model_add_signal(sw_model *m, const sw_signal_def *def, sw_diag *diag);
+SW_API int sw_model_add_automaton(sw_model *m, sw_automaton *a, int line, sw_diag *diag);
+SW_API int sw_model_add_region(sw_model *m, const sw_region_def *def, sw_diag *diag);
+SW_API int sw_model_add_signal(sw_model *m, const sw_signal_def *def, sw_diag *diag);
 
 /** Defaults of a field definition. */
-sw_field_def sw_default_field_def(void);
+SW_API sw_field_def sw_default_field_def(void);
 
 /** Adds a world field after checking it (unique name, known static target, resolution and
  * margin > 0).  Fields must be added after the targets they name. */
-int sw_model_add_field(sw_model *m, const sw_field_def *def, sw_diag *diag);
+SW_API int sw_model_add_field(sw_model *m, const sw_field_def *def, sw_diag *diag);
 
 /** Index of the named field, or -1. */
-int sw_model_find_field(const sw_model *m, const char *name);
+SW_API int sw_model_find_field(const sw_model *m, const char *name);
 
 /** Index of the named automaton, region or signal, or -1. */
-int sw_model_find_automaton(const sw_model *m, const char *name);
-int sw_model_find_region(const sw_model *m, const char *name);
-int sw_model_find_signal(const sw_model *m, const char *name);
+SW_API int sw_model_find_automaton(const sw_model *m, const char *name);
+SW_API int sw_model_find_region(const sw_model *m, const char *name);
+SW_API int sw_model_find_signal(const sw_model *m, const char *name);
 
 /** Sets the run settings after checking them (line: source line for diagnostics). */
-int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_diag *diag);
+SW_API int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_diag *diag);
 
 /** Resolves names, applies personality, and checks the whole scene: duplicate names, unknown
  * targets, agents starting inside an obstacle or overlapping one (an error: a run that starts in
  * collision has no meaningful clearance metrics).  Returns SW_SUCCESS or SW_EINPUT. */
-int sw_model_finalize(sw_model *m, sw_diag *diag);
+SW_API int sw_model_finalize(sw_model *m, sw_diag *diag);
 
 /** Makes the scenario three-dimensional (before finalisation): agents and targets take heights
  * z, agents a heading elevation (pitch); discs become vertical pillars (infinite cylinders) and
@@ -469,25 +471,25 @@ int sw_model_finalize(sw_model *m, sw_diag *diag);
  * what the 3-D engine does not do (laws other than GLM, agility... see model/model3.c).
  * line: the source line saying so (for diagnostics), 0 if none.
  * Returns SW_SUCCESS or SW_EUSAGE (finalised model). */
-int sw_model_set_3d(sw_model *m, int line);
+SW_API int sw_model_set_3d(sw_model *m, int line);
 
 /** Index of the named target / obstacle / agent, or -1. */
-int sw_model_find_target(const sw_model *m, const char *name);
-int sw_model_find_obstacle(const sw_model *m, const char *name);
-int sw_model_find_agent(const sw_model *m, const char *name);
+SW_API int sw_model_find_target(const sw_model *m, const char *name);
+SW_API int sw_model_find_obstacle(const sw_model *m, const char *name);
+SW_API int sw_model_find_agent(const sw_model *m, const char *name);
 
 /** Displacement of a scripted motion at time t, m. */
-sw_vec2 sw_motion_displacement(const sw_model *m, const sw_motion *mo, double t);
+SW_API sw_vec2 sw_motion_displacement(const sw_model *m, const sw_motion *mo, double t);
 
 /** Position of target i at time t, m. */
-sw_vec2 sw_model_target_position(const sw_model *m, int i, double t);
+SW_API sw_vec2 sw_model_target_position(const sw_model *m, int i, double t);
 
 /** Primitive i at time t: disc centre (*a) or segment ends (*a, *b) (b may be NULL for discs). */
-void sw_model_prim_at(const sw_model *m, int i, double t, sw_vec2 *a, sw_vec2 *b);
+SW_API void sw_model_prim_at(const sw_model *m, int i, double t, sw_vec2 *a, sw_vec2 *b);
 
 /** Signed clearance between a disc (centre p, radius r) and obstacle i at time t, m: negative
  * when they overlap or, for a closed polygon, when p is inside it. */
-double sw_model_obstacle_clearance(const sw_model *m, int i, double t, sw_vec2 p, double r);
+SW_API double sw_model_obstacle_clearance(const sw_model *m, int i, double t, sw_vec2 p, double r);
 
 #ifdef __cplusplus
 }

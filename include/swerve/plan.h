@@ -15,6 +15,8 @@
 #ifndef SWERVE_PLAN_H
 #define SWERVE_PLAN_H
 
+#include "swerve/api.h"
+
 #include <stdint.h>
 
 #include "swerve/core.h"
@@ -45,10 +47,10 @@ typedef struct sw_grid {
 
 /** Allocates a grid of nx * ny nodes with every value 0 and (nav) every node free.  Returns
  * NULL when out of memory or when nx, ny < 3 or h is not a positive finite number. */
-sw_grid *sw_grid_alloc(sw_grid_kind kind, int nx, int ny, double x0, double y0, double h);
+SW_API sw_grid *sw_grid_alloc(sw_grid_kind kind, int nx, int ny, double x0, double y0, double h);
 
 /** Frees a grid.  NULL is allowed. */
-void sw_grid_free(sw_grid *g);
+SW_API void sw_grid_free(sw_grid *g);
 
 /** Settings of the Laplace solver.  Obtain defaults from sw_default_solver_def(). */
 typedef struct sw_solver_def {
@@ -73,28 +75,28 @@ typedef struct sw_solve_stats {
 } sw_solve_stats;
 
 /** Defaults (the one place where they live). */
-sw_solver_def sw_default_solver_def(void);
+SW_API sw_solver_def sw_default_solver_def(void);
 
 /** Solves the discrete Laplace equation on the free nodes of a nav grid: fixed nodes keep their
  * values (any finite values, not only 0 and 1); free nodes start from their current values.
  * Every border node must be fixed.  Returns SW_SUCCESS (also when max_sweeps ran out: see
  * stats->converged), SW_EUSAGE (not a nav grid, a free border node, bad settings) or
  * SW_ENOMEM.  stats may be NULL. */
-int sw_grid_solve(sw_grid *g, const sw_solver_def *def, sw_solve_stats *stats);
+SW_API int sw_grid_solve(sw_grid *g, const sw_solver_def *def, sw_solve_stats *stats);
 
 /** Direction of steepest ascent of a nav field (towards its target) or of a vector field at p,
  * by bilinear interpolation of node directions: nav nodes contribute grad(phi) / phi by central
  * differences (free nodes with phi > 0 only), vector nodes their vector.  Returns 1 and the unit
  * vector in *dir, or 0 (and *dir = 0) outside the grid or where no node contributes. */
-int sw_grid_direction(const sw_grid *g, sw_vec2 p, sw_vec2 *dir);
+SW_API int sw_grid_direction(const sw_grid *g, sw_vec2 p, sw_vec2 *dir);
 
 /** Follows the field's direction from p for a path length `dist` in steps of at most h, and
  * stores the end point in *out.  Returns 0 (and *out = p) when the direction at p is undefined;
  * otherwise 1 (stopping early where the direction becomes undefined). */
-int sw_grid_lookahead(const sw_grid *g, sw_vec2 p, double dist, sw_vec2 *out);
+SW_API int sw_grid_lookahead(const sw_grid *g, sw_vec2 p, double dist, sw_vec2 *out);
 
 /** Value of a nav field at p by bilinear interpolation (0 outside the grid). */
-double sw_grid_value(const sw_grid *g, sw_vec2 p);
+SW_API double sw_grid_value(const sw_grid *g, sw_vec2 p);
 
 /* --- navigation fields over a model ----------------------------------------------------- */
 
@@ -107,7 +109,7 @@ typedef struct sw_plan_options {
 	sw_solver_def solver;  /**< solver settings; default sw_default_solver_def() */
 } sw_plan_options;
 
-sw_plan_options sw_default_plan_options(void);
+SW_API sw_plan_options sw_default_plan_options(void);
 
 /** Rasterizes the static world of m for a navigation field to target `target` (index): nodes
  * spaced `resolution` m over the bounding box of the static obstacles, the targets and the
@@ -118,43 +120,43 @@ sw_plan_options sw_default_plan_options(void);
  * local steering layer avoids them).  Returns SW_SUCCESS with a new grid in *out, SW_EINPUT
  * (moving target, grid larger than SW_GRID_MAX_NODES, the target buried in obstacles; a
  * diagnostic cites `line`) or SW_ENOMEM. */
-int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, double clearance,
-			 double margin, int line, sw_grid **out, sw_diag *diag);
+SW_API int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, double clearance,
+				double margin, int line, sw_grid **out, sw_diag *diag);
 
 /** Largest number of nodes of a rasterized navigation grid. */
 #define SW_GRID_MAX_NODES (64L * 1024L * 1024L)
 
 /** Content key of a rasterized nav problem: a 64-bit FNV-1a hash of the grid geometry, the
  * fixed-node mask and values, and the solver settings (and a format version). */
-uint64_t sw_navgrid_key(const sw_grid *g, const sw_solver_def *def);
+SW_API uint64_t sw_navgrid_key(const sw_grid *g, const sw_solver_def *def);
 
 /** Solves a rasterized nav grid, reading the result from the cache folder when a valid entry
  * for its key exists and writing it there (atomically: a temporary file renamed into place)
  * after a solve.  A cache entry that fails validation (size, magic, key, geometry, checksum,
  * values) is ignored and replaced.  cache_dir: a folder, or NULL/"" for no cache.  Returns
  * SW_SUCCESS or the status of sw_grid_solve; cache write failures are only warnings in diag. */
-int sw_navgrid_solve_cached(sw_grid *g, const sw_solver_def *def, const char *cache_dir,
-			    sw_solve_stats *stats, sw_diag *diag);
+SW_API int sw_navgrid_solve_cached(sw_grid *g, const sw_solver_def *def, const char *cache_dir,
+				   sw_solve_stats *stats, sw_diag *diag);
 
 /** The cache folder the options name (see sw_plan_options.cache_dir) into buf; returns buf, or
  * NULL when caching is off or the path does not fit. */
-const char *sw_plan_cache_dir(const sw_plan_options *o, char *buf, size_t n);
+SW_API const char *sw_plan_cache_dir(const sw_plan_options *o, char *buf, size_t n);
 
 /** Loads a vector field file (format: docs/scenario-format.md).  Returns SW_SUCCESS with a new
  * SW_GRID_VECTOR grid in *out, SW_EIO (cannot read) or SW_EINPUT with a diagnostic citing
  * path:line and what was expected, or SW_ENOMEM. */
-int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag);
+SW_API int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag);
 
 /** Prepares every field the model declares that has no grid yet: navigation fields are
  * rasterized and solved (through the cache of o; o may be NULL for defaults), vector fields are
  * loaded from their files.  Call it after loading and before creating worlds (the model's field
  * grids are then shared, read-only, by every world); sw_world_create prepares missing fields
  * itself, for that world only.  Returns SW_SUCCESS or the first failure, with diagnostics. */
-int sw_plan_prepare(sw_model *m, const sw_plan_options *o, sw_diag *diag);
+SW_API int sw_plan_prepare(sw_model *m, const sw_plan_options *o, sw_diag *diag);
 
 /** Builds the grid of model field k (see sw_plan_prepare) into *out without attaching it. */
-int sw_plan_build_field(const sw_model *m, int k, const sw_plan_options *o, sw_grid **out,
-			sw_solve_stats *stats, sw_diag *diag);
+SW_API int sw_plan_build_field(const sw_model *m, int k, const sw_plan_options *o, sw_grid **out,
+			       sw_solve_stats *stats, sw_diag *diag);
 
 #ifdef __cplusplus
 }

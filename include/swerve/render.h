@@ -12,6 +12,8 @@
 #ifndef SWERVE_RENDER_H
 #define SWERVE_RENDER_H
 
+#include "swerve/api.h"
+
 #include "swerve/sim.h"
 
 #ifdef __cplusplus
@@ -26,27 +28,27 @@ typedef enum {
 
 /** The format named by path's extension (".svg" or ".png") into *fmt; SW_EUSAGE for any other
  * extension. */
-int sw_image_format_of(const char *path, sw_image_format *fmt);
+SW_API int sw_image_format_of(const char *path, sw_image_format *fmt);
 
 /** A recording of a run. */
 typedef struct sw_trace sw_trace;
 
 /** Allocates an empty trace for runs of model m (which must outlive it); NULL when out of
  * memory.  Free with sw_trace_free(). */
-sw_trace *sw_trace_alloc(const sw_model *m);
+SW_API sw_trace *sw_trace_alloc(const sw_model *m);
 
 /** Frees a trace.  NULL is allowed. */
-void sw_trace_free(sw_trace *tr);
+SW_API void sw_trace_free(sw_trace *tr);
 
 /** Records every agent at the world's current time: an sw_sample_fn (pass the trace as ctx). */
-int sw_trace_sample(const sw_world *w, void *ctx);
+SW_API int sw_trace_sample(const sw_world *w, void *ctx);
 
 /** Records one transition: an sw_event_fn (pass the trace as ctx). */
-void sw_trace_event(const sw_world *w, int unit, double t, int from, int to, const char *label,
-		    const char *guard, void *ctx);
+SW_API void sw_trace_event(const sw_world *w, int unit, double t, int from, int to,
+			   const char *label, const char *guard, void *ctx);
 
 /** Number of samples recorded per agent. */
-int sw_trace_n_samples(const sw_trace *tr);
+SW_API int sw_trace_n_samples(const sw_trace *tr);
 
 /** Drawing options; defaults from sw_default_render_def(). */
 typedef struct sw_render_def {
@@ -65,32 +67,32 @@ typedef struct sw_render_def {
 } sw_render_def;
 
 /** The default drawing options. */
-sw_render_def sw_default_render_def(void);
+SW_API sw_render_def sw_default_render_def(void);
 
 /** Writes a picture of trace tr (recorded from world w, for mode names; def may be NULL for the
  * defaults) to path in format fmt, atomically.  Returns SW_SUCCESS, or SW_EIO / SW_ENOMEM with a
  * diagnostic. */
-int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
-		    sw_image_format fmt, const char *path, sw_diag *diag);
+SW_API int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+			   sw_image_format fmt, const char *path, sw_diag *diag);
 
 /** sw_render_image() in SVG. */
-int sw_render_svg(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
-		  const char *path, sw_diag *diag);
+SW_API int sw_render_svg(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+			 const char *path, sw_diag *diag);
 
 /** Writes the picture of trace tr as it was at time t (s): trajectories up to t, the agents'
  * discs and moving obstacles at t (the last sample at or before t), the legend of the whole run
  * (when def->legend), no instants or agent names; the frame's size and colours do not depend on
  * t (a video's frames line up).  Same returns as sw_render_image(). */
-int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *def, double t,
-		    sw_image_format fmt, const char *path, sw_diag *diag);
+SW_API int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+			   double t, sw_image_format fmt, const char *path, sw_diag *diag);
 
 /** Writes an animated SVG of trace tr to path, atomically: the scene, the trajectories drawn
  * faintly, and every agent as a disc with a heading stroke that moves through the samples
  * (SMIL animateTransform translate/rotate, its fill following the mode's colour), moving
  * obstacles likewise, and a time bar; it plays in def->anim_speed times real time and repeats.
  * Viewers without SMIL show t = 0.  Same returns as sw_render_image(). */
-int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
-			const char *path, sw_diag *diag);
+SW_API int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_def *def,
+			       const char *path, sw_diag *diag);
 
 /* --- Heading plot ------------------------------------------------------------------------- */
 
@@ -103,11 +105,11 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
  * points circles of class "fixed-stable" / "fixed-unstable"; the plot area a rect of class
  * "frame".  Returns SW_SUCCESS, SW_EUSAGE (agent out of range or not running GLM in its current
  * mode, with a diagnostic) or SW_EIO. */
-int sw_plot_heading_svg(const sw_world *w, int agent, const char *path, sw_diag *diag);
+SW_API int sw_plot_heading_svg(const sw_world *w, int agent, const char *path, sw_diag *diag);
 
 /** sw_plot_heading_svg() in format fmt. */
-int sw_plot_heading(const sw_world *w, int agent, sw_image_format fmt, const char *path,
-		    sw_diag *diag);
+SW_API int sw_plot_heading(const sw_world *w, int agent, sw_image_format fmt, const char *path,
+			   sw_diag *diag);
 
 /** Writes time series of agent `agent` from trace tr (recorded from world w) to path in format
  * fmt, atomically: three panels over the run's time, heading (degrees, wrapped to [-180, 180),
@@ -116,8 +118,8 @@ int sw_plot_heading(const sw_world *w, int agent, sw_image_format fmt, const cha
  * transitions as vertical lines of class "transition".  Each panel's plot area is a rect of
  * class "frame".  Returns SW_SUCCESS, SW_EUSAGE (agent out of range or an empty trace, with a
  * diagnostic), SW_ENOMEM or SW_EIO. */
-int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_format fmt,
-		   const char *path, sw_diag *diag);
+SW_API int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_format fmt,
+			  const char *path, sw_diag *diag);
 /* --- Fields (global planning, plan.h) ----------------------------------------------------- */
 
 struct sw_grid;
@@ -129,14 +131,14 @@ typedef struct sw_field_svg_def {
 	double max_length; /**< longest streamline, m; default 200 */
 } sw_field_svg_def;
 
-sw_field_svg_def sw_default_field_svg_def(void);
+SW_API sw_field_svg_def sw_default_field_svg_def(void);
 
 /** Writes an SVG picture of field grid g over model m's map to path, atomically (see
  * render/field_svg.c): blocked region (class "blocked"), obstacles, streamlines (polylines in
  * the group of class "streamlines"), targets and agents' start positions.  Returns SW_SUCCESS,
  * SW_EUSAGE or SW_EIO with a diagnostic. */
-int sw_render_field_svg(const sw_model *m, const struct sw_grid *g, const sw_field_svg_def *def,
-			const char *path, sw_diag *diag);
+SW_API int sw_render_field_svg(const sw_model *m, const struct sw_grid *g,
+			       const sw_field_svg_def *def, const char *path, sw_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef SWERVE_SIM_H
 #define SWERVE_SIM_H
 
+#include "swerve/api.h"
+
 #include "swerve/model.h"
 
 #ifdef __cplusplus
@@ -53,7 +55,7 @@ typedef struct sw_steerbench_metrics {
 
 /** SteerBench's composite01 score of one agent: 50 * sb_collisions + sb_time + sb_energy (the
  * CAVW 2008 weights alpha = 50, beta = gamma = 1).  The scenario score is its mean over agents. */
-double sw_steerbench_composite01(const sw_steerbench_metrics *mt);
+SW_API double sw_steerbench_composite01(const sw_steerbench_metrics *mt);
 
 /** Most macro steps one run may take (run.duration / run.step, rounded up): at the default step
  * of 0.25 s about 290 days of simulated time.  A run asking for more is refused before it starts
@@ -68,70 +70,70 @@ double sw_steerbench_composite01(const sw_steerbench_metrics *mt);
  * steps, substeps in 1 .. SW_RUN_MAX_SUBSTEPS, at most SW_WORLD_MAX_UNITS agents and signals)
  * and stores the number of macro steps in *steps (may be NULL).  Returns SW_SUCCESS, or
  * SW_EINPUT with a diagnostic naming the model's file and what was asked. */
-int sw_run_steps(const sw_model *m, long *steps, sw_diag *diag);
+SW_API int sw_run_steps(const sw_model *m, long *steps, sw_diag *diag);
 
 /** Creates a world for a finalised model at t = 0.  Returns SW_SUCCESS, SW_EUSAGE (model not
  * finalised), SW_EINPUT (unknown integrator, or a run beyond the bounds of sw_run_steps, with a
  * diagnostic) or SW_ENOMEM.  The world keeps a pointer to m, which must outlive it. */
-int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag);
+SW_API int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag);
 
 /** Destroys a world.  NULL is allowed. */
-void sw_world_destroy(sw_world *w);
+SW_API void sw_world_destroy(sw_world *w);
 
 /** Advances every agent by one macro step (model->run.step).  On a numeric failure it returns
  * SW_ENUMERIC and adds a diagnostic naming the agent, the time and the last good state; the world
  * then keeps the last good state. */
-int sw_world_step(sw_world *w, sw_diag *diag);
+SW_API int sw_world_step(sw_world *w, sw_diag *diag);
 
 /** The model the world runs (never NULL). */
-const sw_model *sw_world_model(const sw_world *w);
+SW_API const sw_model *sw_world_model(const sw_world *w);
 
 /** Current time, s. */
-double sw_world_time(const sw_world *w);
+SW_API double sw_world_time(const sw_world *w);
 
 /** Number of macro steps taken. */
-long sw_world_steps(const sw_world *w);
+SW_API long sw_world_steps(const sw_world *w);
 
 /** Agents done at the current time: in a terminal mode of their automaton (no law, no
  * transition out, e.g. an imported goal sequence's `done`), or arrived and stopped. */
-int sw_world_agents_done(const sw_world *w);
+SW_API int sw_world_agents_done(const sw_world *w);
 
 /** 1 when the run is over before its duration: run.stop_when_done is set and every agent is
  * done (sw_world_run and the ensemble runners stop there), else 0. */
-int sw_world_done(const sw_world *w);
+SW_API int sw_world_done(const sw_world *w);
 
 /** Copies agent i's state into *out. */
-void sw_world_agent(const sw_world *w, int i, sw_agent_state *out);
+SW_API void sw_world_agent(const sw_world *w, int i, sw_agent_state *out);
 
 /** The steering law and parameters agent i runs in its current mode (personality applied);
  * valid until the world is destroyed.  An agent standing still in a mode without a law still
  * reports that mode's (unused) definition. */
-const sw_steer_def *sw_world_steer(const sw_world *w, int i);
+SW_API const sw_steer_def *sw_world_steer(const sw_world *w, int i);
 
 /** Metrics of agent i (pointer valid until the world is destroyed). */
-const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i);
+SW_API const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i);
 
 /** SteerBench metrics of agent i (pointer valid until the world is destroyed), or NULL when the
  * run does not keep them (sw_run_def.steerbench = 0). */
-const sw_steerbench_metrics *sw_world_steerbench(const sw_world *w, int i);
+SW_API const sw_steerbench_metrics *sw_world_steerbench(const sw_world *w, int i);
 
 /** Minimum clearance of agent i to obstacle j over the run so far, m. */
-double sw_world_min_clearance(const sw_world *w, int i, int j);
+SW_API double sw_world_min_clearance(const sw_world *w, int i, int j);
 
 /** The situation agent i perceives at the world's current time and state, into *s, with
  * percepts written to buf (capacity cap; *s->obs points into it).  Returns the number of
  * percepts available (may exceed cap: then only cap are stored), or -1 when out of memory.
  * Like sw_world_glm_terms(), it uses (and may grow) the world's scratch buffer: do not call it
  * from several threads at once on one world. */
-int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap);
+SW_API int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap);
 
 /** Agent i's personality, with the traits drawn for this world when the scenario gives
  * distributions (uniform(lo, hi), normal(mean, sd)). */
-const sw_personality *sw_world_personality(const sw_world *w, int i);
+SW_API const sw_personality *sw_world_personality(const sw_world *w, int i);
 
 /** GLM evaluation of agent i at the current state (for outputs and analysis); returns SW_EUSAGE
  * when the agent does not run GLM, and in a 3-D world (whose law is sw_glm3_eval). */
-int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);
+SW_API int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);
 
 /** Called at every discrete transition of a unit (agent or signal, see sw_world_n_units): time t
  * (s), modes from and to, the transition's label ("" when it has none) and its guard as text. */
@@ -140,21 +142,21 @@ typedef void (*sw_event_fn)(const sw_world *w, int agent, double t, int from, in
 
 /** Registers fn (may be NULL) to be called at every transition.  Events during
  * sw_world_create() (agents starting at their target) happen before registration. */
-void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx);
+SW_API void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx);
 
 /** Static name of mode `mode` of unit i: for plain-law agents "steer" or "arrived", else the
  * automaton's mode name. */
-const char *sw_world_mode_name(const sw_world *w, int i, int mode);
+SW_API const char *sw_world_mode_name(const sw_world *w, int i, int mode);
 
 /** Units are the agents (0 .. n_agents - 1) followed by the signals; their number. */
-int sw_world_n_units(const sw_world *w);
+SW_API int sw_world_n_units(const sw_world *w);
 /** Name of unit u (agent or signal name). */
-const char *sw_world_unit_name(const sw_world *w, int u);
+SW_API const char *sw_world_unit_name(const sw_world *w, int u);
 /** Current mode of unit u. */
-int sw_world_unit_mode(const sw_world *w, int u);
+SW_API int sw_world_unit_mode(const sw_world *w, int u);
 /** Continuous state of unit u: [steering state 0..6, then for automaton units time_in_mode and
  * the automaton's variables in declaration order]; *dim (may be NULL) receives its length. */
-const double *sw_world_unit_state(const sw_world *w, int u, int *dim);
+SW_API const double *sw_world_unit_state(const sw_world *w, int u, int *dim);
 
 /* --- Three dimensions (sim/space3.c; steering-models.md section 1.5) ----------------------- */
 
@@ -174,15 +176,16 @@ enum {
 };
 
 /** 1 when the world is three-dimensional. */
-int sw_world_is_3d(const sw_world *w);
+SW_API int sw_world_is_3d(const sw_world *w);
 
 /** Agent i's SW_STATE3_DIM 3-D entries (a pointer into its state), or NULL in a 2-D world. */
-const double *sw_world_agent3(const sw_world *w, int i);
+SW_API const double *sw_world_agent3(const sw_world *w, int i);
 
 /** The 3-D situation agent i perceives now (3-D worlds; like sw_world_perceive): percepts are
  * copied to buf (capacity cap).  Returns the number available, -1 when out of memory, -2 in a
  * 2-D world. */
-int sw_world_perceive3(const sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf, int cap);
+SW_API int sw_world_perceive3(const sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf,
+			      int cap);
 
 /** Number of threads sw_world_step uses; n = 0: automatic, one per processor but at most one
  * per 1024 agents (small worlds step on one thread).  Results are identical for every n (each
@@ -191,26 +194,27 @@ int sw_world_perceive3(const sw_world *w, int i, sw_situation3 *s, sw_percept3 *
  * and after a short spin at every hand-over, so a busy machine does not make several threads
  * slower than one; they end with the world.  Allocates per-thread scratch here, never inside a
  * step.  Returns SW_SUCCESS, SW_EUSAGE, or SW_ENOMEM (out of memory or threads). */
-int sw_world_set_threads(sw_world *w, int n);
+SW_API int sw_world_set_threads(sw_world *w, int n);
 
 /** The number of threads in use. */
-int sw_world_threads(const sw_world *w);
+SW_API int sw_world_threads(const sw_world *w);
 
 /** Turns the single-evaluation path of explicit Euler GLM agents on (default) or off; results
  * are bit for bit the same either way (for tests and benchmarks). */
-void sw_world_set_fast_path(sw_world *w, int on);
+SW_API void sw_world_set_fast_path(sw_world *w, int on);
 
 /** The world's state as bytes (a malloc'ed buffer the caller frees): time, step count, every
  * unit's state and mode, targets, random streams, metrics, the position history and the
  * SteerBench sums, with a layout key and a checksum.  Returns SW_SUCCESS, SW_EUSAGE or
  * SW_ENOMEM. */
-int sw_world_checkpoint(const sw_world *w, void **out, size_t *len);
+SW_API int sw_world_checkpoint(const sw_world *w, void **out, size_t *len);
 
 /** Restores a checkpoint into w, a world freshly created from the same model (same scenario,
  * seed and build); then w continues exactly as the checkpointed world would have.  A damaged,
  * truncated or foreign checkpoint is refused with a diagnostic naming `name` (SW_EINPUT) and
  * leaves w as it was. */
-int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name, sw_diag *diag);
+SW_API int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name,
+			    sw_diag *diag);
 
 /** Called at every sample (t = 0 and every run.sample seconds); non-zero return stops the run
  * with that status. */
@@ -220,8 +224,8 @@ typedef int (*sw_sample_fn)(const sw_world *w, void *ctx);
  * NULL) is called after each step with the fraction done.  Returns the first failing status.
  * A world that has already stepped (e.g. restored from a checkpoint) continues from its time and
  * is not sampled again at it. */
-int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(double frac),
-		 sw_diag *diag);
+SW_API int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(double frac),
+			sw_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef SWERVE_STEER_H
 #define SWERVE_STEER_H
 
+#include "swerve/api.h"
+
 #include "swerve/expr.h"
 
 #ifdef __cplusplus
@@ -273,89 +275,90 @@ typedef struct sw_fixed_point {
 } sw_fixed_point;
 
 /** Defaults (the one place where they live). */
-sw_glm_params sw_default_glm_params(void);
-sw_fw_params sw_default_fw_params(void);
-sw_pf_params sw_default_pf_params(void);
-sw_wall_params sw_default_wall_params(void);
-sw_ttc_params sw_default_ttc_params(void);
-sw_sf_params sw_default_sf_params(void);
-sw_personality sw_default_personality(void);
+SW_API sw_glm_params sw_default_glm_params(void);
+SW_API sw_fw_params sw_default_fw_params(void);
+SW_API sw_pf_params sw_default_pf_params(void);
+SW_API sw_wall_params sw_default_wall_params(void);
+SW_API sw_ttc_params sw_default_ttc_params(void);
+SW_API sw_sf_params sw_default_sf_params(void);
+SW_API sw_personality sw_default_personality(void);
 /** A GLM steer def with default parameters. */
-sw_steer_def sw_default_steer_def(void);
+SW_API sw_steer_def sw_default_steer_def(void);
 
 /** 1 when two steer defs behave the same: the same law with the same parameters of that law
  * (the other laws' parameters are ignored), the same field and look-ahead. */
-int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q);
+SW_API int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q);
 
 /** Returns the static name of a law ("glm", "fw", "potential", "wall", "ttc", "sf"). */
-const char *sw_law_name(sw_law law);
+SW_API const char *sw_law_name(sw_law law);
 
 /* --- GLM building blocks ------------------------------------------------------------------ */
 
 /** Target attractor f_tar = -a sin(phi - psi_T), eq. (2); *dfdphi (may be NULL) = its slope. */
-double sw_glm_target(double a, double phi, double psi_t, double *dfdphi);
+SW_API double sw_glm_target(double a, double phi, double psi_t, double *dfdphi);
 
 /** One obstacle repeller f_obs_i = R W D, eqs. (3)-(7), for heading error e = wrap(phi - psi_i),
  * half-width dpsi (rad, in (0, pi/2]), clearance r (m, already floored), delta and d0.
  * *dfdphi, *w, *d (each may be NULL) receive d f_obs_i / d phi, W_i and D_i. */
-double sw_glm_repeller(double e, double dpsi, double r, double delta, double d0, double *dfdphi,
-		       double *w, double *d);
+SW_API double sw_glm_repeller(double e, double dpsi, double r, double delta, double d0,
+			      double *dfdphi, double *w, double *d);
 
 /** dpsi_i = asin(min(1, (rho + rho_a + margin) / dist)) (decision in section 1.1). */
-double sw_glm_dpsi(double rho, double rho_a, double margin, double dist);
+SW_API double sw_glm_dpsi(double rho, double rho_a, double margin, double dist);
 
 /** Competition parameters a1, a2, g12, g21 from sum D, sum W and the fields, eqs. (9)-(10). */
-void sw_glm_competition(const sw_glm_params *p, double f_tar, double df_tar, double f_obs,
-			double df_obs, double sum_d, double sum_w, double *a1, double *a2,
-			double *g12, double *g21);
+SW_API void sw_glm_competition(const sw_glm_params *p, double f_tar, double df_tar, double f_obs,
+			       double df_obs, double sum_d, double sum_w, double *a1, double *a2,
+			       double *g12, double *g21);
 
 /** Right-hand side of (8): (w_tar', w_obs') for weights w[2]. */
-void sw_glm_weights_rhs(double a1, double a2, double g12, double g21, const double w[2],
-			double dw[2]);
+SW_API void sw_glm_weights_rhs(double a1, double a2, double g12, double g21, const double w[2],
+			       double dw[2]);
 
 /** The fixed points of (8) with non-negative coordinates (up to 4), with their Jacobian
  * eigenvalues computed by GSL; *n receives the count.  Returns SW_SUCCESS or a GSL error. */
-int sw_glm_fixed_points(double a1, double a2, double g12, double g21, sw_fixed_point fp[4],
-			int *n);
+SW_API int sw_glm_fixed_points(double a1, double a2, double g12, double g21, sw_fixed_point fp[4],
+			       int *n);
 
 /** Relaxes the weights w[2] (in: warm start, out: the stable fixed point reached from it) for
  * fixed parameters, robustly for stiff parameter sets (see competition.c).  Returns SW_SUCCESS or
  * an error code when the relaxation fails. */
-int sw_glm_relax(double a1, double a2, double g12, double g21, double w[2]);
+SW_API int sw_glm_relax(double a1, double a2, double g12, double g21, double w[2]);
 
 /** A reusable workspace for sw_glm_relax_ws(): the GSL driver of the bistable branch, allocated
  * once instead of at every call that integrates. */
 typedef struct sw_relax_ws sw_relax_ws;
 
 /** Allocates a workspace (NULL when out of memory). */
-sw_relax_ws *sw_relax_ws_alloc(void);
+SW_API sw_relax_ws *sw_relax_ws_alloc(void);
 
 /** Frees a workspace.  NULL is allowed. */
-void sw_relax_ws_free(sw_relax_ws *ws);
+SW_API void sw_relax_ws_free(sw_relax_ws *ws);
 
 /** sw_glm_relax() with a workspace (ws may be NULL): the same results, bit for bit, without
  * allocating when ws is given. */
-int sw_glm_relax_ws(double a1, double a2, double g12, double g21, double w[2], sw_relax_ws *ws);
+SW_API int sw_glm_relax_ws(double a1, double a2, double g12, double g21, double w[2],
+			   sw_relax_ws *ws);
 
 /** Evaluates every GLM term at heading phi for the situation, with weights |w_tar|, |w_obs|. */
-void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, double w_tar,
-		 double w_obs, sw_glm_terms *out);
+SW_API void sw_glm_eval(const sw_glm_params *p, const sw_situation *s, double phi, double w_tar,
+			double w_obs, sw_glm_terms *out);
 
 /** sw_glm_eval() for a heading given by its cosine and sine, which a caller may already have
  * (they must be those of sw_steer_velocity(1, phi), so that every path computes the same bits);
  * out->psi_t is NAN (not needed by the law; sw_glm_eval() fills it). */
-void sw_glm_eval_cs(const sw_glm_params *p, const sw_situation *s, double cphi, double sphi,
-		    double w_tar, double w_obs, sw_glm_terms *out);
+SW_API void sw_glm_eval_cs(const sw_glm_params *p, const sw_situation *s, double cphi, double sphi,
+			   double w_tar, double w_obs, sw_glm_terms *out);
 
 /** sw_glm_eval_cs() for n situations at once: out[k] is what sw_glm_eval_cs(p[k], s[k], cphi[k],
  * sphi[k], w_tar, w_obs, &out[k]) gives, bit for bit.  Faster for crowds: the vectorised obstacle
  * loops of several agents run together, so that their long chains of vector calls overlap. */
-void sw_glm_eval_batch(int n, const sw_glm_params *const p[], const sw_situation *const s[],
-		       const double cphi[], const double sphi[], double w_tar, double w_obs,
-		       sw_glm_terms out[]);
+SW_API void sw_glm_eval_batch(int n, const sw_glm_params *const p[], const sw_situation *const s[],
+			      const double cphi[], const double sphi[], double w_tar, double w_obs,
+			      sw_glm_terms out[]);
 
 /** Applies personality courage to GLM parameters (section 1.4); other traits act in the rhs. */
-sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers);
+SW_API sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers);
 
 /* --- k-class competition, eq. (11) --------------------------------------------------------- */
 
@@ -382,20 +385,20 @@ typedef struct sw_kfixed_point {
  * gsl_eigen_nonsymm.  At most cap points are stored in fp; *n receives the number found (which
  * may exceed cap; 2^k always suffices).  Returns SW_SUCCESS, SW_EUSAGE (bad k or NULL
  * arguments), SW_ENUMERIC (non-finite parameters), SW_ENOMEM or a GSL error. */
-int sw_competition_kclass(int k, const double *a, const double *g, sw_kfixed_point *fp, int cap,
-			  int *n);
+SW_API int sw_competition_kclass(int k, const double *a, const double *g, sw_kfixed_point *fp,
+				 int cap, int *n);
 
 /* --- FW and potential field ---------------------------------------------------------------- */
 
 /** phi'' of eq. (13) at heading phi and turning rate phidot. Obstacles are points at the
  * percepts' reference points; d_i is the centre-to-reference distance. */
-double sw_fw_accel(const sw_fw_params *p, const sw_situation *s, double phi, double phidot);
+SW_API double sw_fw_accel(const sw_fw_params *p, const sw_situation *s, double phi, double phidot);
 
 /** Desired heading psi_d of the wall-following law for the situation (see sw_wall_params). */
-double sw_wall_heading(const sw_wall_params *p, const sw_situation *s, double phi);
+SW_API double sw_wall_heading(const sw_wall_params *p, const sw_situation *s, double phi);
 
 /** Gradient of the potential U of section 3 at the agent position, into grad[2]. */
-void sw_pf_gradient(const sw_pf_params *p, const sw_situation *s, double grad[2]);
+SW_API void sw_pf_gradient(const sw_pf_params *p, const sw_situation *s, double grad[2]);
 
 /* --- Time-to-collision law (steer/ttc.c) -------------------------------------------------- */
 
@@ -403,18 +406,18 @@ void sw_pf_gradient(const sw_pf_params *p, const sw_situation *s, double grad[2]
  * v[2] (m/s) and sum of radii r (m): the smallest root of |x + v t| = r,
  * tau = (b - sqrt(b^2 - a c)) / a with a = v.v, b = -x.v, c = x.x - r^2.  Returns INFINITY when
  * they never collide (a == 0, discriminant <= 0 or tau < 0) and 0 when they overlap (c < 0). */
-double sw_ttc_tau(const double x[2], const double v[2], double r);
+SW_API double sw_ttc_tau(const double x[2], const double v[2], double r);
 
 /** Interaction energy E(tau) = k tau^-2 exp(-tau / tau0), m^2/s^2 (0 for tau = INFINITY). */
-double sw_ttc_energy(const sw_ttc_params *p, double tau);
+SW_API double sw_ttc_energy(const sw_ttc_params *p, double tau);
 
 /** Interaction force F = -grad_x E(tau(x, v, r)) on the first disc (x is its position relative
  * to the second one) into f[2], m/s^2:
  *     F = k exp(-tau/tau0) tau^-2 (2/tau + 1/tau0) (x + tau v) / sqrt(b^2 - a c),
  * its magnitude capped at p->f_max; 0 without a collision; overlapping discs (c < 0) are pushed
  * apart along x with magnitude f_max.  Returns tau (as sw_ttc_tau). */
-double sw_ttc_force(const sw_ttc_params *p, const double x[2], const double v[2], double r,
-		    double f[2]);
+SW_API double sw_ttc_force(const sw_ttc_params *p, const double x[2], const double v[2], double r,
+			   double f[2]);
 
 /** Acceleration of an agent with velocity vel[2] (m/s) in the situation, into acc[2] (m/s^2):
  * the goal force (v_pref e_goal - vel) / xi (goal velocity 0 without a target) plus the forces of
@@ -425,11 +428,11 @@ double sw_ttc_force(const sw_ttc_params *p, const double x[2], const double v[2]
  * obstacle beyond max(clearance, 0) / t_contact.  The clearance c then obeys c' >= -c / t_contact,
  * so it stays positive (with explicit Euler as long as the step is below t_contact).  out may
  * not alias u. */
-void sw_ttc_wall_velocity(const sw_ttc_params *p, const sw_situation *s, const double u[2],
-			  double out[2]);
+SW_API void sw_ttc_wall_velocity(const sw_ttc_params *p, const sw_situation *s, const double u[2],
+				 double out[2]);
 
-void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double vel[2],
-		  double acc[2]);
+SW_API void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double vel[2],
+			 double acc[2]);
 
 /* --- Social force law (steer/sf.c) ------------------------------------------------------- */
 
@@ -438,21 +441,21 @@ void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double ve
  * r the sum of radii (m) and e[2] the agent's unit direction of motion (for the anisotropy).  The
  * body force and friction act only on overlap (d < r); coincident centres give no force.
  * Returns d - r (the gap, m). */
-double sw_sf_force(const sw_sf_params *p, const double x[2], const double du[2], double r,
-		   const double e[2], double f[2]);
+SW_API double sw_sf_force(const sw_sf_params *p, const double x[2], const double du[2], double r,
+			  const double e[2], double f[2]);
 
 /** The repulsive potential of the normal force (lambda = 1), J:
  *     U(d) = A B exp((r - d) / B) + k g(r - d)^2 / 2,
  * so that the normal part of sw_sf_force() is -grad_x U. */
-double sw_sf_potential(const sw_sf_params *p, const double x[2], double r);
+SW_API double sw_sf_potential(const sw_sf_params *p, const double x[2], double r);
 
 /** Acceleration of an agent with signed speed v (m/s) along the unit heading e[2] in the
  * situation, into acc[2] (m/s^2): the driving force (v0 e0 - v e) / tau (goal velocity 0 without
  * a target) plus the forces of the percepts within p->range divided by the mass (agents with
  * their velocities from s->agent_v, obstacles static, a wall at its closest point as a disc of
  * radius 0; the anisotropy reads the direction of motion, -e when v < 0). */
-void sw_sf_accel(const sw_sf_params *p, const sw_situation *s, double v, const double e[2],
-		 double acc[2]);
+SW_API void sw_sf_accel(const sw_sf_params *p, const sw_situation *s, double v, const double e[2],
+			double acc[2]);
 
 /* --- Whole right-hand sides --------------------------------------------------------------- */
 
@@ -465,18 +468,19 @@ void sw_sf_accel(const sw_sf_params *p, const sw_situation *s, double v, const d
  * a from sw_ttc_accel() (v' >= 0 while v <= 0, so that v stays non-negative); SF the same
  * with a from sw_sf_accel() and a signed speed (v < 0: pushed backwards, facing phi).
  * Returns SW_SUCCESS, or SW_ENUMERIC when a derivative is not finite. */
-int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_situation *s,
-		 const double y[SW_STATE_DIM], double dydt[SW_STATE_DIM], sw_glm_terms *terms);
+SW_API int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_situation *s,
+			const double y[SW_STATE_DIM], double dydt[SW_STATE_DIM],
+			sw_glm_terms *terms);
 
 /** Velocity (v cos phi, v sin phi) into vel[2]: the motion part of every law's right-hand side
  * (one function, so every path that moves an agent computes the same bits). */
-void sw_steer_velocity(double v, double phi, double vel[2]);
+SW_API void sw_steer_velocity(double v, double phi, double vel[2]);
 
 /** The algebraic outputs of a law at state y (after a step): the commanded speed, and for PF the
  * heading of motion.  Writes y[V] (when there is no speed lag) and y[PHI] (PF only); for TTC
  * (speed is state) only clamps y[V] to >= 0; for SF (signed speed) writes nothing. */
-void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
-			const sw_situation *s, double y[SW_STATE_DIM]);
+SW_API void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
+			       const sw_situation *s, double y[SW_STATE_DIM]);
 
 /* --- Three dimensions, steering-models.md section 1.5 (steer/glm3.c) ----------------------- */
 
@@ -518,8 +522,8 @@ typedef struct sw_glm3_terms {
 } sw_glm3_terms;
 
 /** Evaluates the 3-D GLM law at the unit heading u[3] with weights |w_tar|, |w_obs|. */
-void sw_glm3_eval(const sw_glm_params *p, const sw_situation3 *s, const double u[3], double w_tar,
-		  double w_obs, sw_glm3_terms *out);
+SW_API void sw_glm3_eval(const sw_glm_params *p, const sw_situation3 *s, const double u[3],
+			 double w_tar, double w_obs, sw_glm3_terms *out);
 
 /* --- Symbolic emitters (the twin rule of DESIGN.md) -------------------------------------- */
 
@@ -566,8 +570,8 @@ typedef struct sw_emit_ctx {
  * w' = rhs(8) / eps whatever def->glm.weights says (the relaxed form has no flow); the noise of
  * eq. (1) is not part of the flow; personality lags are included.  On failure every out[k] is
  * NULL.  The caller frees each tree with sw_expr_ast_free(). */
-int sw_steer_emit(const sw_steer_def *def, const sw_personality *pers, const sw_emit_ctx *ctx,
-		  sw_expr_ast *out[SW_STATE_DIM]);
+SW_API int sw_steer_emit(const sw_steer_def *def, const sw_personality *pers,
+			 const sw_emit_ctx *ctx, sw_expr_ast *out[SW_STATE_DIM]);
 
 #ifdef __cplusplus
 }
