@@ -34,7 +34,7 @@ LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm -pthread
 
 # Library sources, one folder per module.
 LIB_SRC := \
-	src/core/diag.c src/core/rng.c src/core/files.c src/core/input.c src/core/atomic.c \
+	src/core/diag.c src/core/rng.c src/core/files.c src/core/input.c src/core/atomic.c src/core/text.c \
 	src/expr/lex.c src/expr/parse.c src/expr/ast.c src/expr/compile.c src/expr/eval.c \
 	src/expr/print.c src/expr/deriv.c src/expr/interval.c \
 	src/geom/geom.c \

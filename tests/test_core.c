@@ -1,9 +1,12 @@
 /* tests/test_core.c - diagnostics, status names, RNG streams, angle wrapping. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
 
+#include "core/core_internal.h"
 #include "swerve/core.h"
 #include "tests.h"
 
@@ -107,6 +110,77 @@ START_TEST(status_names_cover_ours_and_gsl)
 }
 END_TEST
 
+START_TEST(text_builder_fixed_truncates_and_measures)
+{
+	char buf[8];
+	memset(buf, 'x', sizeof buf);
+	sw__text t = sw__text_fixed(buf, sizeof buf);
+	sw__text_put(&t, "abc");
+	sw__text_put(&t, "");
+	sw__text_put(&t, "defghij"); /* 10 characters: 7 fit with the terminator */
+	ck_assert_int_eq(sw__text_end(&t), 10);
+	ck_assert_str_eq(buf, "abcdefg");
+	sw__text m = sw__text_fixed(NULL, 99); /* no buffer: only measures */
+	sw__text_put(&m, "hello, ");
+	sw__text_put(&m, "world");
+	ck_assert_int_eq(sw__text_end(&m), 12);
+	char one[1] = {'x'};
+	sw__text z = sw__text_fixed(one, 1);
+	sw__text_put(&z, "abc");
+	ck_assert_int_eq(sw__text_end(&z), 3);
+	ck_assert_int_eq(one[0], '\0');
+}
+END_TEST
+
+START_TEST(text_builder_heap_grows_and_hands_over)
+{
+	sw__text t = sw__text_heap();
+	char *empty = sw__text_take(&t);
+	ck_assert_ptr_nonnull(empty);
+	ck_assert_str_eq(empty, "");
+	free(empty);
+	char want[1201];
+	for (int i = 0; i < 400; i++) { /* past the first 256 bytes and two doublings */
+		sw__text_put(&t, "ab");
+		sw__text_put(&t, i % 2 ? "c" : "d");
+		memcpy(want + 3 * i, i % 2 ? "abc" : "abd", 3);
+	}
+	want[1200] = '\0';
+	ck_assert_int_eq((int)t.len, 1200);
+	char *s = sw__text_take(&t);
+	ck_assert_str_eq(s, want);
+	ck_assert_ptr_null(t.buf); /* the builder is left empty */
+	free(s);
+	t.failed = 1; /* as after a failed realloc: appends stop, take returns NULL */
+	sw__text_put(&t, "x");
+	ck_assert_ptr_null(sw__text_take(&t));
+}
+END_TEST
+
+START_TEST(json_strings_and_numbers)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	ck_assert_ptr_nonnull(f);
+	sw__json_str(f, "a\"b\\c\n\x01\x1f caf\xc3\xa9 ~");
+	fputc(' ', f);
+	sw__json_str(f, NULL);
+	fputc(' ', f);
+	sw__json_num(f, 0.1);
+	fputc(' ', f);
+	sw__json_num(f, -1e23);
+	fputc(' ', f);
+	sw__json_num(f, NAN);
+	fputc(' ', f);
+	sw__json_num(f, -INFINITY);
+	fclose(f);
+	ck_assert_str_eq(out, "\"a\\\"b\\\\c\\u000a\\u0001\\u001f caf\xc3\xa9 ~\" \"\" "
+			      "0.10000000000000001 -9.9999999999999992e+22 null null");
+	free(out);
+}
+END_TEST
+
 Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -117,6 +191,9 @@ Suite *core_suite(void)
 	tcase_add_test(tc, diag_formats_location_and_counts_errors);
 	tcase_add_test(tc, fmt_num_is_the_shortest_exact_text);
 	tcase_add_test(tc, status_names_cover_ours_and_gsl);
+	tcase_add_test(tc, text_builder_fixed_truncates_and_measures);
+	tcase_add_test(tc, text_builder_heap_grows_and_hands_over);
+	tcase_add_test(tc, json_strings_and_numbers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/core_internal.h"
 
 static void analyze_usage(FILE *f)
 {
@@ -37,30 +38,6 @@ static void analyze_usage(FILE *f)
 	      "T after the end of the run, an agent that does not run GLM at T, or one that has\n"
 	      "arrived and stands still at T (the heading dynamics need motion).\n",
 	      f);
-}
-
-/* A JSON number (null when not finite). */
-static void jnum(FILE *f, double x)
-{
-	if (isfinite(x))
-		fprintf(f, "%.17g", x);
-	else
-		fputs("null", f);
-}
-
-static void jstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 static const char *fp_meaning(double wt, double wo)
@@ -193,91 +170,91 @@ static void print_json(FILE *f, const analysis *A)
 {
 	const sw_glm_terms *g = &A->g;
 	fputs("{\"agent\": ", f);
-	jstr(f, A->agent);
+	sw__json_str(f, A->agent);
 	fputs(", \"mode\": ", f);
-	jstr(f, A->mode);
+	sw__json_str(f, A->mode);
 	fputs(", \"t\": ", f);
-	jnum(f, A->t);
+	sw__json_num(f, A->t);
 	fputs(",\n \"situation\": {\"x\": ", f);
-	jnum(f, A->x);
+	sw__json_num(f, A->x);
 	fputs(", \"y\": ", f);
-	jnum(f, A->y);
+	sw__json_num(f, A->y);
 	fputs(", \"heading\": ", f);
-	jnum(f, A->phi);
+	sw__json_num(f, A->phi);
 	fputs(", \"target\": ", f);
 	if (A->has_target) {
 		fputs("{\"x\": ", f);
-		jnum(f, A->tx);
+		sw__json_num(f, A->tx);
 		fputs(", \"y\": ", f);
-		jnum(f, A->ty);
+		sw__json_num(f, A->ty);
 		fputs(", \"psi_t\": ", f);
-		jnum(f, g->psi_t);
+		sw__json_num(f, g->psi_t);
 		fputs("}", f);
 	} else {
 		fputs("null", f);
 	}
 	fprintf(f, ", \"percepts\": %d},\n \"fields\": {\"f_tar\": ", A->n_percepts);
-	jnum(f, g->f_tar);
+	sw__json_num(f, g->f_tar);
 	fputs(", \"df_tar\": ", f);
-	jnum(f, g->df_tar);
+	sw__json_num(f, g->df_tar);
 	fputs(", \"f_obs\": ", f);
-	jnum(f, g->f_obs);
+	sw__json_num(f, g->f_obs);
 	fputs(", \"df_obs\": ", f);
-	jnum(f, g->df_obs);
+	sw__json_num(f, g->df_obs);
 	fputs(", \"sum_d\": ", f);
-	jnum(f, g->sum_d);
+	sw__json_num(f, g->sum_d);
 	fputs(", \"sum_w\": ", f);
-	jnum(f, g->sum_w);
+	sw__json_num(f, g->sum_w);
 	fputs("},\n \"competition\": {\"a1\": ", f);
-	jnum(f, g->a1);
+	sw__json_num(f, g->a1);
 	fputs(", \"a2\": ", f);
-	jnum(f, g->a2);
+	sw__json_num(f, g->a2);
 	fputs(", \"g12\": ", f);
-	jnum(f, g->g12);
+	sw__json_num(f, g->g12);
 	fputs(", \"g21\": ", f);
-	jnum(f, g->g21);
+	sw__json_num(f, g->g21);
 	fputs("},\n \"fixed_points\": [", f);
 	for (int i = 0; i < A->n_fp; i++) {
 		const sw_fixed_point *p = &A->fp[i];
 		fputs(i ? ",\n   {\"w_tar\": " : "\n   {\"w_tar\": ", f);
-		jnum(f, p->w_tar);
+		sw__json_num(f, p->w_tar);
 		fputs(", \"w_obs\": ", f);
-		jnum(f, p->w_obs);
+		sw__json_num(f, p->w_obs);
 		fputs(", \"eig_re\": [", f);
-		jnum(f, p->eig_re[0]);
+		sw__json_num(f, p->eig_re[0]);
 		fputs(", ", f);
-		jnum(f, p->eig_re[1]);
+		sw__json_num(f, p->eig_re[1]);
 		fputs("], \"eig_im\": [", f);
-		jnum(f, p->eig_im[0]);
+		sw__json_num(f, p->eig_im[0]);
 		fputs(", ", f);
-		jnum(f, p->eig_im[1]);
+		sw__json_num(f, p->eig_im[1]);
 		fprintf(f, "], \"stable\": %s, \"meaning\": ", p->stable ? "true" : "false");
-		jstr(f, fp_meaning(p->w_tar, p->w_obs));
+		sw__json_str(f, fp_meaning(p->w_tar, p->w_obs));
 		fputs("}", f);
 	}
 	fputs("],\n \"weights\": {\"w_tar\": ", f);
-	jnum(f, A->wt);
+	sw__json_num(f, A->wt);
 	fputs(", \"w_obs\": ", f);
-	jnum(f, A->wo);
+	sw__json_num(f, A->wo);
 	fprintf(f, ", \"nearest\": %d, \"distance\": ", A->nearest);
-	jnum(f, A->nearest_dist);
+	sw__json_num(f, A->nearest_dist);
 	fputs("}", f);
 	if (A->kclass) {
 		fputs(",\n \"kclass\": [", f);
 		for (int i = 0; i < A->n_kfp; i++) {
 			const sw_kfixed_point *p = &A->kfp[i];
 			fprintf(f, "%s{\"support\": %u, \"w\": [", i ? ",\n   " : "\n   ", p->support);
-			jnum(f, p->w[0]);
+			sw__json_num(f, p->w[0]);
 			fputs(", ", f);
-			jnum(f, p->w[1]);
+			sw__json_num(f, p->w[1]);
 			fputs("], \"eig_re\": [", f);
-			jnum(f, p->eig_re[0]);
+			sw__json_num(f, p->eig_re[0]);
 			fputs(", ", f);
-			jnum(f, p->eig_re[1]);
+			sw__json_num(f, p->eig_re[1]);
 			fputs("], \"eig_im\": [", f);
-			jnum(f, p->eig_im[0]);
+			sw__json_num(f, p->eig_im[0]);
 			fputs(", ", f);
-			jnum(f, p->eig_im[1]);
+			sw__json_num(f, p->eig_im[1]);
 			fprintf(f, "], \"stable\": %s}", p->stable ? "true" : "false");
 		}
 		fputs("]", f);

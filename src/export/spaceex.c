@@ -18,6 +18,7 @@
 #include <libxml/xmlversion.h>
 #include <libxml/xmlwriter.h>
 
+#include "core/core_internal.h"
 #include "export_internal.h"
 
 extern const char sw_spaceex_schema_text[];
@@ -29,28 +30,13 @@ const char *sw_spaceex_schema(void)
 
 /* ---- expressions --------------------------------------------------------------------- */
 
-typedef struct {
-	char *buf;
-	size_t n, len;
-} sbuf;
-
-static void put(sbuf *w, const char *s)
-{
-	size_t k = strlen(s);
-	if (w->len + 1 < w->n) {
-		size_t room = w->n - 1 - w->len;
-		memcpy(w->buf + w->len, s, k < room ? k : room);
-	}
-	w->len += k;
-}
-
 static void num_text(char *b, size_t n, double v);
 
-static void put_num(sbuf *w, double v)
+static void put_num(sw__text *w, double v)
 {
 	char b[40];
 	num_text(b, sizeof b, v);
-	put(w, b);
+	sw__text_put(w, b);
 }
 
 /* Printing precedence: 1 + -, 2 * /, 5 atoms (leaves, calls, and the parenthesised power and
@@ -72,18 +58,18 @@ static int prec(const sw_expr_ast *a)
 	}
 }
 
-static void pr(sbuf *w, const sw_expr_ast *a);
+static void pr(sw__text *w, const sw_expr_ast *a);
 
-static void pr_paren(sbuf *w, const sw_expr_ast *a, int paren)
+static void pr_paren(sw__text *w, const sw_expr_ast *a, int paren)
 {
 	if (paren)
-		put(w, "(");
+		sw__text_put(w, "(");
 	pr(w, a);
 	if (paren)
-		put(w, ")");
+		sw__text_put(w, ")");
 }
 
-static void pr(sbuf *w, const sw_expr_ast *a)
+static void pr(sw__text *w, const sw_expr_ast *a)
 {
 	static const char *fn[SW_EXPR_OP_COUNT] = {
 	    [SW_EXPR_SIN] = "sin", [SW_EXPR_COS] = "cos",	[SW_EXPR_TAN] = "tan",
@@ -95,50 +81,48 @@ static void pr(sbuf *w, const sw_expr_ast *a)
 	    [SW_EXPR_DIV] = " / "};
 	switch (a->op) {
 	case SW_EXPR_NUM: put_num(w, a->value); return;
-	case SW_EXPR_BOOLEAN: put(w, a->value != 0.0 ? "true" : "false"); return;
-	case SW_EXPR_VAR: put(w, a->name); return;
+	case SW_EXPR_BOOLEAN: sw__text_put(w, a->value != 0.0 ? "true" : "false"); return;
+	case SW_EXPR_VAR: sw__text_put(w, a->name); return;
 	case SW_EXPR_NEG:
-		put(w, "(-");
+		sw__text_put(w, "(-");
 		pr_paren(w, a->kid[0], prec(a->kid[0]) < 5);
-		put(w, ")");
+		sw__text_put(w, ")");
 		return;
 	case SW_EXPR_POW:
-		put(w, "(");
+		sw__text_put(w, "(");
 		pr_paren(w, a->kid[0], prec(a->kid[0]) < 5);
-		put(w, "^");
+		sw__text_put(w, "^");
 		pr_paren(w, a->kid[1], !(a->kid[1]->op == SW_EXPR_NUM && a->kid[1]->value >= 0));
-		put(w, ")");
+		sw__text_put(w, ")");
 		return;
 	default: break;
 	}
 	if (fn[a->op] || a->nkid == 1 || a->op == SW_EXPR_HOST) {
 		/* functions (only the profile's reach a SpaceEx printer) */
-		put(w, fn[a->op] ? fn[a->op] : a->name ? a->name : "?");
-		put(w, "(");
+		sw__text_put(w, fn[a->op] ? fn[a->op] : a->name ? a->name : "?");
+		sw__text_put(w, "(");
 		for (int i = 0; i < a->nkid; i++) {
 			if (i)
-				put(w, ", ");
+				sw__text_put(w, ", ");
 			pr(w, a->kid[i]);
 		}
-		put(w, ")");
+		sw__text_put(w, ")");
 		return;
 	}
 	int p = prec(a), pl = prec(a->kid[0]), pr_ = prec(a->kid[1]);
 	int right_strict = a->op == SW_EXPR_SUB || a->op == SW_EXPR_DIV;
 	pr_paren(w, a->kid[0], p >= 1 ? pl < p : (p == 0 ? pl <= 0 : 0));
-	put(w, rel[a->op] ? rel[a->op] : " ? ");
+	sw__text_put(w, rel[a->op] ? rel[a->op] : " ? ");
 	pr_paren(w, a->kid[1],
 		 p >= 1 ? (right_strict ? pr_ <= p : pr_ < p) : (p == 0 ? pr_ <= 0 : pr_ < 0));
 }
 
 int sw_hybrid_print_expr(const sw_expr_ast *e, char *buf, size_t n)
 {
-	sbuf w = {buf, buf ? n : 0, 0};
+	sw__text w = sw__text_fixed(buf, n);
 	if (e)
 		pr(&w, e);
-	if (w.n > 0)
-		buf[w.len < w.n ? w.len : w.n - 1] = '\0';
-	return (int)w.len;
+	return sw__text_end(&w);
 }
 
 char *xw_expr(const sw_hybrid *h, const sw_expr_ast *e)
@@ -156,61 +140,29 @@ char *xw_expr(const sw_hybrid *h, const sw_expr_ast *e)
 	return s;
 }
 
-/* ---- text accumulation ------------------------------------------------------------------ */
-
-typedef struct {
-	char *s;
-	size_t len, cap;
-	int failed;
-} tbuf;
-
-static void tb_add(tbuf *t, const char *s)
-{
-	size_t k = strlen(s);
-	if (t->failed)
-		return;
-	if (t->len + k + 1 > t->cap) {
-		size_t nc = t->cap ? 2 * t->cap : 256;
-		while (nc < t->len + k + 1)
-			nc *= 2;
-		char *p = realloc(t->s, nc);
-		if (!p) {
-			t->failed = 1;
-			return;
-		}
-		t->s = p;
-		t->cap = nc;
-	}
-	memcpy(t->s + t->len, s, k + 1);
-	t->len += k;
-}
-
-static void tb_expr(tbuf *t, const sw_hybrid *h, const sw_expr_ast *e)
+/* Appends the text of e (xw_expr()) to t. */
+static void tb_expr(sw__text *t, const sw_hybrid *h, const sw_expr_ast *e)
 {
 	char *s = xw_expr(h, e);
 	if (!s)
 		t->failed = 1;
 	else
-		tb_add(t, s);
+		sw__text_put(t, s);
 	free(s);
 }
 
 /* "v' == e & ..." for the state variables of c, from trees e[k]. */
 static char *primed_list(const sw_hybrid *h, const sw_hcomponent *c, sw_expr_ast *const *e)
 {
-	tbuf t = {0};
+	sw__text t = sw__text_heap();
 	for (int k = 0; k < c->n_state; k++) {
 		if (k)
-			tb_add(&t, " & ");
-		tb_add(&t, c->vars[k].name);
-		tb_add(&t, "' == ");
+			sw__text_put(&t, " & ");
+		sw__text_put(&t, c->vars[k].name);
+		sw__text_put(&t, "' == ");
 		tb_expr(&t, h, e[k]);
 	}
-	if (t.failed) {
-		free(t.s);
-		return NULL;
-	}
-	return t.s ? t.s : calloc(1, 1);
+	return sw__text_take(&t);
 }
 
 /* A number as an expression: the shortest text that reads back exactly, negatives in
@@ -226,42 +178,38 @@ static void num_text(char *b, size_t n, double v)
 
 char *xw_initially(const sw_hybrid *h)
 {
-	tbuf t = {0};
+	sw__text t = sw__text_heap();
 	char b[64];
 	for (int i = 0; i < h->n_instances; i++) {
 		const sw_hinstance *in = &h->instances[i];
 		const sw_hcomponent *c = &h->components[in->component];
 		if (i)
-			tb_add(&t, " & ");
-		tb_add(&t, "loc(");
-		tb_add(&t, in->name);
-		tb_add(&t, ")==");
-		tb_add(&t, c->locations[in->initial_location].name);
+			sw__text_put(&t, " & ");
+		sw__text_put(&t, "loc(");
+		sw__text_put(&t, in->name);
+		sw__text_put(&t, ")==");
+		sw__text_put(&t, c->locations[in->initial_location].name);
 		for (int k = 0; k < c->n_state; k++) {
-			tb_add(&t, " & ");
+			sw__text_put(&t, " & ");
 			if (in->init_lo[k] == in->init_hi[k]) {
-				tb_add(&t, in->map[k]);
+				sw__text_put(&t, in->map[k]);
 				num_text(b, sizeof b, in->init_lo[k]);
-				tb_add(&t, "==");
-				tb_add(&t, b);
+				sw__text_put(&t, "==");
+				sw__text_put(&t, b);
 			} else {
 				num_text(b, sizeof b, in->init_lo[k]);
-				tb_add(&t, b);
-				tb_add(&t, "<=");
-				tb_add(&t, in->map[k]);
-				tb_add(&t, " & ");
-				tb_add(&t, in->map[k]);
-				tb_add(&t, "<=");
+				sw__text_put(&t, b);
+				sw__text_put(&t, "<=");
+				sw__text_put(&t, in->map[k]);
+				sw__text_put(&t, " & ");
+				sw__text_put(&t, in->map[k]);
+				sw__text_put(&t, "<=");
 				num_text(b, sizeof b, in->init_hi[k]);
-				tb_add(&t, b);
+				sw__text_put(&t, b);
 			}
 		}
 	}
-	if (t.failed) {
-		free(t.s);
-		return NULL;
-	}
-	return t.s ? t.s : calloc(1, 1);
+	return sw__text_take(&t);
 }
 
 /* ---- XML ------------------------------------------------------------------------------ */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "export_internal.h"
 
 static const char *role_name(sw_hvar_role r)
@@ -63,23 +64,6 @@ int sw_hybrid_dot(const sw_hybrid *h, FILE *f)
 
 /* ---- JSON ----------------------------------------------------------------------------- */
 
-static void js(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static void jexpr(FILE *f, const sw_hybrid *h, const sw_expr_ast *e)
 {
 	if (!e) {
@@ -87,21 +71,21 @@ static void jexpr(FILE *f, const sw_hybrid *h, const sw_expr_ast *e)
 		return;
 	}
 	char *s = xw_expr(h, e);
-	js(f, s ? s : "");
+	sw__json_str(f, s ? s : "");
 	free(s);
 }
 
 static void json_component(FILE *f, const sw_hybrid *h, const sw_hcomponent *c)
 {
 	fputs("    {\"id\": ", f);
-	js(f, c->id);
+	sw__json_str(f, c->id);
 	fputs(",\n     \"variables\": [", f);
 	for (int k = 0; k < c->n_vars; k++) {
 		fputs(k ? ", " : "", f);
 		fputs("{\"name\": ", f);
-		js(f, c->vars[k].name);
+		sw__json_str(f, c->vars[k].name);
 		fprintf(f, ", \"role\": \"%s\", \"meaning\": ", role_name(c->vars[k].role));
-		js(f, c->vars[k].meaning);
+		sw__json_str(f, c->vars[k].meaning);
 		if (c->vars[k].lifted) {
 			fputs(", \"lifted\": ", f);
 			jexpr(f, h, c->vars[k].lifted);
@@ -111,20 +95,20 @@ static void json_component(FILE *f, const sw_hybrid *h, const sw_hcomponent *c)
 	fputs("],\n     \"labels\": [", f);
 	for (int k = 0; k < c->n_labels; k++) {
 		fputs(k ? ", " : "", f);
-		js(f, c->labels[k]);
+		sw__json_str(f, c->labels[k]);
 	}
 	fputs("],\n     \"locations\": [", f);
 	for (int q = 0; q < c->n_locations; q++) {
 		const sw_hlocation *l = &c->locations[q];
 		fprintf(f, "%s\n      {\"id\": %d, \"name\": ", q ? "," : "", q + 1);
-		js(f, l->name);
+		sw__json_str(f, l->name);
 		fputs(", \"invariant\": ", f);
 		jexpr(f, h, l->invariant);
 		fputs(", \"flow\": [", f);
 		for (int k = 0; k < c->n_state; k++) {
 			fputs(k ? ", " : "", f);
 			fputs("{\"var\": ", f);
-			js(f, c->vars[k].name);
+			sw__json_str(f, c->vars[k].name);
 			fputs(", \"rate\": ", f);
 			jexpr(f, h, l->flow[k]);
 			fputs("}", f);
@@ -136,14 +120,14 @@ static void json_component(FILE *f, const sw_hybrid *h, const sw_hcomponent *c)
 		const sw_htransition *t = &c->transitions[k];
 		fprintf(f, "%s\n      {\"source\": %d, \"target\": %d, \"label\": ", k ? "," : "",
 			t->source + 1, t->target + 1);
-		js(f, t->label);
+		sw__json_str(f, t->label);
 		fputs(", \"guard\": ", f);
 		jexpr(f, h, t->guard);
 		fputs(", \"reset\": [", f);
 		for (int v = 0; v < c->n_state; v++) {
 			fputs(v ? ", " : "", f);
 			fputs("{\"var\": ", f);
-			js(f, c->vars[v].name);
+			sw__json_str(f, c->vars[v].name);
 			fputs(", \"value\": ", f);
 			jexpr(f, h, t->reset[v]);
 			fputs("}", f);
@@ -158,11 +142,11 @@ int sw_hybrid_json(const sw_hybrid *h, FILE *f)
 	if (!h || !f)
 		return SW_EUSAGE;
 	fputs("{\"scenario\": ", f);
-	js(f, h->name);
+	sw__json_str(f, h->name);
 	fputs(", \"file\": ", f);
-	js(f, h->scenario_file);
+	sw__json_str(f, h->scenario_file);
 	fputs(", \"profile\": ", f);
-	js(f, sw_export_profile_name(h->def.profile));
+	sw__json_str(f, sw_export_profile_name(h->def.profile));
 	fputs(",\n  \"components\": [\n", f);
 	for (int c = 0; c < h->n_components; c++) {
 		json_component(f, h, &h->components[c]);
@@ -173,18 +157,18 @@ int sw_hybrid_json(const sw_hybrid *h, FILE *f)
 		const sw_hinstance *in = &h->instances[i];
 		const sw_hcomponent *c = &h->components[in->component];
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		js(f, in->name);
+		sw__json_str(f, in->name);
 		fputs(", \"component\": ", f);
-		js(f, c->id);
+		sw__json_str(f, c->id);
 		fputs(", \"initial_location\": ", f);
-		js(f, c->locations[in->initial_location].name);
+		sw__json_str(f, c->locations[in->initial_location].name);
 		fputs(", \"map\": [", f);
 		for (int k = 0; k < c->n_vars; k++) {
 			fputs(k ? ", " : "", f);
 			fputs("{\"key\": ", f);
-			js(f, c->vars[k].name);
+			sw__json_str(f, c->vars[k].name);
 			fputs(", \"value\": ", f);
-			js(f, in->map[k]);
+			sw__json_str(f, in->map[k]);
 			fputs("}", f);
 		}
 		fputs("], \"initial\": [", f);
@@ -199,19 +183,19 @@ int sw_hybrid_json(const sw_hybrid *h, FILE *f)
 	fputs("],\n  \"variables\": [", f);
 	for (int k = 0; k < h->n_netvars; k++) {
 		fputs(k ? ", " : "", f);
-		js(f, h->netvars[k]);
+		sw__json_str(f, h->netvars[k]);
 	}
 	fputs("],\n  \"labels\": [", f);
 	for (int k = 0; k < h->n_netlabels; k++) {
 		fputs(k ? ", " : "", f);
-		js(f, h->netlabels[k]);
+		sw__json_str(f, h->netlabels[k]);
 	}
 	fputs("],\n  \"forbidden\": [", f);
 	for (int k = 0; k < h->n_forbidden; k++) {
 		fprintf(f, "%s\n    {\"name\": ", k ? "," : "");
-		js(f, h->forbidden[k].name);
+		sw__json_str(f, h->forbidden[k].name);
 		fputs(", \"what\": ", f);
-		js(f, h->forbidden[k].what);
+		sw__json_str(f, h->forbidden[k].what);
 		fputs(", \"set\": ", f);
 		jexpr(f, h, h->forbidden[k].set);
 		fputs("}", f);
@@ -219,9 +203,9 @@ int sw_hybrid_json(const sw_hybrid *h, FILE *f)
 	fputs("],\n  \"approximations\": [", f);
 	for (int k = 0; k < h->n_approx; k++) {
 		fprintf(f, "%s\n    {\"where\": ", k ? "," : "");
-		js(f, h->approx[k].where);
+		sw__json_str(f, h->approx[k].where);
 		fprintf(f, ", \"sound\": %s, \"what\": ", h->approx[k].sound ? "true" : "false");
-		js(f, h->approx[k].what);
+		sw__json_str(f, h->approx[k].what);
 		fputs("}", f);
 	}
 	fputs("]}\n", f);

@@ -9,23 +9,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "expr/expr_internal.h"
 
-typedef struct writer {
-	char *buf;
-	size_t n;   /* capacity of buf */
-	size_t len; /* characters the full text needs so far */
-} writer;
-
-static void put(writer *w, const char *s)
-{
-	size_t k = strlen(s);
-	if (w->len + 1 < w->n) {
-		size_t room = w->n - 1 - w->len;
-		memcpy(w->buf + w->len, s, k < room ? k : room);
-	}
-	w->len += k;
-}
 
 /* Precedence of a node as printed. */
 static int prec_of(const sw_expr_ast *a)
@@ -35,37 +21,37 @@ static int prec_of(const sw_expr_ast *a)
 	return sw_expr_ops[a->op].prec;
 }
 
-static void print_node(writer *w, const sw_expr_ast *a, sw_expr_syntax syn);
+static void print_node(sw__text *w, const sw_expr_ast *a, sw_expr_syntax syn);
 
-static void print_child(writer *w, const sw_expr_ast *kid, int parens, sw_expr_syntax syn)
+static void print_child(sw__text *w, const sw_expr_ast *kid, int parens, sw_expr_syntax syn)
 {
 	if (parens)
-		put(w, "(");
+		sw__text_put(w, "(");
 	print_node(w, kid, syn);
 	if (parens)
-		put(w, ")");
+		sw__text_put(w, ")");
 }
 
-static void print_number(writer *w, const sw_expr_ast *a)
+static void print_number(sw__text *w, const sw_expr_ast *a)
 {
 	char buf[64];
 	if (isnan(a->value)) {
-		put(w, "(0/0)");
+		sw__text_put(w, "(0/0)");
 	} else if (isinf(a->value)) {
-		put(w, a->value > 0 ? "(1/0)" : "(-1/0)");
+		sw__text_put(w, a->value > 0 ? "(1/0)" : "(-1/0)");
 	} else if (a->value == M_PI) {
-		put(w, "pi");
+		sw__text_put(w, "pi");
 	} else if (a->degrees) {
 		sw_expr_format_number(a->written, buf, sizeof buf);
-		put(w, buf);
-		put(w, "deg");
+		sw__text_put(w, buf);
+		sw__text_put(w, "deg");
 	} else {
 		sw_expr_format_number(a->value, buf, sizeof buf);
-		put(w, buf);
+		sw__text_put(w, buf);
 	}
 }
 
-static void print_node(writer *w, const sw_expr_ast *a, sw_expr_syntax syn)
+static void print_node(sw__text *w, const sw_expr_ast *a, sw_expr_syntax syn)
 {
 	const op_info *oi = &sw_expr_ops[a->op];
 	switch (oi->form) {
@@ -73,12 +59,12 @@ static void print_node(writer *w, const sw_expr_ast *a, sw_expr_syntax syn)
 		if (a->op == SW_EXPR_NUM)
 			print_number(w, a);
 		else if (a->op == SW_EXPR_BOOLEAN)
-			put(w, a->value != 0.0 ? "true" : "false");
+			sw__text_put(w, a->value != 0.0 ? "true" : "false");
 		else
-			put(w, a->name);
+			sw__text_put(w, a->name);
 		return;
 	case FORM_PREFIX:
-		put(w, oi->spell[syn]);
+		sw__text_put(w, oi->spell[syn]);
 		print_child(w, a->kid[0], prec_of(a->kid[0]) < oi->prec, syn);
 		return;
 	case FORM_INFIX: {
@@ -91,31 +77,29 @@ static void print_node(writer *w, const sw_expr_ast *a, sw_expr_syntax syn)
 		if (a->op == SW_EXPR_POW && pr == PREC_NEG)
 			right = 0;
 		print_child(w, a->kid[0], left, syn);
-		put(w, oi->spell[syn]);
+		sw__text_put(w, oi->spell[syn]);
 		print_child(w, a->kid[1], right, syn);
 		return;
 	}
 	default:
-		put(w, a->op == SW_EXPR_HOST ? a->name : oi->fname);
-		put(w, "(");
+		sw__text_put(w, a->op == SW_EXPR_HOST ? a->name : oi->fname);
+		sw__text_put(w, "(");
 		for (int i = 0; i < a->nkid; i++) {
 			if (i > 0)
-				put(w, ", ");
+				sw__text_put(w, ", ");
 			print_node(w, a->kid[i], syn);
 		}
-		put(w, ")");
+		sw__text_put(w, ")");
 		return;
 	}
 }
 
 int sw_expr_ast_print(const sw_expr_ast *a, sw_expr_syntax syntax, char *buf, size_t n)
 {
-	writer w = {buf, buf ? n : 0, 0};
+	sw__text w = sw__text_fixed(buf, n);
 	if ((int)syntax < 0 || syntax >= SW_EXPR_SYNTAX_COUNT)
 		syntax = SW_EXPR_SYNTAX_PLAIN;
 	if (a)
 		print_node(&w, a, syntax);
-	if (w.n > 0)
-		buf[w.len < w.n ? w.len : w.n - 1] = '\0';
-	return (int)w.len;
+	return sw__text_end(&w);
 }

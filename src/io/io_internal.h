@@ -296,9 +296,6 @@ int sw__automaton_load_buffer(const char *buf, size_t len, const char *file, sw_
 /** Generated from schema/automaton.rng by scripts/embed.sh. */
 extern const char sw_automaton_schema_text[];
 
-/** Writes s as a JSON string literal (quotes, backslashes and control characters escaped). */
-void sw__json_str(FILE *f, const char *s);
-
 /** Path of `file` relative to the folder of the file being read (absolute paths unchanged),
  * malloc'ed; NULL when out of memory (ld->oom set). */
 char *sw__relative_path(sw__loader *ld, const char *file);

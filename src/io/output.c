@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/core_internal.h"
 #include "io_internal.h"
 #include "swerve/io.h"
 

@@ -1,34 +1,11 @@
 /* io/summary.c - the run summary as JSON.  JSON is written directly with stdio: no JSON
- * library is among swerve's dependencies and the document is flat; names are escaped. */
-#include <math.h>
+ * library is among swerve's dependencies and the document is flat; names are escaped, and
+ * non-finite numbers written as null, by core/text.c. */
 #include <stdio.h>
 
+#include "core/core_internal.h"
 #include "io_internal.h"
 #include "swerve/io.h"
-
-/* A JSON number, or null for non-finite values (JSON has no NaN or infinity). */
-static void num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.17g", v);
-	else
-		fputs("null", f);
-}
-
-void sw__json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 /* The SteerBench metrics of one agent, or their means over the agents (scale = 1 / n). */
 static void steerbench(FILE *f, const sw_world *w, int only, double scale)
@@ -51,7 +28,7 @@ static void steerbench(FILE *f, const sw_world *w, int only, double scale)
 	fputs("{", f);
 	for (int k = 0; k < 7; k++) {
 		fprintf(f, "%s\"%s\": ", k ? ", " : "", keys[k]);
-		num(f, v[k] * scale);
+		sw__json_num(f, v[k] * scale);
 	}
 	fputs("}", f);
 }
@@ -68,7 +45,7 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 		sw__json_str(f, error);
 	}
 	fprintf(f, ",\n  \"time\": ");
-	num(f, sw_world_time(w));
+	sw__json_num(f, sw_world_time(w));
 	fprintf(f, ",\n  \"steps\": %ld,\n  \"seed\": %llu,\n  \"integrator\": ", sw_world_steps(w),
 		(unsigned long long)m->run.seed);
 	sw__json_str(f, m->run.integrator);
@@ -95,26 +72,26 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 		else
 			fputs("null", f);
 		fprintf(f, ", \"reached\": %s, \"t_reached\": ", mt->reached ? "true" : "false");
-		num(f, mt->t_reached);
+		sw__json_num(f, mt->t_reached);
 		fputs(", \"path_length\": ", f);
-		num(f, mt->path_length);
+		sw__json_num(f, mt->path_length);
 		fputs(", \"min_clearance\": ", f);
-		num(f, mt->min_clearance);
+		sw__json_num(f, mt->min_clearance);
 		fprintf(f, ", \"collisions\": %d, \"overlap_time\": ", mt->collisions);
-		num(f, mt->overlap_time);
+		sw__json_num(f, mt->overlap_time);
 		fputs(", \"max_penetration\": ", f);
-		num(f, mt->max_penetration);
+		sw__json_num(f, mt->max_penetration);
 		fprintf(f, ", \"agent_collisions\": %d, \"min_agent_clearance\": ",
 			mt->agent_collisions);
-		num(f, mt->min_agent_clearance);
+		sw__json_num(f, mt->min_agent_clearance);
 		fputs(",\n      \"final\": {\"x\": ", f);
-		num(f, st.y[SW_STATE_X]);
+		sw__json_num(f, st.y[SW_STATE_X]);
 		fputs(", \"y\": ", f);
-		num(f, st.y[SW_STATE_Y]);
+		sw__json_num(f, st.y[SW_STATE_Y]);
 		fputs(", \"heading\": ", f);
-		num(f, sw_wrap_angle(st.y[SW_STATE_PHI]));
+		sw__json_num(f, sw_wrap_angle(st.y[SW_STATE_PHI]));
 		fputs(", \"speed\": ", f);
-		num(f, st.y[SW_STATE_V]);
+		sw__json_num(f, st.y[SW_STATE_V]);
 		fputs(", \"mode\": ", f);
 		sw__json_str(f, sw_world_mode_name(w, i, st.mode));
 		fputs("}", f);
@@ -127,7 +104,7 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 			fputs(j ? ", " : "", f);
 			sw__json_str(f, m->obstacles[j].name);
 			fputs(": ", f);
-			num(f, sw_world_min_clearance(w, i, j));
+			sw__json_num(f, sw_world_min_clearance(w, i, j));
 		}
 		fputs("}}", f);
 	}

@@ -45,8 +45,6 @@
 
 #include "steer_internal.h"
 
-/* Smallest sin(dpsi), as glm.c (SW_GLM_Q_MIN). */
-#define SW_EMIT_Q_MIN 1e-6
 /* Sums and minima of at most this many terms are folded left (the native order). */
 #define SW_EMIT_LINEAR 32
 /* Below this window margin delta (rad) the GLM window tests its own denominator (see
@@ -417,7 +415,7 @@ static void glm_obstacle(const em *e, const void *law, const pex *o, ast **out)
 	/* q = sin dpsi = clamp((rho + rho_a + m) / dist, q_min, 1); dpsi = asin q. */
 	ast *numer = o->rho ? ADD(ADD(cp(o->rho), num(e->c->radius)), num(g->margin))
 			    : num(o->rho_c + e->c->radius + g->margin);
-	ast *q = MIN(MAX(DIV(numer, cp(o->dist)), num(SW_EMIT_Q_MIN)), num(1.0));
+	ast *q = MIN(MAX(DIV(numer, cp(o->dist)), num(SW_GLM_Q_MIN)), num(1.0));
 	/* asin(1) as the constant pi/2, so that derivatives do not meet asin'(1) = inf. */
 	ast *dpsi = ifx(LT(cp(q), num(1.0)), op1(SW_EXPR_ASIN, cp(q)), num(SW_PI_2));
 	/* Eqs. (5)-(6) literally: c = min(2 dpsi + delta, pi).  (glm.c uses the equal 1 - 2 q^2

@@ -54,11 +54,6 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* Smallest sin(dpsi): keeps dpsi > 0 for a point agent facing a point obstacle without margin. */
-#define SW_GLM_Q_MIN 1e-6
-/* Window argument above which W = 1 / (1 + exp(-2 x)) rounds to 1 (exp(-38) < 2^-53); there the
- * dropped derivative 2 h1 exp(-2 x) |sin e| is below 1e-16 h1 and the exp call is saved. */
-#define SW_GLM_W_SAT 19.0
 /* Fewest obstacles for which the vectorised loop (glm_simd.c) is faster than the scalar one: a
  * lone block of 4 is latency-bound (about 110 ns against 45 ns per scalar obstacle). */
 #define SW_GLM_SIMD_MIN 3

@@ -97,10 +97,6 @@
 #define SW_AVX2 __attribute__((target("avx2,fma")))
 #define SW_AVX512 __attribute__((target("avx512f,avx2,fma")))
 
-/* Smallest sin(dpsi) and window saturation, as SW_GLM_Q_MIN and SW_GLM_W_SAT in glm.c. */
-#define SW_SIMD_Q_MIN 1e-6
-#define SW_SIMD_W_SAT 19.0
-
 /* Lanes taken stage by stage (glm_simd_kernel.h): 8 vectors of 4 or 4 of 8. */
 #define SW_SIMD_CHUNK_LANES 32
 

@@ -77,7 +77,7 @@ K_ATTR static inline void K_NAME(stage_geometry)(K_NAME(stage) * st)
 	 * q = 1.) */
 	VD q = v_div(v_add(v_add(b->rho, k->rho_a), k->margin), b->dist);
 	q = v_sel(v_cmp(q, one, LT_OQ), q, one);
-	st->q = v_max(q, v_set(SW_SIMD_Q_MIN));
+	st->q = v_max(q, v_set(SW_GLM_Q_MIN));
 }
 
 /* Stage 2: e = wrap(phi - psi_i) in (-pi, pi] (+ 0 turns a -0 sine into +0: e = pi behind). */
@@ -143,7 +143,7 @@ K_ATTR static inline void K_NAME(stage_finish)(const K_NAME(stage) * st, glm_vac
 	VD wl = v_div(one, v_add(one, big));
 	VD one_minus_w = v_sel(v_cmp(big, v_set(INFINITY), EQ_OQ), one, v_mul(big, wl));
 	VD dwl = v_mul(v_mul(v_mul(v_mul(v_set(-2.0), h1), wl), one_minus_w), se);
-	VM sat = v_cmp(x, v_set(SW_SIMD_W_SAT), GT_OQ);
+	VM sat = v_cmp(x, v_set(SW_GLM_W_SAT), GT_OQ);
 	wl = v_sel(sat, one, wl);
 	dwl = v_sel(sat, zero, dwl);
 	VD ws = v_sel(v_cmp(ce, cosc, GT_OQ), one, v_sel(v_cmp(ce, cosc, EQ_OQ), v_set(0.5), zero));

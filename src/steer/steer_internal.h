@@ -9,6 +9,14 @@
 #define SW_PI 3.14159265358979323846
 #define SW_PI_2 1.57079632679489661923
 
+/* GLM constants, one copy for the scalar (glm.c), vector and batch (glm_simd.c) loops and the
+ * emitter (emit.c).  Smallest sin(dpsi): keeps dpsi > 0 for a point agent facing a point
+ * obstacle without margin (docs/models.md section 1.1, the dpsi decision in glm.c). */
+#define SW_GLM_Q_MIN 1e-6
+/* Window argument above which W = 1 / (1 + exp(-2 x)) rounds to 1 (exp(-38) < 2^-53); there the
+ * dropped derivative 2 h1 exp(-2 x) |sin e| is below 1e-16 h1 and the exp call is saved. */
+#define SW_GLM_W_SAT 19.0
+
 /* The commanded GLM forward speed at heading phi: eq. (12) (or v_max), with the arrival cap of
  * section 1.3 when p->arrive is set.  sw_glm_eval() reports the same value in v_cmd. */
 double sw__glm_speed(const sw_glm_params *p, const sw_situation *s, double phi);

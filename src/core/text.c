@@ -1,0 +1,93 @@
+/* core/text.c - the library's one text builder and one JSON writer for strings and numbers.
+ *
+ * The builder appends to a caller's fixed buffer, truncating like snprintf (its length counts
+ * the whole text, so a pass without a buffer measures it), or to a heap buffer it grows by
+ * doubling; a failed allocation marks it failed and later appends do nothing. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core_internal.h"
+
+sw__text sw__text_fixed(char *buf, size_t n)
+{
+	sw__text t = {buf, buf ? n : 0, 0, 0, 0};
+	return t;
+}
+
+sw__text sw__text_heap(void)
+{
+	sw__text t = {NULL, 0, 0, 1, 0};
+	return t;
+}
+
+void sw__text_put(sw__text *t, const char *s)
+{
+	size_t k = strlen(s);
+	if (!t->grow) {
+		if (t->len + 1 < t->cap) {
+			size_t room = t->cap - 1 - t->len;
+			memcpy(t->buf + t->len, s, k < room ? k : room);
+		}
+		t->len += k;
+		return;
+	}
+	if (t->failed)
+		return;
+	if (t->len + k + 1 > t->cap) {
+		size_t nc = t->cap ? 2 * t->cap : 256;
+		while (nc < t->len + k + 1)
+			nc *= 2;
+		char *p = realloc(t->buf, nc);
+		if (!p) {
+			t->failed = 1;
+			return;
+		}
+		t->buf = p;
+		t->cap = nc;
+	}
+	memcpy(t->buf + t->len, s, k + 1);
+	t->len += k;
+}
+
+int sw__text_end(sw__text *t)
+{
+	if (t->cap > 0)
+		t->buf[t->len < t->cap ? t->len : t->cap - 1] = '\0';
+	return (int)t->len;
+}
+
+char *sw__text_take(sw__text *t)
+{
+	char *s = t->buf;
+	int failed = t->failed;
+	*t = sw__text_heap();
+	if (failed) {
+		free(s);
+		return NULL;
+	}
+	return s ? s : calloc(1, 1);
+}
+
+void sw__json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void sw__json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+	else
+		fputs("null", f);
+}
