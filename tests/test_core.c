@@ -129,6 +129,12 @@ START_TEST(text_builder_fixed_truncates_and_measures)
 	sw__text_put(&z, "abc");
 	ck_assert_int_eq(sw__text_end(&z), 3);
 	ck_assert_int_eq(one[0], '\0');
+	char six[6];
+	sw__text p = sw__text_fixed(six, sizeof six);
+	sw__text_printf(&p, "%d-%s", 42, "ab");   /* "42-ab" fits exactly */
+	sw__text_printf(&p, "%.3f", 0.5);       /* "0.500" does not */
+	ck_assert_int_eq(sw__text_end(&p), 10);
+	ck_assert_str_eq(six, "42-ab");
 }
 END_TEST
 
@@ -147,6 +153,14 @@ START_TEST(text_builder_heap_grows_and_hands_over)
 	}
 	want[1200] = '\0';
 	ck_assert_int_eq((int)t.len, 1200);
+	ck_assert_str_eq(t.buf, want); /* terminated all along */
+	sw__text_printf(&t, "%0300d|", 7); /* 301 characters at once: another doubling */
+	ck_assert_int_eq((int)t.len, 1501);
+	ck_assert_int_eq(t.buf[1500], '|');
+	ck_assert_int_eq(t.buf[1499], '7');
+	ck_assert_int_eq(t.buf[1200], '0');
+	t.buf[1200] = '\0';
+	t.len = 1200;
 	char *s = sw__text_take(&t);
 	ck_assert_str_eq(s, want);
 	ck_assert_ptr_null(t.buf); /* the builder is left empty */

@@ -30,6 +30,12 @@ sw__text sw__text_fixed(char *buf, size_t n);
 sw__text sw__text_heap(void);
 /** Appends the string s. */
 void sw__text_put(sw__text *t, const char *s);
+/** Appends printf-style text (an encoding error appends nothing). */
+void sw__text_printf(sw__text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
 /** Fixed builder: terminates the (possibly truncated) text and returns the length the whole
  * text needs, snprintf-style. */
 int sw__text_end(sw__text *t);

@@ -4,6 +4,7 @@
  * the whole text, so a pass without a buffer measures it), or to a heap buffer it grows by
  * doubling; a failed allocation marks it failed and later appends do nothing. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,26 @@ sw__text sw__text_heap(void)
 	return t;
 }
 
+/* Heap builder: room for k more characters and the terminator; 0 when it failed. */
+static int reserve(sw__text *t, size_t k)
+{
+	if (t->failed)
+		return 0;
+	if (t->len + k + 1 > t->cap) {
+		size_t nc = t->cap ? 2 * t->cap : 256;
+		while (nc < t->len + k + 1)
+			nc *= 2;
+		char *p = realloc(t->buf, nc);
+		if (!p) {
+			t->failed = 1;
+			return 0;
+		}
+		t->buf = p;
+		t->cap = nc;
+	}
+	return 1;
+}
+
 void sw__text_put(sw__text *t, const char *s)
 {
 	size_t k = strlen(s);
@@ -32,22 +53,32 @@ void sw__text_put(sw__text *t, const char *s)
 		t->len += k;
 		return;
 	}
-	if (t->failed)
+	if (!reserve(t, k))
 		return;
-	if (t->len + k + 1 > t->cap) {
-		size_t nc = t->cap ? 2 * t->cap : 256;
-		while (nc < t->len + k + 1)
-			nc *= 2;
-		char *p = realloc(t->buf, nc);
-		if (!p) {
-			t->failed = 1;
-			return;
-		}
-		t->buf = p;
-		t->cap = nc;
-	}
 	memcpy(t->buf + t->len, s, k + 1);
 	t->len += k;
+}
+
+void sw__text_printf(sw__text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (!t->grow) {
+		size_t room = t->len < t->cap ? t->cap - t->len : 0;
+		int k = vsnprintf(room ? t->buf + t->len : NULL, room, fmt, ap);
+		if (k > 0)
+			t->len += (size_t)k;
+	} else {
+		va_list again;
+		va_copy(again, ap);
+		int k = vsnprintf(NULL, 0, fmt, ap);
+		if (k > 0 && reserve(t, (size_t)k)) {
+			vsnprintf(t->buf + t->len, (size_t)k + 1, fmt, again);
+			t->len += (size_t)k;
+		}
+		va_end(again);
+	}
+	va_end(ap);
 }
 
 int sw__text_end(sw__text *t)

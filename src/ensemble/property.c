@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "ensemble/ensemble_internal.h"
 
 enum {
@@ -103,15 +104,14 @@ static int find_mode(const sw_model *m, int u, const char *name, char *list, siz
 	static const char *const plain[] = {"steer", "arrived"};
 	int nm = aut >= 0 ? sw_automaton_n_modes(m->automata[aut]) : 2;
 	int found = -1;
-	size_t len = 0;
-	list[0] = '\0';
+	sw__text t = sw__text_fixed(list, n);
 	for (int k = 0; k < nm; k++) {
 		const char *mn = aut >= 0 ? sw_automaton_mode_name(m->automata[aut], k) : plain[k];
 		if (strcmp(mn, name) == 0)
 			found = k;
-		if (len < n)
-			len += (size_t)snprintf(list + len, n - len, "%s%s", k ? ", " : "", mn);
+		sw__text_printf(&t, "%s%s", k ? ", " : "", mn);
 	}
+	sw__text_end(&t);
 	return found;
 }
 

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "export_internal.h"
 #include "swerve/steer.h"
 
@@ -667,8 +668,7 @@ static void base_region(struct xb *b, const sw_hcomponent *c, int u, lbox *box, 
 			box->hi[k] = whi(hi + cmax * T);
 		}
 	}
-	size_t len = 0;
-	text[0] = '\0';
+	sw__text why = sw__text_fixed(text, n);
 	if (agent) {
 		int lag;
 		double pl[2], ph[2];
@@ -685,9 +685,8 @@ static void base_region(struct xb *b, const sw_hcomponent *c, int u, lbox *box, 
 			box->lo[k] = pl[k];
 			box->hi[k] = ph[k];
 		}
-		len += (size_t)snprintf(text + len, n - len,
-					"x, y within the start +- V T (V = %.10g m/s, T = %.10g s)%s",
-					V, T, vok ? "" : " not proven: speed unbounded");
+		sw__text_printf(&why, "x, y within the start +- V T (V = %.10g m/s, T = %.10g s)%s", V,
+				T, vok ? "" : " not proven: speed unbounded");
 		/* weights, jointly: [0, 1 + d], [0, 1], [-1 - d, 1 + d] or [-1, 1] */
 		static const double cand[4][2] = {
 		    {0.0, 1.0 + LIN_DRIFT}, {0.0, 1.0}, {-1.0 - LIN_DRIFT, 1.0 + LIN_DRIFT}, {-1.0, 1.0}};
@@ -699,17 +698,17 @@ static void base_region(struct xb *b, const sw_hcomponent *c, int u, lbox *box, 
 			wok = box_invariant(c, SW_STATE_WTAR, box, wl, wh, inlo, inhi) &&
 			      box_invariant(c, SW_STATE_WOBS, box, wl, wh, inlo, inhi);
 			if (wok)
-				len += (size_t)snprintf(text + len, n - len,
-							"; w_tar, w_obs in [%.10g, %.10g] (invariant: "
-							"checked on its faces)",
-							wl, wh);
+				sw__text_printf(&why,
+						"; w_tar, w_obs in [%.10g, %.10g] (invariant: "
+						"checked on its faces)",
+						wl, wh);
 		}
 		if (!wok) {
 			for (int k = SW_STATE_WTAR; k <= SW_STATE_WOBS; k++) {
 				box->lo[k] = -INFINITY;
 				box->hi[k] = INFINITY;
 			}
-			len += (size_t)snprintf(text + len, n - len, "; weights unbounded");
+			sw__text_put(&why, "; weights unbounded");
 		}
 	}
 	/* read variables: t, other agents' positions */
@@ -733,9 +732,9 @@ static void base_region(struct xb *b, const sw_hcomponent *c, int u, lbox *box, 
 			box->hi[k] = ph[which];
 		}
 	}
-	if (len < n)
-		snprintf(text + len, n - len, "%s%s", len ? "; " : "",
-			 "clocks and constant-rate variables from their rates; the rest unbounded");
+	sw__text_put(&why, why.len ? "; " : "");
+	sw__text_put(&why, "clocks and constant-rate variables from their rates; the rest unbounded");
+	sw__text_end(&why);
 }
 
 /* Intersects box with the simple bounds VAR op NUM / NUM op VAR of the invariant atoms q. */

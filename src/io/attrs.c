@@ -14,6 +14,7 @@
 
 #include <libxml/tree.h>
 
+#include "core/core_internal.h"
 #include "io/io_internal.h"
 
 /* Longest attribute value quoted in a message. */
@@ -144,7 +145,7 @@ static void join_names(char *buf, size_t n, const sw__attr_spec *specs, const sw
 		       const char *const *list)
 {
 	const char *names[64];
-	size_t count = 0, used = 0;
+	size_t count = 0;
 	if (list)
 		while (list[count] && count < 64)
 			names[count] = list[count], count++;
@@ -152,14 +153,12 @@ static void join_names(char *buf, size_t n, const sw__attr_spec *specs, const sw
 		names[count++] = s->name;
 	for (const sw__attr_spec *s = extra; s && s->name && count < 64; s++)
 		names[count++] = s->name;
-	buf[0] = '\0';
-	for (size_t i = 0; i < count && used < n; i++) {
-		const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
-		int w = snprintf(buf + used, n - used, "%s%s", sep, names[i]);
-		if (w < 0)
-			break;
-		used += (size_t)w;
+	sw__text t = sw__text_fixed(buf, n);
+	for (size_t i = 0; i < count; i++) {
+		sw__text_put(&t, i == 0 ? "" : i + 1 == count ? " or " : ", ");
+		sw__text_put(&t, names[i]);
 	}
+	sw__text_end(&t);
 }
 
 void sw__collapse_space(char *s)

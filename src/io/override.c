@@ -20,6 +20,7 @@
 
 #include <libxml/tree.h>
 
+#include "core/core_internal.h"
 #include "io/io_internal.h"
 
 #define PART 128
@@ -84,12 +85,13 @@ static int numeric(const char *el, const char *attr)
 
 static void list_numeric(const char *el, char *buf, size_t n)
 {
-	size_t len = 0;
-	buf[0] = '\0';
-	for (const sw__attr_spec *s = sw__scenario_attrs(el); s && s->name && len < n; s++)
-		if (numeric(el, s->name))
-			len +=
-			    (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", s->name);
+	sw__text t = sw__text_fixed(buf, n);
+	for (const sw__attr_spec *s = sw__scenario_attrs(el); s && s->name; s++)
+		if (numeric(el, s->name)) {
+			sw__text_put(&t, t.len ? ", " : "");
+			sw__text_put(&t, s->name);
+		}
+	sw__text_end(&t);
 }
 
 static int set_attr(sw__loader *ld, xmlNodePtr n, const char *attr, double v)
