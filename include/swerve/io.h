@@ -126,7 +126,9 @@ SW_API const char *sw_automaton_schema(void);
 typedef struct sw_output sw_output;
 
 /** Prepares outputs in directory dir (created if missing) for world w: trajectory.csv,
- * events.jsonl and summary.json.  Returns SW_SUCCESS or SW_EIO with a diagnostic. */
+ * events.jsonl and summary.json.  Returns SW_SUCCESS or SW_EIO with a diagnostic.  *out keeps a
+ * pointer to m (which must outlive it) and is ended, and freed, by exactly one of
+ * sw_output_commit() and sw_output_abort(). */
 SW_API int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag);
 
 /** Options of sw_output_open_ex(). */
@@ -141,7 +143,8 @@ enum {
 SW_API int sw_output_open_ex(const char *dir, const sw_model *m, unsigned flags, sw_output **out,
 			     sw_diag *diag);
 
-/** Registers o to log w's transitions to events.jsonl (call right after sw_world_create). */
+/** Registers o to log w's transitions to events.jsonl (call right after sw_world_create); w then
+ * calls into o, so o must stay open while w steps. */
 SW_API void sw_output_attach(sw_output *o, sw_world *w);
 
 /** Appends one trajectory row per agent at the world's current time (an sw_sample_fn: pass the
@@ -163,7 +166,7 @@ SW_API void sw_output_abort(sw_output *o);
 SW_API void sw_output_report(const sw_output *o, sw_diag *diag);
 
 /** The trajectory and event lines (and variable rows, when written) so far, as bytes (a
- * malloc'ed buffer), for a checkpoint; sw_output_restore() puts them into the fresh files of a resumed run.  Return
+ * malloc'ed buffer the caller frees), for a checkpoint; sw_output_restore() puts them into the fresh files of a resumed run.  Return
  * SW_SUCCESS, SW_EIO, SW_ENOMEM, or (restore) SW_EINPUT when the bytes are not such a record. */
 SW_API int sw_output_save(sw_output *o, void **out, size_t *len);
 SW_API int sw_output_restore(sw_output *o, const void *data, size_t len);

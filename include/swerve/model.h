@@ -125,7 +125,8 @@ SW_API int sw_automaton_compile(const sw_automaton_def *def, sw_automaton **out,
 /** Frees a compiled automaton.  NULL is allowed. */
 SW_API void sw_automaton_free(sw_automaton *a);
 
-/** Name, file, counts and names of a compiled automaton (for tools such as graph output). */
+/** Name, file, counts and names of a compiled automaton (for tools such as graph output).  The
+ * strings belong to the automaton (valid while it lives). */
 SW_API const char *sw_automaton_name(const sw_automaton *a);
 SW_API int sw_automaton_is_signal(const sw_automaton *a);
 SW_API int sw_automaton_n_modes(const sw_automaton *a);

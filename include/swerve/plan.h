@@ -143,7 +143,7 @@ SW_API int sw_navgrid_solve_cached(sw_grid *g, const sw_solver_def *def, const c
 SW_API const char *sw_plan_cache_dir(const sw_plan_options *o, char *buf, size_t n);
 
 /** Loads a vector field file (format: docs/scenario-format.md).  Returns SW_SUCCESS with a new
- * SW_GRID_VECTOR grid in *out, SW_EIO (cannot read) or SW_EINPUT with a diagnostic citing
+ * SW_GRID_VECTOR grid in *out (free with sw_grid_free()), SW_EIO (cannot read) or SW_EINPUT with a diagnostic citing
  * path:line and what was expected, or SW_ENOMEM. */
 SW_API int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag);
 
@@ -154,7 +154,8 @@ SW_API int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag);
  * itself, for that world only.  Returns SW_SUCCESS or the first failure, with diagnostics. */
 SW_API int sw_plan_prepare(sw_model *m, const sw_plan_options *o, sw_diag *diag);
 
-/** Builds the grid of model field k (see sw_plan_prepare) into *out without attaching it. */
+/** Builds the grid of model field k (see sw_plan_prepare) into *out without attaching it; the
+ * caller owns the new grid (sw_grid_free()). */
 SW_API int sw_plan_build_field(const sw_model *m, int k, const sw_plan_options *o, sw_grid **out,
 			       sw_solve_stats *stats, sw_diag *diag);
 

@@ -150,7 +150,7 @@ SW_API const char *sw_world_mode_name(const sw_world *w, int i, int mode);
 
 /** Units are the agents (0 .. n_agents - 1) followed by the signals; their number. */
 SW_API int sw_world_n_units(const sw_world *w);
-/** Name of unit u (agent or signal name). */
+/** Name of unit u (agent or signal name; the model's string, valid while the model lives). */
 SW_API const char *sw_world_unit_name(const sw_world *w, int u);
 /** Current mode of unit u. */
 SW_API int sw_world_unit_mode(const sw_world *w, int u);
