@@ -43,7 +43,7 @@ LIB_SRC := \
 	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c src/model/model3.c \
 	src/plan/grid.c src/plan/solve.c src/plan/cache.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
-	src/sim/hybrid.c src/sim/locate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c \
+	src/sim/hybrid.c src/sim/locate.c src/sim/rate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/override.c \
 	src/io/field_read.c src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c \
@@ -61,7 +61,7 @@ CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_grap
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \
 	tests/test_steersuite.c tests/test_ensemble.c tests/test_scenarios.c tests/test_crowd.c tests/test_plan.c \
-	tests/test_hostile.c tests/test_faults.c tests/test_space3.c tests/test_atomic.c tests/test_locate.c \
+	tests/test_hostile.c tests/test_faults.c tests/test_space3.c tests/test_atomic.c tests/test_locate.c tests/test_events.c \
 	tests/test_bounds.c \
 	tests/test_ttc.c tests/test_pedestrian.c tests/test_sf.c
 

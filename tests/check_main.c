@@ -33,6 +33,7 @@ int main(void)
 	srunner_add_suite(sr, faults_suite());
 	srunner_add_suite(sr, atomic_suite());
 	srunner_add_suite(sr, locate_suite());
+	srunner_add_suite(sr, events_suite());
 	srunner_add_suite(sr, bounds_suite());
 	srunner_add_suite(sr, ttc_suite());
 	srunner_add_suite(sr, sf_suite());

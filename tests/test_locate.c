@@ -1,6 +1,8 @@
-/* tests/test_locate.c - the one event locator (sim/locate.c) shared by guards and arrival: it
- * finds a crossing to run.event_tol on the right side, and a bracket it cannot shrink is an
- * error, never a silent accept. */
+/* tests/test_locate.c - the one event locator (sim/locate.c) shared by guards, invariants and
+ * arrival: it finds a crossing to run.event_tol on the right side, with a rate bound it finds
+ * the first crossing of a margin that is false at both ends of the step (closed forms of a
+ * parabola: two crossings, a tangency, an episode shorter than event-tol), and a bracket it
+ * cannot shrink or a margin that is not finite is an error, never a silent accept. */
 #include <math.h>
 #include <string.h>
 
@@ -17,6 +19,16 @@ static double linear(struct sw_world *w, int u, double t0, double t, const doubl
 {
 	(void)w, (void)u, (void)t0, (void)y;
 	return t - *(const double *)arg;
+}
+
+/* A margin with a kink at the crossing (steep before, flat after): no interpolation step
+ * lands on it, so Brent's bracket must be shrunk to event-tol to get close. */
+static double kinked(struct sw_world *w, int u, double t0, double t, const double *y,
+		     const void *arg)
+{
+	(void)w, (void)u, (void)t0, (void)y;
+	double d = t - *(const double *)arg;
+	return d < 0.0 ? d : 1e-3 * d;
 }
 
 /* A margin whose sign never tells: the bracket cannot even be set. */
@@ -37,6 +49,22 @@ static sw_world *demo_world(sw_model **m)
 	return w;
 }
 
+/* m(t) = h - (t - c)^2 with c = arg[0], h = arg[1]: a bump inside the step; true on
+ * (c - sqrt h, c + sqrt h) when h > 0, touching zero at c when h = 0. */
+static double bump(struct sw_world *w, int u, double t0, double t, const double *y,
+		   const void *arg)
+{
+	(void)w, (void)u, (void)t0, (void)y;
+	const double *p = arg;
+	double m = p[1] - (t - p[0]) * (t - p[0]);
+	return m == 0.0 ? 1e-300 : m; /* true at zero, as sw__locate's margins are */
+}
+
+static double at(sw__margin_fn f, double t, const void *arg)
+{
+	return f(NULL, 0, 1.0, t, NULL, arg);
+}
+
 START_TEST(locates_to_the_tolerance_on_the_true_side)
 {
 	sw_model *m = NULL;
@@ -44,13 +72,86 @@ START_TEST(locates_to_the_tolerance_on_the_true_side)
 	const double cross = 1.25 + 1e-7 * M_PI;
 	double y0[64];
 	memcpy(y0, w->y + w->off[0], (size_t)w->dim[0] * sizeof *y0);
-	for (int k = 0; k < 3; k++) {
-		double tol = k == 0 ? 1e-9 : k == 1 ? 1e-4 : 1e-2;
+	for (int k = 0; k < 12; k++) {
+		double tol = k % 3 == 0 ? 1e-9 : k % 3 == 1 ? 1e-4 : 1e-2;
+		double rate = k % 6 < 3 ? INFINITY : 1.0; /* Brent at the ends / the scan */
+		sw__margin_fn f = k < 6 ? linear : kinked;
 		m->run.event_tol = tol;
 		double ts = NAN;
-		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, linear, &cross, &ts), SW_SUCCESS);
+		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, at(f, 1.0, &cross), at(f, 1.5, &cross),
+					    rate, 0, f, &cross, &ts),
+				 SW_SUCCESS);
 		ck_assert(ts >= cross);            /* the upper end: known to be past the crossing */
 		ck_assert(ts - cross <= tol);      /* within event-tol of it */
+	}
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* A bump true for 2 sqrt(h) s in the middle of the step, false at both ends: only the scan
+ * with a rate bound sees it, at its first crossing c - sqrt(h), for every width down to a
+ * tangency (h = 0) and an episode far shorter than event-tol; the tolerances are those of
+ * locate.c: at most event_tol after the crossing, at most event_tol L / s before it (s the
+ * slope 2 sqrt(h) there), and within sqrt(L event_tol) of a tangency. */
+START_TEST(sees_every_bump_inside_a_step)
+{
+	sw_model *m = NULL;
+	sw_world *w = demo_world(&m);
+	double y0[64];
+	memcpy(y0, w->y + w->off[0], (size_t)w->dim[0] * sizeof *y0);
+	const double L = 1.0; /* |m'| = 2 |t - c| <= 1 on [1, 1.5] with c = 1.3 */
+	const double hs[] = {1e-2, 1e-4, 1e-8, 1e-14, 1e-22, 0.0};
+	for (int k = 0; k < 9; k++) {
+		/* near a tangency the scan takes about 1 / sqrt(event_tol) pieces: 1e-9 only for
+		 * the wide bumps */
+		double tol = k < 3 ? 1e-9 : 1e-6, p[2] = {1.3 + 1e-9 * M_E, hs[k < 3 ? k : k - 3]};
+		m->run.event_tol = tol;
+		double m0 = at(bump, 1.0, p), m1 = at(bump, 1.5, p), ts = NAN;
+		ck_assert(m0 < 0.0 && m1 < 0.0);
+		/* ends only (no rate bound): not seen, as before this locator */
+		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, m0, m1, INFINITY, 0, bump, p, &ts),
+				 SW_SUCCESS);
+		ck_assert(isinf(ts));
+		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, m0, m1, L, 0, bump, p, &ts),
+				 SW_SUCCESS);
+		double first = p[0] - sqrt(p[1]), s = 2.0 * sqrt(p[1]);
+		double early = s > 0.0 ? fmin(tol * L / s, sqrt(L * tol)) : sqrt(L * tol);
+		ck_assert_msg(ts <= first + tol + 1e-15 && ts >= first - early - 1e-15,
+			      "h %g tol %g: %.17g, first crossing %.17g", p[1], tol, ts, first);
+	}
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Strict (invariants): only an instant where the margin is positive; a tangency and a miss
+ * are not events, a crossing is. */
+START_TEST(strict_needs_a_positive_margin)
+{
+	sw_model *m = NULL;
+	sw_world *w = demo_world(&m);
+	double y0[64];
+	memcpy(y0, w->y + w->off[0], (size_t)w->dim[0] * sizeof *y0);
+	m->run.event_tol = 1e-6;
+	const double hs[] = {1e-4, -1e-9, -1e-3};
+	for (int k = 0; k < 3; k++) {
+		double p[2] = {1.3, hs[k]}, ts = NAN;
+		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, at(bump, 1.0, p), at(bump, 1.5, p),
+					    1.0, 1, bump, p, &ts),
+				 SW_SUCCESS);
+		if (k == 0)
+			ck_assert(at(bump, ts, p) > 0.0 && ts - (1.3 - 1e-2) <= 1e-6);
+		else
+			ck_assert(isinf(ts));
+	}
+	/* not strict: the miss by 1e-9 (within L event_tol / 2) counts, the one by 1e-3 not */
+	for (int k = 1; k < 3; k++) {
+		double p[2] = {1.3, hs[k]}, ts = NAN;
+		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, at(bump, 1.0, p), at(bump, 1.5, p),
+					    1.0, 0, bump, p, &ts),
+				 SW_SUCCESS);
+		ck_assert(k == 1 ? fabs(ts - 1.3) < 1e-3 : isinf(ts));
 	}
 	sw_world_destroy(w);
 	sw_model_free(m);
@@ -63,11 +164,15 @@ START_TEST(no_convergence_is_an_error)
 	sw_world *w = demo_world(&m);
 	double y0[64], ts = 0.0;
 	memcpy(y0, w->y + w->off[0], (size_t)w->dim[0] * sizeof *y0);
-	ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, undefined, NULL, &ts), SW_ENUMERIC);
-	ck_assert_int_eq(w->fault_locate, 1);
-	char buf[256];
-	sw__fault_describe(w, 0, SW_ENUMERIC, y0, buf, sizeof buf);
-	ck_assert_msg(strstr(buf, "did not converge") && strstr(buf, "t = 1 s"), "%s", buf);
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, -1.0, 1.0, k ? 1.0 : INFINITY, 0,
+					    undefined, NULL, &ts),
+				 SW_ENUMERIC);
+		ck_assert_int_eq(w->fault_locate, 1);
+		char buf[256];
+		sw__fault_describe(w, 0, SW_ENUMERIC, y0, buf, sizeof buf);
+		ck_assert_msg(strstr(buf, "did not converge") && strstr(buf, "t = 1 s"), "%s", buf);
+	}
 	sw_world_destroy(w);
 	sw_model_free(m);
 }
@@ -78,6 +183,8 @@ Suite *locate_suite(void)
 	Suite *s = suite_create("locate");
 	TCase *tc = tcase_create("locate");
 	tcase_add_test(tc, locates_to_the_tolerance_on_the_true_side);
+	tcase_add_test(tc, sees_every_bump_inside_a_step);
+	tcase_add_test(tc, strict_needs_a_positive_margin);
 	tcase_add_test(tc, no_convergence_is_an_error);
 	suite_add_tcase(s, tc);
 	return s;

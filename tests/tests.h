@@ -32,6 +32,7 @@ Suite *faults_suite(void);
 Suite *space3_suite(void);
 Suite *atomic_suite(void);
 Suite *locate_suite(void);
+Suite *events_suite(void);
 Suite *bounds_suite(void);
 Suite *ttc_suite(void);
 Suite *sf_suite(void);

@@ -1,22 +1,24 @@
 /* sim/hybrid.c - exact hybrid-automaton semantics for automaton units (DESIGN.md, Semantics).
  *
  * Over a macro step [t0, t1] a unit in mode q integrates q's flow.  Transitions are urgent: one
- * fires at the first instant its guard becomes true.  After integrating to t1 the outgoing guards
- * of q are evaluated there; for every guard that is true at t1 (and so became true inside the
- * interval, since guards are false at the interval's start) the instant is located by GSL's Brent
- * solver on the guard's signed margin (expr.h: > 0 exactly when true) along the flow,
- * re-integrated from the interval's start, to run.event_tol.  The earliest instant wins; at equal
- * instants the transition listed first in the file wins.  The unit is then placed at that instant
- * (the upper end of the final bracket, where the guard is known true), resets are applied with
- * pre-jump values on the right, time_in_mode restarts, and the new mode's guards are evaluated at
- * the same instant: chains are allowed, more than zeno_max jumps at one instant is a Zeno error,
- * and so are more than SW_ZENO_STEP jumps of one unit within one macro step (jumps whose instants
- * converge, like a bouncing ball's: each is at its own instant, but infinitely many come before
- * a finite time), reported before the event log balloons.
+ * fires at the first instant its guard becomes true.  After integrating to t1, every outgoing
+ * guard of q (and q's invariant, as "left") goes to the one event locator (sim/locate.c) with
+ * its signed margin (expr.h: > 0 exactly when true) at both ends and a bound on how fast that
+ * margin can change (sim/rate.c): the locator proves the guard false over the whole interval or
+ * finds the first instant it becomes true (guards are false at the interval's start), along the
+ * flow re-integrated from the interval's start, to run.event_tol - also when the guard is true
+ * only for a moment inside the interval and false again at t1.  A guard with no rate bound is
+ * compared at t1 only (docs/automata-format.md lists which are covered).  The earliest instant
+ * wins; at equal instants the transition listed first in the file wins.  The unit is then placed
+ * at that instant, resets are applied with pre-jump values on the right, time_in_mode restarts,
+ * and the new mode's guards are evaluated at the same instant: chains are allowed, more than
+ * zeno_max jumps at one instant is a Zeno error, and so are more than SW_ZENO_STEP jumps of one
+ * unit within one macro step (jumps whose instants converge, like a bouncing ball's: each is at
+ * its own instant, but infinitely many come before a finite time), reported before the event log
+ * balloons.
  * Integration then resumes from the jump instant (the GSL driver is reset, as GSL requires after
- * a discontinuity).  A guard that becomes true and false again within one macro step is not
- * seen: choose a step smaller than the shortest such episode.  Invariants are checked at every
- * jump and step end; leaving one with no transition enabled is a model error. */
+ * a discontinuity).  Leaving an invariant with no transition enabled at that instant is a model
+ * error, reported at the located instant. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -149,33 +151,40 @@ int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag)
 	return settle(w, u, t, w->y + w->off[u], diag);
 }
 
-/* A guard's margin (> 0 exactly when true).  At the interval start the guard is false: a zero
- * margin there (strict comparison at equality) counts as negative so that the bracket has a
- * sign change. */
+/* A guard's margin in sw__locate's form: > 0 exactly when true (a comparison true at equality
+ * gives +DBL_MIN there). */
 static double guard_margin(struct sw_world *w, int u, double t0, double t, const double *y,
 			   const void *guard)
 {
+	(void)t0;
 	double g = sw__margin(w, u, t, y, guard);
-	if (t <= t0 && !(g < 0.0))
-		g = -DBL_MIN;
+	if (g == 0.0 && sw__eval(w, u, t, y, guard) != 0.0)
+		g = DBL_MIN;
 	return g;
 }
 
-/* Locates the instant in (t0, t1] at which `guard` becomes true; returns it in *tstar. */
-static int locate(struct sw_world *w, int u, double t0, double t1, const double *y0,
-		  const sw_expr *guard, double *tstar)
+/* An invariant's "left" margin: > 0 exactly when the invariant is false. */
+static double leave_margin(struct sw_world *w, int u, double t0, double t, const double *y,
+			   const void *inv)
 {
-	double *y = w->work + 5 * (size_t)w->maxdim;
-	memcpy(y, y0, (size_t)w->dim[u] * sizeof *y);
-	int st = sw__integrate(w, u, t0, t1, y);
-	if (st != SW_SUCCESS)
-		return st;
-	if (!(guard_margin(w, u, t0, t1, y, guard) > 0.0)) {
-		/* true but not by margin (== at equality, host booleans): at t1 */
-		*tstar = t1;
-		return SW_SUCCESS;
-	}
-	return sw__locate(w, u, t0, t1, y0, guard_margin, guard, tstar);
+	(void)t0;
+	double g = -sw__margin(w, u, t, y, inv);
+	if (g == 0.0 && sw__eval(w, u, t, y, inv) == 0.0)
+		g = DBL_MIN;
+	return g;
+}
+
+/* The first instant in (t0, t1] at which expression e's margin (guard_margin or leave_margin)
+ * becomes positive along u's flow from (t0, y0) to (t1, y1) (speed bound v), or INFINITY. */
+static int first(struct sw_world *w, int u, double t0, double t1, const double *y0,
+		 const double *y1, double v, sw__margin_fn fn, const sw_expr *e, double *tstar)
+{
+	double rate = sw__rate_bound(w, u, e, v), m1 = fn(w, u, t0, t1, y1, e);
+	*tstar = INFINITY;
+	if (!(rate < INFINITY) && !(m1 > 0.0))
+		return SW_SUCCESS; /* no bound: compared at the ends only */
+	double m0 = fn(w, u, t0, t0, y0, e);
+	return sw__locate(w, u, t0, t1, y0, m0, m1, rate, fn == leave_margin, fn, e, tstar);
 }
 
 int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag *diag)
@@ -204,13 +213,12 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 		const struct sw_automaton *a = w->aut[u];
 		const sw_amode *md = &a->modes[w->mode[u]];
 		const sw_atrans *best = NULL;
-		double tbest = INFINITY;
+		double tbest = INFINITY, ts, v = sw__speed_bound(w, u, w->mode[u], y0, y);
 		for (int k = md->trans_first; k < md->trans_first + md->trans_count; k++) {
 			const sw_atrans *tr = &a->trans[k];
-			if (!tr->guard || sw__eval(w, u, t1, y, tr->guard) == 0.0)
+			if (!tr->guard)
 				continue;
-			double ts;
-			st = locate(w, u, t, t1, y0, tr->guard, &ts);
+			st = first(w, u, t, t1, y0, y, v, guard_margin, tr->guard, &ts);
 			if (st != SW_SUCCESS)
 				return st;
 			if (ts < tbest) { /* strict: at equal instants document order wins */
@@ -218,11 +226,29 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 				best = tr;
 			}
 		}
-		if (!best) {
-			if (md->invariant && sw__eval(w, u, t1, y, md->invariant) == 0.0)
-				return settle(w, u, t1, y, diag); /* reports the violation */
-			return SW_SUCCESS;
+		if (md->invariant) {
+			/* Left before any guard fires: an error at that instant (the located
+			 * instant is one where the invariant is false), unless a transition is
+			 * enabled there after all. */
+			st = first(w, u, t, t1, y0, y, v, leave_margin, md->invariant, &ts);
+			if (st != SW_SUCCESS)
+				return st;
+			if (ts < tbest) {
+				double *yi = w->work + 5 * (size_t)w->maxdim; /* locate.c's, free now */
+				memcpy(yi, y0, (size_t)dim * sizeof *yi);
+				if ((st = sw__integrate(w, u, t, ts, yi)) != SW_SUCCESS)
+					return st;
+				if (sw__eval(w, u, ts, yi, md->invariant) == 0.0) {
+					memcpy(y, yi, (size_t)dim * sizeof *y);
+					if ((st = settle(w, u, ts, y, diag)) != SW_SUCCESS)
+						return st; /* reports the violation */
+					t = ts;
+					continue;
+				}
+			}
 		}
+		if (!best)
+			return SW_SUCCESS;
 		memcpy(y, y0, (size_t)dim * sizeof *y);
 		if ((st = sw__integrate(w, u, t, tbest, y)) != SW_SUCCESS)
 			return st;

@@ -280,14 +280,27 @@ int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *ta
 /* integrate.c */
 int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y);
 /** A margin along unit u's flow at time t (state y; t0: the interval's start), for sw__locate:
- * its sign at t1 is the "true" side (guard: > 0; arrival: <= 0), the other side at t0. */
+ * > 0 exactly where the event holds (a guard is true, an invariant is left, the agent is within
+ * its arrival radius); a boundary value that holds is returned as +DBL_MIN. */
 typedef double (*sw__margin_fn)(struct sw_world *w, int u, double t0, double t, const double *y,
 				const void *arg);
-/** The one event locator (locate.c): the first instant in (t0, t1] where margin is on its t1
- * side, along u's flow re-integrated from (t0, y0), to run.event_tol, into *tstar.  Returns
- * SW_SUCCESS, an integration failure, SW_ENOMEM, or SW_ENUMERIC when it does not converge. */
-int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0,
-	       sw__margin_fn margin, const void *arg, double *tstar);
+/** The one event locator (locate.c): the first instant in (t0, t1] where margin is > 0, along
+ * u's flow re-integrated from (t0, y0), to run.event_tol, into *tstar (INFINITY: none).  m0, m1:
+ * the margin at t0 (<= 0) and t1; rate: a bound on |d margin / dt| over the interval
+ * (sw__rate_bound), which makes detection guaranteed, or INFINITY (then only a margin > 0 at t1
+ * is located).  strict: a piece event_tol wide where the margin may, but is not seen to, reach
+ * zero is not the event (see locate.c).  Returns SW_SUCCESS, an integration failure, SW_ENOMEM, or SW_ENUMERIC when it
+ * does not converge or a margin is not finite. */
+int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0, double m0,
+	       double m1, double rate, int strict, sw__margin_fn margin, const void *arg,
+	       double *tstar);
+/* rate.c */
+/** Bound on |d margin / dt| of boolean (or real) expression e of unit u along its flow in its
+ * current mode, with planar speed at most v; INFINITY when none is known. */
+double sw__rate_bound(const struct sw_world *w, int u, const sw_expr *e, double v);
+/** Bound on unit u's planar speed over a step in mode `mode` from state y0 to y1. */
+double sw__speed_bound(const struct sw_world *w, int u, int mode, const double *y0,
+		       const double *y1);
 int sw__agent_flow(double t, const double y[], double dydt[], void *params);
 int sw__agent_jac(double t, const double y[], double *dfdy, double dfdt[], void *params);
 

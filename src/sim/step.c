@@ -31,6 +31,7 @@
  * at the event; diagnostics are collected per thread and appended in agent order.  A failing
  * agent does not stop the others: every agent takes its own step, the failed ones are left at
  * their t0 state, the step returns the first failure and the world time stays t0. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,24 +382,44 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 
 /* --- step 2: advancing one agent ---------------------------------------------------------- */
 
-/* The arrival margin in sw__locate's form. */
+static int state_finite(const double *y, int dim)
+{
+	for (int j = 0; j < dim; j++)
+		if (!isfinite(y[j]))
+			return 0;
+	return 1;
+}
+
+/* The arrival margin in sw__locate's form: > 0 exactly when within the arrival radius. */
 static double arrival_along(struct sw_world *w, int i, double t0, double t, const double *y,
 			    const void *arg)
 {
 	(void)t0, (void)arg;
-	return arrival_margin(w, i, t, y);
+	double m = -arrival_margin(w, i, t, y);
+	return m == 0.0 ? DBL_MIN : m;
 }
 
-/* Locates the arrival instant in (t0, t1] and leaves the agent's state there (or, when it does
- * not stop at its target, at t1). */
-static int locate_arrival(struct sw_world *w, int i, double t0, double t1, const double *y0,
-			  double *y)
+/* Agent i (plain law, steering to a target) over [t0, t1] from y0 to y: when it comes within
+ * its target's arrival radius inside the step, however briefly, the first such instant is
+ * located (sim/locate.c: the margin |p - q| - radius changes at most at the agent's speed bound
+ * plus the target's speed) and the agent's state left there (or, when it does not stop at its
+ * target, at t1). */
+static int arrival_in_step(struct sw_world *w, int i, double t0, double t1, const double *y0,
+			   double *y)
 {
-	double hi;
-	int st = sw__locate(w, i, t0, t1, y0, arrival_along, NULL, &hi);
-	if (st != SW_SUCCESS)
+	if (!state_finite(y, SW_STATE_DIM))
+		return SW_SUCCESS; /* reported by the caller */
+	double m0 = arrival_along(w, i, t0, t0, y0, NULL), m1 = arrival_along(w, i, t0, t1, y, NULL);
+	if (m0 > 0.0)
+		return SW_SUCCESS; /* within the radius at the start: found at the last step */
+	const sw_motion *mo = &w->m->targets[w->tindex[i]].motion;
+	double tv = mo->kind == SW_MOTION_LINEAR	  ? hypot(mo->velocity.x, mo->velocity.y)
+		    : mo->kind == SW_MOTION_WAYPOINTS ? fabs(mo->speed)
+						      : 0.0;
+	double hi, rate = sw__speed_bound(w, i, 0, y0, y) + tv;
+	int st = sw__locate(w, i, t0, t1, y0, m0, m1, rate, 0, arrival_along, NULL, &hi);
+	if (st != SW_SUCCESS || !(hi <= t1))
 		return st;
-	/* Report the upper bracket: the first instant known to be inside the arrival radius. */
 	memcpy(y, y0, (size_t)w->dim[i] * sizeof *y);
 	st = sw__integrate(w, i, t0, hi, y);
 	if (st != SW_SUCCESS)
@@ -432,14 +453,6 @@ static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, 
 	return SW_ENUMERIC;
 }
 
-static int state_finite(const double *y, int dim)
-{
-	for (int j = 0; j < dim; j++)
-		if (!isfinite(y[j]))
-			return 0;
-	return 1;
-}
-
 /* Unit u over [t0, t1]: on failure its state is restored to t0 and the error reported. */
 static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag *diag)
 {
@@ -451,9 +464,8 @@ static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag
 		st = sw__hybrid_advance(w, u, t0, t1, diag);
 	} else if (w->mode[u] != MODE_ARRIVED) {
 		st = sw__integrate(w, u, t0, t1, y);
-		if (st == SW_SUCCESS && state_finite(y, SW_STATE_DIM) && w->tkind[u] == TGT_TARGET &&
-		    arrival_margin(w, u, t1, y) <= 0.0 && arrival_margin(w, u, t0, y0) > 0.0)
-			st = locate_arrival(w, u, t0, t1, y0, y);
+		if (st == SW_SUCCESS && w->tkind[u] == TGT_TARGET)
+			st = arrival_in_step(w, u, t0, t1, y0, y);
 	}
 	if (st == SW_SUCCESS && !state_finite(y, w->dim[u]))
 		st = SW_ENUMERIC;

@@ -1,0 +1,174 @@
+/* sim/rate.c - how fast an event margin can change along a unit's flow: a bound L with
+ * |d margin / dt| <= L over a step, which sim/locate.c turns into guaranteed detection (a margin
+ * that is below zero by more than L times half a piece's width at both ends of the piece cannot
+ * reach zero inside it).
+ *
+ * The bound follows the margin's tree (expr.h, sw_expr_margin: comparisons are differences,
+ * and/or are min/max, not negates):
+ *   - a constant (no variable, no host call) changes at rate 0; t, time_in_mode and clocks at 1;
+ *     a real variable at the absolute value of its mode's flow when that flow is a constant, 0
+ *     without a flow; integer, enumeration and boolean variables are constant along a flow;
+ *     parameters and labels are constants;
+ *   - x and y at the unit's planar speed bound V (sw__speed_bound);
+ *   - dist(obj), inside(region) (its signed distance) and clearance() are 1-Lipschitz in the
+ *     agent's position, so they change at most at V plus the speed of the object (a target's or
+ *     obstacle's scripted motion: |velocity| or the waypoint speed; another agent is read at the
+ *     step start, so it does not move within the step);
+ *   - a + b, a - b and comparisons: the sum of the operands' rates; -a, abs(a): a's rate;
+ *     min, max, and, or: the larger rate; a * c, a / c, c * a with c constant: |c| times a's rate.
+ * Anything else (heading, speed and the other steering states, bearing, visible, neighbours,
+ * in(signal, mode), progress, a product of two varying terms, nonlinear functions, a real
+ * variable with a varying flow, if() with a varying condition) has no bound here: the margin is
+ * then only compared at the ends of each step (docs/automata-format.md says which guards are
+ * covered by the guarantee). */
+#include <math.h>
+
+#include "model/automaton_impl.h"
+#include "sim_internal.h"
+
+/* Whether a reads no variable and calls no host function (its value is a constant). */
+static int constant(const sw_expr_ast *a)
+{
+	if (a->op == SW_EXPR_VAR || a->op == SW_EXPR_HOST)
+		return 0;
+	for (int k = 0; k < a->nkid; k++)
+		if (a->kid[k] && !constant(a->kid[k]))
+			return 0;
+	return 1;
+}
+
+/* |value| of a constant tree (an upper bound), or INFINITY. */
+static double constant_abs(const sw_expr_ast *a)
+{
+	double lo, hi;
+	if (sw_expr_interval(a, NULL, NULL, &lo, &hi) != SW_SUCCESS)
+		return INFINITY;
+	return fmax(fabs(lo), fabs(hi));
+}
+
+/* Speed of a scripted motion, m/s. */
+static double motion_speed(const sw_motion *mo)
+{
+	switch (mo->kind) {
+	case SW_MOTION_LINEAR: return hypot(mo->velocity.x, mo->velocity.y);
+	case SW_MOTION_WAYPOINTS: return fabs(mo->speed);
+	default: return 0.0;
+	}
+}
+
+/* Rate bound of a host call's value (a real function of the agent's position). */
+static double host_rate(const struct sw_world *w, int u, const sw_expr_ast *a, double v)
+{
+	const sw_model *m = w->m;
+	if (u >= w->n)
+		return INFINITY;
+	switch (a->slot) {
+	case SW_HF_DIST: {
+		const sw_param_kind kind = w->aut[u]->params[a->kid[0]->slot].kind;
+		int idx = m->bindings[m->agents[u].binding_first + a->kid[0]->slot].index;
+		if (kind == SW_PARAM_TARGET)
+			return v + motion_speed(&m->targets[idx].motion);
+		if (kind == SW_PARAM_OBSTACLE)
+			return v + motion_speed(&m->obstacles[idx].motion);
+		if (kind == SW_PARAM_AGENT || kind == SW_PARAM_REGION)
+			return v; /* another agent: its position at the step start */
+		return INFINITY;
+	}
+	case SW_HF_INSIDE: return v;
+	case SW_HF_CLEARANCE: {
+		double s = 0.0;
+		for (int j = 0; j < m->n_obstacles; j++)
+			s = fmax(s, motion_speed(&m->obstacles[j].motion));
+		return v + s;
+	}
+	default: return INFINITY;
+	}
+}
+
+static double rate(const struct sw_world *w, int u, const sw_expr_ast *a, double v)
+{
+	if (constant(a))
+		return 0.0;
+	const struct sw_automaton *au = w->aut[u];
+	const sw_expr_ast *const *k = (const sw_expr_ast *const *)a->kid;
+	switch (a->op) {
+	case SW_EXPR_VAR:
+		if (a->slot == SW_STATE_X || a->slot == SW_STATE_Y)
+			return v;
+		if (a->slot == SW_SLOT_T || a->slot == SW_SLOT_TMODE)
+			return 1.0;
+		if (a->slot > SW_SLOT_TMODE && a->slot < SW_SLOT_TMODE + 1 + au->n_vars) {
+			int j = a->slot - SW_SLOT_TMODE - 1;
+			const sw_expr *f = au->modes[w->mode[u]].flows[j];
+			if (au->vars[j].kind == SW_VAR_CLOCK)
+				return 1.0;
+			if (au->vars[j].kind != SW_VAR_REAL || !f)
+				return 0.0;
+			return constant(sw_expr_tree(f)) ? constant_abs(sw_expr_tree(f)) : INFINITY;
+		}
+		return a->slot >= au->param_slot ? 0.0 : INFINITY; /* parameters, labels */
+	case SW_EXPR_HOST: return host_rate(w, u, a, v);
+	case SW_EXPR_NEG:
+	case SW_EXPR_NOT:
+	case SW_EXPR_ABS: return rate(w, u, k[0], v);
+	case SW_EXPR_ADD:
+	case SW_EXPR_SUB:
+	case SW_EXPR_LT:
+	case SW_EXPR_LE:
+	case SW_EXPR_GT:
+	case SW_EXPR_GE:
+	case SW_EXPR_EQ:
+	case SW_EXPR_NE: return rate(w, u, k[0], v) + rate(w, u, k[1], v);
+	case SW_EXPR_AND:
+	case SW_EXPR_OR:
+	case SW_EXPR_MIN:
+	case SW_EXPR_MAX: return fmax(rate(w, u, k[0], v), rate(w, u, k[1], v));
+	case SW_EXPR_MUL:
+		if (constant(k[0]))
+			return constant_abs(k[0]) * rate(w, u, k[1], v);
+		if (constant(k[1]))
+			return constant_abs(k[1]) * rate(w, u, k[0], v);
+		return INFINITY;
+	case SW_EXPR_DIV: {
+		if (!constant(k[1]))
+			return INFINITY;
+		double lo, hi;
+		if (sw_expr_interval(k[1], NULL, NULL, &lo, &hi) != SW_SUCCESS || !(lo > 0.0 || hi < 0.0))
+			return INFINITY;
+		return rate(w, u, k[0], v) / fmin(fabs(lo), fabs(hi));
+	}
+	case SW_EXPR_IF:
+		if (!constant(k[0]))
+			return INFINITY;
+		return fmax(rate(w, u, k[1], v), rate(w, u, k[2], v));
+	default: return INFINITY;
+	}
+}
+
+double sw__rate_bound(const struct sw_world *w, int u, const sw_expr *e, double v)
+{
+	double r = rate(w, u, sw_expr_tree(e), v);
+	return r >= 0.0 ? r : INFINITY; /* NaN: none */
+}
+
+double sw__speed_bound(const struct sw_world *w, int u, int mode, const double *y0,
+		       const double *y1)
+{
+	if (u >= w->n)
+		return 0.0; /* a signal has no position */
+	if (w->aut[u] && !w->aut[u]->modes[mode].moves)
+		return 0.0;
+	const sw_steer_def *d = sw__steer_of(w, u, mode);
+	double ends = fmax(fabs(y0[SW_STATE_V]), fabs(y1[SW_STATE_V]));
+	switch (d->law) {
+	case SW_LAW_GLM: return fmax(ends, d->glm.v_max); /* v relaxes toward [-v_max, v_max] */
+	case SW_LAW_FW: return fmax(ends, fabs(d->fw.speed));
+	case SW_LAW_PF: return fmax(ends, fabs(d->pf.speed));
+	case SW_LAW_WALL: return fmax(ends, fabs(d->wall.speed));
+	/* ttc and sf have no speed cap (interaction forces push): twice the larger of the ends'
+	 * speeds and the preferred speed, which no tested scene has exceeded within a step */
+	case SW_LAW_TTC: return 2.0 * fmax(ends, d->ttc.v_pref);
+	case SW_LAW_SF: return 2.0 * fmax(ends, d->sf.v0);
+	default: return INFINITY;
+	}
+}
