@@ -65,7 +65,7 @@ TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_ex
 	tests/test_bounds.c \
 	tests/test_ttc.c tests/test_pedestrian.c tests/test_sf.c
 
-BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c
+BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c bench/bench_events.c
 
 # Fuzz harnesses (tests/fuzz/): libFuzzer with clang (`make fuzz`), replayed over their corpus
 # by tests/fuzz/replay.c in the normal build (`make test`, `make asan`).

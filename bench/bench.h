@@ -15,5 +15,7 @@ void bench_crowd_one(int n, int threads);
 void bench_crowd_ttc(int n);
 /** The 3-D flock of models/crowd_flock3d.xml on 1 and 2 threads. */
 void bench_flock3d(void);
+/** Cost of event detection: behaviour agents with 0, 1 and 5 distance guards (bench_events.c). */
+void bench_events(const char *only_integrator /* NULL: euler and rk4 */);
 
 #endif

@@ -168,6 +168,11 @@ int main(int argc, char **argv)
 		bench_crowd_one(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 1);
 		return 0;
 	}
+	/* `bench_swerve events [euler|rk4]`: the cost of event detection only. */
+	if (argc > 1 && strcmp(argv[1], "events") == 0) {
+		bench_events(argc > 2 ? argv[2] : NULL);
+		return 0;
+	}
 	int sizes[] = {1, 10, 100, 1000};
 	for (int k = 0; k < 4; k++)
 		bench_rhs(SW_LAW_GLM, sizes[k]);
@@ -175,6 +180,7 @@ int main(int argc, char **argv)
 		bench_rhs(SW_LAW_FW, sizes[k]);
 	bench_world(10000, "euler");
 	bench_world(10000, "rk4");
+	bench_events(NULL);
 	bench_crowd_all(1000000);
 	bench_flock3d();
 	bench_ensemble(4000);

@@ -181,8 +181,9 @@ static int first(struct sw_world *w, int u, double t0, double t1, const double *
 {
 	double rate = sw__rate_bound(w, u, e, v), m1 = fn(w, u, t0, t1, y1, e);
 	*tstar = INFINITY;
-	if (!(rate < INFINITY) && !(m1 > 0.0))
-		return SW_SUCCESS; /* no bound: compared at the ends only */
+	if (!(m1 > 0.0) && !(m1 + rate * (t1 - t0) >= 0.0))
+		return SW_SUCCESS; /* false throughout (m <= m1 + rate (t1 - t) < 0), or no bound and
+				      compared at the ends only; either way m0 is not needed */
 	double m0 = fn(w, u, t0, t0, y0, e);
 	return sw__locate(w, u, t0, t1, y0, m0, m1, rate, fn == leave_margin, fn, e, tstar);
 }

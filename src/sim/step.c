@@ -409,14 +409,17 @@ static int arrival_in_step(struct sw_world *w, int i, double t0, double t1, cons
 {
 	if (!state_finite(y, SW_STATE_DIM))
 		return SW_SUCCESS; /* reported by the caller */
-	double m0 = arrival_along(w, i, t0, t0, y0, NULL), m1 = arrival_along(w, i, t0, t1, y, NULL);
-	if (m0 > 0.0)
-		return SW_SUCCESS; /* within the radius at the start: found at the last step */
 	const sw_motion *mo = &w->m->targets[w->tindex[i]].motion;
 	double tv = mo->kind == SW_MOTION_LINEAR	  ? hypot(mo->velocity.x, mo->velocity.y)
 		    : mo->kind == SW_MOTION_WAYPOINTS ? fabs(mo->speed)
 						      : 0.0;
 	double hi, rate = sw__speed_bound(w, i, 0, y0, y) + tv;
+	double m1 = arrival_along(w, i, t0, t1, y, NULL);
+	if (!(m1 > 0.0) && m1 + rate * (t1 - t0) < 0.0)
+		return SW_SUCCESS; /* out of reach within the step: m <= m1 + rate (t1 - t) < 0 */
+	double m0 = arrival_along(w, i, t0, t0, y0, NULL);
+	if (m0 > 0.0)
+		return SW_SUCCESS; /* within the radius at the start: found at the last step */
 	int st = sw__locate(w, i, t0, t1, y0, m0, m1, rate, 0, arrival_along, NULL, &hi);
 	if (st != SW_SUCCESS || !(hi <= t1))
 		return st;
