@@ -5,7 +5,8 @@
 #   - an exported name that is not sw_*, is sw__*, or is declared in no public header with SW_API
 #     (an internal function leaking out, e.g. one compiled without -fvisibility=hidden);
 #   - an SW_API function the library does not export (declared but never defined);
-#   - a function declared in a public header without SW_API (it would be silently hidden).
+#   - a function declared in a public header without SW_API (it would be silently hidden);
+#   - the README's Library program not linking and running against the shared library alone.
 # Usage: tests/symbols_test.sh build/libswerve.so (from the top folder).
 set -u
 so="${1:-build/libswerve.so}"
@@ -52,8 +53,26 @@ if grep -nE '^(const |unsigned |struct )*[A-Za-z_0-9]+ \**sw_[a-z0-9_]+\(' inclu
 	done < "$tmp/unmarked"
 fi
 
+# The exported names suffice for the documented use: the README's Library program (the first C
+# block under "## Library") links against the shared library alone and runs on models/demo.xml.
+awk '/^## Library[ \t]*$/ { lib = 1; next }
+     lib && /^```c[ \t]*$/ { code = 1; next }
+     code && /^```[ \t]*$/ { exit }
+     code { print }' README.md > "$tmp/library.c"
+# The build names the file libswerve.so; the program asks for its soname, libswerve.so.0.
+ln -s "$(cd "$(dirname "$so")" && pwd)/$(basename "$so")" "$tmp/libswerve.so.0"
+# shellcheck disable=SC2046 # pkg-config prints a word list
+if ! ${CC:-cc} -std=c11 -Iinclude $(pkg-config --cflags gsl 2>/dev/null) "$tmp/library.c" \
+	-o "$tmp/library" "$tmp/libswerve.so.0" -Wl,-rpath,"$tmp"; then
+	bad "the README's Library program does not link against $so alone"
+elif ! "$tmp/library" models/demo.xml > "$tmp/out" 2>&1; then
+	bad "the README's Library program linked against $so fails on models/demo.xml"
+	cat "$tmp/out" >&2
+fi
+
 if [ "$fail" -ne 0 ]; then
 	echo "symbols: $fail problem(s)" >&2
 	exit 1
 fi
-echo "symbols: $(wc -l < "$tmp/exported") exported names, all SW_API functions of include/swerve/*.h"
+echo "symbols: $(wc -l < "$tmp/exported") exported names, all SW_API functions of include/swerve/*.h;" \
+	"the README's Library program runs against $so"
