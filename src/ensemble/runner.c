@@ -76,8 +76,10 @@ int sw_ens_run_one(const sw_model *m, uint64_t seed, const sw_ens_property *p, s
 	sw__ens_monitor_start(&mon, p, w);
 	if (p)
 		sw_world_set_event_fn(w, sw__ens_monitor_event, &mon);
-	/* The same number of steps as sw_world_run (and so `swerve run`). */
-	long total = (long)ceil(copy.run.duration / copy.run.step - 1e-9);
+	/* The same number of steps as sw_world_run (and so `swerve run`); the bounds held in
+	 * sw_world_create. */
+	long total = 0;
+	sw_run_steps(&copy, &total, NULL);
 	while (st == SW_SUCCESS && sw_world_steps(w) < total && !sw_world_done(w)) {
 		st = sw_world_step(w, diag);
 		if (st == SW_SUCCESS)
