@@ -5,6 +5,9 @@
  *     at x = xm - sqrt(0.1^2 - 0.05^2);
  *   - a tangency (the mark exactly 0.1 m off the path: fires at the closest approach) and a miss
  *     by 1 mm (never fires);
+ *   - a circular arc (wall following round a disc: an exact circle) passing marks outside and
+ *     inside it at known least distances, tangency and a miss included, against the circle's
+ *     closed form for every GSL stepper, and Euler's polygon against its segments;
  *   - a corner of a region poking 0.05 m across the path (inside(zone): 0.1 s inside);
  *   - a moving target passing a standing agent 0.05 m away;
  *   - a plain-law agent passing through a target's 1 cm arrival radius between two step ends;
@@ -248,6 +251,153 @@ START_TEST(random_passes_against_closed_forms)
 }
 END_TEST
 
+/* ---- a circular arc: wall following around a disc --------------------------------------- */
+
+/* The wall law (steer/wall.c) with a = 2 /s, speed 0.8 m/s, gain 1.5 rad/m, distance 0.6 m
+ * around a disc of radius 1 m at the origin, agent radius 0.25 m, the disc on its right: on a
+ * circle of radius R about the disc's centre with the heading tangent (clockwise), the heading
+ * error is corr = gain (R - 1.85) and phi' = -a sin(corr) must be -v / R: the circle with
+ * 1.5 (R - 1.85) = asin(0.4 / R) is an exact solution (R = 1.9853...), which the agent follows
+ * from (R, 0) heading -pi/2. */
+static double arc_radius(void)
+{
+	double lo = 1.85, hi = 3.0;
+	for (int k = 0; k < 200; k++) {
+		double mid = 0.5 * (lo + hi);
+		if (1.5 * (mid - 1.85) < asin(0.4 / mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* Runs the arc with a mark at angle th (radius R + off) and guard dist(mark) le `r`; returns
+ * the events and (when pos is not NULL) the positions at the step ends. */
+static events run_arc(const char *integ, double h, double tol, double rtol, double th,
+		      double off, double r, double duration, double (*pos)[2], int npos)
+{
+	double R = arc_radius();
+	char xml[3000];
+	snprintf(xml, sizeof xml,
+		 "<scenario name=\"arc\"><run duration=\"%.17g\" step=\"%.17g\" integrator=\"%s\" "
+		 "event-tol=\"%.17g\" rtol=\"%.17g\" atol=\"%.17g\"/><behaviours>"
+		 "<automaton name=\"arc\"><param name=\"mark\" kind=\"target\"/>"
+		 "<mode name=\"walk\" initial=\"true\"><wall a=\"2\" speed=\"0.8\" gain=\"1.5\" "
+		 "distance=\"0.6\" side=\"right\"/><transition to=\"seen\" guard=\"dist(mark) le "
+		 "%.17g\" label=\"seen\"/></mode><mode name=\"seen\"/></automaton></behaviours>"
+		 "<world><disc name=\"post\" x=\"0\" y=\"0\" radius=\"1\"/>"
+		 "<target name=\"mark\" x=\"%.17g\" y=\"%.17g\"/></world>"
+		 "<agent name=\"a\" x=\"%.17g\" y=\"0\" heading=\"%.17g\" radius=\"0.25\" "
+		 "behaviour=\"arc\"><bind param=\"mark\" value=\"mark\"/></agent></scenario>",
+		 duration, h, integ, tol, rtol, 0.01 * rtol, r, (R + off) * cos(th), (R + off) * sin(th), R, -M_PI / 2);
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_model *m = NULL;
+	int st = sw_scenario_load_memory(xml, strlen(xml), "arc.xml", &m, &d);
+	if (st != SW_SUCCESS) {
+		char buf[2048];
+		sw_diag_format(&d, 0, buf, sizeof buf);
+		ck_abort_msg("load: %s", buf);
+	}
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	events e;
+	memset(&e, 0, sizeof e);
+	sw_world_set_event_fn(w, record, &e);
+	for (int k = 0; sw_world_time(w) < duration - 1e-9 && e.n == 0; k++) {
+		sw_agent_state a;
+		sw_world_agent(w, 0, &a);
+		if (pos && k < npos) {
+			pos[k][0] = a.y[SW_STATE_X];
+			pos[k][1] = a.y[SW_STATE_Y];
+		}
+		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
+	}
+	sw_world_destroy(w);
+	sw_model_free(m);
+	return e;
+}
+
+/* GSL steppers (adaptive, rtol 1e-11) follow the exact circle: a mark 0.05 m outside and
+ * inside the arc (the guard holds for 0.22 s of arc, inside one step from h = 0.25 s on), 0.099 m
+ * off (0.035 s), exactly 0.1 m off (tangency: fires at the closest approach) and 0.101 m off
+ * (never), against the closed form: the first crossing at angle th + acos((R^2 + Rm^2 - r^2) /
+ * (2 R Rm)), reached after that arc length / v.  Within 1e-6 s (rk1imp, first order, at rtol
+ * 1e-8 - it would take minutes at 1e-11 -: 1e-3 s, and no tangency, which its path misses by its
+ * own error). */
+START_TEST(a_circular_arc_past_a_mark_against_the_closed_form)
+{
+	const double R = arc_radius(), v = 0.8, th = -1.0 - 0.01 * M_PI;
+	const double offs[] = {0.05, -0.05, 0.099, 0.1, 0.101};
+	for (int i = 1; i < N_STEPPERS; i++)
+		for (int k = 0; k < N_STEPS; k++)
+			for (int c = 0; c < 5; c++) {
+				double off = offs[c], Rm = R + off, tol = c == 3 ? 1e-6 : 1e-9;
+				int first_order = strcmp(steppers[i], "rk1imp") == 0;
+				if (c == 3 && first_order)
+					continue; /* its path misses the circle by more than a tangency
+						     can tell */
+				events e = run_arc(steppers[i], steps[k], tol, first_order ? 1e-8 : 1e-11, th,
+						   off, 0.1, 5.0, NULL, 0);
+				double closest = -th * R / v;
+				if (c == 4) {
+					ck_assert_msg(e.n == 0, "%s h %g: a miss fired at %g", steppers[i],
+						      steps[k], e.t[0]);
+					continue;
+				}
+				double dl = acos((R * R + Rm * Rm - 0.01) / (2.0 * R * Rm));
+				double expect = c == 3 ? closest : (-th - dl) * R / v;
+				ck_assert_msg(e.n == 1 && fabs(e.t[0] - expect) < (c == 3	 ? 2e-3
+										 : first_order ? 1e-3
+											       : 1e-6),
+					      "%s h %g off %g: %d events, %.12f not %.12f", steppers[i],
+					      steps[k], off, e.n, e.n ? e.t[0] : NAN, expect);
+			}
+}
+END_TEST
+
+/* Euler's path is a polygon (the flow at the step start, held for the step), not the circle:
+ * its crossing is that of the segment between the step-end positions, a quadratic. */
+START_TEST(an_euler_polygon_past_a_mark_against_its_segments)
+{
+	const double th = -1.0 - 0.01 * M_PI, offs[] = {0.05, -0.05, 0.099};
+	for (int k = 0; k < N_STEPS; k++)
+		for (int c = 0; c < 3; c++) {
+			double h = steps[k], pos[1024][2], R = arc_radius();
+			double mx = (R + offs[c]) * cos(th), my = (R + offs[c]) * sin(th);
+			/* the polygon, with a guard that never holds */
+			events none = run_arc("euler", h, 1e-9, 1e-6, th, offs[c], -1.0, 5.0, pos, 1024);
+			ck_assert_int_eq(none.n, 0);
+			int nseg = (int)lround(5.0 / h);
+			double expect = INFINITY, closest = INFINITY;
+			for (int j = 0; j + 1 < nseg && j + 1 < 1024 && isinf(expect); j++) {
+				double ax = pos[j][0] - mx, ay = pos[j][1] - my;
+				double dx = pos[j + 1][0] - pos[j][0], dy = pos[j + 1][1] - pos[j][1];
+				double qa = dx * dx + dy * dy, qb = 2.0 * (ax * dx + ay * dy),
+				       qc = ax * ax + ay * ay - 0.01, disc = qb * qb - 4.0 * qa * qc;
+				double s = fmin(1.0, fmax(0.0, -qb / (2.0 * qa)));
+				closest = fmin(closest, hypot(ax + s * dx, ay + s * dy));
+				if (disc >= 0.0) {
+					double s0 = (-qb - sqrt(disc)) / (2.0 * qa);
+					if (s0 >= 0.0 && s0 <= 1.0)
+						expect = (j + s0) * h;
+				}
+			}
+			events e = run_arc("euler", h, 1e-9, 1e-6, th, offs[c], 0.1, 5.0, NULL, 0);
+			if (isinf(expect)) { /* the polygon misses the mark */
+				ck_assert_msg(closest > 0.1 + 1e-6 && e.n == 0,
+					      "h %g off %g: closest %g, %d events", h, offs[c], closest,
+					      e.n);
+				continue;
+			}
+			ck_assert_msg(e.n == 1 && fabs(e.t[0] - expect) < 1e-7,
+				      "euler h %g off %g: %d events, %.12f not %.12f", h, offs[c], e.n,
+				      e.n ? e.t[0] : NAN, expect);
+		}
+}
+END_TEST
+
 Suite *events_suite(void)
 {
 	Suite *s = suite_create("events");
@@ -255,6 +405,8 @@ Suite *events_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, a_pass_by_inside_one_step_fires_at_its_first_instant);
 	tcase_add_test(tc, tangency_fires_and_a_near_miss_does_not);
+	tcase_add_test(tc, a_circular_arc_past_a_mark_against_the_closed_form);
+	tcase_add_test(tc, an_euler_polygon_past_a_mark_against_its_segments);
 	tcase_add_test(tc, a_region_corner_crossed_inside_one_step);
 	tcase_add_test(tc, a_moving_target_passing_a_standing_agent);
 	tcase_add_test(tc, arrival_through_a_small_radius_between_step_ends);
