@@ -440,7 +440,8 @@ static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, 
 		return st; /* already reported with its own message */
 	if (u >= w->n)
 		return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, w->m->signals[u - w->n].line, 0,
-				   "signal '%s' at t = %.9g s: %s", w->m->signals[u - w->n].name,
+				   "signal '%s' (mode '%s') at t = %.9g s: %s",
+				   w->m->signals[u - w->n].name, sw_world_mode_name(w, u, w->mode[u]),
 				   w->t, what),
 		       SW_ENUMERIC;
 	const sw_agent *a = &w->m->agents[u];
