@@ -367,7 +367,7 @@ static void glm_random_params(gsl_rng *r, sw_glm_params *g)
 	g->c1 = unif(r, 1.0, 3.0);
 	g->c2 = unif(r, 1.0, 3.0);
 	g->eps = unif(r, 0.02, 0.2);
-	g->speed = coin(r, 0.8) ? SW_SPEED_T2C : SW_SPEED_CONSTANT;
+	g->speed = coin(r, 0.6) ? SW_SPEED_T2C : coin(r, 0.5) ? SW_SPEED_CONTACT : SW_SPEED_CONSTANT;
 	g->v_max = unif(r, 0.5, 1.5);
 	g->d1 = unif(r, 0.1, 0.8);
 	g->t2c = unif(r, 0.5, 2.0);

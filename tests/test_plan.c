@@ -450,6 +450,54 @@ START_TEST(a_vector_field_gives_the_goal_direction)
 }
 END_TEST
 
+/* Distance from segment [p, q] to the wall x = 2, -3 <= y <= 1 of tests/data/corners.xml. */
+static double gap_to_wall(double px, double py, double qx, double qy)
+{
+	sw_vec2 p = sw_v2(px, py), q = sw_v2(qx, qy), a = sw_v2(2.0, -3.0), b = sw_v2(2.0, 1.0);
+	if (sw_segments_intersect(p, q, a, b))
+		return 0.0;
+	double g = fmin(sw_segment_distance(p, q, a), sw_segment_distance(p, q, b));
+	return fmin(g, fmin(sw_segment_distance(a, b, p), sw_segment_distance(a, b, q)));
+}
+
+/* corners="avoid": at every step the point handed to the law is reached in a straight line by
+ * the agent's disc grown to the field's clearance (0.4 m) -- the documented invariant; with
+ * corners="cut" the chord passes the wall's end closer than the agent's radius while the agent
+ * rounds it.  Both reach the goal. */
+START_TEST(avoided_corners_keep_the_lookahead_in_sight)
+{
+	for (int avoid = 0; avoid <= 1; avoid++) {
+		sw_model *m = load(SW_TEST_DATA "/corners.xml");
+		m->agents[0].steer.avoid_corners = avoid;
+		sw_world *w = NULL;
+		sw_diag d;
+		sw_diag_init(&d);
+		ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+		double worst = INFINITY;
+		int steps = 0;
+		while (sw_world_time(w) < 30.0 - 1e-9) {
+			sw_situation s;
+			sw_percept buf[16];
+			ck_assert_int_ge(sw_world_perceive(w, 0, &s, buf, 16), 0);
+			if (!(s.tx == 4.0 && s.ty == 0.0)) /* the field's point, not the target */
+				worst = fmin(worst, gap_to_wall(s.x, s.y, s.tx, s.ty));
+			ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
+			steps++;
+		}
+		ck_assert_int_gt(steps, 100);
+		if (avoid)
+			ck_assert_msg(worst >= 0.4 - 1e-9, "chord within %g m of the wall", worst);
+		else
+			ck_assert_msg(worst < 0.25, "cut: the chord should pass the wall closer than the "
+						    "agent's radius (%g)", worst);
+		ck_assert(sw_world_metrics(w, 0)->reached);
+		ck_assert_int_eq(sw_world_metrics(w, 0)->collisions, 0);
+		sw_world_destroy(w);
+		sw_model_free(m);
+	}
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -466,6 +514,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, export_refuses_a_law_that_steers_by_a_field);
 	tcase_add_test(tc, a_field_to_another_target_is_a_warning);
 	tcase_add_test(tc, a_vector_field_gives_the_goal_direction);
+	tcase_add_test(tc, avoided_corners_keep_the_lookahead_in_sight);
 	suite_add_tcase(s, tc);
 	return s;
 }

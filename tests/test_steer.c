@@ -530,6 +530,44 @@ START_TEST(test_eval_speed_law)
 }
 END_TEST
 
+/* speed="contact" against the closed form of a disc on the agent's course: with the obstacle
+ * grown by agent radius and margin to rg, the agent's centre meets it after
+ * along - sqrt(rg^2 - lat^2); an obstacle beside the course (lat >= rg) does not slow it. */
+START_TEST(test_eval_contact_speed)
+{
+	sw_glm_params p = sw_default_glm_params();
+	p.speed = SW_SPEED_CONTACT;
+	p.margin = 0.1;
+	p.t2c = 5.0;
+	/* Disc of radius 0.25 at (5, 0.3), agent radius 0.25: rg = 0.6, s = 5 - sqrt(0.27). */
+	sw_percept o = {5.0, 0.3, hypot(5.0, 0.3), 0.25, hypot(5.0, 0.3) - 0.5, 0, 0.0, 0.0};
+	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL};
+	sw_glm_terms t;
+	sw_glm_eval(&p, &s, 0.0, 1.0, 1.0, &t);
+	ck_close(t.v_cmd, (5.0 - sqrt(0.36 - 0.09)) / 5.0, 1e-14);
+	/* Heading 0.2 rad: along = 5 cos 0.2 + 0.3 sin 0.2, lat = 5 sin 0.2 - 0.3 cos 0.2 > 0.6. */
+	sw_glm_eval(&p, &s, 0.2, 1.0, 1.0, &t);
+	ck_close(t.v_cmd, 1.0, 0.0);
+	/* Beside the course at 0.7 m: full speed, where eq. (12) slows down. */
+	o.dy = 0.7;
+	o.dist = hypot(5.0, 0.7);
+	o.clearance = o.dist - 0.5;
+	sw_glm_eval(&p, &s, 0.0, 1.0, 1.0, &t);
+	ck_close(t.v_cmd, 1.0, 0.0);
+	/* Inside the grown disc: backs off, clamped at -v_max. */
+	o.dx = 0.55;
+	o.dy = 0.0;
+	o.dist = 0.55;
+	o.clearance = 0.05;
+	p.t2c = 0.01;
+	sw_glm_eval(&p, &s, 0.0, 1.0, 1.0, &t);
+	ck_close(t.v_cmd, -1.0, 0.0);
+	p.t2c = 1.0;
+	sw_glm_eval(&p, &s, 0.0, 1.0, 1.0, &t);
+	ck_close(t.v_cmd, 0.55 - 0.6, 1e-15);
+}
+END_TEST
+
 START_TEST(test_eval_obstacle_ahead_turns_away)
 {
 	/* A disc slightly to the left of the heading pushes the heading right (phidot < 0). */
@@ -975,6 +1013,7 @@ Suite *steer_suite(void)
 	tcase_add_test(tc, test_eval_matches_literal_glm);
 	tcase_add_test(tc, test_eval_df_obs_matches_central_differences);
 	tcase_add_test(tc, test_eval_speed_law);
+	tcase_add_test(tc, test_eval_contact_speed);
 	tcase_add_test(tc, test_eval_obstacle_ahead_turns_away);
 	tcase_add_test(tc, test_eval_obstacle_behind_is_e_pi);
 	tcase_add_test(tc, test_courage);

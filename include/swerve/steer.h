@@ -50,8 +50,10 @@ typedef enum {
 
 /** GLM forward-speed law (section 1.3). */
 typedef enum {
-	SW_SPEED_T2C = 0,     /**< constant time to contact, eq. (12) (default) */
-	SW_SPEED_CONSTANT = 1 /**< v = v_max */
+	SW_SPEED_T2C = 0,      /**< constant time to contact, eq. (12) (default) */
+	SW_SPEED_CONSTANT = 1, /**< v = v_max */
+	SW_SPEED_CONTACT = 2   /**< swerve's: v = s / t2c, s the distance along the heading to the
+				    first obstacle grown by radius + margin on the agent's course */
 } sw_speed_mode;
 
 /** Parameters of the GLM law.  Obtain defaults from sw_default_glm_params(). */
@@ -223,6 +225,11 @@ typedef struct sw_steer_def {
 					    direction psi_T; "" = none (default) */
 	double lookahead; /**< with a field: distance along it to the point handed to the law as
 			       its target, m (> 0); default 2 */
+	int avoid_corners; /**< with a navigation field: 1 = the look-ahead point is the farthest
+				point of the route within `lookahead` that the agent's disc, grown
+				to the field's clearance, reaches in a straight line (the chord
+				never cuts a corner through an obstacle); 0 = the point `lookahead`
+				along (default) */
 } sw_steer_def;
 
 /** One perceived obstacle, relative to the agent (filled by the simulator's perception). */

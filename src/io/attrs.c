@@ -22,10 +22,11 @@
 
 _Static_assert(SW_WEIGHTS_RELAX == 0 && SW_WEIGHTS_RESTART == 1 && SW_WEIGHTS_DYNAMIC == 2,
 	       "weights choices follow the enum");
-_Static_assert(SW_SPEED_T2C == 0 && SW_SPEED_CONSTANT == 1, "speed choices follow the enum");
+_Static_assert(SW_SPEED_T2C == 0 && SW_SPEED_CONSTANT == 1 && SW_SPEED_CONTACT == 2,
+	       "speed choices follow the enum");
 
 static const char *const weights_modes[] = {"relax", "restart", "dynamic", NULL};
-static const char *const speed_modes[] = {"t2c", "constant", NULL};
+static const char *const speed_modes[] = {"t2c", "constant", "contact", NULL};
 
 const sw__attr_spec sw__no_attrs[] = {SW__END};
 
@@ -56,7 +57,7 @@ static const sw__attr_spec glm_attrs[] = {
     SW__NUM("cohesion", sw_glm_params, cohesion),
     SW__NUM("alignment", sw_glm_params, alignment),
     SW__OTHER("field", 0),
-    SW__OTHER("lookahead", 0),
+    SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
     SW__END};
 
 static const sw__attr_spec fw_attrs[] = {SW__NUM("b", sw_fw_params, b),
@@ -68,14 +69,14 @@ static const sw__attr_spec fw_attrs[] = {SW__NUM("b", sw_fw_params, b),
 					 SW__NUM("c4", sw_fw_params, c4),
 					 SW__NUM("speed", sw_fw_params, speed),
 					 SW__OTHER("field", 0),
-					 SW__OTHER("lookahead", 0),
+					 SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
 					 SW__END};
 
 static const sw__attr_spec potential_attrs[] = {
     SW__NUM("kp", sw_pf_params, kp),       SW__NUM("eta", sw_pf_params, eta),
     SW__NUM("rho0", sw_pf_params, rho0),   SW__NUM("r-floor", sw_pf_params, r_floor),
     SW__NUM("speed", sw_pf_params, speed), SW__OTHER("field", 0),
-    SW__OTHER("lookahead", 0),             SW__END};
+    SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),             SW__END};
 
 /* side is read by sw__read_law (right = +1, left = -1). */
 static const sw__attr_spec wall_attrs[] = {SW__NUM("a", sw_wall_params, a),
@@ -96,7 +97,7 @@ static const sw__attr_spec ttc_attrs[] = {SW__NUM("k", sw_ttc_params, k),
 					  SW__NUM("t-arrive", sw_ttc_params, t_arrive),
 					  SW__NUM("t-contact", sw_ttc_params, t_contact),
 					  SW__OTHER("field", 0),
-					  SW__OTHER("lookahead", 0),
+					  SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
 					  SW__END};
 
 static const sw__attr_spec sf_attrs[] = {
@@ -105,7 +106,7 @@ static const sw__attr_spec sf_attrs[] = {
     SW__NUM("k", sw_sf_params, k),           SW__NUM("kappa", sw_sf_params, kappa),
     SW__NUM("mass", sw_sf_params, mass),     SW__NUM("lambda", sw_sf_params, lambda),
     SW__NUM("range", sw_sf_params, range),   SW__NUM("v-min", sw_sf_params, v_min),
-    SW__OTHER("field", 0),                   SW__OTHER("lookahead", 0),
+    SW__OTHER("field", 0),                   SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
     SW__END};
 
 const sw__attr_spec sw__personality_attrs[] = {
@@ -481,6 +482,7 @@ static int read_field(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer)
 	sw_steer_def d = sw_default_steer_def();
 	snprintf(steer->field, sizeof steer->field, "%s", d.field);
 	steer->lookahead = d.lookahead;
+	steer->avoid_corners = d.avoid_corners;
 	int bad = 0;
 	xmlChar *v = xmlGetNoNsProp(node, (const xmlChar *)"field");
 	if (v) {
@@ -507,6 +509,19 @@ static int read_field(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer)
 						(const char *)v);
 		else
 			steer->lookahead = x;
+		xmlFree(v);
+	}
+	v = xmlGetNoNsProp(node, (const xmlChar *)"corners");
+	if (v) {
+		int avoid = xmlStrcmp(v, (const xmlChar *)"avoid") == 0;
+		if (!avoid && xmlStrcmp(v, (const xmlChar *)"cut") != 0)
+			bad = 1, sw__walk_error(ld, node,
+						"attribute corners of <%s>: '%.*s' is not allowed; "
+						"expected cut or avoid",
+						(const char *)node->name, QUOTE_MAX,
+						(const char *)v);
+		else
+			steer->avoid_corners = avoid;
 		xmlFree(v);
 	}
 	return bad;

@@ -383,8 +383,8 @@ static void check_glm(checker *c, const sw_glm_params *p)
 	nonneg(c, "glm alignment", p->alignment);
 	if ((unsigned)p->weights > SW_WEIGHTS_DYNAMIC)
 		bad(c, "glm weights", p->weights, "relax, restart or dynamic");
-	if ((unsigned)p->speed > SW_SPEED_CONSTANT)
-		bad(c, "glm speed", p->speed, "t2c or constant");
+	if ((unsigned)p->speed > SW_SPEED_CONTACT)
+		bad(c, "glm speed", p->speed, "t2c, constant or contact");
 }
 
 static void check_fw(checker *c, const sw_fw_params *p)

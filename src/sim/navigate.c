@@ -96,6 +96,34 @@ static int clear_sight(const sw_model *m, sw_vec2 p, sw_vec2 q, double r)
 	return 1;
 }
 
+/* corners="avoid": walks the route from p in grid-spacing steps for up to `dist` metres and
+ * returns the last point that a disc of radius r reaches from p in a straight line without
+ * touching a static obstacle (at least the first step's point, so an agent already closer than r
+ * to an obstacle still moves along the route).  The route keeps the field's clearance, so the
+ * chord to that point does too: the law is never handed a point behind a corner. */
+static int visible_lookahead(const sw_grid *g, const sw_model *m, sw_vec2 p, double dist, double r,
+			     sw_vec2 *out)
+{
+	*out = p;
+	sw_vec2 d;
+	if (!sw_grid_direction(g, p, &d))
+		return 0;
+	int n = (int)ceil(dist / g->h);
+	if (n < 1)
+		n = 1;
+	double step = dist / n;
+	sw_vec2 q = p;
+	for (int k = 0; k < n; k++) {
+		if (k > 0 && !sw_grid_direction(g, q, &d))
+			break;
+		q = sw_v2_add(q, sw_v2_scale(d, step));
+		if (k > 0 && !clear_sight(m, p, q, r))
+			break;
+		*out = q;
+	}
+	return 1;
+}
+
 /* The first navigation field declared for target k, -1 when it has none. */
 static int nav_field_of(const sw_model *m, int k)
 {
@@ -114,9 +142,13 @@ int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *ta
 	if (f < 0 || !w->field_grid[f])
 		return 0;
 	const sw_model *m = w->m;
-	if (m->fields[f].kind == SW_FIELD_NAV && target &&
-	    clear_sight(m, p, *target, m->agents[i].radius))
-		return 0;
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	int nav = m->fields[f].kind == SW_FIELD_NAV, avoid = nav && def->avoid_corners;
+	/* With corners="avoid" the sight line keeps the field's clearance, as the route does. */
+	double r = avoid ? fmax(m->fields[f].clearance, m->agents[i].radius) : m->agents[i].radius;
+	if (nav && target && clear_sight(m, p, *target, r))
+		return 0;
+	if (avoid)
+		return visible_lookahead(w->field_grid[f], m, p, def->lookahead, r, goal);
 	return sw_grid_lookahead(w->field_grid[f], p, def->lookahead, goal);
 }

@@ -163,7 +163,8 @@ static int glm_equal(const sw_glm_params *x, const sw_glm_params *y)
 
 int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q)
 {
-	if (p->law != q->law || strcmp(p->field, q->field) != 0 || p->lookahead != q->lookahead)
+	if (p->law != q->law || strcmp(p->field, q->field) != 0 || p->lookahead != q->lookahead ||
+	    p->avoid_corners != q->avoid_corners)
 		return 0;
 	switch (p->law) {
 	case SW_LAW_GLM: return glm_equal(&p->glm, &q->glm);

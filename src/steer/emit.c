@@ -457,6 +457,19 @@ static void glm_obstacle(const em *e, const void *law, const pex *o, ast **out)
 	out[G_DF] = MUL(cp(d), ADD(MUL(dr, cp(w)), MUL(r, dw)));
 	out[G_D] = d;
 	out[G_W] = w;
+	if (p->speed == SW_SPEED_CONTACT) {
+		/* glm.c contact_distance: (along - sqrt(rg^2 - lat^2)) / t2c for a percept in
+		 * front whose lateral offset is below the grown radius rg, else v_max. */
+		ast *rg = o->rho ? ADD(ADD(cp(o->rho), num(e->c->radius)), num(g->margin))
+				 : num(o->rho_c + e->c->radius + g->margin);
+		ast *lat = cross_h(e, o->dx, o->dy);
+		ast *gap = SUB(MUL(cp(rg), cp(rg)), MUL(cp(lat), cp(lat)));
+		sw_expr_ast_free(rg);
+		sw_expr_ast_free(lat);
+		ast *on = op2(SW_EXPR_AND, GT(cp(dot), num(0.0)), GT(cp(gap), num(0.0)));
+		out[G_V] = ifx(on, DIV(SUB(dot, SQRT(gap)), num(p->t2c)), num(p->v_max));
+		return;
+	}
 	/* Eq. (12): (r_i - d1) / t2c for an obstacle in front (cos e > 0), else v_max. */
 	out[G_V] =
 	    ifx(GT(dot, num(0.0)), DIV(SUB(cp(o->clr), num(p->d1)), num(p->t2c)), num(p->v_max));
@@ -532,7 +545,7 @@ static int emit_glm(const em *e, const sw_glm_params *p, const sw_personality *p
 
 	/* Speed (12) or v_max, clamped, then the arrival cap. */
 	ast *v;
-	if (p->speed == SW_SPEED_T2C && obs)
+	if ((p->speed == SW_SPEED_T2C || p->speed == SW_SPEED_CONTACT) && obs)
 		v = MIN(MAX(s[G_V], num(-p->v_max)), num(p->v_max));
 	else {
 		sw_expr_ast_free(s[G_V]);

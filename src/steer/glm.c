@@ -183,15 +183,36 @@ static void flock_terms(const sw_glm_params *p, const sw_situation *s, double sp
 	}
 }
 
-/* Speed from the smallest clearance in front (found == 0: none in front), eq. (12) or v_max,
- * then the arrival cap (applied to both speed laws). */
-static double speed_law(const sw_glm_params *p, const sw_situation *s, int found, double r_min)
+/* The distance the agent can walk along its heading (sine sphi, cosine cphi) before its disc,
+ * grown by the margin, touches a percept's disc (rho): along - sqrt(rho_g^2 - lateral^2) for a
+ * percept in front whose lateral offset from the heading line is below the grown radius rho_g;
+ * negative inside the grown disc (the agent backs off).  INFINITY when nothing is on the course.
+ * A wall counts by its percept (its closest point, or its midpoint disc when far, section 5). */
+static double contact_distance(const sw_glm_params *p, const sw_situation *s, double sphi,
+			       double cphi)
+{
+	double margin = p->margin < 0.0 ? p->d1 : p->margin, best = INFINITY;
+	for (int i = 0; i < s->n_obs; i++) {
+		const sw_percept *o = &s->obs[i];
+		double along = cphi * o->dx + sphi * o->dy, lat = sphi * o->dx - cphi * o->dy;
+		double rg = o->rho + s->radius + margin;
+		if (along > 0.0 && fabs(lat) < rg)
+			best = fmin(best, along - sqrt(rg * rg - lat * lat));
+	}
+	return best;
+}
+
+/* Speed from the smallest clearance in front (found == 0: none in front), eq. (12), or from the
+ * contact distance, or v_max; then the arrival cap (applied to every speed law). */
+static double speed_law(const sw_glm_params *p, const sw_situation *s, double sphi, double cphi,
+			int found, double r_min)
 {
 	double v = p->v_max;
-	if (p->speed == SW_SPEED_T2C && found) {
+	if (p->speed == SW_SPEED_T2C && found)
 		v = (r_min - p->d1) / p->t2c;
-		v = fmin(fmax(v, -p->v_max), p->v_max);
-	}
+	else if (p->speed == SW_SPEED_CONTACT)
+		v = contact_distance(p, s, sphi, cphi) / p->t2c;
+	v = fmin(fmax(v, -p->v_max), p->v_max);
 	if (p->arrive && s->has_target)
 		v = fmin(v, hypot(s->tx - s->x, s->ty - s->y) / p->t2c);
 	return v;
@@ -211,7 +232,7 @@ double sw__glm_speed(const sw_glm_params *p, const sw_situation *s, double phi)
 			found = 1;
 		}
 	}
-	return speed_law(p, s, found, r_min);
+	return speed_law(p, s, sphi, cphi, found, r_min);
 }
 
 void sw__glm_delta_cs(double delta, double cs[2])
@@ -293,8 +314,8 @@ static void attractor_terms(const sw_glm_params *p, const sw_situation *s, doubl
 
 /* The rest of sw_glm_eval_cs() from the obstacle sums o: competition parameters (9)-(10), heading
  * rate (1) without noise, speed (12). */
-static void finish_terms(const sw_glm_params *p, const sw_situation *s, double w_tar,
-			 double w_obs, const sw__glm_obs_sums *o, sw_glm_terms *t)
+static void finish_terms(const sw_glm_params *p, const sw_situation *s, double sphi, double cphi,
+			 double w_tar, double w_obs, const sw__glm_obs_sums *o, sw_glm_terms *t)
 {
 	t->f_obs = o->f_obs;
 	t->df_obs = o->df_obs;
@@ -303,7 +324,7 @@ static void finish_terms(const sw_glm_params *p, const sw_situation *s, double w
 	sw_glm_competition(p, t->f_tar, t->df_tar, t->f_obs, t->df_obs, t->sum_d, t->sum_w, &t->a1,
 			   &t->a2, &t->g12, &t->g21);
 	t->phidot = fabs(w_tar) * t->f_tar + fabs(w_obs) * t->f_obs;
-	t->v_cmd = speed_law(p, s, o->found, o->r_min);
+	t->v_cmd = speed_law(p, s, sphi, cphi, o->found, o->r_min);
 }
 
 /* Whether the situation's obstacle repellers, eqs. (3)-(7), go through the vectorised loop (built
@@ -343,7 +364,8 @@ void sw_glm_eval_batch(int n, const sw_glm_params *const p[], const sw_situation
 				j++; /* summed above */
 			else
 				sw__glm_obstacles_scalar(p[k], s[k], sphi[k], cphi[k], &o[k - k0]);
-			finish_terms(p[k], s[k], w_tar, w_obs, &o[k - k0], &out[k]);
+			finish_terms(p[k], s[k], sphi[k], cphi[k], w_tar, w_obs, &o[k - k0],
+				     &out[k]);
 		}
 	}
 }
@@ -358,7 +380,7 @@ void sw_glm_eval_cs(const sw_glm_params *p, const sw_situation *s, double cphi, 
 	sw__glm_obs_sums o;
 	if (!vectorised(s) || !sw__glm_obstacles_simd(p, s, sphi, cphi, &o))
 		sw__glm_obstacles_scalar(p, s, sphi, cphi, &o);
-	finish_terms(p, s, w_tar, w_obs, &o, &t);
+	finish_terms(p, s, sphi, cphi, w_tar, w_obs, &o, &t);
 	*out = t;
 }
 

@@ -216,10 +216,23 @@ void sw_glm3_eval(const sw_glm_params *p, const sw_situation3 *s, const double u
 	for (int k = 0; k < 3; k++)
 		t.omega[k] = fabs(w_tar) * t.omega_tar[k] + fabs(w_obs) * t.omega_obs[k];
 
-	/* Speed, eq. (12), and the arrival cap at the 3-D distance (section 1.3). */
+	/* Speed, eq. (12) or the contact distance (glm.c), and the arrival cap at the 3-D distance
+	 * (section 1.3). */
 	double v = p->v_max;
 	if (p->speed == SW_SPEED_T2C && found)
 		v = fmin(fmax((r_min - p->d1) / p->t2c, -p->v_max), p->v_max);
+	if (p->speed == SW_SPEED_CONTACT) {
+		double margin = p->margin < 0.0 ? p->d1 : p->margin, best = INFINITY;
+		for (int i = 0; i < s->n_obs; i++) {
+			const sw_percept3 *o = &s->obs[i];
+			double along = u[0] * o->dx + u[1] * o->dy + u[2] * o->dz;
+			double lat2 = o->dist * o->dist - along * along;
+			double rg = o->rho + s->radius + margin;
+			if (along > 0.0 && lat2 < rg * rg)
+				best = fmin(best, along - sqrt(rg * rg - fmax(lat2, 0.0)));
+		}
+		v = fmin(fmax(best / p->t2c, -p->v_max), p->v_max);
+	}
 	if (p->arrive && s->has_target) {
 		double d[3] = {s->tx - s->x, s->ty - s->y, s->tz - s->z};
 		v = fmin(v, norm3(d) / p->t2c);
