@@ -25,6 +25,7 @@ is one field; measure_clutter.py imports this module and writes the fields it ru
 """
 import argparse
 import math
+import os
 import random
 import sys
 
@@ -33,6 +34,7 @@ DISC = 0.25      # obstacle radius, m
 GOAL = (9.0, 0.0)
 ARRIVE = 0.1     # arrival radius, m
 DURATION = 60.0
+SEEK_ESCAPE_CLEARANCE = float(os.environ.get("SWERVE_CLUTTER_SE_CLEARANCE", "0.4"))
 WALKERS = ["behaviour", "seek_escape", "glm", "fw", "ttc", "sf", "pedestrian"]
 VARIANTS = ["uniform", "near-goal"]
 
@@ -75,7 +77,7 @@ def scenario(obs, walker, automata_dir="../automata", name="clutter"):
     for k, (x, y) in enumerate(obs):
         out.append(f'    <disc name="d{k + 1}" x="{fmt(x)}" y="{fmt(y)}" radius="{DISC}"/>')
     if walker != "glm" and walker != "fw":
-        clear = ' clearance="0.4"' if walker == "seek_escape" else ""
+        clear = f' clearance="{SEEK_ESCAPE_CLEARANCE}"' if walker == "seek_escape" else ""
         out.append(f'    <navfield name="nav" target="goal" resolution="0.05"{clear}/>')
     out.append('  </world>')
     agent = f'  <agent name="walker" x="0" y="0" heading="0" radius="{AGENT}"'

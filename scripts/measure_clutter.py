@@ -171,9 +171,10 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--keep", help="keep the scenarios and outputs in this directory")
     ap.add_argument("--list-failures", action="store_true")
+    ap.add_argument("--automata", help="directory of the automata (default: the repository's)")
     a = ap.parse_args()
     sw = os.path.abspath(a.swerve)
-    automata = os.path.join(os.path.dirname(HERE), "automata")
+    automata = os.path.abspath(a.automata or os.path.join(os.path.dirname(HERE), "automata"))
     walkers = a.walkers.split(",")
     sets = [("uniform", int(n)) for n in a.discs.split(",") if n]
     if a.near_goal:
