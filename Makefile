@@ -41,7 +41,7 @@ LIB_SRC := \
 	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/glm3.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/wall.c src/steer/ttc.c src/steer/sf.c src/steer/rhs.c src/steer/emit.c src/steer/kclass.c \
 	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c src/model/model3.c \
-	src/plan/grid.c src/plan/solve.c src/plan/cache.c src/plan/vfile.c src/plan/fields.c \
+	src/plan/grid.c src/plan/solve.c src/plan/distance.c src/plan/cache.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
 	src/sim/hybrid.c src/sim/locate.c src/sim/rate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
@@ -186,7 +186,7 @@ $(BENCH): $(BENCH_OBJ) $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJ) $(LIB_A) $(LDLIBS)
 
 test: deps
-	@sh scripts/deps.sh cmark
+	@sh scripts/deps.sh cmark python3
 	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(LIB_SO) $(BUILD)/noalloc
 	sh tests/symbols_test.sh $(LIB_SO)
 	SWERVE=$(CLI) CK_DEFAULT_TIMEOUT=600 $(TESTS)
@@ -195,6 +195,7 @@ test: deps
 	sh tests/install_test.sh
 	CC="$(CC)" CFLAGS="$(ALL_CFLAGS)" LIBS="$(LIB_A) $(LDLIBS)" sh tests/docs_test.sh $(BUILD)
 	sh tests/cli_bounds.sh $(CLI)
+	sh tests/clutter_test.sh $(CLI)
 	$(BUILD)/noalloc
 	@$(MAKE) --no-print-directory fuzz-replay
 

@@ -159,6 +159,54 @@ def run_one(sw, tmp, walker, variant, discs, seed, automata):
             "min_clearance": a["min_clearance"]}
 
 
+def scenes(sw, tmp, automata, jobs):
+    """The trap, maze and room of models/seek_escape_*.xml walked by the recommended behaviour:
+    the seek-escape agent (its start, goal and field) runs automata/navigate.xml with the same
+    arrival radius as the goal's, at the law's step (Euler, 0.01 s); the plain seek agent is
+    left out.  Seeds 1..100, as scripts/measure_models.py runs the originals."""
+    import xml.etree.ElementTree as ET
+    root_dir = os.path.dirname(HERE)
+    print("| Scene | Reached | Mean time to goal (s) | Mean path (m) | Worst min clearance (m) "
+          "| Collisions |")
+    print("|---|---|---|---|---|---|")
+    for scene in ("trap", "maze", "room"):
+        tree = ET.parse(os.path.join(root_dir, "models", f"seek_escape_{scene}.xml"))
+        root = tree.getroot()
+        run = root.find("run")
+        run.set("step", "0.01")
+        run.set("integrator", "euler")
+        beh = root.find("behaviours")
+        for u in list(beh):
+            beh.remove(u)
+        ET.SubElement(beh, "use", file=os.path.join(automata, "navigate.xml"))
+        targets = {t.get("name"): t for t in root.iter("target")}
+        for ag in list(root.findall("agent")):
+            if ag.get("behaviour") != "seek_escape":
+                root.remove(ag)
+                continue
+            ag.set("behaviour", "navigate")
+            goal = [b.get("value") for b in ag.findall("bind") if b.get("param") == "goal"][0]
+            ET.SubElement(ag, "bind", param="radius", value=targets[goal].get("radius"))
+        path = os.path.join(tmp, f"navigate_{scene}.xml")
+        tree.write(path, encoding="UTF-8", xml_declaration=True)
+
+        def one(seed, path=path, scene=scene):
+            out = os.path.join(tmp, f"{scene}-{seed}")
+            subprocess.run([sw, "run", "-q", "-j", "1", "--no-field-cache", "-s", str(seed),
+                            "-o", out, path], check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            with open(os.path.join(out, "summary.json")) as f:
+                return json.load(f)["agents"][0]
+        with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+            rs = list(ex.map(one, range(1, 101)))
+        ok = [r for r in rs if r["reached"]]
+        mt = sum(r["t_reached"] for r in ok) / len(ok) if ok else math.nan
+        mp = sum(r["path_length"] for r in ok) / len(ok) if ok else math.nan
+        print(f"| {scene} | {len(ok)}/{len(rs)} | {mt:.2f} | {mp:.2f} "
+              f"| {min(r['min_clearance'] for r in rs):.2f} "
+              f"| {sum(r['collisions'] for r in rs)} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("swerve")
@@ -172,16 +220,39 @@ def main():
     ap.add_argument("--keep", help="keep the scenarios and outputs in this directory")
     ap.add_argument("--list-failures", action="store_true")
     ap.add_argument("--automata", help="directory of the automata (default: the repository's)")
+    ap.add_argument("--nav", default="", help="extra <navfield> attributes for the behaviour, "
+                    "e.g. 'method=\"distance\" clearance=\"0.3\"'")
+    ap.add_argument("--scenes", action="store_true",
+                    help="instead, run the behaviour in the trap, maze and room scenes of "
+                    "models/seek_escape_*.xml (seeds 1..100)")
+    ap.add_argument("--picture", help="instead, draw the first three fields of each set (12 with "
+                    "--discs 10,20,30 --near-goal) walked by the behaviour into this .png/.svg")
     a = ap.parse_args()
     sw = os.path.abspath(a.swerve)
     automata = os.path.abspath(a.automata or os.path.join(os.path.dirname(HERE), "automata"))
     walkers = a.walkers.split(",")
+    gen.BEHAVIOUR_FIELD = " " + a.nav if a.nav else ""
     sets = [("uniform", int(n)) for n in a.discs.split(",") if n]
     if a.near_goal:
         sets.append(("near-goal", 10))
     seeds = range(a.first, a.first + a.fields)
     tmp = a.keep or tempfile.mkdtemp(prefix="swerve-clutter-")
     os.makedirs(tmp, exist_ok=True)
+    if a.scenes:
+        scenes(sw, tmp, automata, a.j)
+        if not a.keep:
+            subprocess.run(["rm", "-rf", tmp], check=False)
+        return 0
+    if a.picture:
+        fields = [gen.field(s, n, v) for v, n in sets for s in list(seeds)[:3]]
+        path = os.path.join(tmp, "mosaic.xml")
+        with open(path, "w") as f:
+            f.write(gen.mosaic(fields, automata))
+        subprocess.run([sw, "render", "-q", "--no-field-cache", "-t", "0", "-w", "1400", "-o",
+                        os.path.abspath(a.picture), path], check=True)
+        if not a.keep:
+            subprocess.run(["rm", "-rf", tmp], check=False)
+        return 0
     shortest = {}
     for variant, n in sets:
         for s in seeds:

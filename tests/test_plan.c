@@ -498,6 +498,58 @@ START_TEST(avoided_corners_keep_the_lookahead_in_sight)
 }
 END_TEST
 
+/* method="distance": on an open grid with one target node, D = 1 / phi - 1 is the stencil's
+ * shortest-path length, exact along axes, diagonals and knight moves and within 2.8 % of the
+ * Euclidean distance everywhere (2.75 % measured: the 16-neighbour stencil's bound; the worst direction lies
+ * between a diagonal and a knight move); behind a wall it is the length of the way round. */
+START_TEST(distance_field_matches_the_euclidean_distance)
+{
+	int n = 81;
+	double h = 0.1;
+	sw_grid *g = sw_grid_alloc(SW_GRID_NAV, n, n, 0.0, 0.0, h);
+	ck_assert_ptr_nonnull(g);
+	size_t c = (size_t)40 * n + 40;
+	g->fixed[c] = 1;
+	g->v[c] = 1.0;
+	for (int k = 0; k < n; k++) { /* border fixed at 0 */
+		g->fixed[k] = g->fixed[(size_t)(n - 1) * n + k] = 1;
+		g->fixed[(size_t)k * n] = g->fixed[(size_t)k * n + n - 1] = 1;
+	}
+	ck_assert_int_eq(sw_navgrid_distance(g), SW_SUCCESS);
+	double worst = 0.0;
+	for (int j = 1; j < n - 1; j++)
+		for (int i = 1; i < n - 1; i++) {
+			if (i == 40 && j == 40)
+				continue;
+			double d = 1.0 / g->v[(size_t)j * n + i] - 1.0;
+			double e = h * hypot(i - 40, j - 40);
+			int di = abs(i - 40), dj = abs(j - 40);
+			if (di == 0 || dj == 0 || di == dj || di == 2 * dj || dj == 2 * di)
+				ck_assert_double_eq_tol(d, e, 1e-12);
+			ck_assert(d >= e - 1e-12);
+			worst = fmax(worst, d / e - 1.0);
+		}
+	ck_assert_double_lt(worst, 0.028);
+	ck_assert_double_gt(worst, 0.01); /* the stencil is not exact: the check can fail */
+	/* A wall x = 4.5 m from y = 0 to 6 m (column 45, rows 0..60): the node (6, 1) just
+	 * behind it (column 60, row 10) is reached round the wall's end (4.5, 6.1). */
+	for (int j = 0; j <= 60; j++) {
+		size_t k = (size_t)j * n + 45;
+		g->fixed[k] = 1;
+		g->v[k] = 0.0;
+	}
+	for (size_t k = 0; k < (size_t)n * n; k++)
+		if (!g->fixed[k])
+			g->v[k] = 0.0;
+	ck_assert_int_eq(sw_navgrid_distance(g), SW_SUCCESS);
+	double d = 1.0 / g->v[(size_t)10 * n + 60] - 1.0;
+	double round = hypot(0.5, 2.1) + hypot(1.5, 5.1);
+	ck_assert_double_ge(d, round - 0.05);
+	ck_assert_double_le(d, round * 1.05); /* the move rule adds ~4 % at the end */
+	sw_grid_free(g);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -515,6 +567,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, a_field_to_another_target_is_a_warning);
 	tcase_add_test(tc, a_vector_field_gives_the_goal_direction);
 	tcase_add_test(tc, avoided_corners_keep_the_lookahead_in_sight);
+	tcase_add_test(tc, distance_field_matches_the_euclidean_distance);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -224,6 +224,12 @@ typedef enum {
  * targets that have none; no field may have this name. */
 #define SW_FIELD_AUTO "auto"
 
+/** How a navigation field is computed (docs/models.md section 4). */
+typedef enum {
+	SW_NAV_HARMONIC = 0, /**< Laplace's equation (Connolly et al.); the default */
+	SW_NAV_DISTANCE = 1  /**< geodesic distance to the target (shortest routes) */
+} sw_nav_method;
+
 /** Definition of a world field. */
 typedef struct sw_field_def {
 	const char *name;     /**< unique name (copied); required */
@@ -235,6 +241,7 @@ typedef struct sw_field_def {
 				   agent radius of the scenario; default -1 */
 	double margin;        /**< nav: free border round the world's bounding box, m (> 0);
 				   default 2 */
+	sw_nav_method method; /**< nav: how phi is computed; default SW_NAV_HARMONIC */
 	const char *file;     /**< vector: path of the grid file (copied), as the loader resolved
 				   it */
 } sw_field_def;
@@ -249,6 +256,7 @@ typedef struct sw_model_field {
 	sw_field_kind kind;
 	int target;           /**< nav: target index */
 	double resolution, clearance, margin;
+	sw_nav_method method; /**< nav: harmonic or distance */
 	char file[SW_DIAG_FILE]; /**< vector: grid file path */
 	struct sw_grid *grid; /**< the prepared field, or NULL */
 	void (*grid_free)(struct sw_grid *); /**< frees grid (set with it) */

@@ -11,10 +11,14 @@
 #include "io/io_internal.h"
 #include "swerve/plan.h"
 
+_Static_assert(SW_NAV_HARMONIC == 0 && SW_NAV_DISTANCE == 1, "methods follow the enum");
+static const char *const methods[] = {"harmonic", "distance", NULL};
+
 static const sw__attr_spec navfield_attrs[] = {
     SW__NAME("name", sw_field_def, name, 1),         SW__NAME("target", sw_field_def, target, 1),
     SW__NUM("resolution", sw_field_def, resolution), SW__NUM("clearance", sw_field_def, clearance),
-    SW__NUM("margin", sw_field_def, margin),         SW__END};
+    SW__NUM("margin", sw_field_def, margin),         SW__CHOICE("method", sw_field_def, method, methods),
+    SW__END};
 
 static const sw__attr_spec vectorfield_attrs[] = {SW__NAME("name", sw_field_def, name, 1),
 						  SW__NAME("file", sw_field_def, file, 1), SW__END};

@@ -58,7 +58,13 @@ int sw_model_add_field(sw_model *m, const sw_field_def *def, sw_diag *diag)
 	f.resolution = def->resolution;
 	f.clearance = def->clearance;
 	f.margin = def->margin;
+	f.method = def->method;
 	if (def->kind == SW_FIELD_NAV) {
+		if ((unsigned)def->method > SW_NAV_DISTANCE)
+			return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
+					   "navigation field '%s': method %d, expected harmonic or "
+					   "distance",
+					   name, (int)def->method);
 		f.target = sw_model_find_target(m, def->target);
 		if (f.target < 0)
 			return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,

@@ -34,8 +34,11 @@ int sw_plan_build_field(const sw_model *m, int k, const sw_plan_options *o, sw_g
 	if (st != SW_SUCCESS)
 		return st;
 	char dir[4096];
-	st = sw_navgrid_solve_cached(g, &o->solver, sw_plan_cache_dir(o, dir, sizeof dir), stats,
-				     diag);
+	if (f->method == SW_NAV_DISTANCE)
+		st = sw_navgrid_distance(g);
+	else
+		st = sw_navgrid_solve_cached(g, &o->solver, sw_plan_cache_dir(o, dir, sizeof dir),
+					     stats, diag);
 	if (st != SW_SUCCESS) {
 		sw_grid_free(g);
 		return st;

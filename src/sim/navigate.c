@@ -96,6 +96,27 @@ static int clear_sight(const sw_model *m, sw_vec2 p, sw_vec2 q, double r)
 	return 1;
 }
 
+/* An agent pushed closer than the field's clearance to an obstacle stands on fixed nodes, where
+ * the field gives no direction.  Its way back to the route: the free node of highest phi within
+ * clearance + 2 grid spacings (the band it stands in is at most the clearance wide). */
+static int nearest_route_node(const sw_grid *g, sw_vec2 p, double r, sw_vec2 *out)
+{
+	int reach = (int)ceil(r / g->h) + 2;
+	int ci = (int)lround((p.x - g->x0) / g->h), cj = (int)lround((p.y - g->y0) / g->h);
+	double best = 0.0;
+	for (int j = cj - reach; j <= cj + reach; j++)
+		for (int i = ci - reach; i <= ci + reach; i++) {
+			if (i < 1 || j < 1 || i >= g->nx - 1 || j >= g->ny - 1)
+				continue;
+			size_t k = (size_t)j * (size_t)g->nx + (size_t)i;
+			if (g->fixed[k] || !(g->v[k] > best))
+				continue;
+			best = g->v[k];
+			*out = sw_v2(g->x0 + i * g->h, g->y0 + j * g->h);
+		}
+	return best > 0.0;
+}
+
 /* corners="avoid": walks the route from p in grid-spacing steps for up to `dist` metres and
  * returns the last point that a disc of radius r reaches from p in a straight line without
  * touching a static obstacle (at least the first step's point, so an agent already closer than r
@@ -107,7 +128,7 @@ static int visible_lookahead(const sw_grid *g, const sw_model *m, sw_vec2 p, dou
 	*out = p;
 	sw_vec2 d;
 	if (!sw_grid_direction(g, p, &d))
-		return 0;
+		return nearest_route_node(g, p, r, out);
 	int n = (int)ceil(dist / g->h);
 	if (n < 1)
 		n = 1;
@@ -148,7 +169,17 @@ int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *ta
 	double r = avoid ? fmax(m->fields[f].clearance, m->agents[i].radius) : m->agents[i].radius;
 	if (nav && target && clear_sight(m, p, *target, r))
 		return 0;
-	if (avoid)
-		return visible_lookahead(w->field_grid[f], m, p, def->lookahead, r, goal);
+	if (avoid) {
+		if (!visible_lookahead(w->field_grid[f], m, p, def->lookahead, r, goal))
+			return 0;
+		/* The point goes out along the chord to the target's distance: the direction is
+		 * the route's, and arrival caps (arrive, t-arrive) and distance terms read the
+		 * distance left, not the few centimetres to a point pulled back by a corner. */
+		double c = sw_v2_len(sw_v2_sub(*goal, p));
+		if (target && c > 0.0)
+			*goal = sw_v2_add(p, sw_v2_scale(sw_v2_sub(*goal, p),
+							 sw_v2_len(sw_v2_sub(*target, p)) / c));
+		return 1;
+	}
 	return sw_grid_lookahead(w->field_grid[f], p, def->lookahead, goal);
 }
