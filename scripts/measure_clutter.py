@@ -217,6 +217,8 @@ def main():
     ap.add_argument("--near-goal", action="store_true")
     ap.add_argument("--walkers", default=",".join(gen.WALKERS))
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--check-ratio", type=float, default=1.15,
+                    help="with --check: the largest mean path ratio allowed (default 1.15)")
     ap.add_argument("--keep", help="keep the scenarios and outputs in this directory")
     ap.add_argument("--list-failures", action="store_true")
     ap.add_argument("--automata", help="directory of the automata (default: the repository's)")
@@ -290,7 +292,7 @@ def main():
                 print(f"<!-- {label} {w} failures: {bad} -->")
             if w == "behaviour" and variant == "uniform" and n in (10, 20):
                 need = 99.0 if n == 10 else 95.0
-                if pct < need or over or mean_r > 1.15:
+                if pct < need or over or mean_r > a.check_ratio:
                     ok = False
     if not a.keep:
         subprocess.run(["rm", "-rf", tmp], check=False)
