@@ -95,6 +95,12 @@ SW_API int sw_grid_direction(const sw_grid *g, sw_vec2 p, sw_vec2 *dir);
  * otherwise 1 (stopping early where the direction becomes undefined). */
 SW_API int sw_grid_lookahead(const sw_grid *g, sw_vec2 p, double dist, sw_vec2 *out);
 
+/** sw_grid_lookahead() that also stops before the first point after the first step for which
+ * keep(q, ctx) returns 0, storing the last point kept (corners="avoid" keeps the points an
+ * agent reaches in a straight line).  keep may be NULL (keep every point). */
+SW_API int sw_grid_lookahead_while(const sw_grid *g, sw_vec2 p, double dist,
+				   int (*keep)(sw_vec2 q, void *ctx), void *ctx, sw_vec2 *out);
+
 /** Value of a nav field at p by bilinear interpolation (0 outside the grid). */
 SW_API double sw_grid_value(const sw_grid *g, sw_vec2 p);
 

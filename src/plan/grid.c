@@ -109,7 +109,8 @@ int sw_grid_direction(const sw_grid *g, sw_vec2 p, sw_vec2 *dir)
 	return 1;
 }
 
-int sw_grid_lookahead(const sw_grid *g, sw_vec2 p, double dist, sw_vec2 *out)
+int sw_grid_lookahead_while(const sw_grid *g, sw_vec2 p, double dist,
+			    int (*keep)(sw_vec2 q, void *ctx), void *ctx, sw_vec2 *out)
 {
 	*out = p;
 	sw_vec2 d;
@@ -124,9 +125,16 @@ int sw_grid_lookahead(const sw_grid *g, sw_vec2 p, double dist, sw_vec2 *out)
 		if (k > 0 && !sw_grid_direction(g, q, &d))
 			break;
 		q = sw_v2_add(q, sw_v2_scale(d, step));
+		if (k > 0 && keep && !keep(q, ctx))
+			break;
+		*out = q;
 	}
-	*out = q;
 	return 1;
+}
+
+int sw_grid_lookahead(const sw_grid *g, sw_vec2 p, double dist, sw_vec2 *out)
+{
+	return sw_grid_lookahead_while(g, p, dist, NULL, NULL, out);
 }
 
 double sw_grid_value(const sw_grid *g, sw_vec2 p)

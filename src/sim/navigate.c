@@ -122,27 +122,25 @@ static int nearest_route_node(const sw_grid *g, sw_vec2 p, double r, sw_vec2 *ou
  * touching a static obstacle (at least the first step's point, so an agent already closer than r
  * to an obstacle still moves along the route).  The route keeps the field's clearance, so the
  * chord to that point does too: the law is never handed a point behind a corner. */
+typedef struct sight {
+	const sw_model *m;
+	sw_vec2 p;
+	double r;
+} sight;
+
+static int in_sight(sw_vec2 q, void *ctx)
+{
+	const sight *s = ctx;
+	return clear_sight(s->m, s->p, q, s->r);
+}
+
 static int visible_lookahead(const sw_grid *g, const sw_model *m, sw_vec2 p, double dist, double r,
 			     sw_vec2 *out)
 {
-	*out = p;
-	sw_vec2 d;
-	if (!sw_grid_direction(g, p, &d))
-		return nearest_route_node(g, p, r, out);
-	int n = (int)ceil(dist / g->h);
-	if (n < 1)
-		n = 1;
-	double step = dist / n;
-	sw_vec2 q = p;
-	for (int k = 0; k < n; k++) {
-		if (k > 0 && !sw_grid_direction(g, q, &d))
-			break;
-		q = sw_v2_add(q, sw_v2_scale(d, step));
-		if (k > 0 && !clear_sight(m, p, q, r))
-			break;
-		*out = q;
-	}
-	return 1;
+	sight s = {m, p, r};
+	if (sw_grid_lookahead_while(g, p, dist, in_sight, &s, out))
+		return 1;
+	return nearest_route_node(g, p, r, out);
 }
 
 /* The first navigation field declared for target k, -1 when it has none. */
