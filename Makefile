@@ -51,7 +51,8 @@ LIB_SRC := \
 	src/render/trace.c src/render/picture.c src/render/plot.c src/render/scene.c \
 	src/render/scene_png.c src/render/chart.c src/render/series.c src/render/field_svg.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/build.c \
-	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c
+	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c \
+	src/export/twin.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 

@@ -420,6 +420,11 @@ if grep -q "agent 'a' never moves" "$E" && [ ! -e "$tmp/never.svg" ]; then ok; e
 # report.txt lists only the files its export wrote, and no 17-digit numbers.
 expect 0 "export JSON only" "$SW" export -f json -o "$tmp/rep" models/glm_barrier.xml
 if grep -q "^files:    glm_barrier.json$" "$tmp/rep/report.txt" && ! grep -q "\.cfg" "$tmp/rep/report.txt" && ! grep -qE "[0-9]\.[0-9]{12,}" "$tmp/rep/report.txt"; then ok; else bad "report.txt lists files it did not write or long numbers"; cat "$tmp/rep/report.txt" >&2; fi
+# An Euler scenario's report states how far its simulation is from the exported ODE (against
+# an adaptive run) and suggests the adaptive stepper; an rk4 scenario's report does not.
+if grep -qE "run: the simulator integrates with Euler at a 0.25 s step, .* by up to [0-9.]+ m \(agent 'walker', t = [0-9.]+ s\); for twin runs .*integrator=\"rkf45\"" "$tmp/rep/report.txt"; then ok; else bad "report.txt of an Euler scenario: no integration error"; cat "$tmp/rep/report.txt" >&2; fi
+expect 0 "export of an rk4 scenario" "$SW" export -f json -o "$tmp/rep4" models/demo.xml
+if ! grep -q "the simulator integrates with" "$tmp/rep4/report.txt"; then ok; else bad "report.txt of an adaptive scenario mentions an integration error"; fi
 # A write that fails mid-run (here the file-size limit; ENOSPC alike) names the file and the reason.
 expect 1 "run past the file-size limit" sh -c "trap '' XFSZ; ulimit -f 2; '$SWABS' run -q -o '$tmp/fsize' models/demo.xml"
 if grep -q "^$tmp/fsize/trajectory.csv: error: cannot write the output: File too large" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/fsize/summary.json" ]; then ok; else bad "a failed write is not named"; cat /tmp/swerve_cli_err.$$ >&2; fi

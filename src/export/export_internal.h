@@ -78,6 +78,8 @@ int xl_dnf(xl_ctx *c, const sw_expr_ast *a, int neg, xr_dnf *out);
 int xb_read_var(xl_ctx *c, const char *name, const char *net, const char *meaning);
 int xb_time_var(xl_ctx *c);
 int xb_other_agent_var(xl_ctx *c, int j, int coord);
+/* report.txt: the simulator's fixed-step integration error against the exported ODE (twin.c). */
+void xb_integration_note(struct xb *b);
 void xb_note(struct xb *b, const char *where, int sound, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))

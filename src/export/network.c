@@ -562,6 +562,8 @@ int sw_hybrid_build(const sw_model *m, const sw_export_def *def, sw_hybrid **out
 		lifted_initial(&b);
 	if (b.status == SW_SUCCESS)
 		global_notes(&b);
+	if (b.status == SW_SUCCESS)
+		xb_integration_note(&b);
 	sw_world_destroy(b.w);
 	free(b.unit_name);
 	free(b.map);
