@@ -425,6 +425,20 @@ if grep -q "^files:    glm_barrier.json$" "$tmp/rep/report.txt" && ! grep -q "\.
 if grep -qE "run: the simulator integrates with Euler at a 0.25 s step, .* by up to [0-9.]+ m \(agent 'walker', t = [0-9.]+ s\); for twin runs .*integrator=\"rkf45\"" "$tmp/rep/report.txt"; then ok; else bad "report.txt of an Euler scenario: no integration error"; cat "$tmp/rep/report.txt" >&2; fi
 expect 0 "export of an rk4 scenario" "$SW" export -f json -o "$tmp/rep4" models/demo.xml
 if ! grep -q "the simulator integrates with" "$tmp/rep4/report.txt"; then ok; else bad "report.txt of an adaptive scenario mentions an integration error"; fi
+# A switching law under an adaptive stepper gets a warning at the agent's line (it would crawl);
+# under Euler none.
+cat > "$tmp/ttc_rk4.xml" <<'EOF2'
+<?xml version="1.0"?>
+<scenario name="ttc_rk4"><run duration="1" step="0.01" integrator="rk4"/>
+<world><target name="goal" x="5" y="0" radius="0.3"/></world>
+<agent name="a" x="0" y="0" target="goal">
+  <ttc/></agent></scenario>
+EOF2
+expect 0 "check of ttc under rk4" "$SW" check "$tmp/ttc_rk4.xml"
+if grep -q "ttc_rk4.xml:4: warning: agent 'a' steers with <ttc> under the adaptive stepper 'rk4'" "$E"; then ok; else bad "no warning for ttc under rk4"; cat "$E" >&2; fi
+sed 's/integrator="rk4"/integrator="euler"/' "$tmp/ttc_rk4.xml" > "$tmp/ttc_euler.xml"
+expect 0 "check of ttc under euler" "$SW" check "$tmp/ttc_euler.xml"
+if ! grep -q "warning" "$E"; then ok; else bad "a warning for ttc under euler"; cat "$E" >&2; fi
 # A write that fails mid-run (here the file-size limit; ENOSPC alike) names the file and the reason.
 expect 1 "run past the file-size limit" sh -c "trap '' XFSZ; ulimit -f 2; '$SWABS' run -q -o '$tmp/fsize' models/demo.xml"
 if grep -q "^$tmp/fsize/trajectory.csv: error: cannot write the output: File too large" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/fsize/summary.json" ]; then ok; else bad "a failed write is not named"; cat /tmp/swerve_cli_err.$$ >&2; fi

@@ -107,6 +107,10 @@ int sw__check_fields(const sw_model *m, sw_diag *diag);
 int sw__check_agent3(const sw_model *m, const sw_agent_def *def, const char *what, sw_diag *diag);
 int sw__check_model3(const sw_model *m, sw_diag *diag);
 
+/* Warns about settings that run, but badly: a switching law (<ttc>, <sf>) under an adaptive
+ * stepper (advice.c).  Never an error. */
+void sw__advise_integrator(const sw_model *m, sw_diag *diag);
+
 /** Frees the model's fields and their grids (model/field.c). */
 void sw__free_fields(sw_model *m);
 

@@ -976,6 +976,7 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 		badf = 1;
 	if (badf)
 		return SW_EINPUT;
+	sw__advise_integrator(m, diag);
 	m->finalized = 1;
 	return SW_SUCCESS;
 }
