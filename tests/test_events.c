@@ -50,6 +50,25 @@ static void record(const sw_world *w, int u, double t, int from, int to, const c
 	}
 }
 
+/* Loads scenario text xml (named name in messages) into *m and a world whose transitions are
+ * recorded in *e; aborts the test with the loader's message when it does not load. */
+static sw_world *recording_world(const char *xml, const char *name, sw_model **m, events *e,
+				 sw_diag *d)
+{
+	sw_diag_init(d);
+	*m = NULL;
+	if (sw_scenario_load_memory(xml, strlen(xml), name, m, d) != SW_SUCCESS) {
+		char buf[2048];
+		sw_diag_format(d, 0, buf, sizeof buf);
+		ck_abort_msg("load: %s", buf);
+	}
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(*m, &w, d), SW_SUCCESS);
+	memset(e, 0, sizeof *e);
+	sw_world_set_event_fn(w, record, e);
+	return w;
+}
+
 /* The automaton "pass": walk to goal at constant speed v; "seen" when guard g holds. */
 static const char *const automaton =
     "<automaton name=\"pass\">"
@@ -86,19 +105,9 @@ static events run_pass(const char *integ, double h, double tol, int moves, doubl
 		 duration, h, integ, tol, aut, mx, my, motion, top, top - 0.5, top - 1.0, top - 0.5,
 		 moves ? v : 0.0);
 	sw_diag d;
-	sw_diag_init(&d);
 	sw_model *m = NULL;
-	int st = sw_scenario_load_memory(xml, strlen(xml), "pass.xml", &m, &d);
-	if (st != SW_SUCCESS) {
-		char buf[2048];
-		sw_diag_format(&d, 0, buf, sizeof buf);
-		ck_abort_msg("load: %s", buf);
-	}
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
 	events e;
-	memset(&e, 0, sizeof e);
-	sw_world_set_event_fn(w, record, &e);
+	sw_world *w = recording_world(xml, "pass.xml", &m, &e, &d);
 	while (sw_world_time(w) < duration - 1e-9 && e.n == 0)
 		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
 	sw_world_destroy(w);
@@ -292,19 +301,9 @@ static events run_arc(const char *integ, double h, double tol, double rtol, doub
 		 "behaviour=\"arc\"><bind param=\"mark\" value=\"mark\"/></agent></scenario>",
 		 duration, h, integ, tol, rtol, 0.01 * rtol, r, (R + off) * cos(th), (R + off) * sin(th), R, -M_PI / 2);
 	sw_diag d;
-	sw_diag_init(&d);
 	sw_model *m = NULL;
-	int st = sw_scenario_load_memory(xml, strlen(xml), "arc.xml", &m, &d);
-	if (st != SW_SUCCESS) {
-		char buf[2048];
-		sw_diag_format(&d, 0, buf, sizeof buf);
-		ck_abort_msg("load: %s", buf);
-	}
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
 	events e;
-	memset(&e, 0, sizeof e);
-	sw_world_set_event_fn(w, record, &e);
+	sw_world *w = recording_world(xml, "arc.xml", &m, &e, &d);
 	for (int k = 0; sw_world_time(w) < duration - 1e-9 && e.n == 0; k++) {
 		sw_agent_state a;
 		sw_world_agent(w, 0, &a);
