@@ -56,7 +56,7 @@ LIB_SRC := \
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 
-CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/cmd_render.c src/cli/cmd_export.c src/cli/cmd_analyze.c src/cli/cmd_plot.c src/cli/cmd_import.c \
+CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/graph_dot.c src/cli/cmd_render.c src/cli/cmd_export.c src/cli/cmd_analyze.c src/cli/cmd_plot.c src/cli/cmd_import.c \
 	src/cli/cmd_smc.c src/cli/cmd_sweep.c src/cli/ensemble_cli.c src/cli/checkpoint_cli.c src/cli/paths.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \

@@ -46,6 +46,25 @@ expect 2 "analyze an FW agent" "$SW" analyze --agent o1deg-3m models/fw_one_obst
 expect 0 "graph of an automaton" "$SW" graph -o "$tmp/seek.dot" automata/seek.xml
 if grep -q '^digraph "seek"' "$tmp/seek.dot" && grep -q -- '->' "$tmp/seek.dot"; then ok; else bad "graph output is not a DOT digraph with edges"; fi
 expect 2 "graph of a bad file" "$SW" graph tests/data/bad_unknown_element.xml
+# The mode graph shows laws, flows, resets, marks and which guards read which signal.
+"$SW" graph models/street_crossing.xml >"$tmp/sc.dot" 2>/dev/null
+for pat in '"street_crossing.cross" \[label=<<b>cross</b><br/>glm → far_corner<br/>v-max=1.4>' \
+	"\"street_crossing.wait\" .*<i>stand still</i><br/>waited' = 1>" \
+	'"traffic_light.cars_green" -> "traffic_light.cars_amber" .*<i>c := 0</i>' \
+	'"street_crossing.to_corner" .*peripheries=2' '"street_crossing.done" .*arrival.*filled' \
+	'"traffic_light.cars_red_walk" -> "street_crossing.wait" \[label=<light>, style=dashed'; do
+	if grep -q "$pat" "$tmp/sc.dot"; then ok; else bad "graph of street_crossing lacks: $pat"; fi
+done
+"$SW" graph automata/pedestrian.xml >"$tmp/ped.dot" 2>/dev/null
+if grep -q '&hellip;>, tooltip=".*or clearance() < wall_near"' "$tmp/ped.dot"; then ok; else
+	bad "graph: a long guard is not cut with its whole text in the tooltip"; fi
+if command -v dot >/dev/null 2>&1; then # compact: the widest shipped graphs within 1200 px
+	for f in automata/hunter.xml models/pursuit_evasion.xml; do
+		"$SW" graph "$f" | dot -Tpng >"$tmp/g.png"
+		w=$(od -An -tu1 -j16 -N4 "$tmp/g.png" | awk '{print $1*16777216 + $2*65536 + $3*256 + $4}')
+		if [ "$w" -le 1200 ]; then ok; else bad "graph of $f renders $w px wide"; fi
+	done
+fi
 expect 0 "render the demo" "$SW" render -o "$tmp/demo.svg" -a 5 models/demo.xml
 if grep -q '<svg' "$tmp/demo.svg"; then ok; else bad "render wrote no SVG"; fi
 expect 2 "render with a bad width" "$SW" render -w abc models/demo.xml

@@ -22,6 +22,11 @@ int cmd_import(int argc, char **argv);
 int cmd_smc(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 
+/** The mode graph of one automaton, or of every automaton of a scenario with its signal links,
+ * as Graphviz DOT (graph_dot.c). */
+void graph_write_automaton(FILE *f, const sw_automaton *a);
+void graph_write_model(FILE *f, const sw_model *m);
+
 /* --- conventions every command follows (main.c) -------------------------------------------
  *
  * Streams: standard output carries a command's data (graph's DOT, analyze's report, smc's

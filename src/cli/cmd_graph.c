@@ -11,59 +11,16 @@ static void graph_usage(FILE *f)
 	fputs("usage: swerve graph FILE [-o OUT.dot]\n"
 	      "\n"
 	      "Prints the mode graph of an automaton file, or of every automaton a scenario uses,\n"
-	      "as Graphviz DOT: one node per mode (the initial mode drawn double), one edge per\n"
-	      "transition labelled with its label and guard, in priority order.  Render with\n"
-	      "`dot -Tsvg`.\n"
+	      "as Graphviz DOT: one node per mode with its steering law, target and non-default\n"
+	      "parameters, flows and invariant (initial mode: double border; arrival: green); one\n"
+	      "edge per transition with its label, priority, guard (wrapped; whole in the tooltip)\n"
+	      "and resets.  In a scenario, dashed edges run from a signal's mode to the modes whose\n"
+	      "guards read it with in().  Render with `dot -Tsvg` or `dot -Tpng`.\n"
 	      "\n"
 	      "options:\n"
 	      "  -o, --output FILE   write to FILE instead of standard output\n"
 	      "  -q, -v, -V, -h      quiet, verbose, version, this text\n",
 	      f);
-}
-
-/* Writes s as the inside of a DOT double-quoted string. */
-static void dot_str(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
-static void graph_automaton(FILE *f, const sw_automaton *a, const char *indent)
-{
-	const char *name = sw_automaton_name(a);
-	for (int q = 0; q < sw_automaton_n_modes(a); q++) {
-		fprintf(f, "%s\"", indent);
-		dot_str(f, name);
-		fputs(".", f);
-		dot_str(f, sw_automaton_mode_name(a, q));
-		fputs("\" [label=\"", f);
-		dot_str(f, sw_automaton_mode_name(a, q));
-		fprintf(f, "\"%s];\n", q == sw_automaton_initial(a) ? ", peripheries=2" : "");
-	}
-	for (int k = 0; k < sw_automaton_n_transitions(a); k++) {
-		int from, to;
-		const char *label;
-		char guard[1024];
-		sw_automaton_transition(a, k, &from, &to, &label, guard, sizeof guard);
-		fprintf(f, "%s\"", indent);
-		dot_str(f, name);
-		fputs(".", f);
-		dot_str(f, sw_automaton_mode_name(a, from));
-		fputs("\" -> \"", f);
-		dot_str(f, name);
-		fputs(".", f);
-		dot_str(f, sw_automaton_mode_name(a, to));
-		fputs("\" [label=\"", f);
-		if (label) {
-			dot_str(f, label);
-			fputs(": ", f);
-		}
-		dot_str(f, guard);
-		fputs("\"];\n", f);
-	}
 }
 
 int cmd_graph(int argc, char **argv)
@@ -113,21 +70,10 @@ int cmd_graph(int argc, char **argv)
 		sw_model_free(m);
 		return EXIT_RUNTIME;
 	}
-	fputs("digraph \"", f);
-	dot_str(f, a ? sw_automaton_name(a) : m->name);
-	fputs("\" {\n  rankdir=LR;\n  node [shape=box, style=rounded];\n", f);
-	if (a) {
-		graph_automaton(f, a, "  ");
-	} else {
-		for (int k = 0; k < m->n_automata; k++) {
-			fprintf(f, "  subgraph \"cluster_%d\" {\n    label=\"", k);
-			dot_str(f, sw_automaton_name(m->automata[k]));
-			fprintf(f, "%s\";\n", sw_automaton_is_signal(m->automata[k]) ? " (signal)" : "");
-			graph_automaton(f, m->automata[k], "    ");
-			fputs("  }\n", f);
-		}
-	}
-	fputs("}\n", f);
+	if (a)
+		graph_write_automaton(f, a);
+	else
+		graph_write_model(f, m);
 	int bad;
 	if (outpath) {
 		bad = sw_atomic_commit(f, tmp, outpath, NULL) != SW_SUCCESS;
