@@ -43,7 +43,7 @@ static sw_model *model_with(sw_automaton *a, sw_automaton *sig, const sw_binding
 	ck_assert_int_eq(sw_model_add_automaton(m, a, 1, &d), SW_SUCCESS);
 	if (sig) {
 		ck_assert_int_eq(sw_model_add_automaton(m, sig, 1, &d), SW_SUCCESS);
-		sw_signal_def sd = {"light", 2, sw_automaton_name(sig)};
+		sw_signal_def sd = {"light", 2, sw_automaton_name(sig), 0, {0, 0}};
 		ck_assert_int_eq(sw_model_add_signal(m, &sd, &d), SW_SUCCESS);
 	}
 	sw_vec2 rv[] = {{4, -1}, {6, -1}, {6, 1}, {4, 1}};

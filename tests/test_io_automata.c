@@ -659,6 +659,15 @@ START_TEST(test_region_shapes)
 }
 END_TEST
 
+/* A signal's position needs both x and y, each a number; errors at the attribute's value. */
+START_TEST(test_signal_position)
+{
+	const char *s = SW_TEST_DATA "/bad_signal_position.xml";
+	expect_scenario_error(s, NULL, 5, 54, "<signal> position needs both x and y (got only x)");
+	expect_scenario_error(s, NULL, 6, 60, "attribute y of <signal>: 'north' is not a number");
+}
+END_TEST
+
 START_TEST(test_inline_automaton_errors_cite_the_scenario)
 {
 	static const char doc[] =
@@ -756,6 +765,7 @@ Suite *io_automata_suite(void)
 	tcase_add_test(ts, test_error_inside_used_file_cites_that_file);
 	tcase_add_test(ts, test_law_and_behaviour_conflicts);
 	tcase_add_test(ts, test_region_shapes);
+	tcase_add_test(ts, test_signal_position);
 	tcase_add_test(ts, test_inline_automaton_errors_cite_the_scenario);
 	tcase_add_test(ts, test_concurrent_loads_with_behaviours);
 	suite_add_tcase(s, ts);

@@ -656,6 +656,73 @@ START_TEST(traffic_light_is_drawn_in_its_state)
 }
 END_TEST
 
+/* The map of a picture of street_crossing from its "street" region (x in [-30, 30], y in
+ * [-2.5, 2.5], the first region polygon: corners (-30, -2.5), (30, -2.5), (30, 2.5), ...):
+ * world (x, y) to pixels, independently of the renderer's view. */
+static void street_map(xmlNodePtr root, double x, double y, double *cx, double *cy)
+{
+	xmlChar *pts = xmlGetProp(find(root, "polygon", "region", 0), BAD_CAST "points");
+	double x0, yb, x1, skip, yt;
+	ck_assert_int_eq(
+	    sscanf((char *)pts, "%lf,%lf %lf,%lf %lf,%lf", &x0, &yb, &x1, &skip, &skip, &yt), 6);
+	xmlFree(pts);
+	*cx = x0 + (x + 30) / 60 * (x1 - x0);
+	*cy = yb + (y + 2.5) / 5 * (yt - yb);
+}
+
+/* The light of street_crossing stands at (x, y) = (3.6, -3) (<signal x= y=>): its lamp (the one
+ * circle of class "signal") is drawn at that point of the map, green in a frame at 10 s, red at
+ * 30 s (automata/traffic_light.xml: cars green for t in [0, 20), red with walk [23, 43)), and
+ * the animation's lamp group stands there too.  A signal without a position (the same light in
+ * tests/data/crossing.xml) stays in the panel at the top right (18 px from the right edge). */
+START_TEST(positioned_light_is_drawn_at_its_place_in_its_state)
+{
+	run_rec *r = record("models/street_crossing.xml");
+	ck_assert(r->m->n_signals == 1 && r->m->signals[0].has_position);
+	ck_assert(r->m->signals[0].position.x == 3.6 && r->m->signals[0].position.y == -3);
+	sw_diag d;
+	sw_diag_init(&d);
+	char *f[3] = {tmp_path(".svg"), tmp_path(".svg"), tmp_path(".svg")};
+	ck_assert_int_eq(sw_render_frame(r->w, r->tr, NULL, 10.0, SW_IMAGE_SVG, f[0], &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_render_frame(r->w, r->tr, NULL, 30.0, SW_IMAGE_SVG, f[1], &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_render_animation(r->w, r->tr, NULL, f[2], &d), SW_SUCCESS);
+	const int want[2] = {0x2ca02c, 0xd62728};
+	for (int k = 0; k < 3; k++) {
+		double wpx, hpx, cx, cy;
+		xmlDocPtr doc = parse_svg(f[k], &wpx, &hpx);
+		xmlNodePtr root = xmlDocGetRootElement(doc);
+		street_map(root, 3.6, -3, &cx, &cy);
+		ck_assert_int_eq(count(root, "circle", "signal"), 1);
+		if (k < 2) {
+			xmlNodePtr lamp = find(root, "circle", "signal", 0);
+			ck_assert_double_eq_tol(num_prop(lamp, "cx"), cx, 0.02);
+			ck_assert_double_eq_tol(num_prop(lamp, "cy"), cy, 0.02);
+			ck_assert_int_eq(colour_prop(lamp, "fill"), want[k]);
+		} else {
+			xmlChar *tf = xmlGetProp(find(root, "g", "signal-anim", 0), BAD_CAST "transform");
+			double gx, gy;
+			ck_assert_int_eq(sscanf((char *)tf, "translate(%lf %lf)", &gx, &gy), 2);
+			ck_assert_double_eq_tol(gx, cx, 0.02);
+			ck_assert_double_eq_tol(gy, cy, 0.02);
+			xmlFree(tf);
+		}
+		xmlFreeDoc(doc);
+		unlink(f[k]);
+	}
+	record_free(r);
+	r = record("tests/data/crossing.xml");
+	ck_assert(!r->m->signals[0].has_position);
+	ck_assert_int_eq(sw_render_frame(r->w, r->tr, NULL, 10.0, SW_IMAGE_SVG, f[0], &d), SW_SUCCESS);
+	double wpx, hpx;
+	xmlDocPtr doc = parse_svg(f[0], &wpx, &hpx);
+	xmlNodePtr lamp = find(xmlDocGetRootElement(doc), "circle", "signal", 0);
+	ck_assert_double_eq_tol(num_prop(lamp, "cx"), wpx - 18, 0.02);
+	xmlFreeDoc(doc);
+	unlink(f[0]);
+	record_free(r);
+}
+END_TEST
+
 /* Targets and regions are named: in street_crossing both regions' names stand inside their
  * rectangles (the polygons of class "region", in file order), and the targets' labels name
  * distinct targets, each next to its circle; in the demo all three targets are named. */
@@ -801,6 +868,7 @@ Suite *render_suite(void)
 	tcase_add_test(tc, legend_has_one_row_and_colour_per_automaton_mode);
 	tcase_add_test(tc, crowd_names_are_thinned_out);
 	tcase_add_test(tc, traffic_light_is_drawn_in_its_state);
+	tcase_add_test(tc, positioned_light_is_drawn_at_its_place_in_its_state);
 	tcase_add_test(tc, targets_and_regions_are_labelled);
 	tcase_add_test(tc, axes_and_scale_bar_are_in_metres);
 	suite_add_tcase(s, tc);

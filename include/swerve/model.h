@@ -203,6 +203,9 @@ typedef struct sw_signal_def {
 	const char *name;      /**< unique name (copied); required */
 	int line;
 	const char *automaton; /**< name of a signal automaton added with sw_model_add_automaton */
+	int has_position;      /**< 1: the signal stands at position (pictures draw its light
+				    there); 0 (default): it has no place on the map */
+	sw_vec2 position;      /**< where it stands, m (finite; used when has_position) */
 } sw_signal_def;
 
 /** One parameter binding of an agent's behaviour: param = value (a number for real parameters,
@@ -367,6 +370,8 @@ typedef struct sw_signal {
 	char name[SW_NAME_MAX];
 	int line;
 	int automaton;        /**< index into model->automata */
+	int has_position;     /**< 1: it stands at position (sw_signal_def) */
+	sw_vec2 position;     /**< m */
 } sw_signal;
 
 /** A resolved behaviour parameter of one agent. */

@@ -6,6 +6,7 @@
  * structs and names unknown attributes with the list of expected ones.  Values the schema admits
  * but the model cannot use (INF, NaN, integers out of range) are refused here. */
 #include <limits.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -228,7 +229,23 @@ int sw__parse_int(const char *s, int allow_negative, unsigned long long limit, i
 	return 0;
 }
 
-/* Parses one attribute value into base + spec->off; reports problems at node. */
+/* Reports a bad value of attribute spec of node at the value's file:line:column. */
+static void value_error(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *spec, const char *fmt,
+			...) __attribute__((format(printf, 4, 5)));
+static void value_error(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *spec, const char *fmt,
+			...)
+{
+	char buf[SW_DIAG_MSG];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	int line, column;
+	sw__attr_position(ld, node, spec->name, &line, &column);
+	sw__walk_error_at(ld, line, column, "%s", buf);
+}
+
+/* Parses one attribute value into base + spec->off; reports problems at its value. */
 static void read_value(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *spec, xmlChar *xval,
 		       void *base)
 {
@@ -240,14 +257,14 @@ static void read_value(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *spe
 	case SW__A_NUMBER: {
 		int r = sw__parse_number(val, (double *)(void *)field);
 		if (r == SW__NUM_NONFINITE)
-			sw__walk_error(
-			    ld, node,
+			value_error(
+			    ld, node, spec,
 			    "attribute %s of <%s>: '%.*s' is not a finite number; expected a "
 			    "decimal number such as 0.5, -2 or 1e-3",
 			    spec->name, el, QUOTE_MAX, val);
 		else if (r != SW__NUM_OK)
-			sw__walk_error(
-			    ld, node,
+			value_error(
+			    ld, node, spec,
 			    "attribute %s of <%s>: '%.*s' is not a number; expected a decimal "
 			    "number such as 0.5, -2 or 1e-3",
 			    spec->name, el, QUOTE_MAX, val);
@@ -255,8 +272,8 @@ static void read_value(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *spe
 	}
 	case SW__A_ANGLE:
 		if (sw_parse_angle(val, (double *)(void *)field) != SW_SUCCESS)
-			sw__walk_error(
-			    ld, node,
+			value_error(
+			    ld, node, spec,
 			    "attribute %s of <%s>: '%.*s' is not an angle; expected a number "
 			    "in radians, or a number followed by deg or rad (e.g. 15deg, "
 			    "-0.5rad)",
@@ -264,11 +281,10 @@ static void read_value(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *spe
 		break;
 	case SW__A_BOOL:
 		if (sw__parse_bool(val, (int *)(void *)field) != 0)
-			sw__walk_error(
-			    ld, node,
-			    "attribute %s of <%s>: '%.*s' is not a boolean; expected true, "
-			    "false, 1 or 0",
-			    spec->name, el, QUOTE_MAX, val);
+			value_error(ld, node, spec,
+				    "attribute %s of <%s>: '%.*s' is not a boolean; expected true, "
+				    "false, 1 or 0",
+				    spec->name, el, QUOTE_MAX, val);
 		break;
 	case SW__A_INT:
 	case SW__A_SEED: {
@@ -278,15 +294,15 @@ static void read_value(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *spe
 		int r = sw__parse_int(val, !seed, seed ? UINT64_MAX : (unsigned long long)INT_MAX,
 				      &neg, &mag);
 		if (r < 0)
-			sw__walk_error(
-			    ld, node,
+			value_error(
+			    ld, node, spec,
 			    "attribute %s of <%s>: '%.*s' is not %s; expected a whole number "
 			    "such as 4",
 			    spec->name, el, QUOTE_MAX, val,
 			    seed ? "a non-negative integer" : "an integer");
 		else if (r > 0)
-			sw__walk_error(
-			    ld, node,
+			value_error(
+			    ld, node, spec,
 			    "attribute %s of <%s>: '%.*s' is out of range; expected at most "
 			    "%llu",
 			    spec->name, el, QUOTE_MAX, val,
@@ -311,9 +327,9 @@ static void read_value(sw__loader *ld, xmlNodePtr node, const sw__attr_spec *spe
 			k++;
 		if (!spec->choices[k]) {
 			join_names(expected, sizeof expected, NULL, NULL, spec->choices);
-			sw__walk_error(ld, node,
-				       "attribute %s of <%s>: '%.*s' is not allowed; expected %s",
-				       spec->name, el, QUOTE_MAX, val, expected);
+			value_error(ld, node, spec,
+				    "attribute %s of <%s>: '%.*s' is not allowed; expected %s",
+				    spec->name, el, QUOTE_MAX, val, expected);
 		} else if (spec->kind == SW__A_CHOICE) {
 			*(int *)(void *)field = k;
 		} else {

@@ -70,9 +70,9 @@ static const sw__attr_spec region_attrs[] = {
     SW__NUM("y1", region_fields, y1),         SW__NUM("x2", region_fields, x2),
     SW__NUM("y2", region_fields, y2),         SW__END};
 
-static const sw__attr_spec signal_attrs[] = {SW__NAME("name", sw_signal_def, name, 1),
-					     SW__NAME("automaton", sw_signal_def, automaton, 1),
-					     SW__END};
+static const sw__attr_spec signal_attrs[] = {
+    SW__NAME("name", sw_signal_def, name, 1), SW__NAME("automaton", sw_signal_def, automaton, 1),
+    SW__NUM("x", sw_signal_def, position.x), SW__NUM("y", sw_signal_def, position.y), SW__END};
 
 static const sw__attr_spec linear_attrs[] = {SW__REQ_NUM("vx", sw_motion_def, velocity.x),
 					     SW__REQ_NUM("vy", sw_motion_def, velocity.y), SW__END};
@@ -427,6 +427,18 @@ static void read_signal(sw__loader *ld, xmlNodePtr node)
 	s.line = sw__node_line(node);
 	int bad = sw__read_attrs(ld, node, signal_attrs, &s);
 	bad += sw__no_children(ld, node, "no child elements");
+	/* The optional position: both x and y, or neither. */
+	int has_x = xmlHasProp(node, (const xmlChar *)"x") != NULL,
+	    has_y = xmlHasProp(node, (const xmlChar *)"y") != NULL;
+	if (has_x != has_y) {
+		int line, column;
+		sw__attr_position(ld, node, has_x ? "x" : "y", &line, &column);
+		sw__walk_error_at(ld, line, column,
+				  "<signal> position needs both x and y (got only %s)",
+				  has_x ? "x" : "y");
+		bad++;
+	}
+	s.has_position = has_x && has_y;
 	if (ld->m && bad == 0)
 		built(ld, sw_model_add_signal(ld->m, &s, ld->diag));
 	sw__release_strings(ld);

@@ -721,6 +721,10 @@ int sw_model_add_signal(sw_model *m, const sw_signal_def *def, sw_diag *diag)
 				   "signal '%s': unknown signal automaton '%s'; expected the name of "
 				   "an automaton of kind signal",
 				   def->name, def->automaton ? def->automaton : "");
+	if (def->has_position && !(isfinite(def->position.x) && isfinite(def->position.y)))
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,
+				   "signal '%s': position (%g, %g) is not finite", def->name,
+				   def->position.x, def->position.y);
 	if (GROW(m, signals, cap_signals, m->n_signals + 1))
 		return SW_ENOMEM;
 	sw_signal sg;
@@ -728,6 +732,8 @@ int sw_model_add_signal(sw_model *m, const sw_signal_def *def, sw_diag *diag)
 	snprintf(sg.name, sizeof sg.name, "%s", def->name);
 	sg.line = def->line;
 	sg.automaton = a;
+	sg.has_position = def->has_position != 0;
+	sg.position = def->position;
 	m->signals[m->n_signals++] = sg;
 	return SW_SUCCESS;
 }

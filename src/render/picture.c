@@ -27,8 +27,11 @@ enum { NAMES_MAX = 30, LABELS_MAX = 256 };
 /* Axes: gutters for the tick labels, px, and the narrowest picture that gets them. */
 enum { GUTTER_LEFT = 46, GUTTER_BOTTOM = 30, AXES_MIN_WIDTH = 200 };
 
-/* Signal panel rows, px apart; its top in frames (below the clock) and elsewhere. */
+/* Signal panel rows, px apart; its top in frames (below the clock) and elsewhere.  Lamp radii
+ * and housing half-sizes, px, in the panel and on the map; the phase bar's width, px. */
 enum { SIGNAL_ROW = 30, SIGNAL_TOP_FRAME = 26, SIGNAL_TOP = 4 };
+enum { LAMP_PANEL = 7, HOUSING_PANEL = 10, LAMP_MAP = 5, HOUSING_MAP = 7, PHASE_BAR = 160,
+       PHASE_BAR_MAP = 48 };
 
 sw_render_def sw_default_render_def(void)
 {
@@ -73,6 +76,9 @@ static view make_view(const sw_world *w, const sw_trace *tr, const sw_render_def
 		sw_vec2 p = sw_model_target_position(m, k, 0.0);
 		grow_box(b, p.x, p.y, m->targets[k].radius);
 	}
+	for (int k = 0; k < m->n_signals; k++)
+		if (m->signals[k].has_position)
+			grow_box(b, m->signals[k].position.x, m->signals[k].position.y, 0);
 	for (int k = 0; k < m->n_regions; k++)
 		for (int q = 0; q < m->regions[k].count; q++) {
 			sw_vec2 p = m->points[m->regions[k].first + q];
@@ -469,9 +475,9 @@ static void draw_target_labels(sw_scene *sc, const view *v, const sw_model *m, d
 }
 
 /* --- Signals ------------------------------------------------------------------------------
- * A signal (a traffic light) has no position in a scenario, so each is drawn at the top right
- * of the picture: a dark housing with a lamp in the colour of its current mode and its name and
- * mode beside it.  A mode whose name holds a colour word (cars_red_walk, green, amber ...) is
+ * A signal (a traffic light) with a position (<signal x= y=>) is drawn where it stands on the
+ * map; one without is drawn in a panel at the top right of the picture.  Either way: a dark
+ * housing with a lamp in the colour of its current mode and its name and mode beside it.  A mode whose name holds a colour word (cars_red_walk, green, amber ...) is
  * lit in that colour, so a traffic light looks like one; other modes take the palette colour
  * of their index. */
 
@@ -509,22 +515,34 @@ static int signal_colour(const sw_model *m, int sg, int md)
 	return sc_palette(md);
 }
 
-/* Row sg of the signal panel: its lamp's centre. */
-static void signal_lamp(const sw_scene *sc, double top, int sg, double *x, double *y)
+/* The centre of signal sg's lamp: where it stands on the map (returns 1), or in the panel from
+ * pixel row top, one row per signal without a position (returns 0). */
+static int signal_lamp(const sw_scene *sc, const view *v, const sw_model *m, double top, int sg,
+		       double *x, double *y)
 {
+	if (m->signals[sg].has_position) {
+		*x = px(v, m->signals[sg].position.x);
+		*y = py(v, m->signals[sg].position.y);
+		return 1;
+	}
+	int row = 0;
+	for (int k = 0; k < sg; k++)
+		row += !m->signals[k].has_position;
 	*x = sc_width(sc) - 18;
-	*y = top + 12 + SIGNAL_ROW * sg;
+	*y = top + 12 + SIGNAL_ROW * row;
+	return 0;
 }
 
-/* The housing and the name (with the mode at time t when with_mode) of every signal, from
- * pixel row top; their boxes block labels. */
-static void draw_signal_rows(sw_scene *sc, const sw_trace *tr, double top, double t,
-			     int with_mode, labels *lb)
+/* The housing and the name (with the mode at time t when with_mode) of every signal; in the
+ * panel from pixel row top their boxes block labels, on the map the name is a label placed
+ * right of the housing (or left of it when that place is taken). */
+static void draw_signal_rows(sw_scene *sc, const view *v, const sw_trace *tr, double top,
+			     double t, int with_mode, labels *lb)
 {
 	const sw_model *m = tr->m;
 	for (int sg = 0; sg < m->n_signals; sg++) {
 		double x, y;
-		signal_lamp(sc, top, sg, &x, &y);
+		int on_map = signal_lamp(sc, v, m, top, sg, &x, &y);
 		char text[2 * SW_NAME_MAX + 4];
 		const sw_automaton *a = m->automata[m->signals[sg].automaton];
 		if (with_mode)
@@ -532,38 +550,50 @@ static void draw_signal_rows(sw_scene *sc, const sw_trace *tr, double top, doubl
 				 sw_automaton_mode_name(a, signal_mode_at(tr, sg, t)));
 		else
 			snprintf(text, sizeof text, "%s", m->signals[sg].name);
-		sc_rect(sc, "signal-housing", x - 10, y - 10, 20, 20, sc_filled(0x303030, 0, 1));
+		double h = on_map ? HOUSING_MAP : HOUSING_PANEL;
+		sc_rect(sc, "signal-housing", x - h, y - h, 2 * h, 2 * h, sc_filled(0x303030, 0, 1));
+		if (on_map) {
+			labels_block(lb, x - h, y - h, x + h, y + h);
+			if (!label(sc, lb, "signal-label", x + h + 3, y + 4, SC_START, 11, 0, text))
+				label(sc, lb, "signal-label", x - h - 3, y + 4, SC_END, 11, 0, text);
+			continue;
+		}
 		sc_text(sc, "signal-label", x - 16, y + 4, SC_END, 12, 0, 0, text);
 		labels_block(lb, x - 16 - 7.0 * (double)strlen(text), y - 11, x + 11, y + 11);
 	}
 }
 
 /* The lamps lit at time t (still pictures and frames). */
-static void draw_signal_lamps(sw_scene *sc, const sw_trace *tr, double top, double t)
+static void draw_signal_lamps(sw_scene *sc, const view *v, const sw_trace *tr, double top,
+			      double t)
 {
 	const sw_model *m = tr->m;
 	for (int sg = 0; sg < m->n_signals; sg++) {
 		double x, y;
-		signal_lamp(sc, top, sg, &x, &y);
+		int on_map = signal_lamp(sc, v, m, top, sg, &x, &y);
 		int md = signal_mode_at(tr, sg, t);
 		char tip[2 * SW_NAME_MAX + 48];
 		snprintf(tip, sizeof tip, "%s: %s at t = %g s", m->signals[sg].name,
 			 sw_automaton_mode_name(m->automata[m->signals[sg].automaton], md), t);
-		sc_circle(sc, "signal", x, y, 7, sc_filled(signal_colour(m, sg, md), 0, 1), tip);
+		sc_circle(sc, "signal", x, y, on_map ? LAMP_MAP : LAMP_PANEL,
+			  sc_filled(signal_colour(m, sg, md), 0, 1), tip);
 	}
 }
 
 /* Under every signal's row, its phases over [t0, t1] as coloured stretches of a bar (still
  * pictures: when the light was what). */
-static void draw_signal_phases(sw_scene *sc, const sw_trace *tr, double top, double t0,
-			       double t1)
+static void draw_signal_phases(sw_scene *sc, const view *v, const sw_trace *tr, double top,
+			       double t0, double t1)
 {
 	const sw_model *m = tr->m;
 	double span = t1 > t0 ? t1 - t0 : 1.0;
 	for (int sg = 0; sg < m->n_signals; sg++) {
 		double x, y;
-		signal_lamp(sc, top, sg, &x, &y);
-		double right = x + 10, left = right - 160, bar = y + 12;
+		int on_map = signal_lamp(sc, v, m, top, sg, &x, &y);
+		/* in the panel, right-aligned with the housing; on the map, centred under it */
+		double len = on_map ? PHASE_BAR_MAP : PHASE_BAR;
+		double left = on_map ? x - 0.5 * len : x + HOUSING_PANEL - len;
+		double bar = y + (on_map ? HOUSING_MAP + 2 : HOUSING_PANEL + 2);
 		const sw_automaton *a = m->automata[m->signals[sg].automaton];
 		int md = sw_automaton_initial(a);
 		double from = t0;
@@ -573,8 +603,8 @@ static void draw_signal_phases(sw_scene *sc, const sw_trace *tr, double top, dou
 				continue;
 			double to = e ? fmin(fmax(e->t, t0), t1) : t1;
 			if (to > from)
-				sc_rect(sc, "signal-phase", left + (from - t0) / span * 160, bar,
-					(to - from) / span * 160, 4,
+				sc_rect(sc, "signal-phase", left + (from - t0) / span * len, bar,
+					(to - from) / span * len, 4,
 					sc_filled(signal_colour(m, sg, md), SC_NONE, 0));
 			if (e) {
 				md = e->to;
@@ -627,9 +657,9 @@ int sw_render_image(const sw_world *w, const sw_trace *tr, const sw_render_def *
 	draw_axes(sc, &v, &lb);
 	double t0 = tr->n_samples ? trace_at(tr, 0, 0)->t : 0.0;
 	double tend = tr->n_samples ? trace_at(tr, tr->n_samples - 1, 0)->t : sw_world_time(w);
-	draw_signal_rows(sc, tr, SIGNAL_TOP, tend, 1, &lb);
-	draw_signal_lamps(sc, tr, SIGNAL_TOP, tend);
-	draw_signal_phases(sc, tr, SIGNAL_TOP, t0, tend);
+	draw_signal_rows(sc, &v, tr, SIGNAL_TOP, tend, 1, &lb);
+	draw_signal_lamps(sc, &v, tr, SIGNAL_TOP, tend);
+	draw_signal_phases(sc, &v, tr, SIGNAL_TOP, t0, tend);
 	if (d.legend) {
 		draw_legend(sc, &v, tr, &mk, &lb);
 		draw_region_labels(sc, &v, tr->m, &lb);
@@ -667,8 +697,8 @@ int sw_render_frame(const sw_world *w, const sw_trace *tr, const sw_render_def *
 	labels lb = {.n = 0};
 	draw_axes(sc, &v, &lb);
 	labels_block(&lb, v.w - 120, 0, v.w, SIGNAL_TOP_FRAME); /* the clock */
-	draw_signal_rows(sc, tr, SIGNAL_TOP_FRAME, t, 1, &lb);
-	draw_signal_lamps(sc, tr, SIGNAL_TOP_FRAME, t);
+	draw_signal_rows(sc, &v, tr, SIGNAL_TOP_FRAME, t, 1, &lb);
+	draw_signal_lamps(sc, &v, tr, SIGNAL_TOP_FRAME, t);
 	if (d.legend) {
 		draw_legend(sc, &v, tr, &mk, &lb);
 		draw_region_labels(sc, &v, tr->m, &lb);
@@ -761,10 +791,10 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 	/* Signals: each lamp a group whose fill follows the signal's mode at every sample. */
 	labels lb = {.n = 0};
 	draw_axes(sc, &v, &lb);
-	draw_signal_rows(sc, tr, SIGNAL_TOP, 0.0, 0, &lb);
+	draw_signal_rows(sc, &v, tr, SIGNAL_TOP, 0.0, 0, &lb);
 	for (int sg = 0; sg < m->n_signals && n > 0; sg++) {
 		double x, y;
-		signal_lamp(sc, SIGNAL_TOP, sg, &x, &y);
+		int on_map = signal_lamp(sc, &v, m, SIGNAL_TOP, sg, &x, &y);
 		int md = sw_automaton_initial(m->automata[m->signals[sg].automaton]), ev = 0;
 		for (int k = 0; k < n; k++) {
 			/* signal_mode_at, walking the transitions once for all samples */
@@ -778,7 +808,8 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 		}
 		sc_group_begin(sc, "signal-anim", x, y, 0);
 		sc_group_animate(sc, dur, n, kt, kx, ky, NULL, fill);
-		sc_circle(sc, "signal", 0, 0, 7, sc_filled(SC_INHERIT, 0, 1), m->signals[sg].name);
+		sc_circle(sc, "signal", 0, 0, on_map ? LAMP_MAP : LAMP_PANEL,
+			  sc_filled(SC_INHERIT, 0, 1), m->signals[sg].name);
 		sc_group_end(sc);
 	}
 	/* The clock: a bar along the bottom edge that fills up over the run. */
