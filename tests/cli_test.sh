@@ -52,6 +52,7 @@ for pat in '"street_crossing.cross" \[label=<<b>cross</b><br/>glm → far_corner
 	"\"street_crossing.wait\" .*<i>stand still</i><br/>waited' = 1>" \
 	'"traffic_light.cars_green" -> "traffic_light.cars_amber" .*<i>c := 0</i>' \
 	'"street_crossing.to_corner" .*peripheries=2' '"street_crossing.done" .*arrival.*filled' \
+	'label=<<b>street_crossing</b> (6 agents)>' \
 	'"traffic_light.cars_red_walk" -> "street_crossing.wait" \[label=<light>, style=dashed'; do
 	if grep -q "$pat" "$tmp/sc.dot"; then ok; else bad "graph of street_crossing lacks: $pat"; fi
 done

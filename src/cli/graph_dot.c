@@ -428,6 +428,11 @@ void graph_write_model(FILE *f, const sw_model *m)
 					html(f, m->signals[s].name);
 				}
 			fputs(")", f);
+		} else {
+			int n = 0;
+			for (int g = 0; g < m->n_agents; g++)
+				n += m->agents[g].behaviour == k;
+			fprintf(f, " (%d agent%s)", n, n == 1 ? "" : "s");
 		}
 		fputs(">;\n    style=rounded; color=gray60;\n", f);
 		graph_modes(f, a, "    ");
