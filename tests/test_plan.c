@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "swerve/swerve.h"
@@ -362,6 +363,14 @@ START_TEST(scenario_field_errors_cite_their_line)
 	     "<agent x=\"0\" y=\"0\" target=\"t\">\n<glm lookahead=\"-1\"/>\n</agent>\n"
 	     "</scenario>\n",
 	     6, "lookahead"},
+	    {"<scenario>\n<world>\n<target name=\"t\" x=\"5\" y=\"0\"/>\n"
+	     "<navfield name=\"nav\" target=\"t\" x1=\"0\" y1=\"-1\" x2=\"6\"/>\n</world>\n"
+	     "<agent x=\"0\" y=\"0\" target=\"t\"/>\n</scenario>\n",
+	     4, "needs all of x1, y1, x2 and y2 (got 3"},
+	    {"<scenario>\n<world>\n<target name=\"t\" x=\"5\" y=\"0\"/>\n"
+	     "<navfield name=\"nav\" target=\"t\" x1=\"0\" y1=\"-1\" x2=\"4\" y2=\"1\"/>\n"
+	     "</world>\n<agent x=\"0\" y=\"0\" target=\"t\"/>\n</scenario>\n",
+	     4, "lies outside the field's area"},
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
 		sw_model *m = NULL;
@@ -550,6 +559,87 @@ START_TEST(distance_field_matches_the_euclidean_distance)
 }
 END_TEST
 
+/* A field with an area covers exactly that rectangle: node (0, 0) on its lower-left corner
+ * (the corners given in any order), the last node at or just past the far corner; and the
+ * default grid is the area of the bounding box grown by the margin, computed here by hand. */
+START_TEST(an_area_field_covers_its_rectangle)
+{
+	static const char xml[] =
+	    "<scenario>\n<world>\n<target name=\"t\" x=\"5\" y=\"0\" radius=\"0.2\"/>\n"
+	    "<disc x=\"2.5\" y=\"0\" radius=\"0.5\"/>\n"
+	    "<navfield name=\"whole\" target=\"t\" method=\"distance\"/>\n"
+	    "<navfield name=\"part\" target=\"t\" method=\"distance\" x1=\"7\" y1=\"3\" "
+	    "x2=\"-2\" y2=\"-3\"/>\n</world>\n"
+	    "<agent x=\"0\" y=\"0\" radius=\"0.25\" target=\"t\"/>\n</scenario>\n";
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(xml, strlen(xml), "f.xml", &m, &d), SW_SUCCESS);
+	sw_grid *part = NULL, *whole = NULL, *byhand = NULL;
+	ck_assert_int_eq(sw_plan_build_field(m, 1, NULL, &part, NULL, &d), SW_SUCCESS);
+	ck_assert_double_eq(part->x0, -2.0);
+	ck_assert_double_eq(part->y0, -3.0);
+	ck_assert_double_ge((part->nx - 1) * part->h, 9.0 - 1e-9);
+	ck_assert_double_lt((part->nx - 2) * part->h, 9.0 + 1e-9);
+	ck_assert_double_ge((part->ny - 1) * part->h, 6.0 - 1e-9);
+	ck_assert_double_lt((part->ny - 2) * part->h, 6.0 + 1e-9);
+	/* The bounding box: the agent's disc from x = -0.25, the target's to x = 5.2, the
+	 * obstacle's from y = -0.5 to 0.5; grown by the margin 2. */
+	const double box[4] = {-2.25, -2.5, 7.2, 2.5};
+	ck_assert_int_eq(sw_plan_build_field(m, 0, NULL, &whole, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_navgrid_rasterize_area(m, 0, 0.1, 0.25, box, 0, &byhand, &d),
+			 SW_SUCCESS);
+	ck_assert_int_eq(sw_navgrid_distance(byhand), SW_SUCCESS);
+	ck_assert_double_eq(whole->x0, byhand->x0);
+	ck_assert_double_eq(whole->y0, byhand->y0);
+	ck_assert_int_eq(whole->nx, byhand->nx);
+	ck_assert_int_eq(whole->ny, byhand->ny);
+	ck_assert_mem_eq(whole->v, byhand->v, (size_t)whole->nx * whole->ny * sizeof *whole->v);
+	/* Both lead round the disc from the agent's start. */
+	sw_vec2 dir;
+	ck_assert(sw_grid_direction(part, sw_v2(1.5, 0.05), &dir));
+	ck_assert_double_gt(fabs(dir.y), 0.3);
+	sw_grid_free(part);
+	sw_grid_free(whole);
+	sw_grid_free(byhand);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Creating a world prepares the fields the model has not, and touches no files: with the
+ * cache folder pointed at an empty directory, that directory stays empty (sw_plan_prepare with
+ * default options, the application's call, does write there). */
+START_TEST(world_creation_writes_no_cache)
+{
+	char dir[] = "/tmp/swerve-plan-nocacheXXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(setenv("XDG_CACHE_HOME", dir, 1), 0);
+	char sub[sizeof dir + 8];
+	snprintf(sub, sizeof sub, "%s/swerve", dir);
+	for (int prepare = 0; prepare < 2; prepare++) {
+		sw_model *m = load(maps[0]);
+		sw_diag d;
+		sw_diag_init(&d);
+		if (prepare)
+			ck_assert_int_eq(sw_plan_prepare(m, NULL, &d), SW_SUCCESS);
+		sw_world *w = NULL;
+		ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+		sw_world_destroy(w);
+		sw_model_free(m);
+		int entries = 0;
+		DIR *dp = opendir(sub);
+		for (struct dirent *e; dp && (e = readdir(dp));)
+			entries += e->d_name[0] != '.';
+		if (dp)
+			closedir(dp);
+		ck_assert_int_eq(entries, prepare); /* one field cached by sw_plan_prepare only */
+	}
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -568,6 +658,8 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, a_vector_field_gives_the_goal_direction);
 	tcase_add_test(tc, avoided_corners_keep_the_lookahead_in_sight);
 	tcase_add_test(tc, distance_field_matches_the_euclidean_distance);
+	tcase_add_test(tc, an_area_field_covers_its_rectangle);
+	tcase_add_test(tc, world_creation_writes_no_cache);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -247,6 +247,9 @@ typedef struct sw_field_def {
 	sw_nav_method method; /**< nav: how phi is computed; default SW_NAV_HARMONIC */
 	const char *file;     /**< vector: path of the grid file (copied), as the loader resolved
 				   it */
+	int has_area;         /**< nav: 1 = the grid covers the rectangle `area` instead of the
+				   world's bounding box grown by margin; default 0 */
+	double area[4];       /**< nav: opposite corners x1 y1 x2 y2 of that rectangle, m */
 } sw_field_def;
 
 struct sw_grid;
@@ -260,6 +263,8 @@ typedef struct sw_model_field {
 	int target;           /**< nav: target index */
 	double resolution, clearance, margin;
 	sw_nav_method method; /**< nav: harmonic or distance */
+	int has_area;         /**< nav: the grid covers area (x0 y0 x1 y1, ordered) */
+	double area[4];
 	char file[SW_DIAG_FILE]; /**< vector: grid file path */
 	struct sw_grid *grid; /**< the prepared field, or NULL */
 	void (*grid_free)(struct sw_grid *); /**< frees grid (set with it) */

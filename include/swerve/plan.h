@@ -129,6 +129,14 @@ SW_API sw_plan_options sw_default_plan_options(void);
 SW_API int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, double clearance,
 				double margin, int line, sw_grid **out, sw_diag *diag);
 
+/** As sw_navgrid_rasterize, over the rectangle [x0, x1] x [y0, y1] (x0 < x1, y0 < y1) instead
+ * of the world's bounding box: node (0, 0) at (x0, y0), spacing `resolution`, up to x1 and y1
+ * (inclusive, rounded down to a node, at least 3 nodes each way).  Obstacles outside are cut
+ * off by the rectangle's border (phi = 0 there); the target must lie inside. */
+SW_API int sw_navgrid_rasterize_area(const sw_model *m, int target, double resolution,
+				     double clearance, const double area[4], int line, sw_grid **out,
+				     sw_diag *diag);
+
 /** Largest number of nodes of a rasterized navigation grid. */
 #define SW_GRID_MAX_NODES (64L * 1024L * 1024L)
 
@@ -164,7 +172,8 @@ SW_API int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag);
  * rasterized and solved (through the cache of o; o may be NULL for defaults), vector fields are
  * loaded from their files.  Call it after loading and before creating worlds (the model's field
  * grids are then shared, read-only, by every world); sw_world_create prepares missing fields
- * itself, for that world only.  Returns SW_SUCCESS or the first failure, with diagnostics. */
+ * itself, for that world only and without the cache (creating a world touches no files).
+ * Returns SW_SUCCESS or the first failure, with diagnostics. */
 SW_API int sw_plan_prepare(sw_model *m, const sw_plan_options *o, sw_diag *diag);
 
 /** Builds the grid of model field k (see sw_plan_prepare) into *out without attaching it; the

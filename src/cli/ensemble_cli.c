@@ -246,6 +246,10 @@ int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, 
 			models[g]->run.duration = duration;
 		if (st == SW_SUCCESS && property)
 			st = sw_ens_property_compile(models[g], property, &props[g], &diag);
+		/* Fields once per grid point, through the default cache, shared by its runs
+		 * (a world would otherwise solve them again for every run). */
+		if (st == SW_SUCCESS)
+			st = cli_prepare_fields(models[g], NULL, 0);
 		if (st != SW_SUCCESS) {
 			cli_print_diag(&diag);
 			if (n > 0) {

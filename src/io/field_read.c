@@ -18,6 +18,8 @@ static const sw__attr_spec navfield_attrs[] = {
     SW__NAME("name", sw_field_def, name, 1),         SW__NAME("target", sw_field_def, target, 1),
     SW__NUM("resolution", sw_field_def, resolution), SW__NUM("clearance", sw_field_def, clearance),
     SW__NUM("margin", sw_field_def, margin),         SW__CHOICE("method", sw_field_def, method, methods),
+    SW__NUM("x1", sw_field_def, area[0]),            SW__NUM("y1", sw_field_def, area[1]),
+    SW__NUM("x2", sw_field_def, area[2]),            SW__NUM("y2", sw_field_def, area[3]),
     SW__END};
 
 static const sw__attr_spec vectorfield_attrs[] = {SW__NAME("name", sw_field_def, name, 1),
@@ -40,6 +42,21 @@ void sw__read_field(sw__loader *ld, xmlNodePtr node)
 	d.kind = is_vector ? SW_FIELD_VECTOR : SW_FIELD_NAV;
 	int bad = sw__read_attrs(ld, node, is_vector ? vectorfield_attrs : navfield_attrs, &d);
 	bad += sw__no_children(ld, node, "no child elements");
+	if (!is_vector) {
+		/* The area: all four rectangle corners x1 y1 x2 y2, as a <region> gives them. */
+		static const char *const corners[] = {"x1", "y1", "x2", "y2"};
+		int n = 0;
+		for (int k = 0; k < 4; k++)
+			n += xmlHasProp(node, (const xmlChar *)corners[k]) != NULL;
+		if (n > 0 && n < 4) {
+			sw__walk_error(ld, node,
+				       "<navfield> area needs all of x1, y1, x2 and y2 (got %d of "
+				       "them)",
+				       n);
+			bad++;
+		}
+		d.has_area = n == 4;
+	}
 	char *path = NULL;
 	if (is_vector && d.file && !bad) {
 		path = sw__relative_path(ld, d.file);

@@ -91,6 +91,33 @@ int sw_model_add_field(sw_model *m, const sw_field_def *def, sw_diag *diag)
 					   "navigation field '%s': clearance = %g, expected a "
 					   "finite number",
 					   name, def->clearance);
+		if (def->has_area) {
+			const double *a = def->area;
+			f.has_area = 1;
+			f.area[0] = fmin(a[0], a[2]);
+			f.area[1] = fmin(a[1], a[3]);
+			f.area[2] = fmax(a[0], a[2]);
+			f.area[3] = fmax(a[1], a[3]);
+			sw_vec2 p = m->targets[f.target].position;
+			if (!(isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]) && isfinite(a[3])) ||
+			    !(f.area[2] - f.area[0] >= 2.0 * def->resolution) ||
+			    !(f.area[3] - f.area[1] >= 2.0 * def->resolution))
+				return sw_diag_add(
+				    diag, SW_SEV_ERROR, m->file, def->line, 0,
+				    "navigation field '%s': area (%g, %g)-(%g, %g), expected "
+				    "finite corners at least two nodes (2 x resolution) apart "
+				    "in x and in y",
+				    name, a[0], a[1], a[2], a[3]);
+			if (!(p.x > f.area[0] && p.x < f.area[2] && p.y > f.area[1] &&
+			      p.y < f.area[3]))
+				return sw_diag_add(
+				    diag, SW_SEV_ERROR, m->file, def->line, 0,
+				    "navigation field '%s': target '%s' at (%g, %g) lies outside "
+				    "the field's area (%g, %g)-(%g, %g); expected the target "
+				    "inside it",
+				    name, def->target, p.x, p.y, f.area[0], f.area[1],
+				    f.area[2], f.area[3]);
+		}
 	} else if (def->kind == SW_FIELD_VECTOR) {
 		if (!def->file || !def->file[0] || strlen(def->file) >= sizeof f.file)
 			return sw_diag_add(diag, SW_SEV_ERROR, m->file, def->line, 0,

@@ -29,8 +29,10 @@ int sw_plan_build_field(const sw_model *m, int k, const sw_plan_options *o, sw_g
 				clearance = m->agents[i].radius;
 	}
 	sw_grid *g = NULL;
-	int st = sw_navgrid_rasterize(m, f->target, f->resolution, clearance, f->margin, f->line,
-				      &g, diag);
+	int st = f->has_area ? sw_navgrid_rasterize_area(m, f->target, f->resolution, clearance,
+							 f->area, f->line, &g, diag)
+			     : sw_navgrid_rasterize(m, f->target, f->resolution, clearance,
+						    f->margin, f->line, &g, diag);
 	if (st != SW_SUCCESS)
 		return st;
 	char dir[4096];

@@ -180,15 +180,8 @@ int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, doubl
 			 double margin, int line, sw_grid **out, sw_diag *diag)
 {
 	*out = NULL;
-	if (target < 0 || target >= m->n_targets || !(resolution > 0.0) || !(margin >= 0.0) ||
-	    !(clearance >= 0.0))
+	if (!m || !(margin >= 0.0))
 		return SW_EUSAGE;
-	const sw_target *tg = &m->targets[target];
-	if (tg->motion.kind != SW_MOTION_NONE)
-		return sw_diag_add(diag, SW_SEV_ERROR, m->file, line, 0,
-				   "navigation field to target '%s': the target moves; expected a "
-				   "static target (fields are solved once over the static world)",
-				   tg->name);
 	box b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
 	for (int j = 0; j < m->n_obstacles; j++) {
 		if (m->obstacles[j].motion.kind != SW_MOTION_NONE)
@@ -201,9 +194,28 @@ int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, doubl
 		grow_box(&b, m->targets[k].position, m->targets[k].radius);
 	for (int k = 0; k < m->n_agents; k++)
 		grow_box(&b, m->agents[k].position, m->agents[k].radius);
-	double x0 = b.x0 - margin, y0 = b.y0 - margin;
-	double nxd = floor((b.x1 + margin - x0) / resolution) + 2;
-	double nyd = floor((b.y1 + margin - y0) / resolution) + 2;
+	const double area[4] = {b.x0 - margin, b.y0 - margin, b.x1 + margin, b.y1 + margin};
+	return sw_navgrid_rasterize_area(m, target, resolution, clearance, area, line, out, diag);
+}
+
+int sw_navgrid_rasterize_area(const sw_model *m, int target, double resolution,
+			      double clearance, const double area[4], int line, sw_grid **out,
+			      sw_diag *diag)
+{
+	*out = NULL;
+	if (!m || !area || target < 0 || target >= m->n_targets || !(resolution > 0.0) ||
+	    !(clearance >= 0.0) || !(area[2] > area[0]) || !(area[3] > area[1]) ||
+	    !isfinite(area[0]) || !isfinite(area[1]) || !isfinite(area[2]) || !isfinite(area[3]))
+		return SW_EUSAGE;
+	const sw_target *tg = &m->targets[target];
+	if (tg->motion.kind != SW_MOTION_NONE)
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, line, 0,
+				   "navigation field to target '%s': the target moves; expected a "
+				   "static target (fields are solved once over the static world)",
+				   tg->name);
+	double x0 = area[0], y0 = area[1];
+	double nxd = floor((area[2] - x0) / resolution) + 2;
+	double nyd = floor((area[3] - y0) / resolution) + 2;
 	if (nxd < 3)
 		nxd = 3;
 	if (nyd < 3)

@@ -40,13 +40,17 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 		free(w->steer_field);
 		w->steer_field = NULL;
 	}
-	/* Fields the model has not prepared are built for this world (and owned by it). */
+	/* Fields the model has not prepared are built for this world (and owned by it), without
+	 * the cache: creating a world reads and writes no files (sw_plan_prepare, called by the
+	 * application, is where the cache is used). */
+	sw_plan_options uncached = sw_default_plan_options();
+	uncached.cache_dir = "";
 	for (int f = 0; used && f < m->n_fields; f++) {
 		if (m->fields[f].grid) {
 			w->field_grid[f] = m->fields[f].grid;
 			continue;
 		}
-		int st = sw_plan_build_field(m, f, NULL, &w->field_owned[f], NULL, diag);
+		int st = sw_plan_build_field(m, f, &uncached, &w->field_owned[f], NULL, diag);
 		if (st != SW_SUCCESS)
 			return st;
 		w->field_grid[f] = w->field_owned[f];
