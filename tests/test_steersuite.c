@@ -212,6 +212,66 @@ START_TEST(test_import_is_the_same_run)
 }
 END_TEST
 
+/* Pedestrians perceive as far as the time-to-collision law reaches (its range, 10 m): the
+ * import says so, and the run is bit for bit the run with unlimited perception (which keeps
+ * the agent and wall grids off) - two groups of 20 crossing a 40 m square among 12 boxes. */
+START_TEST(test_pedestrians_perceive_the_law_range)
+{
+	char body[8192];
+	int n = 0;
+	for (int b = 0; b < 12; b++) {
+		double x = -15.0 + 10.0 * (b % 4), z = -10.0 + 10.0 * (b / 4);
+		n += snprintf(body + n, sizeof body - (size_t)n,
+			      "<obstacle><xmin>%g</xmin><xmax>%g</xmax><ymin>0</ymin><ymax>1</ymax>"
+			      "<zmin>%g</zmin><zmax>%g</zmax></obstacle>\n",
+			      x - 0.5, x + 0.5, z + 2.0, z + 3.0);
+	}
+	for (int g = 0; g < 2; g++) {
+		double x0 = g ? 12.0 : -18.0, tx = g ? -18.0 : 18.0;
+		n += snprintf(body + n, sizeof body - (size_t)n,
+			      "<agentRegion><numAgents>20</numAgents><regionBounds><xmin>%g</xmin>"
+			      "<xmax>%g</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-18</zmin>"
+			      "<zmax>18</zmax></regionBounds><initialConditions><direction><x>%d</x>"
+			      "<y>0</y><z>0</z></direction><radius>0.25</radius><speed>0</speed>"
+			      "</initialConditions><goalSequence><seekStaticTarget><targetLocation>"
+			      "<x>%g</x><y>0</y><z>0</z></targetLocation><desiredSpeed>1.3"
+			      "</desiredSpeed><timeDuration>100</timeDuration></seekStaticTarget>"
+			      "</goalSequence></agentRegion>\n",
+			      x0, x0 + 6.0, g ? -1 : 1, tx);
+	}
+	sw_model *m[2];
+	import_ok(body, 3, &m[0], NULL);
+	import_ok(body, 3, &m[1], NULL);
+	ck_assert_int_eq(m[0]->n_agents, 40);
+	for (int i = 0; i < m[1]->n_agents; i++) {
+		ck_assert_double_eq(m[0]->agents[i].perception, sw_default_ttc_params().range);
+		m[1]->agents[i].perception = INFINITY;
+	}
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_world *w[2];
+	for (int k = 0; k < 2; k++)
+		ck_assert_int_eq(sw_world_create(m[k], &w[k], &d), SW_SUCCESS);
+	for (int s = 0; s < 600; s++)
+		for (int k = 0; k < 2; k++)
+			ck_assert_int_eq(sw_world_step(w[k], &d), SW_SUCCESS);
+	double moved = 0.0;
+	for (int i = 0; i < 40; i++) {
+		sw_agent_state a, b;
+		sw_world_agent(w[0], i, &a);
+		sw_world_agent(w[1], i, &b);
+		ck_assert(memcmp(a.y, b.y, sizeof a.y) == 0);
+		ck_assert_int_eq(a.mode, b.mode);
+		moved += fabs(a.y[SW_STATE_X] - m[0]->agents[i].position.x);
+	}
+	ck_assert_double_gt(moved / 40, 3.0); /* they walked (6 s at up to 1.3 m/s) */
+	for (int k = 0; k < 2; k++) {
+		sw_world_destroy(w[k]);
+		sw_model_free(m[k]);
+	}
+}
+END_TEST
+
 /* --- agent regions -------------------------------------------------------------------------- */
 
 static const char *const REGION_CASE =
@@ -908,6 +968,7 @@ Suite *steersuite_suite(void)
 	Suite *s = suite_create("steersuite");
 	TCase *tc = tcase_create("import");
 	tcase_add_test(tc, test_obstacle_kinds);
+	tcase_add_test(tc, test_pedestrians_perceive_the_law_range);
 	tcase_add_test(tc, test_import_is_the_same_run);
 	tcase_add_test(tc, test_agent_region_placement);
 	tcase_add_test(tc, test_agent_region_full);

@@ -479,6 +479,8 @@ static void agent_write(ss_writer *sw, const ss_case *c, const inst *in, int i)
 	ss_attr_num(sw, "heading", me->heading);
 	ss_attr_num(sw, "speed", a->speed);
 	ss_attr_num(sw, "radius", a->radius);
+	if (isfinite(ss_perception(a)))
+		ss_attr_num(sw, "perception", ss_perception(a));
 	ss_attr(sw, "behaviour", aut);
 	for (int k = 0; k < a->n_goals; k++) {
 		const ss_goal *g = &a->goals[k];

@@ -30,10 +30,12 @@
  * <Behaviour><SteeringAlgorithm>glm|fw|potential</SteeringAlgorithm> chooses swerve's law for
  * the goal, and its <parameter><key>K</key><value>V</value></parameter> entries become
  * attributes K="V" of the law element, checked by the scenario reader like any law element. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io/steersuite_internal.h"
+#include "swerve/steer.h"
 
 #define EACH_CHILD(c, node) for (xmlNodePtr c = ss_elem((node)->children); c; c = ss_elem(c->next))
 
@@ -371,6 +373,18 @@ static int pedestrian(const ss_goal *g)
 {
 	return !g->law[0] && (g->kind == SS_SEEK_STATIC || g->kind == SS_SEEK_DYNAMIC ||
 			      g->kind == SS_SEEK_BOX || g->kind == SS_FLOW_STATIC);
+}
+
+/* Pedestrians perceive as far as their law reaches: the time-to-collision law ignores whatever
+ * lies beyond its range (clearance), and the guards of pedestrian modes look within 5 m, so
+ * the runs are the same as with unlimited perception (tests/test_steersuite.c compares them),
+ * while a finite radius lets the world index agents and walls in grids (docs/crowds.md). */
+double ss_perception(const ss_agents *a)
+{
+	for (int k = 0; k < a->n_goals; k++)
+		if (!pedestrian(&a->goals[k]) && a->goals[k].kind != SS_IDLE)
+			return INFINITY;
+	return sw_default_ttc_params().range;
 }
 
 /* The time-to-collision law of a pedestrian goal: automata/pedestrian.xml's, with the goal's

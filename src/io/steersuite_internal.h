@@ -132,6 +132,9 @@ void ss_goals_free(ss_goal *goals, int n);
  * dynamic goals), r<k> (the region of a box goal) and q<k> (the reach of a dynamic goal, m). */
 void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach,
 			const char *fields);
+/** The perception radius the agents of element a need: the time-to-collision law's range when
+ * every goal walks as a pedestrian (or idles), INFINITY otherwise. */
+double ss_perception(const ss_agents *a);
 
 /* steersuite_emit.c */
 /** Writes the swerve scenario equivalent to c (random draws from seed) into a new buffer;
