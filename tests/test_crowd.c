@@ -725,55 +725,147 @@ START_TEST(obstacle_index_gives_the_bits_of_the_loop_over_all_primitives)
 }
 END_TEST
 
+/* The guard function clearance() through the primitive index (sw__nearest_clearance) against
+ * the smallest clearance over every obstacle, at a lattice of points from inside obstacles to
+ * far from all of them, at two instants: 40 discs, a moving disc, a thin closed polygon and a
+ * closed square 30 m wide with a disc in its middle (there the disc is within the query's reach
+ * but every edge of the square is not: only the list of wide polygons finds that the point is
+ * inside).  Equal bits everywhere. */
+START_TEST(nearest_clearance_through_the_index_is_the_global_one)
+{
+	sw_model *m = sw_model_alloc("clear", NULL);
+	char name[32];
+	for (int k = 0; k < 42; k++) {
+		sw_obstacle_def o = sw_default_obstacle_def();
+		snprintf(name, sizeof name, "o%d", k);
+		o.name = name;
+		o.center = sw_v2(2.0 + 0.9 * k, 3.0 * sin(0.7 * k));
+		o.radius = 0.3;
+		if (k == 41) {
+			o.motion.kind = SW_MOTION_LINEAR;
+			o.motion.velocity = sw_v2(0.0, 1.0);
+		}
+		if (k == 40)
+			o.center = sw_v2(70.0, 0.0); /* in the middle of the wide square */
+		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+	}
+	const sw_vec2 thin[] = {{10, 8}, {30, 8}, {30, 8.5}, {10, 8.5}};
+	const sw_vec2 wide[] = {{55, -15}, {85, -15}, {85, 15}, {55, 15}};
+	const sw_vec2 *poly[] = {thin, wide};
+	for (int k = 0; k < 2; k++) {
+		sw_obstacle_def o = sw_default_obstacle_def();
+		o.name = k ? "wide" : "thin";
+		o.shape = SW_SHAPE_POLYGON;
+		o.n_vertices = 4;
+		o.vertices = poly[k];
+		o.closed = 1;
+		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+	}
+	sw_target_def tg = sw_default_target_def();
+	tg.name = "east";
+	tg.position = sw_v2(40.0, 0.0);
+	ck_assert_int_eq(sw_model_add_target(m, &tg, NULL), SW_SUCCESS);
+	for (int i = 0; i < 2; i++) {
+		sw_agent_def ad = sw_default_agent_def();
+		ad.position = sw_v2(0.0, -3.0 + 6.0 * i);
+		ad.radius = 0.25;
+		ad.perception = 2.0 + 3.0 * i;
+		ad.target = "east";
+		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
+	}
+	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert(w->pg_on);
+	ck_assert_int_eq(w->pg_n_big, 1);
+	int inside = 0, near = 0;
+	for (int ti = 0; ti < 2; ti++)
+		for (double y = -20.0; y <= 20.0; y += 0.7)
+			for (double x = -5.0; x <= 90.0; x += 0.7)
+				for (int i = 0; i < 2; i++) {
+					double t = 4.0 * ti, r = m->agents[i].radius, want = INFINITY;
+					sw_vec2 p = sw_v2(x, y);
+					for (int j = 0; j < m->n_obstacles; j++)
+						want = fmin(want,
+							    sw_model_obstacle_clearance(m, j, t, p, r));
+					double got = sw__nearest_clearance(w, i, t, p, r);
+					ck_assert_msg(got == want, "(%g, %g) t %g agent %d: %.17g, all %.17g",
+						      x, y, t, i, got, want);
+					inside += want < -10.0;
+					near += want <= m->agents[i].perception;
+				}
+	ck_assert_int_gt(inside, 10); /* deep inside the wide square */
+	ck_assert_int_gt(near, 1000); /* answered through the index */
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
 START_TEST(skipped_obstacle_measurements_change_no_metric)
 {
 	/* measure_obstacles skips static obstacles that cannot have come closer than their
 	 * recorded minimum (a Lipschitz bound on the path length).  Recompute every agent's
 	 * clearance to every obstacle after every step here, by brute force, and compare the
-	 * per-obstacle minima, overlap episodes and deepest overlaps: exactly equal. */
-	sw_model *m = obstacle_field(1);
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-	int n = m->n_agents, no = m->n_obstacles;
-	double *mins = malloc((size_t)n * no * sizeof *mins);
-	unsigned char *over = calloc((size_t)n * no, 1);
-	int *episodes = calloc((size_t)n, sizeof *episodes);
-	for (size_t k = 0; k < (size_t)n * no; k++)
-		mins[k] = INFINITY;
-	long steps = lround(m->run.duration / m->run.step);
-	for (long s = 0; s <= steps; s++) {
-		if (s > 0)
-			ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
-		for (int i = 0; i < n; i++) {
-			sw_agent_state st;
-			sw_world_agent(w, i, &st);
-			sw_vec2 p = sw_v2(st.y[SW_STATE_X], st.y[SW_STATE_Y]);
-			for (int j = 0; j < no; j++) {
-				size_t k = (size_t)i * no + j;
-				double c = sw_model_obstacle_clearance(m, j, sw_world_time(w), p,
-								       m->agents[i].radius);
-				mins[k] = fmin(mins[k], c);
-				episodes[i] += c < 0.0 && !over[k];
-				over[k] = c < 0.0;
+	 * per-obstacle minima, overlap episodes and deepest overlaps: exactly equal.  Without
+	 * per-obstacle minima (run obstacle-clearances off: far longer skips, only the agent's
+	 * smallest clearance has to hold) the smallest clearance and the overlap episodes are
+	 * still exact. */
+	for (int keep = 1; keep >= 0; keep--) {
+		sw_model *m = obstacle_field(1);
+		m->run.obstacle_clearances = keep;
+		sw_world *w = NULL;
+		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+		int n = m->n_agents, no = m->n_obstacles;
+		double *mins = malloc((size_t)n * no * sizeof *mins);
+		unsigned char *over = calloc((size_t)n * no, 1);
+		int *episodes = calloc((size_t)n, sizeof *episodes);
+		for (size_t k = 0; k < (size_t)n * no; k++)
+			mins[k] = INFINITY;
+		long steps = lround(m->run.duration / m->run.step);
+		for (long s = 0; s <= steps; s++) {
+			if (s > 0)
+				ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
+			for (int i = 0; i < n; i++) {
+				sw_agent_state st;
+				sw_world_agent(w, i, &st);
+				sw_vec2 p = sw_v2(st.y[SW_STATE_X], st.y[SW_STATE_Y]);
+				for (int j = 0; j < no; j++) {
+					size_t k = (size_t)i * no + j;
+					double c = sw_model_obstacle_clearance(
+					    m, j, sw_world_time(w), p, m->agents[i].radius);
+					mins[k] = fmin(mins[k], c);
+					episodes[i] += c < 0.0 && !over[k];
+					over[k] = c < 0.0;
+				}
 			}
 		}
-	}
-	int measured_below_1m = 0;
-	for (int i = 0; i < n; i++) {
-		for (int j = 0; j < no; j++) {
-			double got = sw_world_min_clearance(w, i, j), want = mins[(size_t)i * no + j];
-			ck_assert_msg(got == want, "agent %d obstacle %d: %.17g, brute force %.17g", i, j,
-				      got, want);
-			measured_below_1m += want < 1.0;
+		int measured_below_1m = 0;
+		for (int i = 0; i < n; i++) {
+			double least = INFINITY;
+			for (int j = 0; j < no; j++) {
+				double got = sw_world_min_clearance(w, i, j),
+				       want = mins[(size_t)i * no + j];
+				least = fmin(least, want);
+				if (keep)
+					ck_assert_msg(got == want,
+						      "agent %d obstacle %d: %.17g, brute force %.17g",
+						      i, j, got, want);
+				else
+					ck_assert(isnan(got)); /* not kept */
+				measured_below_1m += want < 1.0;
+			}
+			ck_assert_msg(sw_world_metrics(w, i)->min_clearance == least,
+				      "keep %d agent %d: %.17g, brute force %.17g", keep, i,
+				      sw_world_metrics(w, i)->min_clearance, least);
+			ck_assert_int_eq(sw_world_metrics(w, i)->collisions, episodes[i]);
 		}
-		ck_assert_int_eq(sw_world_metrics(w, i)->collisions, episodes[i]);
+		ck_assert_int_gt(measured_below_1m, 20); /* the agents did pass obstacles */
+		free(mins);
+		free(over);
+		free(episodes);
+		sw_world_destroy(w);
+		sw_model_free(m);
 	}
-	ck_assert_int_gt(measured_below_1m, 20); /* the agents did pass obstacles */
-	free(mins);
-	free(over);
-	free(episodes);
-	sw_world_destroy(w);
-	sw_model_free(m);
 }
 END_TEST
 
@@ -862,6 +954,7 @@ Suite *crowd_suite(void)
 	tcase_add_test(tc, perception_buffers_grow_for_dense_crowds);
 	tcase_add_test(tc, walls_hide_agents_and_discs);
 	tcase_add_test(tc, obstacle_index_gives_the_bits_of_the_loop_over_all_primitives);
+	tcase_add_test(tc, nearest_clearance_through_the_index_is_the_global_one);
 	tcase_add_test(tc, skipped_obstacle_measurements_change_no_metric);
 	tcase_add_test(tc, personality_traits_are_drawn_per_agent_from_their_distributions);
 	tcase_add_test(tc, bad_trait_distributions_are_errors);

@@ -321,6 +321,11 @@ typedef struct sw_run_def {
 				   counts or collides with it; default 0 (on in SteerSuite cases) */
 	int stop_when_done;   /**< 1: the run ends at the first step end where every agent is
 				   done; default 0 (on in SteerSuite cases) */
+	int obstacle_clearances; /**< 1: keep each agent's smallest clearance from each obstacle
+				      (sw_world_min_clearance, summary.json); 0: only the smallest
+				      over all obstacles, which lets far obstacles go unmeasured
+				      for longer (large worlds); default 1 (0 in SteerSuite
+				      cases) */
 } sw_run_def;
 
 /** A compiled motion. */

@@ -117,7 +117,8 @@ SW_API const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i);
  * run does not keep them (sw_run_def.steerbench = 0). */
 SW_API const sw_steerbench_metrics *sw_world_steerbench(const sw_world *w, int i);
 
-/** Minimum clearance of agent i to obstacle j over the run so far, m. */
+/** Minimum clearance of agent i to obstacle j over the run so far, m; NAN when the run does
+ * not keep them (sw_run_def.obstacle_clearances 0). */
 SW_API double sw_world_min_clearance(const sw_world *w, int i, int j);
 
 /** The situation agent i perceives at the world's current time and state, into *s, with

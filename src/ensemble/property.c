@@ -124,6 +124,12 @@ static int fix_up(sw_ens_property *p, sw_expr_ast *a, sw_diag *diag)
 		bad += fix_up(p, a->kid[i], diag);
 	if (a->op != SW_EXPR_HOST)
 		return bad;
+	if (a->slot == F_CLEARANCE && !p->m->run.obstacle_clearances)
+		return bad + (sw_diag_add(diag, SW_SEV_ERROR, "property", a->line, a->column,
+					  "clearance(agent, obstacle): the scenario's run sets "
+					  "obstacle-clearances=\"false\", so per-obstacle clearances "
+					  "are not kept; expected min_clearance(agent), or the run "
+					  "with obstacle-clearances=\"true\"") != 0);
 	if (a->slot == F_REACH) {
 		int ag = a->kid[0]->slot, tg = a->kid[1]->slot, k = 0;
 		while (k < p->n_reach && !(p->reach[k].unit == ag && p->reach[k].what == tg))

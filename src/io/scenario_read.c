@@ -39,6 +39,7 @@ static const sw__attr_spec run_attrs[] = {
     SW__NUM("steerbench-frame", sw_run_def, steerbench_frame),
     SW__BOOL("leave-when-done", sw_run_def, leave_when_done),
     SW__BOOL("stop-when-done", sw_run_def, stop_when_done),
+    SW__BOOL("obstacle-clearances", sw_run_def, obstacle_clearances),
     SW__END};
 
 static const sw__attr_spec target_attrs[] = {

@@ -563,6 +563,7 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 		ss_attr_num(sw, "steerbench-frame", def->frame);
 	ss_attr(sw, "leave-when-done", "true"); /* SteerSuite disables finished agents */
 	ss_attr(sw, "stop-when-done", "true");
+	ss_attr(sw, "obstacle-clearances", "false"); /* SteerBench counts overlaps, not minima */
 	ss_end(sw);
 	ss_start(sw, "behaviours", 0);
 	char aut[32];

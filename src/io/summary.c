@@ -99,6 +99,10 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 			fputs(",\n      \"steerbench\": ", f);
 			steerbench(f, w, i, 1.0);
 		}
+		if (!m->run.obstacle_clearances) { /* not kept */
+			fputs("}", f);
+			continue;
+		}
 		fputs(",\n      \"clearance\": {", f);
 		for (int j = 0; j < m->n_obstacles; j++) {
 			fputs(j ? ", " : "", f);

@@ -57,6 +57,7 @@ sw_run_def sw_default_run_def(void)
 	d.event_tol = 1e-9;
 	d.agents_perceive = 1;
 	d.neighbor_grid = 1;
+	d.obstacle_clearances = 1;
 	return d;
 }
 

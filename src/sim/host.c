@@ -169,12 +169,8 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		double d = region_margin(m, idx, p);
 		return margin ? d : d > 0.0;
 	}
-	case SW_HF_CLEARANCE: {
-		double best = INFINITY;
-		for (int j = 0; j < m->n_obstacles; j++)
-			best = fmin(best, sw_model_obstacle_clearance(m, j, c->t, p, r));
-		return best;
-	}
+	case SW_HF_CLEARANCE:
+		return sw__nearest_clearance(w, c->u, c->t, p, r);
 	case SW_HF_NEIGHBORS:
 	case SW_HF_ONCOMING: {
 		/* Through the neighbour grid when there is one (its candidates include every

@@ -128,12 +128,67 @@ int sw__prim_grid_alloc(struct sw_world *w)
 	for (int k = 0; k < m->n_prims; k++)
 		if (!is_static(m, k))
 			w->pg_moving[w->pg_n_moving++] = k;
+	/* Closed polygons whose box is at least 2 R wide and high, R the smallest query reach
+	 * (perception plus radius) of any agent: only they can contain a point with no edge
+	 * within its query square (sw__nearest_clearance). */
+	double rmin = INFINITY;
+	for (int i = 0; i < w->n; i++)
+		rmin = fmin(rmin, m->agents[i].perception + m->agents[i].radius);
+	w->pg_big = calloc((size_t)m->n_obstacles + 1, sizeof *w->pg_big);
+	if (!w->pg_big)
+		return SW_ENOMEM;
+	w->pg_n_big = 0;
+	for (int j = 0; j < m->n_obstacles; j++) {
+		const sw_obstacle *o = &m->obstacles[j];
+		if (o->shape != SW_SHAPE_POLYGON || !o->closed)
+			continue;
+		double bx[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+		for (int k = o->prim_first; k < o->prim_first + o->prim_count; k++) {
+			double pb[4];
+			prim_box(m, k, pb);
+			bx[0] = fmin(bx[0], pb[0]), bx[1] = fmin(bx[1], pb[1]);
+			bx[2] = fmax(bx[2], pb[2]), bx[3] = fmax(bx[3], pb[3]);
+		}
+		if (bx[2] - bx[0] >= 2.0 * rmin && bx[3] - bx[1] >= 2.0 * rmin)
+			w->pg_big[w->pg_n_big++] = j;
+	}
 	w->pg_on = 1;
 	return SW_SUCCESS;
 }
 
+/* Exact: every obstacle left out has all its primitives' boxes outside the query square of
+ * half-side R >= perception + radius, so its clearance exceeds the perception radius - unless
+ * p lies inside it, which a closed polygon narrower than 2 R in x or y cannot do without an
+ * edge within R of p (the ray from p across the narrow side meets the boundary first); the
+ * wider ones are always tested (pg_big).  A smallest clearance within the perception radius is
+ * therefore the global one; beyond it, the loop over every obstacle decides. */
+double sw__nearest_clearance(const struct sw_world *w, int i, double t, sw_vec2 p, double r)
+{
+	const sw_model *m = w->m;
+	double best = INFINITY;
+	if (w->pg_on && i >= 0 && i < w->n) {
+		const int *list;
+		int n = sw__prim_grid_query(w, i, p, &list), last = -1;
+		for (int s = 0; s < n; s++) {
+			int j = m->prims[list[s]].owner; /* ascending: an obstacle's primitives in a row */
+			if (j != last)
+				best = fmin(best, sw_model_obstacle_clearance(m, j, t, p, r));
+			last = j;
+		}
+		for (int s = 0; s < w->pg_n_big; s++)
+			best = fmin(best, sw_model_obstacle_clearance(m, w->pg_big[s], t, p, r));
+		if (best <= m->agents[i].perception)
+			return best;
+		best = INFINITY;
+	}
+	for (int j = 0; j < m->n_obstacles; j++)
+		best = fmin(best, sw_model_obstacle_clearance(m, j, t, p, r));
+	return best;
+}
+
 void sw__prim_grid_free(struct sw_world *w)
 {
+	free(w->pg_big);
 	free(w->pg_start);
 	free(w->pg_items);
 	free(w->pg_moving);

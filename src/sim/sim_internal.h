@@ -98,6 +98,7 @@ struct sw_world {
 	int pg_on, pg_nx, pg_ny, pg_n_moving;
 	double pg_x0, pg_y0, pg_cell;
 	int *pg_start, *pg_items, *pg_moving;
+	int *pg_big, pg_n_big;  /* closed polygons that could hold an agent's whole query square */
 	unsigned *pg_stamp;     /* scratch (per thread): query stamp per primitive */
 	int *pg_found;          /* scratch (per thread): the query's primitives */
 	unsigned *pg_query, pg_query_main; /* stamp counter (per thread) */
@@ -233,6 +234,10 @@ void sw__prim_grid_free(struct sw_world *w);
 /** The primitives agent i at p may perceive or be hidden by (every moving one too), in
  * increasing index order, into *out (the world's or view's scratch); returns their number. */
 int sw__prim_grid_query(const struct sw_world *w, int i, sw_vec2 p, const int **out);
+/* The clearance of agent i at p (radius r) from the nearest obstacle at time t (the guard
+ * function clearance()): through the primitive index when it is on, else over every obstacle;
+ * the same value either way. */
+double sw__nearest_clearance(const struct sw_world *w, int i, double t, sw_vec2 p, double r);
 
 /* perceive.c */
 int sw__perceive(const struct sw_world *w, int i, double t, const double *y, double wall_near,

@@ -205,7 +205,11 @@ static void measure_obstacles(struct sw_world *w, int i, double dt)
 		w->overlap[k] = c < 0.0;
 		if (w->sb)
 			sw__steerbench_obstacle(w, i, j, c);
-		double room = c - fmax(w->min_clear[k], 0.0); /* >= 0 unless overlapping */
+		/* >= 0 unless overlapping; without per-obstacle minima (run obstacle-clearances
+		 * off) only the agent's smallest clearance and overlaps need to stay exact */
+		double room = c - fmax(m->run.obstacle_clearances ? w->min_clear[k]
+								   : mt->min_clearance,
+				       0.0);
 		w->clear_until[k] = c >= 0.0 && m->obstacles[j].motion.kind == SW_MOTION_NONE
 					? path + room - 1e-9 * (1.0 + fabs(c) + path)
 					: -INFINITY;

@@ -479,6 +479,8 @@ const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i) { return &w->
 
 double sw_world_min_clearance(const sw_world *w, int i, int j)
 {
+	if (!w->m->run.obstacle_clearances)
+		return NAN; /* not kept (run obstacle-clearances="false") */
 	return w->min_clear[(size_t)i * w->m->n_obstacles + j];
 }
 
