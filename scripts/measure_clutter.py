@@ -159,6 +159,37 @@ def run_one(sw, tmp, walker, variant, discs, seed, automata):
             "min_clearance": a["min_clearance"]}
 
 
+def picture(sw, tmp, out, sets, seeds, automata):
+    """Draws the fields `seeds` of each set (one row per set) walked by the behaviour into
+    `out`, and checks that each walker of the picture walks as in its own scenario (the runs
+    the tables measure): same arrival and path length within 1 mm."""
+    keys = [(v, n, s) for v, n in sets for s in seeds]
+    path = os.path.join(tmp, "mosaic.xml")
+    with open(path, "w") as f:
+        f.write(gen.mosaic([gen.field(s, n, v) for v, n, s in keys], automata,
+                           cols=len(seeds)))
+    subprocess.run([sw, "render", "-q", "--no-field-cache", "-t", "0", "-w", "1400", "-o",
+                    os.path.abspath(out), path], check=True)
+    res = os.path.join(tmp, "mosaic")
+    subprocess.run([sw, "run", "-q", "--no-field-cache", "-o", res, path], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(os.path.join(res, "summary.json")) as f:
+        drawn = json.load(f)["agents"]
+    ok = True
+    for k, (v, n, s) in enumerate(keys):
+        alone = run_one(sw, tmp, "behaviour", v, n, s, automata)
+        same = (bool(drawn[k]["reached"]) == alone["reached"]
+                and abs(drawn[k]["path_length"] - alone["path"]) < 1e-3)
+        ok = ok and same
+        print(f"field{k} ({n} discs, {v}, field {s}): reached {bool(drawn[k]['reached'])}, "
+              f"path {drawn[k]['path_length']:.3f} m; alone {alone['path']:.3f} m"
+              + ("" if same else "  <- differs"))
+    if not ok:
+        print("measure_clutter: a walker of the picture differs from its own run",
+              file=sys.stderr)
+    return ok
+
+
 def scenes(sw, tmp, automata, jobs):
     """The trap, maze and room of models/seek_escape_*.xml walked by the recommended behaviour:
     the seek-escape agent (its start, goal and field) runs automata/navigate.xml with the same
@@ -224,6 +255,9 @@ def main():
     ap.add_argument("--automata", help="directory of the automata (default: the repository's)")
     ap.add_argument("--nav", default="", help="extra <navfield> attributes for the behaviour, "
                     "e.g. 'method=\"distance\" clearance=\"0.3\"'")
+    ap.add_argument("--grid-offset", type=float, default=None,
+                    help="move the behaviour's navigation grid by this much (m) against the "
+                    "discs (towards -x and -y); fields alone otherwise")
     ap.add_argument("--scenes", action="store_true",
                     help="instead, run the behaviour in the trap, maze and room scenes of "
                     "models/seek_escape_*.xml (seeds 1..100)")
@@ -234,6 +268,7 @@ def main():
     automata = os.path.abspath(a.automata or os.path.join(os.path.dirname(HERE), "automata"))
     walkers = a.walkers.split(",")
     gen.BEHAVIOUR_FIELD = " " + a.nav if a.nav else ""
+    gen.GRID_OFFSET = a.grid_offset
     sets = [("uniform", int(n)) for n in a.discs.split(",") if n]
     if a.near_goal:
         sets.append(("near-goal", 10))
@@ -246,15 +281,10 @@ def main():
             subprocess.run(["rm", "-rf", tmp], check=False)
         return 0
     if a.picture:
-        fields = [gen.field(s, n, v) for v, n in sets for s in list(seeds)[:3]]
-        path = os.path.join(tmp, "mosaic.xml")
-        with open(path, "w") as f:
-            f.write(gen.mosaic(fields, automata))
-        subprocess.run([sw, "render", "-q", "--no-field-cache", "-t", "0", "-w", "1400", "-o",
-                        os.path.abspath(a.picture), path], check=True)
+        ok = picture(sw, tmp, a.picture, sets, list(seeds)[:3], automata)
         if not a.keep:
             subprocess.run(["rm", "-rf", tmp], check=False)
-        return 0
+        return 0 if ok else 1
     shortest = {}
     for variant, n in sets:
         for s in seeds:
