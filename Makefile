@@ -196,6 +196,7 @@ test: deps
 	sh tests/install_test.sh
 	CC="$(CC)" CFLAGS="$(ALL_CFLAGS)" LIBS="$(LIB_A) $(LDLIBS)" sh tests/docs_test.sh $(BUILD)
 	sh tests/cli_bounds.sh $(CLI)
+	sh tests/cli_outputs.sh $(CLI)
 	sh tests/clutter_test.sh $(CLI)
 	$(BUILD)/noalloc
 	@$(MAKE) --no-print-directory fuzz-replay

@@ -33,7 +33,9 @@ void graph_write_model(FILE *f, const sw_model *m);
  * estimate, sweep's CSV, the version, help that was asked for); everything else -- progress,
  * the one-line summary of what was written, notes, warnings and errors -- goes to standard
  * error.  -q keeps errors and data only; -v adds notes (what was loaded, how it runs).
- * Short options mean one thing in every command (docs/swerve.1, "OPTIONS"). */
+ * Short options mean one thing in every command (docs/swerve.1, "OPTIONS").  main flushes the
+ * standard output after the command returns and reports a failed write there, once, as
+ * "swerve CMD: cannot write the standard output: ERRNO TEXT" with exit status 1. */
 
 /** Name of the running command ("run", ...), for messages; "swerve" before dispatch. */
 extern const char *cli_cmd;
@@ -193,7 +195,7 @@ void cli_csv_row(FILE *f, const sw_ens_result *r, const cli_param *p, int n);
 
 /** Opens the output file path ("-" or NULL: stdout) as a temporary file beside it (name into
  * tmp); cli_out_close renames it into place when keep is 1, else removes it.  Print why and
- * return NULL / -1 on failure. */
+ * return NULL / -1 on failure.  The standard output is checked by main, after every command. */
 FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t n);
 int cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, int keep);
 /** Long-only options shared by run and render: the navigation field cache. */

@@ -74,16 +74,11 @@ int cmd_graph(int argc, char **argv)
 		graph_write_automaton(f, a);
 	else
 		graph_write_model(f, m);
-	int bad;
+	int bad = 0; /* the standard output: main checks it */
 	if (outpath) {
 		bad = sw_atomic_commit(f, tmp, outpath, NULL) != SW_SUCCESS;
 		if (bad)
 			fprintf(stderr, "swerve graph: cannot write %s: %s\n", outpath,
-				strerror(errno));
-	} else {
-		bad = fflush(stdout) != 0 || ferror(stdout);
-		if (bad)
-			fprintf(stderr, "swerve graph: cannot write the standard output: %s\n",
 				strerror(errno));
 	}
 	sw_automaton_free(a);

@@ -334,7 +334,7 @@ FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t n)
 int cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, int keep)
 {
 	if (f == stdout)
-		return fflush(stdout) == 0 ? 0 : -1;
+		return 0; /* main checks the standard output when the command returns */
 	if (!keep) {
 		sw_atomic_abort(f, tmp);
 		return -1;

@@ -345,7 +345,7 @@ static const struct {
 		{"plot", cmd_plot},     {"import-steersuite", cmd_import},
 		{"smc", cmd_smc},       {"sweep", cmd_sweep}};
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2)
 		return cli_usage_error("expected a command");
@@ -378,4 +378,23 @@ int main(int argc, char **argv)
 	return cli_usage_error("unknown command '%s'; expected run, check, graph, render, export, "
 			       "analyze, plot, import-steersuite, smc, sweep, version or help",
 			       cmd);
+}
+
+/* The one check of the standard output, after every command: its data were all written (a
+ * full disk, a closed pipe or /dev/full make the last flush or an earlier write fail). */
+static int finish(int code)
+{
+	errno = 0;
+	int bad = fflush(stdout) != 0;
+	int err = errno;
+	if (!bad && !ferror(stdout))
+		return code;
+	prefix();
+	fprintf(stderr, "cannot write the standard output: %s\n", strerror(err ? err : EIO));
+	return code == EXIT_OK ? EXIT_RUNTIME : code;
+}
+
+int main(int argc, char **argv)
+{
+	return finish(dispatch(argc, argv));
 }
