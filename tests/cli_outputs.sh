@@ -47,5 +47,48 @@ if [ -w /dev/full ]; then
 	full "--help" "$SW" run --help
 fi
 
+# --- -o "": a usage error naming the option, the same words for every command -------------
+empty="is empty; expected a file or directory name"
+exits 2 'run -o ""' "option '-o' $empty" "$SW" run -o "" models/glm_barrier.xml
+exits 2 'graph -o ""' "option '-o' $empty" "$SW" graph -o "" models/glm_barrier.xml
+exits 2 'render -o ""' "option '-o' $empty" "$SW" render -o "" models/glm_barrier.xml
+exits 2 'plot -o ""' "option '-o' $empty" "$SW" plot --agent walker --at 8 -o "" models/glm_barrier.xml
+exits 2 'export -o ""' "option '-o' $empty" "$SW" export -o "" models/glm_barrier.xml
+exits 2 'sweep -o ""' "option '-o' $empty" "$SW" sweep tests/data/coin.xml -p run.duration=1 -o ""
+exits 2 'smc --csv ""' "option '--csv' $empty" "$SW" smc tests/data/coin.xml --reach walker:upper -n 4 --csv ""
+exits 2 'import-steersuite -o ""' "option '-o' $empty" "$SW" import-steersuite -o "" tests/data/steersuite/mixed.xml
+if [ -z "$(ls -A "$tmp")" ] || [ "$(ls -A "$tmp")" = "$(printf 'err\nout')" ]; then pass=$((pass + 1)); else bad "-o \"\" wrote $(ls -A "$tmp")"; fi
+
+# --- a write failure of import-steersuite is a write failure (1), not bad input (2) --------
+( ulimit -f 1; trap '' XFSZ; exec "$SW" import-steersuite -o "$tmp/big.xml" tests/data/steersuite/mixed.xml ) >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ "$got" = 1 ] && grep -q "cannot write $tmp/big.xml: File too large" "$tmp/err" && [ ! -e "$tmp/big.xml" ]; then
+	pass=$((pass + 1))
+else
+	bad "import-steersuite over a file size limit: exit $got, expected 1: $(cat "$tmp/err")"
+fi
+
+# --- no output replaces a file the model read ----------------------------------------------
+d="$tmp/in"
+mkdir -p "$d"
+cp tests/data/vectorfield.xml tests/data/wind_north.txt "$d/"
+cp "$d/wind_north.txt" "$tmp/wind.orig"
+same="is a file the scenario reads"
+exits 2 "sweep -o a vector-field file" "$same" "$SW" sweep "$d/vectorfield.xml" -p run.duration=1 -o "$d/wind_north.txt"
+exits 2 "graph -o a vector-field file" "$same" "$SW" graph "$d/vectorfield.xml" -o "$d/wind_north.txt"
+exits 2 "smc --csv a vector-field file" "$same" "$SW" smc "$d/vectorfield.xml" --reach a:east -n 2 --csv "$d/wind_north.txt"
+exits 2 "graph -o the same file by another name" "$same" "$SW" graph "$d/vectorfield.xml" -o "$d/../in/./wind_north.txt"
+if cmp -s "$d/wind_north.txt" "$tmp/wind.orig"; then pass=$((pass + 1)); else bad "the vector-field file was replaced"; fi
+if grep -q "wind_north.txt" "$tmp/err" && grep -q "vectorfield.xml" "$tmp/err"; then pass=$((pass + 1)); else bad "the refusal names not both files: $(cat "$tmp/err")"; fi
+ln "$d/wind_north.txt" "$d/hardlink.txt"
+exits 2 "graph -o a hard link to a vector-field file" "$same" "$SW" graph "$d/vectorfield.xml" -o "$d/hardlink.txt"
+mkdir -p "$d/m" "$d/a"
+sed 's#\.\./automata/#../a/#' models/crowd_circle.xml > "$d/m/crowd.xml"
+cp automata/pedestrian.xml "$d/a/"
+cp "$d/a/pedestrian.xml" "$tmp/ped.orig"
+printf 'x\n' > "$d/a/copy.txt"
+exits 2 "sweep -o a used automaton" "$same" "$SW" sweep "$d/m/crowd.xml" -p run.duration=0.1 -o "$d/a/pedestrian.xml"
+if cmp -s "$d/a/pedestrian.xml" "$tmp/ped.orig"; then pass=$((pass + 1)); else bad "the automaton was replaced"; fi
+
 echo "cli_outputs: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -128,6 +128,8 @@ SW_API void sw_automaton_free(sw_automaton *a);
 /** Name, file, counts and names of a compiled automaton (for tools such as graph output).  The
  * strings belong to the automaton (valid while it lives). */
 SW_API const char *sw_automaton_name(const sw_automaton *a);
+/** The file the automaton was read from ("" when built in memory). */
+SW_API const char *sw_automaton_file(const sw_automaton *a);
 SW_API int sw_automaton_is_signal(const sw_automaton *a);
 SW_API int sw_automaton_n_modes(const sw_automaton *a);
 SW_API const char *sw_automaton_mode_name(const sw_automaton *a, int mode);

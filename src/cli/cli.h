@@ -109,8 +109,14 @@ int cli_read_model(const char *path, int have_seed, uint64_t seed, double durati
 		   sw_diag *diag);
 
 /** 1 (after printing why) when out is an existing swerve input file (a scenario, automaton or
- * test case) that an output would replace; else 0. */
-int cli_refuse_input(const char *cmd, const char *out);
+ * test case) that an output would replace, or the same file (device and inode) as any file m
+ * read (m may be NULL): the scenario or test case, its automata, its vector-field files; else
+ * 0. */
+int cli_refuse_input(const char *cmd, const char *out, const sw_model *m);
+
+/** The value of an output option (opt: "-o", "--csv") checked: an empty name is a usage error
+ * ("option '-o' is empty; ...", exit 2) for every command.  Returns 0 or EXIT_BAD_INPUT. */
+int cli_output_option(const char *opt, const char *value);
 
 /** Creates a world for m and runs it to its duration recording a trace (progress on stderr when
  * `progress`); *w and *tr are set even on failure (caller destroys both).  Returns a status;
@@ -196,7 +202,7 @@ void cli_csv_row(FILE *f, const sw_ens_result *r, const cli_param *p, int n);
 /** Opens the output file path ("-" or NULL: stdout) as a temporary file beside it (name into
  * tmp); cli_out_close renames it into place when keep is 1, else removes it.  Print why and
  * return NULL / -1 on failure.  The standard output is checked by main, after every command. */
-FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t n);
+FILE *cli_out_open(const char *cmd, const char *path, const sw_model *m, char *tmp, size_t n);
 int cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, int keep);
 /** Long-only options shared by run and render: the navigation field cache. */
 enum { OPT_FIELD_CACHE = 1000, OPT_NO_FIELD_CACHE = 1001, OPT_FIELD = 1002,

@@ -22,7 +22,7 @@ static void export_usage(FILE *f)
 	      "\n"
 	      "options:\n"
 	      "  -f, --format FMT        spaceex (default), dot or json\n"
-	      "  -o, --output DIR        output directory (default .)\n"
+	      "  -o, --output DIR        output directory (default out/NAME, NAME the scenario's)\n"
 	      "      --profile P         expression language: spaceex, hyst, juliareach or exact;\n"
 	      "                          default spaceex for --format spaceex, exact otherwise\n"
 	      "  -i, --initial A.V=[L,H] widen the initial value of variable V of agent A\n"
@@ -155,6 +155,10 @@ int cmd_export(int argc, char **argv)
 		}
 		}
 	}
+	if (!bad && dir && cli_output_option("-o", dir)) {
+		free(ranges);
+		return EXIT_BAD_INPUT;
+	}
 	if (!bad && optind != argc - 1)
 		bad = fprintf(stderr, "swerve export: expected exactly one scenario file\n");
 	def.profile = fmt == SW_EXPORT_SPACEEX ? SW_PROFILE_SPACEEX : SW_PROFILE_EXACT;
@@ -202,7 +206,7 @@ int cmd_export(int argc, char **argv)
 	if (st == SW_SUCCESS) {
 		snprintf(mainfile, sizeof mainfile, "%s/%s.%s", dir, h->name,
 			 fmt == SW_EXPORT_SPACEEX ? "xml" : fmt == SW_EXPORT_DOT ? "dot" : "json");
-		if (cli_refuse_input("export", mainfile)) {
+		if (cli_refuse_input("export", mainfile, m)) {
 			cli_print_diag(&diag);
 			sw_hybrid_free(h);
 			sw_model_free(m);

@@ -31,7 +31,11 @@ int cmd_graph(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:" CLI_SHORT, opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': outpath = optarg; break;
+		case 'o':
+			if (cli_output_option("-o", optarg))
+				return EXIT_BAD_INPUT;
+			outpath = optarg;
+			break;
 		default: {
 			int code = cli_option(c, argv, opts, graph_usage);
 			if (code >= 0)
@@ -57,7 +61,7 @@ int cmd_graph(int argc, char **argv)
 	}
 	/* -o FILE: written atomically (sw_atomic_open), so a failure leaves FILE as it was; never
 	 * over an input file. */
-	if (outpath && cli_refuse_input("graph", outpath)) {
+	if (outpath && cli_refuse_input("graph", outpath, m)) {
 		sw_automaton_free(a);
 		sw_model_free(m);
 		return EXIT_BAD_INPUT;

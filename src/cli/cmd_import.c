@@ -65,7 +65,11 @@ int cmd_import(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:s:d:" CLI_SHORT, opts, NULL)) != -1) {
 		char *end = NULL;
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o':
+			if (cli_output_option("-o", optarg))
+				return EXIT_BAD_INPUT;
+			out = optarg;
+			break;
 		case 's':
 			errno = 0;
 			def.seed = strtoull(optarg, &end, 10);
@@ -107,12 +111,12 @@ int cmd_import(int argc, char **argv)
 	if (st != SW_SUCCESS)
 		return cli_load_exit_code(st);
 	int code = EXIT_OK;
-	if (cli_refuse_input("import-steersuite", out))
+	if (cli_refuse_input("import-steersuite", out, m))
 		code = EXIT_BAD_INPUT;
 	else if (write_atomic(out, xml, len) != 0) {
 		fprintf(stderr, "swerve import-steersuite: cannot write %s: %s\n", out,
 			strerror(errno));
-		code = EXIT_BAD_INPUT;
+		code = EXIT_RUNTIME; /* a write failure (docs/swerve.1, EXIT STATUS) */
 	}
 	free(xml);
 	sw_model_free(m);

@@ -120,7 +120,11 @@ int cmd_plot(int argc, char **argv)
 			if (cli_number("plot", "--at", optarg, 0, &at))
 				return EXIT_BAD_INPUT;
 			break;
-		case 'o': outpath = optarg; break;
+		case 'o':
+			if (cli_output_option("-o", optarg))
+				return EXIT_BAD_INPUT;
+			outpath = optarg;
+			break;
 		case 'S': series = 1; break;
 		case 's':
 			if (cli_number("plot", "--seed", optarg, 0, &seed))

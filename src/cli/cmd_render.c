@@ -271,7 +271,11 @@ int cmd_render(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:a:w:t:s:d:" CLI_SHORT, opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': outpath = optarg; break;
+		case 'o':
+			if (cli_output_option("-o", optarg))
+				return EXIT_BAD_INPUT;
+			outpath = optarg;
+			break;
 		case 'a':
 			if (def.n_instants == 16)
 				return cli_usage_error("--at: at most 16 instants");

@@ -70,7 +70,11 @@ int cmd_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:s:d:j:" CLI_SHORT, opts, NULL)) != -1) {
 		char *end = NULL;
 		switch (c) {
-		case 'o': outdir = optarg; break;
+		case 'o':
+			if (cli_output_option("-o", optarg))
+				return EXIT_BAD_INPUT;
+			outdir = optarg;
+			break;
 		case 's':
 			errno = 0;
 			seed = strtoull(optarg, &end, 10);

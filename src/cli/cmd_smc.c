@@ -238,7 +238,11 @@ int cmd_smc(int argc, char **argv)
 				return cli_usage_error("more than %d --param", CLI_PARAMS);
 			bad = cli_param_parse("smc", optarg, 0, &params[n_params++]);
 			break;
-		case 'C': csv = optarg; break;
+		case 'C':
+			if (cli_output_option("--csv", optarg))
+				return EXIT_BAD_INPUT;
+			csv = optarg;
+			break;
 		default: {
 			int code = cli_option(c, argv, opts, smc_usage);
 			if (code >= 0)
@@ -283,7 +287,7 @@ int cmd_smc(int argc, char **argv)
 	char tmp[4200];
 	FILE *out = NULL;
 	if (code == EXIT_OK && csv && ens.rank == 0) {
-		out = cli_out_open("smc", csv, tmp, sizeof tmp);
+		out = cli_out_open("smc", csv, models[0], tmp, sizeof tmp);
 		code = out ? EXIT_OK : EXIT_BAD_INPUT;
 	}
 	code = cli_ens_bcast(&ens, code);

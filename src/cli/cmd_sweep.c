@@ -90,7 +90,11 @@ int cmd_sweep(int argc, char **argv)
 			break;
 		case 'd': bad = cli_number("sweep", "--duration", optarg, 1e-9, &duration); break;
 		case 'P': property = optarg; break;
-		case 'o': output = optarg; break;
+		case 'o':
+			if (cli_output_option("-o", optarg))
+				return EXIT_BAD_INPUT;
+			output = optarg;
+			break;
 		case 'j': bad = whole("--threads", optarg, 1.0, CLI_MAX_THREADS, &threads); break;
 		default: {
 			int code = cli_option(c, argv, opts, sweep_usage);
@@ -136,7 +140,7 @@ int cmd_sweep(int argc, char **argv)
 	char tmp[4200];
 	FILE *out = NULL;
 	if (code == EXIT_OK && ens.rank == 0) {
-		out = cli_out_open("sweep", output, tmp, sizeof tmp);
+		out = cli_out_open("sweep", output, models[0], tmp, sizeof tmp);
 		code = out ? EXIT_OK : EXIT_BAD_INPUT;
 	}
 	code = cli_ens_bcast(&ens, code);

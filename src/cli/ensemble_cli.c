@@ -319,11 +319,11 @@ void cli_csv_row(FILE *f, const sw_ens_result *r, const cli_param *p, int n)
 
 /* The file goes through sw_atomic_open (an unpredictable temporary beside it, renamed over it
  * when complete); tmp holds the temporary's name between the two calls. */
-FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t n)
+FILE *cli_out_open(const char *cmd, const char *path, const sw_model *m, char *tmp, size_t n)
 {
 	if (!path || strcmp(path, "-") == 0)
 		return stdout;
-	if (cli_refuse_input(cmd, path))
+	if (cli_refuse_input(cmd, path, m))
 		return NULL;
 	FILE *f = sw_atomic_open(path, tmp, n, NULL);
 	if (!f)

@@ -52,11 +52,51 @@ int cli_read_model(const char *path, int have_seed, uint64_t seed, double durati
 	return SW_SUCCESS;
 }
 
-int cli_refuse_input(const char *cmd, const char *out)
+int cli_output_option(const char *opt, const char *value)
+{
+	if (value && !*value)
+		return cli_usage_error("option '%s' is empty; expected a file or directory name",
+				       opt);
+	return 0;
+}
+
+/* 1 (after printing why) when out and the input file `in` (what: how m reads it) are the same
+ * file: the same device and inode, whatever the names. */
+static int same_file(const char *cmd, const char *out, const struct stat *os, const char *in,
+		     const char *what, const char *name, const sw_model *m)
+{
+	struct stat is;
+	if (!in || !*in || stat(in, &is) != 0 || is.st_dev != os->st_dev || is.st_ino != os->st_ino)
+		return 0;
+	if (!name) /* the scenario (or test case) itself */
+		fprintf(stderr, "swerve %s: %s is a file the scenario reads (%s); refusing to replace "
+				"it; choose another output\n",
+			cmd, out, what);
+	else
+		fprintf(stderr, "swerve %s: %s is a file the scenario reads (%s '%s' of %s); "
+				"refusing to replace it; choose another output\n",
+			cmd, out, what, name, m->file[0] ? m->file : "the scenario");
+	return 1;
+}
+
+int cli_refuse_input(const char *cmd, const char *out, const sw_model *m)
 {
 	struct stat st;
 	if (stat(out, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0; /* nothing there yet (or not a file we would replace) */
+	if (m) {
+		if (same_file(cmd, out, &st, m->file, "the scenario itself", NULL, m))
+			return 1;
+		for (int k = 0; k < m->n_automata; k++)
+			if (same_file(cmd, out, &st, sw_automaton_file(m->automata[k]), "automaton",
+				      sw_automaton_name(m->automata[k]), m))
+				return 1;
+		for (int k = 0; k < m->n_fields; k++)
+			if (m->fields[k].kind == SW_FIELD_VECTOR &&
+			    same_file(cmd, out, &st, m->fields[k].file, "vector field",
+				      m->fields[k].name, m))
+				return 1;
+	}
 	int kind = SW_XML_UNKNOWN;
 	if (sw_xml_root_kind(out, &kind, NULL) != SW_SUCCESS || kind == SW_XML_UNKNOWN)
 		return 0;

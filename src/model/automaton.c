@@ -469,6 +469,7 @@ int sw_automaton_compile(const sw_automaton_def *def, sw_automaton **out, sw_dia
 }
 
 const char *sw_automaton_name(const sw_automaton *a) { return a->name; }
+const char *sw_automaton_file(const sw_automaton *a) { return a->file; }
 int sw_automaton_is_signal(const sw_automaton *a) { return a->is_signal; }
 int sw_automaton_n_modes(const sw_automaton *a) { return a->n_modes; }
 int sw_automaton_n_vars(const sw_automaton *a) { return a->n_vars; }
