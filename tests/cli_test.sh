@@ -464,7 +464,7 @@ expect 1 "run past the file-size limit" sh -c "trap '' XFSZ; ulimit -f 2; '$SWAB
 if grep -q "^$tmp/fsize/trajectory.csv: error: cannot write the output: File too large" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/fsize/summary.json" ]; then ok; else bad "a failed write is not named"; cat /tmp/swerve_cli_err.$$ >&2; fi
 # -o "" and --resume without a checkpoint: a clear message, exit 2, nothing created.
 expect 2 "run -o empty" "$SW" run -q -o "" models/demo.xml
-if grep -q "output directory name is empty" /tmp/swerve_cli_err.$$ && ! grep -q "Success" /tmp/swerve_cli_err.$$; then ok; else bad "-o '' message"; cat /tmp/swerve_cli_err.$$ >&2; fi
+if grep -q "option '-o' is empty" /tmp/swerve_cli_err.$$ && ! grep -q "Success" /tmp/swerve_cli_err.$$; then ok; else bad "-o '' message"; cat /tmp/swerve_cli_err.$$ >&2; fi
 expect 2 "resume without a checkpoint" "$SW" run -q --resume -o "$tmp/noresume" models/demo.xml
 if [ ! -e "$tmp/noresume" ] && grep -q "checkpoint.swck: error: cannot read the checkpoint" /tmp/swerve_cli_err.$$; then ok; else bad "--resume without a checkpoint left a folder or said nothing"; fi
 # Progress on a terminal: simulated time, speed against real time, time left (script gives a tty).
