@@ -90,5 +90,32 @@ printf 'x\n' > "$d/a/copy.txt"
 exits 2 "sweep -o a used automaton" "$same" "$SW" sweep "$d/m/crowd.xml" -p run.duration=0.1 -o "$d/a/pedestrian.xml"
 if cmp -s "$d/a/pedestrian.xml" "$tmp/ped.orig"; then pass=$((pass + 1)); else bad "the automaton was replaced"; fi
 
+# --- check applies run's bounds, citing the <run> element -----------------------------------
+sed 's/duration="40"/duration="1e9"/' models/glm_barrier.xml > "$tmp/long.xml"
+sed 's/step="0.25"/step="0.25" substeps="99999"/' models/glm_barrier.xml > "$tmp/subs.xml"
+exits 2 "check duration=1e9" "$tmp/long.xml:6: error: run: duration 1e+09 s" "$SW" check "$tmp/long.xml"
+exits 2 "run duration=1e9" "$tmp/long.xml:6: error: run: duration 1e+09 s" "$SW" run -o "$tmp/long" "$tmp/long.xml"
+exits 2 "check substeps=99999" "$tmp/subs.xml:6: error: run: substeps = 99999" "$SW" check "$tmp/subs.xml"
+exits 0 "check a valid scenario" "ok" "$SW" check models/glm_barrier.xml
+
+# --- picture write errors name the file and the errno text, nothing from libxml2 ----------
+for pic in x.svg x.png; do
+	( ulimit -f 1; trap '' XFSZ; exec "$SW" render -o "$tmp/$pic" models/glm_barrier.xml ) >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" = 1 ] && grep -q "^$tmp/$pic: error: cannot write the picture: File too large$" "$tmp/err" &&
+	   [ "$(wc -l < "$tmp/err")" = 1 ] && [ ! -e "$tmp/$pic" ]; then
+		pass=$((pass + 1))
+	else
+		bad "render -o $pic over a file size limit: exit $got: $(cat "$tmp/err")"
+	fi
+done
+( ulimit -f 1; trap '' XFSZ; exec "$SW" plot --agent walker --at 8 -o "$tmp/p.svg" models/glm_barrier.xml ) >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ "$got" = 1 ] && grep -q "cannot write the picture: File too large" "$tmp/err" && ! grep -q "I/O error" "$tmp/err"; then
+	pass=$((pass + 1))
+else
+	bad "plot -o p.svg over a file size limit: exit $got: $(cat "$tmp/err")"
+fi
+
 echo "cli_outputs: $pass passed, $fail failed"
 [ "$fail" = 0 ]

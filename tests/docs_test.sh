@@ -82,6 +82,15 @@ else
 	fi
 fi
 
+# 4. The installed headers and the messages cite the repository's documents, not the earlier
+#    names (steering-models.md, spaceex.md, DESIGN.md: not in the repository; docs/README.md).
+if grep -n 'steering-models\.md\|spaceex\.md\|DESIGN\.md' include/swerve/*.h >&2; then
+	bad "a public header cites a document that is not in the repository (above)"
+fi
+if grep -rn '"[^"]*\(steering-models\|spaceex\|DESIGN\)\.md' src/ >&2; then
+	bad "a message cites a document that is not in the repository (above)"
+fi
+
 if [ "$fail" -gt 0 ]; then
 	echo "docs_test: $fail failure(s)" >&2
 	exit 1

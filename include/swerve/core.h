@@ -154,7 +154,7 @@ SW_API void sw_atomic_abort(FILE *f, const char *tmp);
  * or -1 with errno set. */
 SW_API int sw_sync_dir(const char *dir);
 
-/** Wraps an angle to (-pi, pi] (steering-models.md "wrap"). */
+/** Wraps an angle to (-pi, pi] (docs/models.md, "Conventions": wrap). */
 SW_API double sw_wrap_angle(double a);
 
 #ifdef __cplusplus

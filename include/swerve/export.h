@@ -12,7 +12,8 @@
  * recorded in the IR's list of approximations.
  *
  * The printers write the IR as SpaceEx XML + .cfg files (the portable profile of
- * docs/spaceex.md, validated against schema/spaceex.rng), Graphviz DOT, JSON, and a plain-text
+ * docs/export.md, "The SpaceEx profile", validated against schema/spaceex.rng), Graphviz DOT,
+ * JSON, and a plain-text
  * report.  Output is deterministic: the same model and definition give the same bytes.
  * docs/export.md describes every choice. */
 #ifndef SWERVE_EXPORT_H

@@ -439,9 +439,10 @@ typedef struct sw_model {
 	int cap_obstacles, cap_prims, cap_targets, cap_agents, cap_points; /**< internal */
 	int cap_automata, cap_regions, cap_signals, cap_bindings; /**< internal */
 	sw_name_index names[3]; /**< internal: name lookups of targets, agents, obstacles */
-	int dim3;             /**< 1: a 3-D scenario (steering-models.md section 1.5; see
+	int dim3;             /**< 1: a 3-D scenario (docs/models.md section 1.5; see
 				   sw_model_set_3d); 0 (default): 2-D */
 	int dim3_line;        /**< source line that made it 3-D (<world dimensions="3">), or 0 */
+	int run_line;         /**< source line of <run> (sw_model_set_run), or 0 */
 } sw_model;
 
 /** Defaults (the one place where they live). */

@@ -1,5 +1,5 @@
 /* swerve/plan.h - global planning: harmonic navigation fields and user vector fields
- * (docs/steering-models.md section 4).
+ * (docs/models.md section 4).
  *
  * A navigation field is a scalar phi on a regular grid of nodes over a scenario's static world:
  * phi = 1 on the target's nodes, phi = 0 on obstacle nodes (static obstacles grown by a clearance,

@@ -159,7 +159,7 @@ SW_API int sw_world_unit_mode(const sw_world *w, int u);
  * the automaton's variables in declaration order]; *dim (may be NULL) receives its length. */
 SW_API const double *sw_world_unit_state(const sw_world *w, int u, int *dim);
 
-/* --- Three dimensions (sim/space3.c; steering-models.md section 1.5) ----------------------- */
+/* --- Three dimensions (sim/space3.c; docs/models.md section 1.5) -------------------------- */
 
 /** In a 3-D world (sw_model_set_3d) every agent's state carries SW_STATE3_DIM more entries at its
  * end (after time_in_mode and the variables of automaton units): height, heading unit vector,

@@ -1,10 +1,10 @@
-/* swerve/steer.h - the built-in steering laws of docs/steering-models.md.
+/* swerve/steer.h - the built-in steering laws of docs/models.md.
  *
  * Each law is a native right-hand side over the agent state vector (layout SW_STATE_*) given a
  * perceived situation (agent pose, target, obstacles as sw_percept).  The functions are pure: no
  * allocation, no global state, safe to call from any thread.  Two exceptions allocate (and free)
  * GSL workspaces: sw_glm_fixed_points (an eigensolver) and the rare bistable branch of
- * sw_glm_relax (an ODE driver).  Equation numbers (n) refer to steering-models.md. */
+ * sw_glm_relax (an ODE driver).  Equation numbers (n) refer to docs/models.md. */
 #ifndef SWERVE_STEER_H
 #define SWERVE_STEER_H
 
@@ -178,7 +178,7 @@ typedef struct sw_sf_params {
 } sw_sf_params;
 
 /** How a personality trait is drawn per agent when a world is created ("personality drawn per
- * agent from distributions", DESIGN.md / steering-models.md section 6). */
+ * agent from distributions", docs/models.md section 1.4). */
 typedef enum {
 	SW_TRAIT_FIXED = 0,   /**< the trait's value as given */
 	SW_TRAIT_UNIFORM = 1, /**< uniform on [p1, p2] (0 <= p1 <= p2 <= 1) */
@@ -489,7 +489,7 @@ SW_API void sw_steer_velocity(double v, double phi, double vel[2]);
 SW_API void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers,
 			       const sw_situation *s, double y[SW_STATE_DIM]);
 
-/* --- Three dimensions, steering-models.md section 1.5 (steer/glm3.c) ----------------------- */
+/* --- Three dimensions, docs/models.md section 1.5 (steer/glm3.c) -------------------------- */
 
 /** One perceived obstacle of a 3-D agent, relative to it (sw_percept with a z component). */
 typedef struct sw_percept3 {
@@ -532,7 +532,7 @@ typedef struct sw_glm3_terms {
 SW_API void sw_glm3_eval(const sw_glm_params *p, const sw_situation3 *s, const double u[3],
 			 double w_tar, double w_obs, sw_glm3_terms *out);
 
-/* --- Symbolic emitters (the twin rule of DESIGN.md) -------------------------------------- */
+/* --- Symbolic emitters (the twin rule: docs/export.md, "Flows") --------------------------- */
 
 /** An obstacle as the symbolic emitter folds it into a flow: a disc or a segment, static or in
  * scripted linear motion (position = p0 + velocity * t, t the model's time variable). */

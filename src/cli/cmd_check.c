@@ -48,6 +48,8 @@ int cmd_check(int argc, char **argv)
 		else if (st == SW_SUCCESS)
 			st = kind == SW_XML_AUTOMATON ? sw_automaton_load(argv[k], &a, &diag)
 						      : sw_scenario_load(argv[k], &m, &diag);
+		if (st == SW_SUCCESS && m) /* the bounds `run` applies before it starts */
+			st = sw_run_steps(m, NULL, &diag);
 		cli_print_diag(&diag);
 		if (st == SW_SUCCESS && cli_verbosity >= 0 && m)
 			fprintf(stderr, "%s: ok (scenario: %d agents, %d obstacles, %d targets, %d automata)\n",

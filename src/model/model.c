@@ -785,6 +785,7 @@ int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_diag *diag
 	if (c.bad)
 		return SW_EINPUT;
 	m->run = *def;
+	m->run_line = line;
 	if (m->run.sample == 0.0)
 		m->run.sample = m->run.step;
 	return SW_SUCCESS;

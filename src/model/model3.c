@@ -54,7 +54,7 @@ static int law3_ok(const char *file, const sw_steer_def *d, int line, const char
 	if (d->law != SW_LAW_GLM)
 		return sw_diag_add(diag, SW_SEV_ERROR, file, line, 0,
 				   "%s: law '%s' is planar; expected <glm> in a 3-D scenario "
-				   "(steering-models.md section 1.5 gives GLM in 3-D)",
+				   "(docs/models.md section 1.5 gives GLM in 3-D)",
 				   owner, sw_law_name(d->law)),
 		       0;
 	if (d->field[0])

@@ -3,13 +3,16 @@
  * targets, the agents' start positions and streamlines of the field (ascent of a navigation
  * field, the vector direction of a vector field) seeded on a lattice.  Written with libxml2's
  * text writer to a temporary file renamed into place. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <libxml/xmlwriter.h>
 
+#include "render/scene_impl.h"
 #include "swerve/plan.h"
 #include "swerve/render.h"
 
@@ -142,10 +145,9 @@ int sw_render_field_svg(const sw_model *m, const sw_grid *g, const sw_field_svg_
 	FILE *f = sw_atomic_open(path, tmp, sizeof tmp, diag);
 	if (!f)
 		return SW_EIO;
-	xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
-	xmlTextWriterPtr wr = out ? xmlNewTextWriter(out) : NULL;
+	sc_xml sink;
+	xmlTextWriterPtr wr = sc_xml_open(&sink, f);
 	if (!wr) {
-		xmlOutputBufferClose(out);
 		sw_atomic_abort(f, tmp);
 		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot write the picture"),
 		       SW_EIO;
@@ -179,10 +181,12 @@ int sw_render_field_svg(const sw_model *m, const sw_grid *g, const sw_field_svg_
 		disc(wr, &v, m->agents[k].position, m->agents[k].radius, "agent", "#d62728");
 	xmlTextWriterEndElement(wr);
 	ok = ok && xmlTextWriterEndDocument(wr) >= 0;
-	xmlFreeTextWriter(wr); /* flushes into f, which stays open */
+	int err;
+	ok = sc_xml_close(&sink, wr, ok, &err); /* flushes into f, which stays open */
 	if (!ok) {
 		sw_atomic_abort(f, tmp);
-		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot write the picture"),
+		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot write the picture: %s",
+				   strerror(err ? err : EIO)),
 		       SW_EIO;
 	}
 	return sw_atomic_commit(f, tmp, path, diag);

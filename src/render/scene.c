@@ -1,5 +1,6 @@
 /* render/scene.c - building scenes, writing them atomically, and the SVG writer (libxml2's
  * text writer).  See scene.h. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,15 +386,63 @@ static void svg_item(xmlTextWriterPtr wr, const sw_scene *s, const sc_item *it)
 }
 
 /* Writes the scene as SVG to f (left open: the atomic writer closes it). */
-static int write_svg(const sw_scene *s, FILE *f)
+static int xml_write(void *ctx, const char *buf, int len)
+{
+	sc_xml *x = ctx;
+	errno = 0;
+	if (fwrite(buf, 1, (size_t)len, x->f) == (size_t)len)
+		return len;
+	if (!x->err)
+		x->err = errno ? errno : EIO;
+	return -1;
+}
+
+static int xml_close(void *ctx)
+{
+	(void)ctx; /* the caller closes the file (sw_atomic_commit) */
+	return 0;
+}
+
+static void xml_quiet(void *ctx, const xmlError *e)
+{
+	(void)ctx; /* a failed write is reported once, with its errno, by the caller */
+	(void)e;
+}
+
+xmlTextWriterPtr sc_xml_open(sc_xml *x, FILE *f)
+{
+	x->f = f;
+	x->err = 0;
+	x->old = xmlStructuredError;
+	x->old_ctx = xmlStructuredErrorContext;
+	xmlSetStructuredErrorFunc(NULL, (xmlStructuredErrorFunc)xml_quiet);
+	xmlOutputBufferPtr out = xmlOutputBufferCreateIO(xml_write, xml_close, x, NULL);
+	xmlTextWriterPtr wr = out ? xmlNewTextWriter(out) : NULL;
+	if (!wr && out)
+		xmlOutputBufferClose(out);
+	if (!wr)
+		xmlSetStructuredErrorFunc(x->old_ctx, x->old);
+	return wr;
+}
+
+int sc_xml_close(sc_xml *x, xmlTextWriterPtr wr, int ok, int *err)
+{
+	xmlFreeTextWriter(wr); /* flushes what is left */
+	xmlSetStructuredErrorFunc(x->old_ctx, x->old);
+	if (x->err)
+		ok = 0;
+	*err = x->err;
+	return ok;
+}
+
+static int write_svg(const sw_scene *s, FILE *f, int *err)
 {
 	char buf[128];
-	xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
-	xmlTextWriterPtr wr = out ? xmlNewTextWriter(out) : NULL;
-	if (!wr) {
-		xmlOutputBufferClose(out);
+	sc_xml x;
+	*err = ENOMEM;
+	xmlTextWriterPtr wr = sc_xml_open(&x, f);
+	if (!wr)
 		return 0;
-	}
 	xmlTextWriterSetIndent(wr, 1);
 	int ok = xmlTextWriterStartDocument(wr, "1.0", "UTF-8", NULL) >= 0;
 	xmlTextWriterStartElement(wr, BAD_CAST "svg");
@@ -407,8 +456,7 @@ static int write_svg(const sw_scene *s, FILE *f)
 		svg_item(wr, s, &s->items[k]);
 	xmlTextWriterEndElement(wr);
 	ok = ok && xmlTextWriterEndDocument(wr) >= 0;
-	xmlFreeTextWriter(wr);
-	return ok;
+	return sc_xml_close(&x, wr, ok, err);
 }
 
 int sw_image_format_of(const char *path, sw_image_format *fmt)
@@ -442,18 +490,24 @@ int sc_write(const sw_scene *s, sw_image_format fmt, const char *path, sw_diag *
 	FILE *f = sw_atomic_open(path, tmp, sizeof tmp, diag);
 	if (!f)
 		return SW_EIO;
-	int ok;
+	int ok, err = 0;
 	if (fmt == SW_IMAGE_SVG) {
-		ok = write_svg(s, f);
+		ok = write_svg(s, f, &err);
 	} else {
 		/* The PNG writer closes the descriptor it is given: a duplicate, so that f (the
 		 * same open file) is still there to be synced and closed. */
 		int fd = dup(fileno(f));
-		ok = fd >= 0 && sc_write_png(s, fd);
+		err = errno;
+		ok = fd >= 0 && sc_write_png(s, fd, &err);
 	}
 	if (!ok) {
 		sw_atomic_abort(f, tmp);
-		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "writing the picture failed"),
+		if (!err)
+			return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0,
+					   "cannot draw the picture (cairo failed)"),
+			       SW_EIO;
+		return sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "cannot write the picture: %s",
+				   strerror(err)),
 		       SW_EIO;
 	}
 	return sw_atomic_commit(f, tmp, path, diag);

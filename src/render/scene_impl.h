@@ -3,6 +3,7 @@
 #ifndef SW_RENDER_SCENE_IMPL_H
 #define SW_RENDER_SCENE_IMPL_H
 
+#include <libxml/xmlwriter.h>
 #include "render/scene.h"
 
 /** The largest side of a PNG picture, px (cairo's image surfaces stop at 32767). */
@@ -61,7 +62,20 @@ struct sw_scene {
 /** The string at pool offset off (NULL for -1). */
 const char *sc_str(const sw_scene *s, int off);
 
-/** Draws the scene into a PNG written to fd (closed in all cases); returns 1 on success. */
-int sc_write_png(const sw_scene *s, int fd);
+/** Draws the scene into a PNG written to fd (closed in all cases); returns 1 on success, else 0
+ * with the errno of the failed write in *err (0 when drawing failed). */
+int sc_write_png(const sw_scene *s, int fd, int *err);
+
+/** An xmlTextWriter writing to f that keeps libxml2 from printing its own "I/O error" lines
+ * (sc_xml_open); sc_xml_close frees it, restores libxml2's error handler and returns 1 when
+ * everything was written, else 0 with the errno of the first failed write in *err. */
+typedef struct sc_xml {
+	FILE *f;
+	int err;
+	xmlStructuredErrorFunc old;
+	void *old_ctx;
+} sc_xml;
+xmlTextWriterPtr sc_xml_open(sc_xml *x, FILE *f);
+int sc_xml_close(sc_xml *x, xmlTextWriterPtr wr, int ok, int *err);
 
 #endif

@@ -1,6 +1,7 @@
 /* render/scene_png.c - the PNG writer of scenes: cairo draws every item of the scene (the same
  * description the SVG writer prints) onto an ARGB image surface of the scene's size, which is
  * written as PNG.  Animations are SVG-only: a group is drawn in its static pose. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -110,16 +111,29 @@ static void draw(cairo_t *cr, const sw_scene *s)
 	}
 }
 
+typedef struct png_sink {
+	FILE *f;
+	int err; /* errno of the first failed write */
+} png_sink;
+
 static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int length)
 {
-	return fwrite(data, 1, length, closure) == length ? CAIRO_STATUS_SUCCESS
-							  : CAIRO_STATUS_WRITE_ERROR;
+	png_sink *k = closure;
+	errno = 0;
+	if (fwrite(data, 1, length, k->f) == length)
+		return CAIRO_STATUS_SUCCESS;
+	if (!k->err)
+		k->err = errno ? errno : EIO;
+	return CAIRO_STATUS_WRITE_ERROR;
 }
 
-int sc_write_png(const sw_scene *s, int fd)
+int sc_write_png(const sw_scene *s, int fd, int *err)
 {
-	FILE *f = fdopen(fd, "wb");
+	*err = 0;
+	png_sink k = {fdopen(fd, "wb"), 0};
+	FILE *f = k.f;
 	if (!f) {
+		*err = errno;
 		close(fd);
 		return 0;
 	}
@@ -134,8 +148,14 @@ int sc_write_png(const sw_scene *s, int fd)
 	int ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
 	cairo_destroy(cr);
 	cairo_surface_flush(surf);
-	ok = ok && cairo_surface_write_to_png_stream(surf, to_file, f) == CAIRO_STATUS_SUCCESS;
+	ok = ok && cairo_surface_write_to_png_stream(surf, to_file, &k) == CAIRO_STATUS_SUCCESS;
 	cairo_surface_destroy(surf);
-	ok = fclose(f) == 0 && ok;
+	errno = 0;
+	if (fclose(f) != 0) {
+		ok = 0;
+		if (!k.err)
+			k.err = errno ? errno : EIO;
+	}
+	*err = k.err;
 	return ok;
 }

@@ -245,19 +245,19 @@ int sw_run_steps(const sw_model *m, long *steps, sw_diag *diag)
 		return SW_EUSAGE;
 	const sw_run_def *r = &m->run;
 	if (!(r->duration > 0.0 && isfinite(r->duration)) || !(r->step > 0.0 && isfinite(r->step)))
-		return sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, m->run_line, 0,
 				   "run: duration %g s with step %g s; expected finite numbers > 0",
 				   r->duration, r->step),
 		       SW_EINPUT;
 	double total = ceil(r->duration / r->step - 1e-9); /* may be inf */
 	if (!(total <= (double)SW_RUN_MAX_STEPS))
-		return sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, m->run_line, 0,
 				   "run: duration %g s at step %g s is %.3g steps; expected at most "
 				   "%ld steps (SW_RUN_MAX_STEPS): a shorter duration or a longer step",
 				   r->duration, r->step, total, SW_RUN_MAX_STEPS),
 		       SW_EINPUT;
 	if (r->substeps < 1 || r->substeps > SW_RUN_MAX_SUBSTEPS)
-		return sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, m->run_line, 0,
 				   "run: substeps = %d; expected an integer in 1..%d "
 				   "(SW_RUN_MAX_SUBSTEPS)",
 				   r->substeps, SW_RUN_MAX_SUBSTEPS),
