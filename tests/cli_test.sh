@@ -187,6 +187,11 @@ for f in trajectory.csv events.jsonl summary.json; do
 	if cmp -s "$tmp/ss_run/$f" "$tmp/ss_imported/$f"; then ok; else bad "$f differs between the SteerSuite case and its import"; fi
 done
 if grep -q '"composite01"' "$tmp/ss_run/summary.json" && grep -q '"steerbench": {"unique_collisions"' "$tmp/ss_run/summary.json"; then ok; else bad "summary lacks the SteerBench metrics"; fi
+# obstacle-clearances="false" (imported cases): no per-obstacle table; the property needing it is refused
+if grep -q '"clearance": {' "$tmp/ss_run/summary.json"; then bad "an imported case's summary keeps per-obstacle clearances"; else ok; fi
+sed 's/<run /<run obstacle-clearances="false" /' tests/data/barrier.xml >"$tmp/noclear.xml"
+expect 2 "clearance(agent, obstacle) without per-obstacle clearances" "$SW" sweep -q -n 1 -P 'clearance(w1, pillar) > 0' -o "$tmp/noclear.csv" "$tmp/noclear.xml"
+if grep -q 'obstacle-clearances="false"' /tmp/swerve_cli_err.$$; then ok; else bad "the refusal does not name obstacle-clearances"; fi
 expect 0 "run a SteerSuite case with another seed" "$SW" run -q -s 4 -o "$tmp/ss_run4" "$ss"
 if cmp -s "$tmp/ss_run/trajectory.csv" "$tmp/ss_run4/trajectory.csv"; then bad "the seed does not change the random placements"; else ok; fi
 expect 2 "import without -o" "$SW" import-steersuite "$ss"
