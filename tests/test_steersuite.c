@@ -844,6 +844,58 @@ END_TEST
 
 /* Among obstacles a single agent's static goal steers along a navigation field to its target
  * (global planning, as SteerSuite's AIs plan paths); without obstacles there is none. */
+/* Goals that lead to one point share its target and its navigation field: a room of 12
+ * agents (a region) and one more agent all head for the same exit point behind a wall with a
+ * door, as in bottleneck-evacuation; one <target>, one <navfield>, every agent bound to them,
+ * and everyone gets out through the door. */
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+START_TEST(test_goals_to_one_point_share_a_field)
+{
+	const char *exit_goal = "<seekStaticTarget><targetLocation><x>-6</x><y>0</y>"
+				"<z>5</z></targetLocation><desiredSpeed>1.3</desiredSpeed>"
+				"<timeDuration>60</timeDuration></seekStaticTarget>";
+	char body[4096], one[1024];
+	snprintf(body, sizeof body,
+		 "<obstacle><xmin>-0.5</xmin><xmax>0.5</xmax><ymin>0</ymin><ymax>1</ymax>"
+		 "<zmin>1</zmin><zmax>8</zmax></obstacle>\n"
+		 "<obstacle><xmin>-0.5</xmin><xmax>0.5</xmax><ymin>0</ymin><ymax>1</ymax>"
+		 "<zmin>-8</zmin><zmax>-1</zmax></obstacle>\n"
+		 "<agentRegion><numAgents>12</numAgents><regionBounds><xmin>2</xmin><xmax>6</xmax>"
+		 "<ymin>0</ymin><ymax>0</ymax><zmin>-5</zmin><zmax>5</zmax></regionBounds>"
+		 "<initialConditions><direction><random>true</random></direction>"
+		 "<radius>0.25</radius><speed>0</speed></initialConditions><goalSequence>%s"
+		 "</goalSequence></agentRegion>\n%s",
+		 exit_goal, agent(one, sizeof one, "last", 7, 0, -1, 0, 0.25, 0, exit_goal));
+	sw_model *m = NULL;
+	char *xml = NULL;
+	import_ok(body, 2, &m, &xml);
+	ck_assert_int_eq(m->n_agents, 13);
+	ck_assert_int_eq(count(xml, "<target "), 1);
+	ck_assert_int_eq(count(xml, "<navfield "), 1);
+	ck_assert_int_eq(count(xml, "<bind param=\"g0\" value=\"agent0_g0\"/>"), 13);
+	sw_world *w = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert(sw_world_done(w));
+	for (int i = 0; i < m->n_agents; i++) {
+		ck_assert(sw_world_metrics(w, i)->reached);
+		ck_assert_int_eq(sw_world_metrics(w, i)->collisions, 0);
+	}
+	sw_world_destroy(w);
+	free(xml);
+	sw_model_free(m);
+}
+END_TEST
+
 START_TEST(test_static_goals_plan_among_obstacles)
 {
 	const char *disc = "<circleObstacle><radius>1</radius><height>1</height><position><x>4</x>"
@@ -979,6 +1031,7 @@ Suite *steersuite_suite(void)
 	tcase_add_test(tc, test_names_and_goalless);
 	tcase_add_test(tc, test_late_declaration);
 	tcase_add_test(tc, test_frame_must_be_a_multiple_of_the_step);
+	tcase_add_test(tc, test_goals_to_one_point_share_a_field);
 	tcase_add_test(tc, test_static_goals_plan_among_obstacles);
 	tcase_add_test(tc, test_endless_budget_is_capped);
 	tcase_add_test(tc, test_goalless_agent_inside_obstacle);

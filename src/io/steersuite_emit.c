@@ -30,8 +30,8 @@
 #define SS_FLOW_REACH 1e6
 /* Longest run of a test case without a given duration, s (an hour of walking). */
 #define SS_MAX_DURATION 3600.0
-/* Most navigation fields a case gets (one per static goal of a single <agent>; none for agent
- * regions): each is a grid solve, so crowds of individual goals steer without them. */
+/* Most navigation fields a case gets (one per place that static goals lead to): each is a grid
+ * solve, so crowds with goals all over the world steer without them. */
 #define SS_MAX_FIELDS 32
 
 /* --- writer helpers ----------------------------------------------------------------------- */
@@ -184,6 +184,9 @@ typedef struct inst {
 	int placed;            /* position known (fixed, or drawn already) */
 	double *tx, *tz;       /* per goal: target point (static, flow, box goals) */
 	int *tagent;           /* per goal: agent chased or fled (dynamic goals), -1 none */
+	int *share_i, *share_k; /* per goal with a fixed place: the first agent and goal (in
+				   document order) whose target is the same point; their target
+				   (and navigation field) is this goal's too */
 } inst;
 
 typedef struct placer {
@@ -381,27 +384,97 @@ static int fixed_place(const ss_goal *g)
 	return g->kind == SS_SEEK_STATIC || g->kind == SS_SEEK_BOX;
 }
 
+/* A goal with a target point of its own: static, flow and box goals (not idle, not agents). */
+static int has_target(const inst *in, int i, int k, const ss_goal *g)
+{
+	return g->kind != SS_IDLE && in[i].tagent[k] < 0;
+}
+
+typedef struct place_key {
+	double x, z;
+	int i, k;
+} place_key;
+
+static int place_cmp(const void *pa, const void *pb)
+{
+	const place_key *a = pa, *b = pb;
+	if (a->x != b->x)
+		return a->x < b->x ? -1 : 1;
+	if (a->z != b->z)
+		return a->z < b->z ? -1 : 1;
+	if (a->i != b->i)
+		return a->i < b->i ? -1 : 1;
+	return (a->k > b->k) - (a->k < b->k);
+}
+
+/* Goals with a fixed place that lead to the same point share one target (the first in
+ * document order, share_i/share_k): a crowd walking to one exit has one target and so one
+ * navigation field.  Every other goal is its own.  Sorting keeps it O(N log N) for crowds of
+ * thousands.  Returns 0, or -1 when out of memory. */
+static int share_targets(const ss_case *c, inst *in, int n_in)
+{
+	size_t n = 0;
+	for (int i = 0; i < n_in; i++)
+		n += (size_t)c->agents[in[i].elem].n_goals;
+	place_key *key = malloc((n + 1) * sizeof *key);
+	if (!key)
+		return -1;
+	n = 0;
+	for (int i = 0; i < n_in; i++) {
+		const ss_agents *a = &c->agents[in[i].elem];
+		for (int k = 0; k < a->n_goals; k++) {
+			in[i].share_i[k] = i;
+			in[i].share_k[k] = k;
+			if (has_target(in, i, k, &a->goals[k]) && fixed_place(&a->goals[k]))
+				key[n++] = (place_key){in[i].tx[k], in[i].tz[k], i, k};
+		}
+	}
+	qsort(key, n, sizeof *key, place_cmp);
+	for (size_t s = 1; s < n; s++)
+		if (key[s].x == key[s - 1].x && key[s].z == key[s - 1].z) {
+			const inst *first = &in[key[s - 1].i];
+			in[key[s].i].share_i[key[s].k] = first->share_i[key[s - 1].k];
+			in[key[s].i].share_k[key[s].k] = first->share_k[key[s - 1].k];
+		}
+	free(key);
+	return 0;
+}
+
+/* Whether goal k of agent i owns its target (is the first to lead to its point). */
+static int owns_target(const inst *in, int i, int k)
+{
+	return in[i].share_i[k] == i && in[i].share_k[k] == k;
+}
+
+/* The name of the target goal k of agent i steers to. */
+static void target_name(char *buf, size_t n, const inst *in, int i, int k)
+{
+	snprintf(buf, n, "%s_g%d", in[in[i].share_i[k]].name, in[i].share_k[k]);
+}
+
 /* Global planning, as SteerSuite's AI modules plan their paths: when the case has obstacles and
- * at most SS_MAX_FIELDS static goals of single agents, each such goal steers along a harmonic
- * navigation field to its target (docs/steersuite.md).  Not with flow goals: their far targets
- * (SS_FLOW_REACH away) would stretch every field's grid over them. */
-static int use_fields(const ss_case *c, int n_shapes)
+ * its static and box goals lead to at most SS_MAX_FIELDS distinct points, each point gets a
+ * harmonic navigation field and the goals steer along it (docs/steersuite.md).  Not with flow
+ * goals: their far targets (SS_FLOW_REACH away) would stretch every field's grid over them. */
+static int use_fields(const ss_case *c, const inst *in, int n_in, int n_shapes)
 {
 	int n = 0;
-	for (int e = 0; e < c->n_agents; e++)
-		for (int k = 0; k < c->agents[e].n_goals; k++) {
-			const ss_goal *g = &c->agents[e].goals[k];
+	for (int i = 0; i < n_in; i++) {
+		const ss_agents *a = &c->agents[in[i].elem];
+		for (int k = 0; k < a->n_goals; k++) {
+			const ss_goal *g = &a->goals[k];
 			if (g->kind == SS_FLOW_STATIC)
 				return 0;
-			n += !c->agents[e].region && fixed_place(g);
+			n += has_target(in, i, k, g) && fixed_place(g) && owns_target(in, i, k);
 		}
+	}
 	return n_shapes > 0 && n > 0 && n <= SS_MAX_FIELDS;
 }
 
 static void world_write(ss_writer *sw, const ss_case *c, const shape *s, int n_shapes,
 			const inst *in, int n_in)
 {
-	int plan = use_fields(c, n_shapes);
+	int plan = use_fields(c, in, n_in, n_shapes);
 	ss_start(sw, "world", 0);
 	for (int k = 0; k < n_shapes; k++) {
 		if (s[k].disc) {
@@ -424,16 +497,18 @@ static void world_write(ss_writer *sw, const ss_case *c, const shape *s, int n_s
 		const ss_agents *a = &c->agents[in[i].elem];
 		for (int k = 0; k < a->n_goals; k++) {
 			const ss_goal *g = &a->goals[k];
-			if (g->kind == SS_IDLE || in[i].tagent[k] >= 0)
+			if (!has_target(in, i, k, g))
 				continue;
 			snprintf(name, sizeof name, "%s_g%d", in[i].name, k);
-			ss_start(sw, "target", g->line);
-			ss_attr(sw, "name", name);
-			ss_attr_num(sw, "x", in[i].tx[k]);
-			ss_attr_num(sw, "y", in[i].tz[k]);
-			ss_attr_num(sw, "radius", a->radius);
-			ss_end(sw);
-			if (plan && !a->region && fixed_place(g)) {
+			if (owns_target(in, i, k)) {
+				ss_start(sw, "target", g->line);
+				ss_attr(sw, "name", name);
+				ss_attr_num(sw, "x", in[i].tx[k]);
+				ss_attr_num(sw, "y", in[i].tz[k]);
+				ss_attr_num(sw, "radius", a->radius);
+				ss_end(sw);
+			}
+			if (plan && fixed_place(g) && owns_target(in, i, k)) {
 				char field[2 * SW_NAME_MAX + 8];
 				snprintf(field, sizeof field, "%s_n%d", in[i].name, k);
 				ss_start(sw, "navfield", g->line);
@@ -495,7 +570,7 @@ static void agent_write(ss_writer *sw, const ss_case *c, const inst *in, int i)
 			}
 			continue;
 		}
-		snprintf(name, sizeof name, "%s_g%d", me->name, k);
+		target_name(name, sizeof name, in, i, k);
 		bind(sw, 'g', k, name, g->line);
 		if (g->kind == SS_SEEK_BOX) {
 			snprintf(name, sizeof name, "%s_r%d", me->name, k);
@@ -567,14 +642,10 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	ss_end(sw);
 	ss_start(sw, "behaviours", 0);
 	char aut[32];
-	int plan = use_fields(c, n_shapes);
-	for (int e = 0, i = 0; e < c->n_agents; e++) {
-		while (i < n_in && in[i].elem != e)
-			i++;
+	int plan = use_fields(c, in, n_in, n_shapes);
+	for (int e = 0; e < c->n_agents; e++) {
 		snprintf(aut, sizeof aut, "steersuite%d", e);
-		/* a single agent's fields are named after it: NAME_n<k> */
-		ss_automaton_write(sw, &c->agents[e], aut, def->reach,
-				   plan && !c->agents[e].region && i < n_in ? in[i].name : NULL);
+		ss_automaton_write(sw, &c->agents[e], aut, def->reach, plan);
 	}
 	ss_end(sw);
 	world_write(sw, c, s, n_shapes, in, n_in);
@@ -594,7 +665,7 @@ static inst *insts_alloc(const ss_case *c, int *n_out)
 	}
 	inst *in = calloc((size_t)n + 1, sizeof *in);
 	double *d = calloc(2 * (size_t)goals + 1, sizeof *d);
-	int *t = calloc((size_t)goals + 1, sizeof *t);
+	int *t = calloc(3 * (size_t)goals + 1, sizeof *t);
 	if (!in || !d || !t) {
 		free(in);
 		free(d);
@@ -612,6 +683,8 @@ static inst *insts_alloc(const ss_case *c, int *n_out)
 			in[i].tx = d;
 			in[i].tz = d + c->agents[e].n_goals;
 			in[i].tagent = t;
+			in[i].share_i = t + goals;
+			in[i].share_k = t + 2 * (size_t)goals;
 			d += 2 * c->agents[e].n_goals;
 			t += c->agents[e].n_goals;
 		}
@@ -643,9 +716,10 @@ int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char
 	if (sw.w) {
 		placer p = {ld, rng, s, n_shapes, in, n_in};
 		status = SW_EINPUT;
-		if (names_unique(ld, c, in, n_in) != 0)
+		int placed = names_unique(ld, c, in, n_in) == 0 ? place(&p, c) == 0 : -1;
+		if (placed < 0 || (placed && share_targets(c, in, n_in) != 0))
 			status = SW_ENOMEM;
-		else if (place(&p, c) == 0) {
+		else if (placed) {
 			scenario_write(&sw, c, def, run_duration(ld, c, def), s, n_shapes, in,
 				       n_in);
 			xmlFreeTextWriter(sw.w); /* flushes into buf */

@@ -343,9 +343,9 @@ static int has_key(const ss_goal *g, const char *key)
 	return 0;
 }
 
-/* The law element of goal k: target, speed, reversed attractor, navigation field (fields:
- * the name prefix, or NULL), per-goal parameters. */
-static void law(ss_writer *sw, const ss_goal *g, int k, const char *fields)
+/* The law element of goal k: target, speed, reversed attractor, navigation field (plan: the
+ * field declared for the goal's target, field="auto"), per-goal parameters. */
+static void law(ss_writer *sw, const ss_goal *g, int k, int plan)
 {
 	const char *name = g->law[0] ? g->law : "glm";
 	const char *speed_key = strcmp(name, "glm") == 0 ? "v-max" : "speed";
@@ -357,11 +357,8 @@ static void law(ss_writer *sw, const ss_goal *g, int k, const char *fields)
 		ss_attr_num(sw, speed_key, g->speed);
 	if ((g->kind == SS_FLEE_STATIC || g->kind == SS_FLEE_DYNAMIC) && !has_key(g, "a"))
 		ss_attr_num(sw, "a", -1.0);
-	if (fields && (g->kind == SS_SEEK_STATIC || g->kind == SS_SEEK_BOX) && !has_key(g, "field")) {
-		char field[2 * SW_NAME_MAX + 8];
-		snprintf(field, sizeof field, "%s_n%d", fields, k);
-		ss_attr(sw, "field", field);
-	}
+	if (plan && (g->kind == SS_SEEK_STATIC || g->kind == SS_SEEK_BOX) && !has_key(g, "field"))
+		ss_attr(sw, "field", "auto");
 	for (int p = 0; p < g->n_params; p++)
 		ss_attr(sw, g->params[p].key, g->params[p].value);
 	ss_end(sw);
@@ -410,7 +407,7 @@ static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int pass)
  * (automata/pedestrian.xml's guards; `other` is the twin mode). */
 static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, const char *other,
 		      int pass, int initial, const char *reached, const char *next,
-		      const char *after_timeout, const char *fields)
+		      const char *after_timeout, int plan)
 {
 	char guard[192], num[32];
 	ss_start(sw, "mode", g->line);
@@ -420,7 +417,7 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, 
 	if (pedestrian(g))
 		ttc_law(sw, g, k, pass);
 	else if (g->kind != SS_IDLE)
-		law(sw, g, k, fields);
+		law(sw, g, k, plan);
 	if (reached[0])
 		transition(sw, next, reached, "reached", k, g->line, 1);
 	snprintf(guard, sizeof guard, "c ge %s", sw_fmt_num(num, sizeof num, g->duration));
@@ -445,7 +442,7 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, 
 }
 
 void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach,
-			const char *fields)
+			int plan)
 {
 	ss_start(sw, "automaton", a->line);
 	ss_attr(sw, "name", aut);
@@ -485,9 +482,9 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 		/* The budget of a last goal with a place to reach running out ends the sequence
 		 * unaccomplished; for the others (flee, flow, idle) it is how they end. */
 		const char *after_timeout = reached[0] && k + 1 == a->n_goals ? "expired" : next;
-		goal_mode(sw, g, k, mode, twin, 0, k == 0, reached, next, after_timeout, fields);
+		goal_mode(sw, g, k, mode, twin, 0, k == 0, reached, next, after_timeout, plan);
 		if (pedestrian(g))
-			goal_mode(sw, g, k, twin, mode, 1, 0, reached, next, after_timeout, fields);
+			goal_mode(sw, g, k, twin, mode, 1, 0, reached, next, after_timeout, plan);
 	}
 	/* done: every goal accomplished or passed; expired: the last goal's budget ran out.  Both
 	 * are terminal (no law, no way out): the agent is disabled, as in SteerSuite. */

@@ -128,10 +128,12 @@ int ss_goals_read(sw__loader *ld, xmlNodePtr seq, ss_goal **goals, int *n);
 void ss_goals_free(ss_goal *goals, int n);
 /** Writes the <automaton> of one agent element (name aut) with one mode per goal, time
  * budgets and per-goal laws; static targets count as reached within reach agent radii.  With
- * fields (NULL: none), static and box goals steer along the navigation field FIELDS_n<k>.  Its parameters, bound per agent: g<k> (a target, or an agent for
- * dynamic goals), r<k> (the region of a box goal) and q<k> (the reach of a dynamic goal, m). */
+ * plan, the laws of static and box goals follow the navigation field of their target
+ * (field="auto"; pedestrian goals always do).  Its parameters, bound per agent: g<k> (a
+ * target, or an agent for dynamic goals), r<k> (the region of a box goal) and q<k> (the reach
+ * of a dynamic goal, m). */
 void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach,
-			const char *fields);
+			int plan);
 /** The perception radius the agents of element a need: the time-to-collision law's range when
  * every goal walks as a pedestrian (or idles), INFINITY otherwise. */
 double ss_perception(const ss_agents *a);
