@@ -28,6 +28,7 @@ import heapq
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -275,15 +276,20 @@ def main():
     seeds = range(a.first, a.first + a.fields)
     tmp = a.keep or tempfile.mkdtemp(prefix="swerve-clutter-")
     os.makedirs(tmp, exist_ok=True)
+    try:
+        return measure(a, sw, tmp, automata, walkers, sets, seeds)
+    finally:  # the scratch folder goes also when a run fails or the user interrupts
+        if not a.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def measure(a, sw, tmp, automata, walkers, sets, seeds):
+    """The part of main() that runs in the scratch folder tmp."""
     if a.scenes:
         scenes(sw, tmp, automata, a.j)
-        if not a.keep:
-            subprocess.run(["rm", "-rf", tmp], check=False)
         return 0
     if a.picture:
         ok = picture(sw, tmp, a.picture, sets, list(seeds)[:3], automata)
-        if not a.keep:
-            subprocess.run(["rm", "-rf", tmp], check=False)
         return 0 if ok else 1
     shortest = {}
     for variant, n in sets:
@@ -324,8 +330,6 @@ def main():
                 need = 99.0 if n == 10 else 95.0
                 if pct < need or over or mean_r > a.check_ratio:
                     ok = False
-    if not a.keep:
-        subprocess.run(["rm", "-rf", tmp], check=False)
     if a.check and not ok:
         print("measure_clutter: the behaviour misses its targets", file=sys.stderr)
         return 1
