@@ -90,6 +90,34 @@ printf 'x\n' > "$d/a/copy.txt"
 exits 2 "sweep -o a used automaton" "$same" "$SW" sweep "$d/m/crowd.xml" -p run.duration=0.1 -o "$d/a/pedestrian.xml"
 if cmp -s "$d/a/pedestrian.xml" "$tmp/ped.orig"; then pass=$((pass + 1)); else bad "the automaton was replaced"; fi
 
+# --- render, plot and run's fixed names in -o DIR refuse an input file as well --------------
+cp models/glm_barrier.xml "$d/scen.svg"
+cp "$d/scen.svg" "$tmp/scen.orig"
+exits 2 "render -o the scenario" "$same" "$SW" render -o "$d/scen.svg" "$d/scen.svg"
+exits 2 "render -o the scenario by another name" "$same" "$SW" render -o "$d/../in/scen.svg" "$d/scen.svg"
+exits 2 "render --animate the scenario" "$same" "$SW" render -o "$tmp/r.svg" --animate "$d/scen.svg" "$d/scen.svg"
+exits 2 "plot -o the scenario" "$same" "$SW" plot --agent walker --at 8 -o "$d/scen.svg" "$d/scen.svg"
+exits 2 "plot --series -o the scenario" "$same" "$SW" plot --agent walker --series -o "$d/scen.svg" "$d/scen.svg"
+if grep -q "$d/scen.svg" "$tmp/err" && grep -q "the scenario itself" "$tmp/err"; then pass=$((pass + 1)); else bad "plot's refusal names not the scenario: $(cat "$tmp/err")"; fi
+ln "$d/wind_north.txt" "$d/wind.png"
+exits 2 "render -o a vector-field file (a hard link named .png)" "$same" "$SW" render -o "$d/wind.png" "$d/vectorfield.xml"
+rm -f "$d/wind.png"
+mkdir -p "$d/run"
+cp models/glm_barrier.xml "$d/run/summary.json"
+cp "$d/run/summary.json" "$tmp/sum.orig"
+exits 2 "run -o DIR with the scenario as DIR/summary.json" "$same" "$SW" run -o "$d/run" "$d/run/summary.json"
+cp models/glm_barrier.xml "$d/run/variables.csv"
+exits 2 "run --variables -o DIR with an input as DIR/variables.csv" "swerve input file" "$SW" run --variables -o "$d/run" models/glm_barrier.xml
+mv "$d/run/summary.json" "$d/run/checkpoint.swck"
+rm "$d/run/variables.csv"
+exits 2 "run --checkpoint-every, the scenario as DIR/checkpoint.swck" "$same" "$SW" run --checkpoint-every 5 -o "$d/run" "$d/run/checkpoint.swck"
+if cmp -s "$d/scen.svg" "$tmp/scen.orig" && cmp -s "$d/run/checkpoint.swck" "$tmp/sum.orig" &&
+   [ "$(ls -A "$d/run")" = "checkpoint.swck" ] && [ ! -e "$tmp/r.svg" ]; then
+	pass=$((pass + 1))
+else
+	bad "a refused render/plot/run wrote or replaced something: $(ls -A "$d" "$d/run")"
+fi
+
 # --- check applies run's bounds, citing the <run> element -----------------------------------
 sed 's/duration="40"/duration="1e9"/' models/glm_barrier.xml > "$tmp/long.xml"
 sed 's/step="0.25"/step="0.25" substeps="99999"/' models/glm_barrier.xml > "$tmp/subs.xml"

@@ -143,6 +143,12 @@ enum {
 SW_API int sw_output_open_ex(const char *dir, const sw_model *m, unsigned flags, sw_output **out,
 			     sw_diag *diag);
 
+/** The name of the k-th file (k = 0, 1, ...) that an output set opened with flags writes in its
+ * directory ("trajectory.csv", "events.jsonl", "summary.json", with SW_OUTPUT_VARIABLES also
+ * "variables.csv"), or NULL when k is past the last: for a caller that must check the names
+ * before the files are opened (the CLI refuses to replace an input file). */
+SW_API const char *sw_output_file_name(unsigned flags, int k);
+
 /** Registers o to log w's transitions to events.jsonl (call right after sw_world_create); w then
  * calls into o, so o must stay open while w steps. */
 SW_API void sw_output_attach(sw_output *o, sw_world *w);

@@ -21,9 +21,9 @@
 /* Largest checkpoint read back (the outputs are in it): 4 GiB. */
 #define CK_MAX_BYTES (4ull << 30)
 
-static void path_of(char *buf, size_t n, const char *dir, const char *suffix)
+void cli_ckpt_path(char *buf, size_t n, const char *dir)
 {
-	snprintf(buf, n, "%s/checkpoint.swck%s", dir, suffix);
+	snprintf(buf, n, "%s/checkpoint.swck", dir);
 }
 
 /* Appends n bytes to f and to the running checksum h. */
@@ -39,7 +39,7 @@ int cli_ckpt_write(const char *dir, const sw_world *w, sw_output *o, sw_diag *di
 	void *wb = NULL, *ob = NULL;
 	size_t wn = 0, on = 0;
 	char tmp[4200], final[4200];
-	path_of(final, sizeof final, dir, "");
+	cli_ckpt_path(final, sizeof final, dir);
 	int st = sw_world_checkpoint(w, &wb, &wn);
 	if (st == SW_SUCCESS)
 		st = sw_output_save(o, &ob, &on);
@@ -108,7 +108,7 @@ static int read_all(const char *path, unsigned char **buf, size_t *len, sw_diag 
 int cli_ckpt_resume(const char *dir, sw_world *w, sw_output *o, sw_diag *diag)
 {
 	char path[4200];
-	path_of(path, sizeof path, dir, "");
+	cli_ckpt_path(path, sizeof path, dir);
 	unsigned char *b = NULL;
 	size_t n = 0;
 	int st = read_all(path, &b, &n, diag);
@@ -150,7 +150,7 @@ int cli_ckpt_resume(const char *dir, sw_world *w, sw_output *o, sw_diag *diag)
 void cli_ckpt_remove(const char *dir)
 {
 	char path[4200];
-	path_of(path, sizeof path, dir, "");
+	cli_ckpt_path(path, sizeof path, dir);
 	unlink(path);
 }
 

@@ -226,6 +226,8 @@ typedef struct cli_ckpt {
 	sw_diag *diag;
 } cli_ckpt;
 
+/** DIR/checkpoint.swck into buf (size n). */
+void cli_ckpt_path(char *buf, size_t n, const char *dir);
 /** A sw_sample_fn over a cli_ckpt. */
 int cli_ckpt_sample(const sw_world *w, void *ctx);
 /** Writes DIR/checkpoint.swck atomically from w and o. */

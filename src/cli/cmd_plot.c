@@ -78,6 +78,10 @@ static int plot_series(const char *path, const char *agent, double at, double se
 		snprintf(defpath, sizeof defpath, "%s_%s_series.svg", safe, safe_agent);
 		outpath = defpath;
 	}
+	if (cli_refuse_input("plot", outpath, m)) {
+		sw_model_free(m);
+		return EXIT_BAD_INPUT;
+	}
 	sw_world *w = NULL;
 	sw_trace *tr = NULL;
 	int st = cli_record(m, cli_verbosity >= 0 && isatty(STDERR_FILENO), &w, &tr, &diag);
@@ -161,6 +165,11 @@ int cmd_plot(int argc, char **argv)
 		cli_safe_name(agent, safe_agent, sizeof safe_agent);
 		snprintf(defpath, sizeof defpath, "%s_%s_plot.svg", safe, safe_agent);
 		outpath = defpath;
+	}
+	if (cli_refuse_input("plot", outpath, m)) {
+		sw_world_destroy(w);
+		sw_model_free(m);
+		return EXIT_BAD_INPUT;
 	}
 	static sw_diag diag;
 	sw_diag_init(&diag);

@@ -356,6 +356,13 @@ int cmd_render(int argc, char **argv)
 		snprintf(defpath, sizeof defpath, "%s.svg", safe);
 		outpath = defpath;
 	}
+	/* No picture, animation or video replaces a file the scenario reads. */
+	if (cli_refuse_input("render", outpath, m) ||
+	    (o.animate && cli_refuse_input("render", o.animate, m)) ||
+	    (o.video && cli_refuse_input("render", o.video, m))) {
+		sw_model_free(m);
+		return EXIT_BAD_INPUT;
+	}
 	if (field)
 		return render_field(m, field, cache, no_cache, &fdef, def.width, outpath);
 	int st = cli_prepare_fields(m, cache, no_cache);

@@ -48,6 +48,21 @@ static void run_usage(FILE *f)
 	      f);
 }
 
+/* 1 (after saying why) when a file run would write in dir -- an output named by flags, or the
+ * checkpoint when `ckpt` -- is a file m reads (cli_refuse_input): `-o DIR` holding the scenario
+ * as DIR/summary.json must not replace it. */
+static int replaces_input(const char *dir, const sw_model *m, unsigned flags, int ckpt)
+{
+	char path[4200];
+	for (int k = 0; sw_output_file_name(flags, k); k++) {
+		snprintf(path, sizeof path, "%s/%s", dir, sw_output_file_name(flags, k));
+		if (cli_refuse_input("run", path, m))
+			return 1;
+	}
+	cli_ckpt_path(path, sizeof path, dir);
+	return ckpt && cli_refuse_input("run", path, m);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -142,6 +157,11 @@ int cmd_run(int argc, char **argv)
 		snprintf(defdir, sizeof defdir, "out/%s", safe);
 		outdir = defdir;
 	}
+	unsigned flags = variables ? SW_OUTPUT_VARIABLES : 0;
+	if (replaces_input(outdir, m, flags, every > 0.0 || halt_at > 0.0)) {
+		sw_model_free(m);
+		return EXIT_BAD_INPUT;
+	}
 	cli_note_model(path, m);
 	sw_world *w = NULL;
 	sw_output *o = NULL;
@@ -156,7 +176,7 @@ int cmd_run(int argc, char **argv)
 	if (st == SW_SUCCESS && resume) {
 		/* Before any folder or file is made: nothing to resume leaves nothing behind. */
 		char ck_path[4200];
-		snprintf(ck_path, sizeof ck_path, "%s/checkpoint.swck", outdir);
+		cli_ckpt_path(ck_path, sizeof ck_path, outdir);
 		if (access(ck_path, R_OK) != 0) {
 			sw_diag_add(&diag, SW_SEV_ERROR, ck_path, 0, 0,
 				    "cannot read the checkpoint: %s; expected the file a run with "
@@ -166,7 +186,7 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	if (st == SW_SUCCESS)
-		st = sw_output_open_ex(outdir, m, variables ? SW_OUTPUT_VARIABLES : 0, &o, &diag);
+		st = sw_output_open_ex(outdir, m, flags, &o, &diag);
 	cli_ckpt ck = {o, outdir, every, every, halt_at, 0, &diag};
 	if (st == SW_SUCCESS && resume) {
 		st = cli_ckpt_resume(outdir, w, o, &diag);

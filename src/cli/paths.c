@@ -68,10 +68,10 @@ static int same_file(const char *cmd, const char *out, const struct stat *os, co
 	struct stat is;
 	if (!in || !*in || stat(in, &is) != 0 || is.st_dev != os->st_dev || is.st_ino != os->st_ino)
 		return 0;
-	if (!name) /* the scenario (or test case) itself */
-		fprintf(stderr, "swerve %s: %s is a file the scenario reads (%s); refusing to replace "
-				"it; choose another output\n",
-			cmd, out, what);
+	if (!name) /* the scenario (or test case) itself, by this or another name */
+		fprintf(stderr, "swerve %s: %s is a file the scenario reads (%s, %s); refusing to "
+				"replace it; choose another output\n",
+			cmd, out, what, in);
 	else
 		fprintf(stderr, "swerve %s: %s is a file the scenario reads (%s '%s' of %s); "
 				"refusing to replace it; choose another output\n",

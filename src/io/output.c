@@ -82,6 +82,12 @@ static void on_event(const sw_world *w, int agent, double t, int from, int to, c
 		fail(o, OUT_EVENTS);
 }
 
+const char *sw_output_file_name(unsigned flags, int k)
+{
+	int n = flags & SW_OUTPUT_VARIABLES ? OUT_VARS + 1 : OUT_VARS;
+	return k >= 0 && k < n ? out_names[k] : NULL;
+}
+
 int sw_output_open(const char *dir, const sw_model *m, sw_output **out, sw_diag *diag)
 {
 	return sw_output_open_ex(dir, m, 0, out, diag);
@@ -103,11 +109,12 @@ int sw_output_open_ex(const char *dir, const sw_model *m, unsigned flags, sw_out
 	if (!o)
 		return SW_ENOMEM;
 	o->m = m;
-	o->n_files = flags & SW_OUTPUT_VARIABLES ? OUT_VARS + 1 : OUT_VARS;
+	while (sw_output_file_name(flags, o->n_files))
+		o->n_files++;
 	snprintf(o->dir, sizeof o->dir, "%s", dir);
 	for (int k = 0; k < o->n_files; k++) {
 		char final[4200];
-		snprintf(final, sizeof final, "%s/%s", dir, out_names[k]);
+		snprintf(final, sizeof final, "%s/%s", dir, sw_output_file_name(flags, k));
 		if (!(o->f[k] = sw_atomic_open(final, o->tmp[k], sizeof o->tmp[k], diag))) {
 			sw_output_abort(o);
 			return SW_EIO;
