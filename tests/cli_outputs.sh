@@ -68,6 +68,14 @@ else
 	bad "import-steersuite over a file size limit: exit $got, expected 1: $(cat "$tmp/err")"
 fi
 
+# --- an output file that cannot be created is a write failure (1) for every command ---------
+nodir="$tmp/no/such/dir"
+exits 1 "sweep -o in a missing directory" "cannot write $nodir/x.csv: No such file or directory" "$SW" sweep tests/data/coin.xml -p run.duration=1 -n 2 -o "$nodir/x.csv"
+exits 1 "smc --csv in a missing directory" "cannot write $nodir/x.csv: No such file or directory" "$SW" smc tests/data/coin.xml --reach walker:upper -n 4 --csv "$nodir/x.csv"
+exits 1 "graph -o in a missing directory" "cannot write $nodir/x.dot: No such file or directory" "$SW" graph -o "$nodir/x.dot" models/glm_barrier.xml
+exits 1 "render -o in a missing directory" "$nodir/x.svg: error: cannot write" "$SW" render -o "$nodir/x.svg" models/glm_barrier.xml
+if [ ! -e "$tmp/no" ]; then pass=$((pass + 1)); else bad "a failed output created $tmp/no"; fi
+
 # --- no output replaces a file the model read ----------------------------------------------
 d="$tmp/in"
 mkdir -p "$d"

@@ -200,9 +200,13 @@ void cli_csv_header(FILE *f, const cli_param *p, int n);
 void cli_csv_row(FILE *f, const sw_ens_result *r, const cli_param *p, int n);
 
 /** Opens the output file path ("-" or NULL: stdout) as a temporary file beside it (name into
- * tmp); cli_out_close renames it into place when keep is 1, else removes it.  Print why and
- * return NULL / -1 on failure.  The standard output is checked by main, after every command. */
-FILE *cli_out_open(const char *cmd, const char *path, const sw_model *m, char *tmp, size_t n);
+ * tmp) into *out; cli_out_close renames it into place when keep is 1, else removes it.  Both
+ * print why they fail.  cli_out_open returns EXIT_OK, EXIT_BAD_INPUT when path would replace a
+ * file m reads (cli_refuse_input), or EXIT_RUNTIME when the temporary cannot be created (a
+ * missing directory, no permission: a write failure, as docs/robustness.md has it);
+ * cli_out_close returns 0 or -1.  The standard output is checked by main, after every command. */
+int cli_out_open(const char *cmd, const char *path, const sw_model *m, char *tmp, size_t n,
+		 FILE **out);
 int cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, int keep);
 /** Long-only options shared by run and render: the navigation field cache. */
 enum { OPT_FIELD_CACHE = 1000, OPT_NO_FIELD_CACHE = 1001, OPT_FIELD = 1002,

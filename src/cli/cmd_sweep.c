@@ -140,8 +140,7 @@ int cmd_sweep(int argc, char **argv)
 	char tmp[4200];
 	FILE *out = NULL;
 	if (code == EXIT_OK && ens.rank == 0) {
-		out = cli_out_open("sweep", output, models[0], tmp, sizeof tmp);
-		code = out ? EXIT_OK : EXIT_BAD_INPUT;
+		code = cli_out_open("sweep", output, models[0], tmp, sizeof tmp, &out);
 	}
 	code = cli_ens_bcast(&ens, code);
 	if (code != EXIT_OK) {

@@ -319,16 +319,21 @@ void cli_csv_row(FILE *f, const sw_ens_result *r, const cli_param *p, int n)
 
 /* The file goes through sw_atomic_open (an unpredictable temporary beside it, renamed over it
  * when complete); tmp holds the temporary's name between the two calls. */
-FILE *cli_out_open(const char *cmd, const char *path, const sw_model *m, char *tmp, size_t n)
+int cli_out_open(const char *cmd, const char *path, const sw_model *m, char *tmp, size_t n,
+		 FILE **out)
 {
-	if (!path || strcmp(path, "-") == 0)
-		return stdout;
+	*out = NULL;
+	if (!path || strcmp(path, "-") == 0) {
+		*out = stdout;
+		return EXIT_OK;
+	}
 	if (cli_refuse_input(cmd, path, m))
-		return NULL;
-	FILE *f = sw_atomic_open(path, tmp, n, NULL);
-	if (!f)
+		return EXIT_BAD_INPUT;
+	if (!(*out = sw_atomic_open(path, tmp, n, NULL))) {
 		fprintf(stderr, "swerve %s: cannot write %s: %s\n", cmd, path, strerror(errno));
-	return f;
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
 }
 
 int cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, int keep)
