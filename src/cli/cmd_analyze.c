@@ -1,5 +1,5 @@
 /* cli/cmd_analyze.c - `swerve analyze`: the GLM constraint competition (8) of one agent at one
- * instant (docs/steering-models.md, section 1.2): fields, competition parameters, fixed points
+ * instant (docs/models.md section 1.2): fields, competition parameters, fixed points
  * with their eigenvalues and stability, where the agent's weights sit, and warnings. */
 #include <getopt.h>
 #include <math.h>

@@ -457,7 +457,7 @@ static void read_world(sw__loader *ld, xmlNodePtr node)
 	world_fields wf = {2};
 	if (sw__read_attrs(ld, node, world_attrs, &wf) == 0) {
 		if (wf.dimensions == 3) {
-			ld->dim3 = 1; /* steering-models.md section 1.5 (model/model3.c) */
+			ld->dim3 = 1; /* docs/models.md section 1.5 (model/model3.c) */
 			if (ld->m)
 				sw_model_set_3d(ld->m, sw__node_line(node));
 		} else if (wf.dimensions != 2) {

@@ -1,4 +1,4 @@
-/* model/model3.c - three-dimensional scenarios (steering-models.md section 1.5): the switch and
+/* model/model3.c - three-dimensional scenarios (docs/models.md section 1.5): the switch and
  * the checks of what a 3-D scenario may contain.
  *
  * A 3-D scenario keeps the 2-D world: discs are vertical pillars (infinite cylinders), segments

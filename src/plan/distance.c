@@ -1,5 +1,5 @@
 /* plan/distance.c - geodesic distance on a nav grid (<navfield method="distance">,
- * steering-models.md section 4).
+ * docs/models.md section 4).
  *
  * A harmonic field's routes keep to the middle of the free space: they never trap an agent, but
  * they prefer wide passages, and in clutter the route they pick can be a fifth longer than the

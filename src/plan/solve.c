@@ -1,4 +1,4 @@
-/* plan/solve.c - the discrete Laplace equation on a nav grid (steering-models.md section 4).
+/* plan/solve.c - the discrete Laplace equation on a nav grid (docs/models.md section 4).
  *
  * Unknowns: phi on the free nodes; fixed nodes hold Dirichlet values (1 target, 0 obstacles and
  * border for navigation fields).  The 5-point equation is phi_ij = mean of its 4 neighbours.

@@ -8,8 +8,8 @@
  * a Lotka-Volterra competition system with carrying capacities 1.  Its trajectories are those of
  * (8) (the map w -> w^2 is a bijection of the non-negative quadrant), so the fixed point that a
  * positive start (u, s > 0) reaches can be chosen from the invasion conditions of the stability
- * table in docs/steering-models.md instead of integrating a possibly very stiff system
- * (g12 reaches exp(c2 (sum W - 1)), thousands):
+ * table in docs/models.md (section 1.2) instead of integrating a possibly very
+ * stiff system (g12 reaches exp(c2 (sum W - 1)), thousands):
  *
  *     target invades (0,1):   a1 > g12       obstacle invades (1,0):   a2 > g21
  *

@@ -1,7 +1,7 @@
 /* steer/defaults.c - the default parameters of every steering law and of personality.
  *
  * This is the one place where the defaults live; the values are those documented beside each
- * field in swerve/steer.h and come from docs/steering-models.md (published settings). */
+ * field in swerve/steer.h and come from docs/models.md (section 1.6, published settings). */
 #include <string.h>
 
 #include "swerve/steer.h"

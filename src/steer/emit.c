@@ -1,4 +1,4 @@
-/* steer/emit.c - the symbolic emitters of the steering laws (the twin rule of DESIGN.md).
+/* steer/emit.c - the symbolic emitters of the steering laws (twin rule: docs/export.md, Flows).
  *
  * sw_steer_emit() writes, for each entry of the state vector, an expression tree over the
  * variables of an sw_emit_ctx that equals what sw_steer_rhs() computes for the situation the

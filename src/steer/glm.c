@@ -147,7 +147,7 @@ static void rel_dir(double sphi, double cphi, double dx, double dy, double *se, 
 	}
 }
 
-/* Flocking attractors (steering-models.md section 6, DESIGN.md: cohesion toward the local centre,
+/* Flocking attractors (docs/models.md section 6, flocking: cohesion toward the local centre,
  * alignment with the local mean heading), each of the form of eq. (2), -k sin(phi - psi), over
  * the perceived agents (percepts with id < 0): psi_c is the direction of their centroid, psi_h the
  * direction of the sum of their heading unit vectors.  They are attractors, so they join the

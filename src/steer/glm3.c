@@ -1,4 +1,4 @@
-/* steer/glm3.c - the GLM law for a 3-D heading (steering-models.md section 1.5).
+/* steer/glm3.c - the GLM law for a 3-D heading (docs/models.md section 1.5).
  *
  * The heading is a unit vector u.  Every attractor or repeller acts in the plane spanned by u and
  * the direction d to its object: theta = angle(u, d) in [0, pi] comes from the dot and cross

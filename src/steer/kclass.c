@@ -1,5 +1,5 @@
 /* steer/kclass.c - fixed points of the k-class competition system (11) and their stability
- * (docs/steering-models.md, section 1.2, the k-class generalisation).
+ * (docs/models.md, section 1.2, the k-class generalisation).
  *
  * With u_i = w_i^2 a fixed point with support S (w_i > 0 exactly for i in S) solves
  * a_i (1 - u_i) - sum_{j in S, j != i} g_ij u_j = 0 for i in S, i.e. M_S u_S = a_S with M_ii = a_i
