@@ -363,8 +363,27 @@ expect 2 "run --quiet=1" "$SW" run --quiet=1 models/demo.xml
 if head -n 1 "$E" | grep -qx "swerve run: option '--quiet' takes no value"; then ok; else bad "--quiet=1: message"; cat "$E" >&2; fi
 expect 2 "run without file: one try line" "$SW" run
 if [ "$(wc -l < "$E")" = 2 ] && tail -n 1 "$E" | grep -qx "try 'swerve run --help'"; then ok; else bad "run without a file: not a message and a try line"; cat "$E" >&2; fi
-expect 0 "swerve -V" "$SW" -V
-if grep -q "^swerve [0-9]" "$O"; then ok; else bad "swerve -V"; fi
+# The version the same way from every spelling (exit 0, one line on stdout, nothing on stderr);
+# version and help take -q, -v, -V and -h as every command does (the last of -V and -h wins).
+ver=$("$SW" --version)
+for args in "-V" "--version" "version" "help -V" "help --version" "-h -V" "help run -V" \
+	"version -q" "version -v" "-V -q"; do
+	# shellcheck disable=SC2086
+	expect 0 "swerve $args" "$SW" $args
+	if [ "$(cat "$O")" = "$ver" ] && grep -q "^swerve [0-9]" "$O" && [ ! -s "$E" ]; then ok; else bad "swerve $args: not the version alone: $(cat "$O" "$E")"; fi
+done
+for args in "help" "help -q" "help -v" "version -h" "-V -h"; do
+	# shellcheck disable=SC2086
+	expect 0 "swerve $args" "$SW" $args
+	if head -n 1 "$O" | grep -q "^usage: swerve COMMAND" && [ ! -s "$E" ]; then ok; else bad "swerve $args: no usage"; fi
+done
+expect 0 "swerve help run -v" "$SW" help run -v
+if head -n 1 "$O" | grep -q "^usage: swerve run" ; then ok; else bad "swerve help run -v: no run usage"; fi
+for args in "version extra" "help run graph" "help --no-such-option" "help no-such-command"; do
+	# shellcheck disable=SC2086
+	expect 2 "swerve $args" "$SW" $args
+	if [ "$(wc -l < "$E")" = 2 ] && tail -n 1 "$E" | grep -q "^try 'swerve .*--help'$" && [ ! -s "$O" ]; then ok; else bad "swerve $args: not a message and a try line"; cat "$E" >&2; fi
+done
 expect 2 "swerve alone" "$SW"
 if [ "$(wc -l < "$E")" = 2 ] && tail -n 1 "$E" | grep -qx "try 'swerve --help'"; then ok; else bad "swerve alone: not a message and a try line"; cat "$E" >&2; fi
 # Bad values are usage errors too: a message and the try line, nothing else.

@@ -345,6 +345,16 @@ static const struct {
 		{"plot", cmd_plot},     {"import-steersuite", cmd_import},
 		{"smc", cmd_smc},       {"sweep", cmd_sweep}};
 
+/* 'q', 'v', 'V' or 'h' when a is one of the options every command takes (short or long), else 0. */
+static int common_option(const char *a)
+{
+	static const struct option opts[] = {CLI_LONG};
+	for (int k = 0; opts[k].name; k++)
+		if (strcmp(a + (a[0] == '-' && a[1] == '-' ? 2 : 0), opts[k].name) == 0 && a[1] == '-')
+			return opts[k].val;
+	return a[0] == '-' && a[1] && !a[2] && strchr(CLI_SHORT, a[1]) ? a[1] : 0;
+}
+
 static int dispatch(int argc, char **argv)
 {
 	if (argc < 2)
@@ -356,20 +366,41 @@ static int dispatch(int argc, char **argv)
 			cli_cmd = commands[k].name;
 			return commands[k].fn(argc - 1, argv + 1);
 		}
-	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0 ||
-	    strcmp(cmd, "-V") == 0) {
-		printf("swerve %s\n", SWERVE_VERSION);
-		return EXIT_OK;
-	}
-	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-		for (int k = 0; argc > 2 && k < n; k++)
-			if (strcmp(argv[2], commands[k].name) == 0) {
-				char *hargv[] = {argv[2], "--help", NULL};
+	int version = strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0 ||
+		      strcmp(cmd, "-V") == 0;
+	if (version || strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
+	    strcmp(cmd, "-h") == 0) {
+		/* version and help take the options every command takes (-q, -v, -V, -h) as the
+		 * commands do: -V asks for the version (`swerve help -V` as `swerve -V`), -h for the
+		 * help (the last of the two wins), -q and -v change nothing here; help also takes
+		 * one COMMAND. */
+		cli_cmd = version ? "version" : "help";
+		const char *topic = NULL;
+		for (int k = 2; k < argc; k++) {
+			int c = common_option(argv[k]);
+			if (c == 'V' || c == 'h')
+				version = c == 'V';
+			else if (c)
+				continue;
+			else if (argv[k][0] == '-' && argv[k][1])
+				return cli_usage_error("unknown option '%s'", argv[k]);
+			else if (!topic && strcmp(cli_cmd, "help") == 0)
+				topic = argv[k];
+			else
+				return cli_usage_error("unexpected argument '%s'", argv[k]);
+		}
+		if (version) {
+			printf("swerve %s\n", SWERVE_VERSION);
+			return EXIT_OK;
+		}
+		for (int k = 0; topic && k < n; k++)
+			if (strcmp(topic, commands[k].name) == 0) {
+				char *hargv[] = {(char *)topic, "--help", NULL};
 				cli_cmd = commands[k].name;
 				return commands[k].fn(2, hargv);
 			}
-		if (argc > 2)
-			return cli_usage_error("help: unknown command '%s'", argv[2]);
+		if (topic)
+			return cli_usage_error("unknown command '%s'", topic);
 		usage(stdout);
 		return EXIT_OK;
 	}
