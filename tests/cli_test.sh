@@ -275,6 +275,27 @@ if [ ! -e "$tmp/novars/variables.csv" ]; then ok; else bad "variables.csv writte
 expect 1 "halt with --variables" "$SW" run -q --variables --checkpoint-every 10 --halt-at 25 -o "$tmp/vars_ck" models/street_crossing.xml
 expect 0 "resume with --variables" "$SW" run -q --variables --checkpoint-every 10 --resume -o "$tmp/vars_ck" models/street_crossing.xml
 if cmp -s "$tmp/vars/variables.csv" "$tmp/vars_ck/variables.csv"; then ok; else bad "variables.csv of the resumed run differs"; fi
+# Numbers as the shortest text that reads back (sw_fmt_num): a variable set to 0.3 reads 0.3 in
+# variables.csv (not %.17g's 0.29999999999999999), and so do a sweep's parameter column and
+# summary.json's numbers.
+cat > "$tmp/tenths.xml" <<'EOF2'
+<?xml version="1.0" encoding="UTF-8"?>
+<scenario name="tenths">
+  <run duration="0.5" step="0.25" integrator="euler"/>
+  <behaviours>
+    <automaton name="hold">
+      <var name="z" kind="real" init="0.3"/>
+      <mode name="still"/>
+    </automaton>
+  </behaviours>
+  <world><target name="here" x="5" y="0" radius="0.3"/></world>
+  <agent name="a" x="0" y="0" behaviour="hold" radius="0.3"/>
+</scenario>
+EOF2
+expect 0 "run --variables, a variable of 0.3" "$SW" run -q --variables -o "$tmp/tenths" "$tmp/tenths.xml"
+if [ "$(sed -n 2p "$tmp/tenths/variables.csv")" = "0,a,still,z,0.3" ] && ! grep -q "99999\|00000" "$tmp/tenths/variables.csv" "$tmp/tenths/summary.json"; then ok; else bad "variables.csv or summary.json: not the shortest number text"; cat "$tmp/tenths/variables.csv" >&2; fi
+expect 0 "sweep -p run.duration=0.3" "$SW" sweep tests/data/coin.xml -p run.duration=0.3 -n 1
+if awk -F, 'NR == 2 { exit !($4 == "0.3") }' "$O"; then ok; else bad "sweep: the parameter column is not 0.3"; cat "$O" >&2; fi
 
 # Checkpoints: a run halted after a checkpoint and resumed writes the outputs of an uninterrupted
 # run, byte for byte (signals, automata, events; progress() histories in the trap); a damaged or

@@ -190,7 +190,7 @@ START_TEST(json_strings_and_numbers)
 	sw__json_num(f, -INFINITY);
 	fclose(f);
 	ck_assert_str_eq(out, "\"a\\\"b\\\\c\\u000a\\u0001\\u001f caf\xc3\xa9 ~\" \"\" "
-			      "0.10000000000000001 -9.9999999999999992e+22 null null");
+			      "0.1 -1e+23 null null"); /* the shortest text that reads back */
 	free(out);
 }
 END_TEST

@@ -255,8 +255,10 @@ int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, 
 			if (n > 0) {
 				fprintf(stderr, "swerve %s: at grid point %lld:", cmd,
 					(long long)g);
+				char num[40];
 				for (int i = 0; i < n; i++)
-					fprintf(stderr, " %s=%.17g", p[i].name, v[i]);
+					fprintf(stderr, " %s=%s", p[i].name,
+						sw_fmt_num(num, sizeof num, v[i]));
 				fputc('\n', stderr);
 			}
 			return cli_load_exit_code(st);
@@ -291,11 +293,12 @@ void cli_csv_header(FILE *f, const cli_param *p, int n)
 void cli_csv_row(FILE *f, const sw_ens_result *r, const cli_param *p, int n)
 {
 	double v[CLI_PARAMS];
+	char num[40];
 	cli_grid_values(p, n, r->point, v);
 	fprintf(f, "%lld,%lld,%llu", (long long)r->run, (long long)r->point,
 		(unsigned long long)r->seed);
 	for (int i = 0; i < n; i++)
-		fprintf(f, ",%.17g", v[i]);
+		fprintf(f, ",%s", sw_fmt_num(num, sizeof num, v[i]));
 	fprintf(f, ",%s,", r->status == SW_SUCCESS ? "ok" : "failed");
 	if (r->value >= 0)
 		fprintf(f, "%d", r->value);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/core_internal.h"
+#include "swerve/core.h"
 
 sw__text sw__text_fixed(char *buf, size_t n)
 {
@@ -117,8 +118,9 @@ void sw__json_str(FILE *f, const char *s)
 
 void sw__json_num(FILE *f, double v)
 {
+	char num[40];
 	if (isfinite(v))
-		fprintf(f, "%.17g", v);
+		fputs(sw_fmt_num(num, sizeof num, v), f); /* the shortest text that reads back */
 	else
 		fputs("null", f);
 }

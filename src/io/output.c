@@ -68,7 +68,8 @@ static void on_event(const sw_world *w, int agent, double t, int from, int to, c
 {
 	sw_output *o = ctx;
 	FILE *f = o->f[OUT_EVENTS];
-	fprintf(f, "{\"t\":%.17g,\"agent\":", t);
+	char num[40];
+	fprintf(f, "{\"t\":%s,\"agent\":", sw_fmt_num(num, sizeof num, t));
 	sw__json_str(f, sw_world_unit_name(w, agent));
 	fputs(",\"from\":", f);
 	sw__json_str(f, sw_world_mode_name(w, agent, from));
@@ -162,6 +163,7 @@ static const sw_automaton *unit_automaton(const sw_model *m, int u)
 static int sample_variables(sw_output *o, const sw_world *w, double t)
 {
 	FILE *f = o->f[OUT_VARS];
+	char num[40]; /* values as the shortest text that reads back (0.3, not 0.29999999999999999) */
 	for (int u = 0; u < sw_world_n_units(w); u++) {
 		const sw_automaton *a = unit_automaton(o->m, u);
 		if (!a)
@@ -175,7 +177,7 @@ static int sample_variables(sw_output *o, const sw_world *w, double t)
 			    csv_field(f, sw_world_unit_name(w, u)) == EOF || fputc(',', f) == EOF ||
 			    csv_field(f, mode) == EOF || fputc(',', f) == EOF ||
 			    (nv > 0 && (csv_field(f, sw_automaton_var_name(a, k)) == EOF ||
-					fprintf(f, ",%.17g\n", v[k]) < 0)) ||
+					fprintf(f, ",%s\n", sw_fmt_num(num, sizeof num, v[k])) < 0)) ||
 			    (nv == 0 && fputs(",\n", f) == EOF)) {
 				fail(o, OUT_VARS);
 				return SW_EIO;
