@@ -50,7 +50,8 @@ LIB_SRC := \
 	src/ensemble/property.c src/ensemble/runner.c src/ensemble/stats.c \
 	src/render/trace.c src/render/picture.c src/render/plot.c src/render/scene.c \
 	src/render/scene_png.c src/render/chart.c src/render/series.c src/render/field_svg.c \
-	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/linear.c src/export/build.c \
+	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/linear.c \
+	src/export/guards.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c \
 	src/export/twin.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
@@ -199,6 +200,7 @@ test: deps
 	sh tests/cli_outputs.sh $(CLI)
 	sh tests/clutter_test.sh $(CLI)
 	sh tests/export_inputs_test.sh $(CLI)
+	sh tests/export_guards_test.sh $(CLI)
 	$(BUILD)/noalloc
 	@$(MAKE) --no-print-directory fuzz-replay
 

@@ -987,13 +987,14 @@ int xb_component(xb *b, int u, sw_hcomponent *comp)
 				 : signal_component(b, u - m->n_agents, comp);
 	if (st == SW_SUCCESS && b->status == SW_SUCCESS && b->inv)
 		freeze_weights(b, comp, u, mark);
+	char unit[96];
+	snprintf(unit, sizeof unit, "%s '%.60s'", u < m->n_agents ? "agent" : "signal",
+		 u < m->n_agents ? m->agents[u].name : m->signals[u - m->n_agents].name);
 	if (st == SW_SUCCESS && b->status == SW_SUCCESS && b->inv &&
-	    (b->def.profile == SW_PROFILE_HYST || b->def.profile == SW_PROFILE_JULIAREACH)) {
-		char unit[96];
-		snprintf(unit, sizeof unit, "%s '%.60s'", u < m->n_agents ? "agent" : "signal",
-			 u < m->n_agents ? m->agents[u].name : m->signals[u - m->n_agents].name);
+	    (b->def.profile == SW_PROFILE_HYST || b->def.profile == SW_PROFILE_JULIAREACH))
 		simple_invariants(b, comp, u, unit);
-	}
+	if (st == SW_SUCCESS && b->status == SW_SUCCESS)
+		xb_polynomial_guards(b, comp, unit);
 	if (st == SW_SUCCESS && b->status == SW_SUCCESS && b->def.linear && b->inv)
 		st = xb_linearize(b, comp, u);
 	if (b->inv)

@@ -134,6 +134,12 @@ sw_export_profile xb_flow_profile(const struct xb *b);
  * invariants are finished: every non-constant flow becomes a bounded rate input (flows.c). */
 int xb_linearize(struct xb *b, sw_hcomponent *comp, int u);
 
+/* Rewrites the guard atoms of comp that are not polynomial into polynomial form where one exists
+ * (comparisons of distances: squared; a disjunction becomes extra transitions), in the hyst
+ * profile replaces the others by true; each step is reported (guards.c).  Profiles other than
+ * exact only. */
+int xb_polynomial_guards(struct xb *b, sw_hcomponent *comp, const char *unit);
+
 /* Interval of lifted state variable k of c (vars[k].lifted) when its state variables lie in
  * [slo[j], shi[j]] and t = 0 (map: network names, "t" for the time).  Returns SW_SUCCESS,
  * SW_EINPUT when the interval is not finite, or SW_ENOMEM (build.c). */
