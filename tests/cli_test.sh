@@ -516,7 +516,20 @@ if [ ! -e "$tmp/noresume" ] && grep -q "checkpoint.swck: error: cannot read the 
 if command -v script > /dev/null 2>&1; then
 	script -qc "'$SWABS' run -o '$tmp/prog' models/demo.xml" /dev/null > "$tmp/prog.txt" 2>&1
 	if tr '\r' '\n' < "$tmp/prog.txt" | grep -q "t = 40 of 40 s, .* x real time"; then ok; else bad "progress lacks simulated time and rate"; cat "$tmp/prog.txt" >&2; fi
+	# sweep and smc: runs done (of the total, or at most --max-runs) and the rate; none with -q.
+	script -qc "'$SWABS' sweep tests/data/coin.xml -p run.duration=1:20:1 -o '$tmp/prog.csv'" /dev/null > "$tmp/prog.txt" 2>&1
+	if tr '\r' '\n' < "$tmp/prog.txt" | grep -q "^swerve: 100%  20 of 20 runs, .* runs/s in " &&
+	   tr '\r' '\n' < "$tmp/prog.txt" | grep -q "^swerve: *[0-9]*%  [0-9]* of 20 runs, .* s left"; then ok; else bad "sweep: no progress on a terminal"; cat "$tmp/prog.txt" >&2; fi
+	script -qc "'$SWABS' smc tests/data/coin.xml --reach walker:upper -n 600" /dev/null > "$tmp/prog.txt" 2>&1
+	if tr '\r' '\n' < "$tmp/prog.txt" | grep -q "^swerve:  42%  256 of 600 runs, .* runs/s, .* s left" &&
+	   tr '\r' '\n' < "$tmp/prog.txt" | grep -q "^swerve: 100%  600 of 600 runs, .* runs/s in "; then ok; else bad "smc -n: no progress on a terminal"; cat "$tmp/prog.txt" >&2; fi
+	script -qc "'$SWABS' smc tests/data/coin.xml --reach walker:upper --width 0.2 --max-runs 600" /dev/null > "$tmp/prog.txt" 2>&1
+	if tr '\r' '\n' < "$tmp/prog.txt" | grep -q "^swerve: [0-9]* runs (at most 600), .* runs/s in "; then ok; else bad "smc --width: no progress on a terminal"; cat "$tmp/prog.txt" >&2; fi
+	script -qc "'$SWABS' smc -q tests/data/coin.xml --reach walker:upper -n 600; '$SWABS' sweep -q tests/data/coin.xml -p run.duration=1:20:1 -o '$tmp/prog.csv'" /dev/null > "$tmp/prog.txt" 2>&1
+	if ! grep -q "runs/s" "$tmp/prog.txt"; then ok; else bad "smc/sweep -q: progress printed"; cat "$tmp/prog.txt" >&2; fi
 fi
+expect 0 "smc, stderr not a terminal" "$SW" smc tests/data/coin.xml --reach walker:upper -n 600
+if ! grep -q "runs/s" "$E"; then ok; else bad "smc: progress printed although stderr is not a terminal"; fi
 
 # The social force law: a bad parameter is refused at its line with nothing written; export
 # refuses the law at the agent's line and writes nothing.

@@ -92,6 +92,12 @@ void cli_progress(double frac);
  * line also shows the simulated time, the speed against real time and the time left. */
 void cli_progress_start(double simulated);
 
+/** Progress of an ensemble on stderr (only when stderr is a terminal, after
+ * cli_progress_start(0)): "\rswerve: NN%  DONE of TOTAL runs, R runs/s, S s left", or, for a
+ * sequential test that may stop early (upto), "DONE runs (at most TOTAL), R runs/s"; the final
+ * call (last) gives the time taken and ends the line. */
+void cli_progress_runs(int64_t done, int64_t total, int upto, int last);
+
 /** Loads the scenario at path into *m, overriding its seed when seed >= 0 and its duration when
  * duration > 0.  Returns EXIT_OK, or prints the diagnostics and returns the exit code. */
 int cli_load(const char *path, double seed, double duration, sw_model **m);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -49,13 +50,15 @@ static void smc_usage(FILE *f)
 	    "  -j, --threads N       threads per process (default: cores; 1 per MPI rank)\n"
 	    "  -b, --batch N         runs per batch between stopping checks (default 256)\n"
 	    "      --csv FILE        also write the summary of every counted run as CSV\n"
-	    "  -q, --quiet           no notes on stderr beyond errors and failed runs\n"
+	    "  -q, --quiet           no progress and no notes on stderr beyond errors and\n"
+	    "                        failed runs\n"
 	    "  -v, --verbose         also notes (what was loaded, threads)\n"
 	    "  -V, --version         the version\n"
 	    "  -h, --help            this text\n"
 	    "\n"
 	    "Prints `key: value` lines (estimate, interval, runs, successes, failed, ...) on\n"
-	    "standard output; notes and errors go to standard error.\n"
+	    "standard output; progress (on a terminal: runs so far and runs per second),\n"
+	    "notes and errors go to standard error.\n"
 	    "Exit status 1 when any run failed (listed; counted as --failed-as says).\n",
 	    f);
 }
@@ -309,6 +312,14 @@ int cmd_smc(int argc, char **argv)
 		 "process%s",
 		 prop, (long long)stop.max_runs, (long long)batch, nthreads,
 		 nthreads == 1 ? "" : "s", ens.size, ens.size == 1 ? "" : "es");
+	/* Progress as run's (a terminal, not -q; rank 0): runs so far, after every batch, of a
+	 * fixed number (--runs, the default) or of at most --max-runs (--width, --sprt). */
+	int tty = ens.rank == 0 && cli_verbosity >= 0 && isatty(STDERR_FILENO);
+	int upto = stop.width > 0.0 || stop.use_sprt;
+	if (tty) {
+		cli_progress_start(0.0);
+		cli_progress_runs(0, stop.max_runs, upto, 0);
+	}
 	while (!done) {
 		int64_t count = batch < stop.max_runs - first ? batch : stop.max_runs - first;
 		st = cli_ens_batch(&ens, &plan, first, count, nthreads, res);
@@ -321,10 +332,14 @@ int cmd_smc(int argc, char **argv)
 			for (int64_t j = 0; out && j < used; j++)
 				cli_csv_row(out, &res[j], params, 0);
 			done = tally.done;
+			if (tty)
+				cli_progress_runs(tally.n, stop.max_runs, upto, done);
 		}
 		first += count;
 		done = cli_ens_bcast(&ens, done);
 	}
+	if (tty && st != SW_SUCCESS)
+		fputc('\n', stderr); /* end the progress line */
 	if (st != SW_SUCCESS) {
 		fprintf(stderr, "swerve smc: %s\n", sw_strerror(st));
 		code = EXIT_RUNTIME;

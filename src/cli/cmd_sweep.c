@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -33,13 +34,14 @@ static void sweep_usage(FILE *f)
 	      "  -P, --property EXPR    also evaluate a property per run (column property)\n"
 	      "  -o, --output FILE      the CSV file (default: standard output)\n"
 	      "  -j, --threads N        threads per process (default: cores; 1 per MPI rank)\n"
-	      "  -q, --quiet            errors only on stderr\n"
+	      "  -q, --quiet            errors only on stderr (no progress)\n"
 	      "  -v, --verbose          also notes (grid size, threads)\n"
 	      "  -V, --version          the version\n"
 	      "  -h, --help             this text\n"
 	      "\n"
-	      "The CSV goes to standard output unless -o is given; notes and errors to standard\n"
-	      "error.  Exit status 1 when any run failed (its row says why).\n",
+	      "The CSV goes to standard output unless -o is given; progress (on a terminal: runs\n"
+	      "done, runs per second, time left), notes and errors to standard error.  Exit\n"
+	      "status 1 when any run failed (its row says why).\n",
 	      f);
 }
 
@@ -159,14 +161,29 @@ int cmd_sweep(int argc, char **argv)
 		 ens.size, ens.size == 1 ? "" : "es");
 	if (out)
 		cli_csv_header(out, params, n_params);
-	for (int64_t first = 0; first < total && st == SW_SUCCESS; first += BATCH) {
-		int64_t count = total - first < BATCH ? total - first : BATCH;
+	/* Progress as run's (a terminal, not -q; rank 0): batches of about 1/50 of the runs, at
+	 * least four per thread, so that the line moves; the rows do not depend on the batches. */
+	int tty = ens.rank == 0 && cli_verbosity >= 0 && isatty(STDERR_FILENO);
+	int64_t step = BATCH;
+	if (tty) {
+		step = (total + 49) / 50;
+		step = step < 4 * (int64_t)nthreads ? 4 * (int64_t)nthreads : step;
+		step = step > BATCH ? BATCH : step;
+		cli_progress_start(0.0);
+		cli_progress_runs(0, total, 0, 0);
+	}
+	for (int64_t first = 0; first < total && st == SW_SUCCESS; first += step) {
+		int64_t count = total - first < step ? total - first : step;
 		st = cli_ens_batch(&ens, &plan, first, count, nthreads, res);
 		for (int64_t j = 0; out && st == SW_SUCCESS && j < count; j++) {
 			cli_csv_row(out, &res[j], params, n_params);
 			failed += res[j].status != SW_SUCCESS;
 		}
+		if (tty && st == SW_SUCCESS)
+			cli_progress_runs(first + count, total, 0, first + count == total);
 	}
+	if (tty && st != SW_SUCCESS)
+		fputc('\n', stderr); /* end the progress line */
 	if (st != SW_SUCCESS) {
 		fprintf(stderr, "swerve sweep: %s\n", sw_strerror(st));
 		code = EXIT_RUNTIME;

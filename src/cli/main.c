@@ -195,6 +195,26 @@ void cli_progress(double frac)
 	progress_last = pct >= 100 ? -1 : pct;
 }
 
+void cli_progress_runs(int64_t done, int64_t total, int upto, int last)
+{
+	double wall = wall_since(&progress_t0);
+	if (upto)
+		fprintf(stderr, "\rswerve: %lld runs (at most %lld)", (long long)done,
+			(long long)total);
+	else
+		fprintf(stderr, "\rswerve: %3d%%  %lld of %lld runs", (int)(100.0 * done / total),
+			(long long)done, (long long)total);
+	if (done > 0 && wall > 0.0) {
+		fprintf(stderr, ", %.3g runs/s", (double)done / wall);
+		if (!last && !upto)
+			fprintf(stderr, ", %.0f s left ", wall * (double)(total - done) / (double)done);
+		else if (last)
+			fprintf(stderr, " in %.3g s         ", wall);
+	}
+	if (last)
+		fputc('\n', stderr);
+}
+
 int cli_load(const char *path, double seed, double duration, sw_model **m)
 {
 	static sw_diag diag;
