@@ -358,6 +358,13 @@ expect 0 "render a SteerSuite case" "$SW" render -q -o "$tmp/ss.svg" tests/data/
 expect 2 "export a SteerSuite case" "$SW" export -f json -o "$tmp/ssx" tests/data/steersuite/mixed.xml
 if grep -q "mixed.xml:[0-9]*: error: agent .* time-to-collision law" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/ssx" ]; then ok; else bad "export of a SteerSuite case: no line-located refusal, or output written"; cat /tmp/swerve_cli_err.$$ >&2; fi
 
+# A scenario that ends before a required element: the element named and the order given, not
+# libxml2's "Expecting an element , got nothing".
+printf '<?xml version="1.0"?>\n<scenario name="x">\n<run duration="5" step="0.25"/>\n<world/>\n</scenario>\n' > "$tmp/noagent.xml"
+expect 2 "check a scenario without agents" "$SW" check "$tmp/noagent.xml"
+if grep -q "noagent.xml:2: error: not a valid scenario: <scenario> ends before an element it requires (the children of <scenario> come in the order" /tmp/swerve_cli_err.$$ &&
+   ! grep -q "got nothing" /tmp/swerve_cli_err.$$; then ok; else bad "a missing element: message"; cat /tmp/swerve_cli_err.$$ >&2; fi
+
 # CLI conventions (docs/swerve.1, CONVENTIONS): every command accepts -q, -v, -V and -h; a usage
 # error prints the message and one "try" line, nothing on stdout; a short option means the same
 # in every command; data on stdout, summaries and notes on stderr.

@@ -318,6 +318,15 @@ static void on_schema_error(void *user, xml_error_ptr err)
 	const char *hint = "";
 	xmlNodePtr node = err->node;
 	xmlNodePtr parent = node && node->type == XML_ELEMENT_NODE ? node->parent : NULL;
+	/* libxml2 says "Expecting an element , got nothing" when an element ends before a child
+	 * it requires: name the element, and give the order of its children. */
+	static const char missing[] = "Expecting an element , got nothing";
+	if (node && node->type == XML_ELEMENT_NODE &&
+	    strncmp(text, missing, sizeof missing - 1) == 0) {
+		snprintf(text, sizeof text, "<%s> ends before an element it requires",
+			 (const char *)node->name);
+		parent = node;
+	}
 	if (parent && parent->type == XML_ELEMENT_NODE) {
 		int top = parent->parent && parent->parent->type == XML_DOCUMENT_NODE;
 		if (top && sw__is_element(parent, "scenario"))
