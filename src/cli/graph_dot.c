@@ -230,6 +230,15 @@ static void graph_modes(FILE *f, const sw_automaton *a, const char *indent)
 	}
 }
 
+/* The guard of transition tr as plain text ("true" when it has none), into buf. */
+static void guard_text(const sw_atrans *tr, char *buf, size_t size)
+{
+	if (tr->guard)
+		sw_expr_print(tr->guard, SW_EXPR_SYNTAX_PLAIN, buf, size);
+	else
+		snprintf(buf, size, "true");
+}
+
 /* The whole transition k as plain text (the edge's tooltip). */
 static void transition_text(FILE *f, const sw_automaton *a, int k)
 {
@@ -239,10 +248,7 @@ static void transition_text(FILE *f, const sw_automaton *a, int k)
 		dot_str(f, tr->label);
 		fputs(": ", f);
 	}
-	if (tr->guard)
-		sw_expr_print(tr->guard, SW_EXPR_SYNTAX_PLAIN, buf, sizeof buf);
-	else
-		snprintf(buf, sizeof buf, "true");
+	guard_text(tr, buf, sizeof buf);
 	dot_str(f, buf);
 	for (int r = 0; r < tr->n_resets; r++) {
 		sw_expr_print(tr->resets[r].expr, SW_EXPR_SYNTAX_PLAIN, buf, sizeof buf);
@@ -274,10 +280,7 @@ static void graph_transitions(FILE *f, const sw_automaton *a, const char *indent
 			html(f, tr->label);
 			fputs("</b>", f);
 		}
-		if (tr->guard)
-			sw_expr_print(tr->guard, SW_EXPR_SYNTAX_PLAIN, buf, sizeof buf);
-		else
-			snprintf(buf, sizeof buf, "true");
+		guard_text(tr, buf, sizeof buf);
 		html_wrapped(f, buf, GUARD_LINES, &n);
 		for (int r = 0; r < tr->n_resets; r++) {
 			sw_expr_print(tr->resets[r].expr, SW_EXPR_SYNTAX_PLAIN, buf, sizeof buf);
