@@ -908,7 +908,8 @@ START_TEST(test_static_goals_plan_among_obstacles)
 	sw_model *m = NULL;
 	char *xml = NULL;
 	import_ok(body, 1, &m, &xml);
-	ck_assert_ptr_nonnull(strstr(xml, "<navfield name=\"a_n0\" target=\"a_g0\"/>"));
+	ck_assert_ptr_nonnull(
+	    strstr(xml, "<navfield name=\"a_n0\" target=\"a_g0\" method=\"distance\"/>"));
 	/* the pedestrian law follows the field of whatever target it steers to */
 	ck_assert_ptr_nonnull(strstr(xml, "<ttc target=\"g0\" v-pref=\"1\" t-arrive=\"1\" "
 					  "field=\"auto\"/>"));
@@ -927,6 +928,44 @@ START_TEST(test_static_goals_plan_among_obstacles)
 	ck_assert_ptr_null(strstr(xml, "navfield"));
 	free(xml);
 	sw_model_free(m);
+}
+END_TEST
+
+/* Goals spread over a large world: one geodesic field per place, the grids coarsened to fit
+ * the node budget (SS_FIELD_NODES) but never beyond half the agent radius, else no fields.
+ * Two small obstacles 300 m apart stretch every grid to about 304 m square: 40 places need
+ * a spacing of 0.4 m (0.1 and 0.2 m exceed the budget), allowed for agents of radius 1 and not
+ * for agents of radius 0.5. */
+START_TEST(test_places_all_over_a_large_world_get_coarser_fields)
+{
+	const double radius[2] = {1.0, 0.5};
+	for (int c = 0; c < 2; c++) {
+		char body[2048];
+		snprintf(body, sizeof body,
+			 "<obstacle><xmin>-150</xmin><xmax>-149</xmax><ymin>0</ymin><ymax>1</ymax>"
+			 "<zmin>-150</zmin><zmax>-149</zmax></obstacle>\n"
+			 "<obstacle><xmin>149</xmin><xmax>150</xmax><ymin>0</ymin><ymax>1</ymax>"
+			 "<zmin>149</zmin><zmax>150</zmax></obstacle>\n"
+			 "<agentRegion><numAgents>40</numAgents><regionBounds><xmin>-18</xmin>"
+			 "<xmax>18</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-18</zmin><zmax>18</zmax>"
+			 "</regionBounds><initialConditions><direction><x>1</x><y>0</y><z>0</z>"
+			 "</direction><radius>%g</radius><speed>0</speed></initialConditions>"
+			 "<goalSequence><seekStaticTarget><targetLocation><random>true</random>"
+			 "</targetLocation><desiredSpeed>1.3</desiredSpeed><timeDuration>100"
+			 "</timeDuration></seekStaticTarget></goalSequence></agentRegion>\n",
+			 radius[c]);
+		sw_model *m = NULL;
+		char *xml = NULL;
+		import_ok(body, 1, &m, &xml);
+		if (c == 0) {
+			ck_assert_int_eq(count(xml, "<navfield "), 40);
+			ck_assert_int_eq(count(xml, "method=\"distance\" resolution=\"0.4\"/>"), 40);
+		} else {
+			ck_assert_int_eq(count(xml, "navfield"), 0);
+		}
+		free(xml);
+		sw_model_free(m);
+	}
 }
 END_TEST
 
@@ -1033,6 +1072,7 @@ Suite *steersuite_suite(void)
 	tcase_add_test(tc, test_frame_must_be_a_multiple_of_the_step);
 	tcase_add_test(tc, test_goals_to_one_point_share_a_field);
 	tcase_add_test(tc, test_static_goals_plan_among_obstacles);
+	tcase_add_test(tc, test_places_all_over_a_large_world_get_coarser_fields);
 	tcase_add_test(tc, test_endless_budget_is_capped);
 	tcase_add_test(tc, test_goalless_agent_inside_obstacle);
 	suite_add_tcase(s, tc);

@@ -30,9 +30,12 @@
 #define SS_FLOW_REACH 1e6
 /* Longest run of a test case without a given duration, s (an hour of walking). */
 #define SS_MAX_DURATION 3600.0
-/* Most navigation fields a case gets (one per place that static goals lead to): each is a grid
- * solve, so crowds with goals all over the world steer without them. */
-#define SS_MAX_FIELDS 32
+/* Navigation fields of a case (one per place that static goals lead to; see use_fields):
+ * node spacing, m, to begin with; free border, m (the <navfield> default); most nodes of all
+ * the fields together (9 bytes each: about 600 MB). */
+#define SS_FIELD_H 0.1
+#define SS_FIELD_MARGIN 2.0
+#define SS_FIELD_NODES (64.0 * 1024.0 * 1024.0)
 
 /* --- writer helpers ----------------------------------------------------------------------- */
 
@@ -452,29 +455,65 @@ static void target_name(char *buf, size_t n, const inst *in, int i, int k)
 	snprintf(buf, n, "%s_g%d", in[in[i].share_i[k]].name, in[i].share_k[k]);
 }
 
-/* Global planning, as SteerSuite's AI modules plan their paths: when the case has obstacles and
- * its static and box goals lead to at most SS_MAX_FIELDS distinct points, each point gets a
- * harmonic navigation field and the goals steer along it (docs/steersuite.md).  Not with flow
- * goals: their far targets (SS_FLOW_REACH away) would stretch every field's grid over them. */
-static int use_fields(const ss_case *c, const inst *in, int n_in, int n_shapes)
+static void grow(double box[4], double x, double z, double r)
+{
+	box[0] = fmin(box[0], x - r);
+	box[1] = fmax(box[1], x + r);
+	box[2] = fmin(box[2], z - r);
+	box[3] = fmax(box[3], z + r);
+}
+
+/* Global planning, as SteerSuite's AI modules plan their paths: when the case has obstacles,
+ * each point its static and box goals lead to gets a navigation field and the goals steer along
+ * it (docs/steersuite.md).  The fields are geodesic (<navfield method="distance">: shortest
+ * routes, found in one pass over the grid, nothing cached), so a case may have many.  Their
+ * grids cover the obstacles, targets and start positions (as sw_navgrid_rasterize does); the
+ * spacing starts at SS_FIELD_H and doubles while all the fields together would have more than
+ * SS_FIELD_NODES nodes, as long as it stays within half the smallest agent radius (a gap one
+ * diameter plus one spacing wide is then always open).  Returns the spacing, or 0 for no
+ * fields: no obstacles, no fixed places, a flow goal (its far target, SS_FLOW_REACH away, would
+ * stretch every grid over it), or too many places for the budget. */
+static double use_fields(const ss_case *c, const shape *s, int n_shapes, const inst *in,
+			 int n_in)
 {
 	int n = 0;
+	double rmin = INFINITY, box[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+	for (int k = 0; k < n_shapes; k++) {
+		if (s[k].disc)
+			grow(box, s[k].cx, s[k].cz, s[k].r);
+		else
+			for (int q = 0; q < s[k].n; q++)
+				grow(box, shape_v(&s[k])[2 * q], shape_v(&s[k])[2 * q + 1], 0.0);
+	}
 	for (int i = 0; i < n_in; i++) {
 		const ss_agents *a = &c->agents[in[i].elem];
+		rmin = fmin(rmin, a->radius);
+		grow(box, in[i].x, in[i].z, 0.0);
 		for (int k = 0; k < a->n_goals; k++) {
 			const ss_goal *g = &a->goals[k];
 			if (g->kind == SS_FLOW_STATIC)
-				return 0;
-			n += has_target(in, i, k, g) && fixed_place(g) && owns_target(in, i, k);
+				return 0.0;
+			if (has_target(in, i, k, g) && fixed_place(g) && owns_target(in, i, k)) {
+				n++;
+				grow(box, in[i].tx[k], in[i].tz[k], 0.0);
+			}
 		}
 	}
-	return n_shapes > 0 && n > 0 && n <= SS_MAX_FIELDS;
+	if (n_shapes == 0 || n == 0)
+		return 0.0;
+	for (double h = SS_FIELD_H; h <= 0.5 * rmin; h *= 2.0) {
+		double nodes = (floor((box[1] - box[0] + 2 * SS_FIELD_MARGIN) / h) + 1) *
+			       (floor((box[3] - box[2] + 2 * SS_FIELD_MARGIN) / h) + 1);
+		if (n * nodes <= SS_FIELD_NODES)
+			return h;
+	}
+	return 0.0;
 }
 
 static void world_write(ss_writer *sw, const ss_case *c, const shape *s, int n_shapes,
 			const inst *in, int n_in)
 {
-	int plan = use_fields(c, in, n_in, n_shapes);
+	double h = use_fields(c, s, n_shapes, in, n_in);
 	ss_start(sw, "world", 0);
 	for (int k = 0; k < n_shapes; k++) {
 		if (s[k].disc) {
@@ -508,12 +547,15 @@ static void world_write(ss_writer *sw, const ss_case *c, const shape *s, int n_s
 				ss_attr_num(sw, "radius", a->radius);
 				ss_end(sw);
 			}
-			if (plan && fixed_place(g) && owns_target(in, i, k)) {
+			if (h > 0.0 && fixed_place(g) && owns_target(in, i, k)) {
 				char field[2 * SW_NAME_MAX + 8];
 				snprintf(field, sizeof field, "%s_n%d", in[i].name, k);
 				ss_start(sw, "navfield", g->line);
 				ss_attr(sw, "name", field);
 				ss_attr(sw, "target", name);
+				ss_attr(sw, "method", "distance");
+				if (h != SS_FIELD_H)
+					ss_attr_num(sw, "resolution", h);
 				ss_end(sw);
 			}
 			if (g->kind != SS_SEEK_BOX)
@@ -642,7 +684,7 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	ss_end(sw);
 	ss_start(sw, "behaviours", 0);
 	char aut[32];
-	int plan = use_fields(c, in, n_in, n_shapes);
+	int plan = use_fields(c, s, n_shapes, in, n_in) > 0.0;
 	for (int e = 0; e < c->n_agents; e++) {
 		snprintf(aut, sizeof aut, "steersuite%d", e);
 		ss_automaton_write(sw, &c->agents[e], aut, def->reach, plan);
