@@ -377,7 +377,8 @@ START_TEST(test_goal_flee_static)
 }
 END_TEST
 
-/* Seek another agent standing at (6, 0): touching (distance 0.5 + 0.5) at t = 5. */
+/* Seek another agent standing at (6, 0): reached when the centre comes within 2.5 radii of its
+ * disc (distance 0.5 + 2.5 x 0.5 = 1.75) at t = 4.25. */
 START_TEST(test_goal_seek_dynamic)
 {
 	char a[2048], b[2048], body[4200];
@@ -390,8 +391,55 @@ START_TEST(test_goal_seek_dynamic)
 	sw_model *m;
 	events ev;
 	sw_world *w = run_case(body, 6, &m, &ev);
-	ck_assert_double_eq_tol(event_time(&ev, 0, "reached0"), 5.0, 1e-6);
+	ck_assert_double_eq_tol(event_time(&ev, 0, "reached0"), 4.25, 1e-6);
 	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Chasing an agent that stands still behind a wall (EXAMPLE's agent B): the chase becomes a walk
+ * to a target at its place, with a navigation field round the wall, and ends within 2.5 radii
+ * of the chased disc.  A chase of an agent that walks keeps the agent as its target. */
+START_TEST(test_chasing_a_standing_agent_plans_round_obstacles)
+{
+	char a[2048], b[2048], body[6000];
+	const char *wall = "<obstacle><xmin>-0.5</xmin><xmax>0.5</xmax><ymin>0</ymin><ymax>1</ymax>"
+			   "<zmin>-4</zmin><zmax>4</zmax></obstacle>\n";
+	agent(a, sizeof a, "chaser", -6, 0, 1, 0, 0.5, 0,
+	      "<seekDynamicTarget><targetName>sitter</targetName><desiredSpeed>1.3</desiredSpeed>"
+	      "<timeDuration>60</timeDuration></seekDynamicTarget>");
+	agent(b, sizeof b, "sitter", 6, 0, 1, 0, 0.5, 0,
+	      "<idle><timeDuration>100</timeDuration></idle>");
+	snprintf(body, sizeof body, "%s%s%s", wall, a, b);
+	sw_model *m = NULL;
+	char *xml = NULL;
+	import_ok(body, 1, &m, &xml);
+	ck_assert_ptr_nonnull(strstr(xml, "<param name=\"g0\" kind=\"target\"/>"));
+	ck_assert_ptr_nonnull(strstr(xml, "<target name=\"chaser_g0\" x=\"6\" y=\"0\""));
+	ck_assert_ptr_nonnull(strstr(xml, "<navfield name=\"chaser_n0\" target=\"chaser_g0\""));
+	ck_assert_ptr_nonnull(strstr(xml, "guard=\"dist(g0) le q0\""));
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	const sw_agent_metrics *am = sw_world_metrics(w, 0);
+	ck_assert(am->reached);
+	ck_assert_double_lt(am->t_reached, 30.0); /* round the wall: about 14 m at 1.3 m/s */
+	ck_assert_int_eq(am->collisions, 0);
+	sw_world_destroy(w);
+	free(xml);
+	sw_model_free(m);
+	/* the sitter walks away: the chaser follows the agent itself */
+	agent(b, sizeof b, "sitter", 6, 0, 1, 0, 0.5, 0,
+	      "<seekStaticTarget><targetLocation><x>10</x><y>0</y><z>5</z></targetLocation>"
+	      "<desiredSpeed>1</desiredSpeed><timeDuration>60</timeDuration>"
+	      "</seekStaticTarget>");
+	snprintf(body, sizeof body, "%s%s%s", wall, a, b);
+	import_ok(body, 1, &m, &xml);
+	ck_assert_ptr_nonnull(strstr(xml, "<param name=\"g0\" kind=\"agent\"/>"));
+	ck_assert_ptr_null(strstr(xml, "chaser_g0"));
+	free(xml);
 	sw_model_free(m);
 }
 END_TEST
@@ -1073,6 +1121,7 @@ Suite *steersuite_suite(void)
 	tcase_add_test(tc, test_goals_to_one_point_share_a_field);
 	tcase_add_test(tc, test_static_goals_plan_among_obstacles);
 	tcase_add_test(tc, test_places_all_over_a_large_world_get_coarser_fields);
+	tcase_add_test(tc, test_chasing_a_standing_agent_plans_round_obstacles);
 	tcase_add_test(tc, test_endless_budget_is_capped);
 	tcase_add_test(tc, test_goalless_agent_inside_obstacle);
 	suite_add_tcase(s, tc);

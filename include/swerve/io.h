@@ -84,7 +84,8 @@ typedef struct sw_steersuite_def {
 	double duration; /**< run duration, s; 0 (default) = the largest sum of one agent's goal
 			      time budgets (timeDuration) */
 	double reach;    /**< a static target counts as reached when the agent's centre is within
-			      reach agent radii of it (> 0); default 2.5, the tolerance of
+			      reach agent radii of it (> 0), a chased agent when within reach
+			      agent radii of its disc; default 2.5, the tolerance of
 			      SteerSuite's social-force and RVO AI modules */
 	double frame;    /**< SteerBench frame, s (a whole multiple of step); default 0.05, the
 			      20 frames per second SteerSuite's metrics count in */

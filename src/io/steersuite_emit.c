@@ -190,6 +190,8 @@ typedef struct inst {
 	int *share_i, *share_k; /* per goal with a fixed place: the first agent and goal (in
 				   document order) whose target is the same point; their target
 				   (and navigation field) is this goal's too */
+	int *standing;          /* per goal: 1 when it chases an agent that stands still (see
+				   mark_standing): tx, tz are that agent's place */
 } inst;
 
 typedef struct placer {
@@ -381,16 +383,54 @@ static void vertex(ss_writer *sw, double x, double y, int line)
 	ss_end(sw);
 }
 
-/* Whether a goal steers to a fixed place (and may use a navigation field to get there). */
-static int fixed_place(const ss_goal *g)
+/* Whether goal k of agent i steers to a fixed place (and may use a navigation field to get
+ * there): static and box goals, and chases of an agent that stands still. */
+static int fixed_place(const inst *in, int i, int k, const ss_goal *g)
 {
-	return g->kind == SS_SEEK_STATIC || g->kind == SS_SEEK_BOX;
+	return g->kind == SS_SEEK_STATIC || g->kind == SS_SEEK_BOX || in[i].standing[k];
 }
 
-/* A goal with a target point of its own: static, flow and box goals (not idle, not agents). */
+/* A goal with a target point of its own: static, flow and box goals, chases of an agent that
+ * stands still (not idle, not other agents). */
 static int has_target(const inst *in, int i, int k, const ss_goal *g)
 {
-	return g->kind != SS_IDLE && in[i].tagent[k] < 0;
+	return g->kind != SS_IDLE && (in[i].tagent[k] < 0 || in[i].standing[k]);
+}
+
+/* Whether every goal of agent element a is idle: its agents stand where they were placed. */
+static int stands_still(const ss_agents *a)
+{
+	for (int k = 0; k < a->n_goals; k++)
+		if (a->goals[k].kind != SS_IDLE)
+			return 0;
+	return a->n_goals > 0;
+}
+
+/* A seekDynamicTarget goal whose agents all chase agents that stand still (every goal idle, as
+ * the chased agent of EXAMPLE) is a walk to a fixed place: it gets a target at the chased
+ * agent's place, and with it a navigation field round the obstacles, which a chase of a moving
+ * agent cannot have.  It is still reached within q<k> of the agent's centre.  Marked per
+ * element, since the element's automaton declares the goal's parameter a target or an agent. */
+static void mark_standing(const ss_case *c, inst *in)
+{
+	int first = 0;
+	for (int e = 0; e < c->n_agents; e++) {
+		const ss_agents *a = &c->agents[e];
+		for (int k = 0; k < a->n_goals; k++) {
+			int all = a->goals[k].kind == SS_SEEK_DYNAMIC;
+			for (int i = first; all && i < first + a->n; i++)
+				all = in[i].tagent[k] >= 0 &&
+				      stands_still(&c->agents[in[in[i].tagent[k]].elem]);
+			for (int i = first; i < first + a->n; i++) {
+				in[i].standing[k] = all;
+				if (all) {
+					in[i].tx[k] = in[in[i].tagent[k]].x;
+					in[i].tz[k] = in[in[i].tagent[k]].z;
+				}
+			}
+		}
+		first += a->n;
+	}
 }
 
 typedef struct place_key {
@@ -428,7 +468,7 @@ static int share_targets(const ss_case *c, inst *in, int n_in)
 		for (int k = 0; k < a->n_goals; k++) {
 			in[i].share_i[k] = i;
 			in[i].share_k[k] = k;
-			if (has_target(in, i, k, &a->goals[k]) && fixed_place(&a->goals[k]))
+			if (has_target(in, i, k, &a->goals[k]) && fixed_place(in, i, k, &a->goals[k]))
 				key[n++] = (place_key){in[i].tx[k], in[i].tz[k], i, k};
 		}
 	}
@@ -493,7 +533,8 @@ static double use_fields(const ss_case *c, const shape *s, int n_shapes, const i
 			const ss_goal *g = &a->goals[k];
 			if (g->kind == SS_FLOW_STATIC)
 				return 0.0;
-			if (has_target(in, i, k, g) && fixed_place(g) && owns_target(in, i, k)) {
+			if (has_target(in, i, k, g) && fixed_place(in, i, k, g) &&
+			    owns_target(in, i, k)) {
 				n++;
 				grow(box, in[i].tx[k], in[i].tz[k], 0.0);
 			}
@@ -547,7 +588,7 @@ static void world_write(ss_writer *sw, const ss_case *c, const shape *s, int n_s
 				ss_attr_num(sw, "radius", a->radius);
 				ss_end(sw);
 			}
-			if (h > 0.0 && fixed_place(g) && owns_target(in, i, k)) {
+			if (h > 0.0 && fixed_place(in, i, k, g) && owns_target(in, i, k)) {
 				char field[2 * SW_NAME_MAX + 8];
 				snprintf(field, sizeof field, "%s_n%d", in[i].name, k);
 				ss_start(sw, "navfield", g->line);
@@ -583,7 +624,7 @@ static void bind(ss_writer *sw, char prefix, int k, const char *value, int line)
 	ss_end(sw);
 }
 
-static void agent_write(ss_writer *sw, const ss_case *c, const inst *in, int i)
+static void agent_write(ss_writer *sw, const ss_case *c, const inst *in, int i, double reach)
 {
 	const inst *me = &in[i];
 	const ss_agents *a = &c->agents[me->elem];
@@ -604,16 +645,18 @@ static void agent_write(ss_writer *sw, const ss_case *c, const inst *in, int i)
 		if (g->kind == SS_IDLE)
 			continue;
 		int j = me->tagent[k];
-		if (j >= 0) {
+		if (j >= 0 && !me->standing[k]) {
 			bind(sw, 'g', k, in[j].name, g->line);
-			if (g->kind == SS_SEEK_DYNAMIC) {
-				sw_fmt_num(name, sizeof name, a->radius + c->agents[in[j].elem].radius);
-				bind(sw, 'q', k, name, g->line);
-			}
-			continue;
+		} else {
+			target_name(name, sizeof name, in, i, k);
+			bind(sw, 'g', k, name, g->line);
 		}
-		target_name(name, sizeof name, in, i, k);
-		bind(sw, 'g', k, name, g->line);
+		if (g->kind == SS_SEEK_DYNAMIC) {
+			/* reached as a static target is, with the chased disc as the target */
+			sw_fmt_num(name, sizeof name,
+				   c->agents[in[j].elem].radius + reach * a->radius);
+			bind(sw, 'q', k, name, g->line);
+		}
 		if (g->kind == SS_SEEK_BOX) {
 			snprintf(name, sizeof name, "%s_r%d", me->name, k);
 			bind(sw, 'r', k, name, g->line);
@@ -685,14 +728,15 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	ss_start(sw, "behaviours", 0);
 	char aut[32];
 	int plan = use_fields(c, s, n_shapes, in, n_in) > 0.0;
-	for (int e = 0; e < c->n_agents; e++) {
+	for (int e = 0, first = 0; e < c->n_agents; first += c->agents[e++].n) {
 		snprintf(aut, sizeof aut, "steersuite%d", e);
-		ss_automaton_write(sw, &c->agents[e], aut, def->reach, plan);
+		ss_automaton_write(sw, &c->agents[e], aut, def->reach, plan,
+				   c->agents[e].n > 0 ? in[first].standing : NULL);
 	}
 	ss_end(sw);
 	world_write(sw, c, s, n_shapes, in, n_in);
 	for (int i = 0; i < n_in; i++)
-		agent_write(sw, c, in, i);
+		agent_write(sw, c, in, i, def->reach);
 	ss_end(sw);
 	keep(sw, xmlTextWriterEndDocument(sw->w));
 }
@@ -707,7 +751,7 @@ static inst *insts_alloc(const ss_case *c, int *n_out)
 	}
 	inst *in = calloc((size_t)n + 1, sizeof *in);
 	double *d = calloc(2 * (size_t)goals + 1, sizeof *d);
-	int *t = calloc(3 * (size_t)goals + 1, sizeof *t);
+	int *t = calloc(4 * (size_t)goals + 1, sizeof *t);
 	if (!in || !d || !t) {
 		free(in);
 		free(d);
@@ -727,6 +771,7 @@ static inst *insts_alloc(const ss_case *c, int *n_out)
 			in[i].tagent = t;
 			in[i].share_i = t + goals;
 			in[i].share_k = t + 2 * (size_t)goals;
+			in[i].standing = t + 3 * (size_t)goals;
 			d += 2 * c->agents[e].n_goals;
 			t += c->agents[e].n_goals;
 		}
@@ -759,6 +804,8 @@ int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char
 		placer p = {ld, rng, s, n_shapes, in, n_in};
 		status = SW_EINPUT;
 		int placed = names_unique(ld, c, in, n_in) == 0 ? place(&p, c) == 0 : -1;
+		if (placed > 0)
+			mark_standing(c, in);
 		if (placed < 0 || (placed && share_targets(c, in, n_in) != 0))
 			status = SW_ENOMEM;
 		else if (placed) {

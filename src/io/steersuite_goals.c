@@ -14,7 +14,10 @@
  *                             social-force and RVO AIs)
  *   fleeStaticTarget          law with the attractor reversed (GLM a < 0, eq. 2: the target
  *                             becomes a repeller); budget only
- *   seekDynamicTarget         law to agent g<k>; reached when dist(g<k>) le q<k> (the two radii)
+ *   seekDynamicTarget         law to agent g<k>; reached when dist(g<k>) le q<k> (the chased
+ *                             agent's radius + reach x the agent radius: the static rule with
+ *                             the chased disc as the target);
+ *                             chasing agents that stand still: to a target at their place
  *   fleeDynamicTarget         reversed attractor on agent g<k>; budget only
  *   flowStaticDirection       law to a far target g<k> placed along targetDirection; budget only
  *   idle                      no law (stand still); budget only
@@ -442,13 +445,14 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, 
 }
 
 void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach,
-			int plan)
+			int plan, const int *standing)
 {
 	ss_start(sw, "automaton", a->line);
 	ss_attr(sw, "name", aut);
 	for (int k = 0; k < a->n_goals; k++) {
 		const ss_goal *g = &a->goals[k];
-		int dynamic = g->kind == SS_SEEK_DYNAMIC || g->kind == SS_FLEE_DYNAMIC;
+		int dynamic = (g->kind == SS_SEEK_DYNAMIC && !(standing && standing[k])) ||
+			      g->kind == SS_FLEE_DYNAMIC;
 		if (g->kind != SS_IDLE)
 			param(sw, 'g', k, dynamic ? "agent" : "target", g->line);
 		if (g->kind == SS_SEEK_DYNAMIC)
@@ -462,7 +466,11 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 	ss_attr(sw, "kind", "clock");
 	ss_end(sw);
 	for (int k = 0; k < a->n_goals; k++) {
-		const ss_goal *g = &a->goals[k];
+		/* a chase of an agent that stands still walks to its place as a static goal */
+		ss_goal fixed = a->goals[k];
+		if (standing && standing[k])
+			fixed.kind = SS_SEEK_STATIC;
+		const ss_goal *g = &fixed;
 		char mode[32], twin[32], next[32], reached[96], num[32];
 		snprintf(mode, sizeof mode, "goal%d", k);
 		snprintf(twin, sizeof twin, "goal%d_pass", k);
@@ -471,11 +479,11 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 		else
 			snprintf(next, sizeof next, "done");
 		reached[0] = '\0';
-		if (g->kind == SS_SEEK_STATIC)
+		if (a->goals[k].kind == SS_SEEK_DYNAMIC)
+			snprintf(reached, sizeof reached, "dist(g%d) le q%d", k, k);
+		else if (g->kind == SS_SEEK_STATIC)
 			snprintf(reached, sizeof reached, "dist(g%d) le %s", k,
 				 sw_fmt_num(num, sizeof num, reach * a->radius));
-		else if (g->kind == SS_SEEK_DYNAMIC)
-			snprintf(reached, sizeof reached, "dist(g%d) le q%d", k, k);
 		else if (g->kind == SS_SEEK_BOX) /* the disc overlaps the box */
 			snprintf(reached, sizeof reached, "dist(r%d) le %s", k,
 				 sw_fmt_num(num, sizeof num, a->radius));

@@ -131,9 +131,11 @@ void ss_goals_free(ss_goal *goals, int n);
  * plan, the laws of static and box goals follow the navigation field of their target
  * (field="auto"; pedestrian goals always do).  Its parameters, bound per agent: g<k> (a
  * target, or an agent for dynamic goals), r<k> (the region of a box goal) and q<k> (the reach
- * of a dynamic goal, m). */
+ * of a seekDynamicTarget goal, m).  standing (per goal, or NULL): 1 where the element's agents
+ * chase agents that stand still; such a goal steers to a target at the chased agent's place,
+ * as a static goal, and is reached within q<k>. */
 void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach,
-			int plan);
+			int plan, const int *standing);
 /** The perception radius the agents of element a need: the time-to-collision law's range when
  * every goal walks as a pedestrian (or idles), INFINITY otherwise. */
 double ss_perception(const ss_agents *a);
