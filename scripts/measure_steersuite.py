@@ -5,6 +5,7 @@ docs/steersuite.md: accepted, agents done, collisions, composite01 and wall time
 the totals and the 25 everyday cases.
 
     python3 scripts/measure_steersuite.py build/swerve PATH/TO/testcases [-j 2] [--timeout 600]
+        [--everyday] [--only CASE,CASE] [--skip CASE,CASE]
 
 A case is *finished* when every agent ends in the generated automaton's `done` mode (its goal
 sequence completed; `expired` means the last goal's time budget ran out first).  Collisions are
@@ -78,10 +79,18 @@ def main():
     ap.add_argument("-j", type=int, default=2, help="cases run at once")
     ap.add_argument("--timeout", type=float, default=900, help="wall-time limit per case, s")
     ap.add_argument("--everyday", action="store_true", help="only the 25 everyday cases")
+    ap.add_argument("--only", default="", help="only these cases (comma-separated names, "
+                    "relative to TESTCASES, without .xml)")
+    ap.add_argument("--skip", default="", help="not these cases (as --only)")
     a = ap.parse_args()
     paths = cases(a.testcases)
     if a.everyday:
         paths = [p for p in paths if os.path.basename(p)[:-4] in EVERYDAY]
+    rel = lambda p: os.path.relpath(p, a.testcases)[:-4]
+    if a.only:
+        paths = [p for p in paths if rel(p) in a.only.split(",")]
+    if a.skip:
+        paths = [p for p in paths if rel(p) not in a.skip.split(",")]
     # A private copy of the binary: a rebuild during the (long) measurement must not change it.
     bindir = tempfile.mkdtemp(prefix="swerve-ss-bin-")
     sw = os.path.join(bindir, "swerve")
@@ -93,8 +102,11 @@ def main():
               f"{r.get('n', '')} {r['wall']:.1f} s", file=sys.stderr, flush=True)
         return r
     try:
+        # the largest files (most agents and obstacles, the longest runs) start first
+        order = sorted(paths, key=lambda p: -os.path.getsize(p))
         with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
-            res = list(ex.map(one, paths))
+            done = dict(zip(order, ex.map(one, order)))
+        res = [done[p] for p in paths]
     finally:
         shutil.rmtree(bindir, ignore_errors=True)
     print("| case | accepted | agents done | finished | collisions | composite01 | simulated, s |"
