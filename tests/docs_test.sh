@@ -84,11 +84,10 @@ fi
 
 # 4. The headers, the sources' comments and the messages cite the repository's documents
 #    (docs/models.md, docs/export.md, ...), not the earlier names (steering-models.md, spaceex.md,
-#    DESIGN.md: not in the repository; docs/README.md).  PENDING lists files of src/sim and
-#    src/export that still cite them, left to those modules' owners; remove each name when fixed.
+#    DESIGN.md: not in the repository; docs/README.md).  PENDING lists files of src/export
+#    that still cite them, left to those modules' owners; remove each name when fixed.
 earlier='steering-models\.md\|spaceex\.md\|DESIGN\.md'
-PENDING="src/export/rewrite.c src/export/spaceex.c src/sim/grid.c src/sim/hybrid.c
-src/sim/navigate.c src/sim/perceive.c src/sim/prim_grid.c src/sim/sim_internal.h src/sim/space3.c"
+PENDING="src/export/rewrite.c src/export/spaceex.c"
 for f in $(grep -rl "$earlier" include/ src/); do
 	case " $(echo $PENDING) " in
 	*" $f "*) ;;

@@ -1,4 +1,4 @@
-/* sim/grid.c - the neighbour index of agents (steering-models.md section 5).
+/* sim/grid.c - the neighbour index of agents (docs/models.md section 5).
  *
  * Each step the agents' start-of-step positions are binned into a uniform grid of square cells
  * (side: the largest perception plus twice the largest radius) by a counting sort, into arrays

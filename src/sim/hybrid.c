@@ -1,4 +1,5 @@
-/* sim/hybrid.c - exact hybrid-automaton semantics for automaton units (DESIGN.md, Semantics).
+/* sim/hybrid.c - exact hybrid-automaton semantics for automaton units (docs/automata-format.md,
+ * section Semantics).
  *
  * Over a macro step [t0, t1] a unit in mode q integrates q's flow.  Transitions are urgent: one
  * fires at the first instant its guard becomes true.  After integrating to t1, every outgoing

@@ -1,4 +1,4 @@
-/* sim/navigate.c - goal directions from world fields (steering-models.md section 4).
+/* sim/navigate.c - goal directions from world fields (docs/models.md section 4).
  *
  * A law whose steer def names a field (<glm field="nav"/>) is handed, instead of its target, a
  * look-ahead point: the point reached by following the field for `lookahead` metres from the

@@ -1,6 +1,6 @@
 /* sim/perceive.c - what an agent perceives: its target and the obstacles (static primitives
  * displaced by their scripted motion, and other agents as moving discs) inside its perception
- * radius and, where walls exist, visible from it (steering-models.md section 5).  Walls follow
+ * radius and, where walls exist, visible from it (docs/models.md section 5).  Walls follow
  * section 1.1: far away a wall acts as a repeller at its midpoint whose half-width is half the
  * angle the wall subtends; near it (clearance below wall_near times its half length) it acts at
  * its closest point, like a mirror.

@@ -1,4 +1,4 @@
-/* sim/prim_grid.c - the neighbour index of obstacle primitives (steering-models.md section 5).
+/* sim/prim_grid.c - the neighbour index of obstacle primitives (docs/models.md section 5).
  *
  * Static primitives (of obstacles without scripted motion) are binned once, when the world is
  * created, into a dense uniform grid over their bounding box: each primitive goes into every cell

@@ -344,7 +344,7 @@ int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag);
 /** Sets the steering target of agent i for its current mode at time t. */
 void sw__retarget(struct sw_world *w, int i, double t);
 
-/* space3.c: three dimensions (steering-models.md section 1.5) */
+/* space3.c: three dimensions (docs/models.md section 1.5) */
 /** Marks the world 3-D and allocates its snapshot and percept buffer (m->dim3). */
 int sw__space3_alloc(struct sw_world *w);
 void sw__space3_free(struct sw_world *w);

@@ -1,4 +1,4 @@
-/* sim/space3.c - three-dimensional worlds (steering-models.md section 1.5).
+/* sim/space3.c - three-dimensional worlds (docs/models.md section 1.5).
  *
  * State.  A 3-D agent keeps the 2-D entries (x, y, heading, omega, speed, w_tar, w_obs, and for
  * automaton units time_in_mode and the variables) and carries SW_STATE3_DIM more at the end:
