@@ -811,6 +811,7 @@ static const bad_case warn_cases[] = {
      "<zmax>1</zmax></obstacle>\n" A0 IDLE,
      5, "min and max inverted"},
     {A0 IDLE "\n" A0 IDLE, 8, "the agent name is given to more than one agent"},
+    {A0 IDLE "\n" A0 IDLE, 8, "agent 'a~2' starts overlapping agent 'a' by 1 m"},
 };
 
 START_TEST(test_accepted_with_warning)

@@ -406,6 +406,31 @@ static int stands_still(const ss_agents *a)
 	return a->n_goals > 0;
 }
 
+/* Agents placed where another one already stands (curve4 puts three at the origin): loaded as
+ * written, with a warning at the later one, since SteerBench counts the overlap as a collision
+ * at the first frame and no law can avoid it.  Agents of regions are drawn clear of the others,
+ * so only the pairs of <agent> elements are checked (quadratic in their number, a few hundred
+ * in the public cases). */
+static void warn_overlaps(sw__loader *ld, const ss_case *c, const inst *in, int n_in)
+{
+	for (int j = 0; j < n_in; j++) {
+		const ss_agents *b = &c->agents[in[j].elem];
+		for (int i = 0; !b->region && i < j; i++) {
+			const ss_agents *a = &c->agents[in[i].elem];
+			double depth = a->radius + b->radius - hypot(in[j].x - in[i].x, in[j].z - in[i].z);
+			if (a->region || !(depth > 0.0))
+				continue;
+			char msg[SW_DIAG_MSG];
+			snprintf(msg, sizeof msg,
+				 "agent '%s' starts overlapping agent '%s' by %g m; SteerBench counts "
+				 "it as a collision at the first frame",
+				 in[j].name, in[i].name, depth);
+			sw__loader_msg(ld, b->line, 0, SW_SEV_WARNING, 0, msg);
+			break;
+		}
+	}
+}
+
 /* A seekDynamicTarget goal whose agents all chase agents that stand still (every goal idle, as
  * the chased agent of EXAMPLE) is a walk to a fixed place: it gets a target at the chased
  * agent's place, and with it a navigation field round the obstacles, which a chase of a moving
@@ -804,8 +829,10 @@ int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char
 		placer p = {ld, rng, s, n_shapes, in, n_in};
 		status = SW_EINPUT;
 		int placed = names_unique(ld, c, in, n_in) == 0 ? place(&p, c) == 0 : -1;
-		if (placed > 0)
+		if (placed > 0) {
+			warn_overlaps(ld, c, in, n_in);
 			mark_standing(c, in);
+		}
 		if (placed < 0 || (placed && share_targets(c, in, n_in) != 0))
 			status = SW_ENOMEM;
 		else if (placed) {
