@@ -2,7 +2,7 @@
  *
  * SpaceEx reads only sin, cos, tan, exp and sqrt besides + - * / ^ and relations joined by &;
  * HyST's route to Flow* also loses tan and fractional powers, and Flow* wants closed relations
- * (docs/spaceex.md).  Exact rewrites used here:
+ * (docs/export.md, section Flows).  Exact rewrites used here:
  *     tanh(z) = 1 - 2 / (exp(2 z) + 1)      (never inf/inf: exp overflow gives 1 - 0 = 1)
  *     sinh(z) = (exp(z) - exp(-z)) / 2,  cosh(z) = (exp(z) + exp(-z)) / 2
  *     abs(z)  = sqrt(z^2),  tan(z) = sin(z) / cos(z) (HyST, JuliaReach),  z^0.5 = sqrt(z)
