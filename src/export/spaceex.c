@@ -1,12 +1,12 @@
 /* export/spaceex.c - the SpaceEx writers: expressions, XML (libxml2's xmlTextWriter), .cfg, and
  * validation against schema/spaceex.rng.
  *
- * The portable profile of docs/export.md (section The SpaceEx profile): root sspaceex version
- * 0.2; base components (param*, location*, transition*) before the network `system` (param*,
- * bind*) that binds them; location ids 1..N; every controlled variable has a flow in every
- * location and an assignment on every transition, in declaration order; every non-local param mapped in its bind.  Numbers print with
- * %.17g in the C locale (the C library's own formatting: swerve never calls setlocale), every
- * power and unary minus in parentheses. */
+ * The portable profile of docs/export.md (section The SpaceEx profile): root sspaceex version 0.2;
+ * base components (param*, location*, transition*) before the network `system` (param*, bind*) that
+ * binds them; location ids 1..N; every controlled variable has a flow in every location and an
+ * assignment on every transition, in declaration order; every non-local param mapped in its bind.
+ * Numbers print with %.17g in the C locale (the C library's own formatting: swerve never calls
+ * setlocale), every power and unary minus in parentheses. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
