@@ -451,6 +451,22 @@ START_TEST(a_stiff_system_blows_up_under_euler_and_runs_under_bdf)
 }
 END_TEST
 
+/* z' = -1e9 (z - 1) under the explicit adaptive rkf45: stability holds its step near 3e-9 s, so
+ * one 0.25 s macro step would take some 10^8 steps.  The integration gives up after 10^5 steps
+ * (SW_ODE_MAX_STEPS) in the first macro step, naming the cause, instead of crawling for hours;
+ * the implicit msbdf passes. */
+START_TEST(a_stiff_system_under_an_explicit_adaptive_stepper_stops_with_a_reason)
+{
+	outcome r = run_flow("-1e9 * (z - 1)", 0.0, "rkf45", 30, 0.25);
+	expect_named(&r, "the adaptive integrator took more than 100000 steps within one macro "
+			 "step");
+	ck_assert_double_eq(r.t_end, 0.0);
+	outcome ok = run_flow("-1e9 * (z - 1)", 0.0, "msbdf", 30, 0.25);
+	ck_assert_int_eq(ok.status, SW_SUCCESS);
+	ck_assert_double_eq_tol(ok.z_last, 1.0, 1e-6);
+}
+END_TEST
+
 START_TEST(a_nan_flow_stops_the_run_at_its_first_step)
 {
 	outcome r = run_flow("sqrt(z - 2)", 1.0, "euler", 10, 0.25);
@@ -473,6 +489,7 @@ Suite *faults_suite(void)
 	tcase_add_test(tc, adaptive_integration_reports_step_size_underflow_at_the_singularity);
 	tcase_add_test(tc, a_singular_flow_under_euler_is_named_with_its_variable);
 	tcase_add_test(tc, a_stiff_system_blows_up_under_euler_and_runs_under_bdf);
+	tcase_add_test(tc, a_stiff_system_under_an_explicit_adaptive_stepper_stops_with_a_reason);
 	tcase_add_test(tc, a_nan_flow_stops_the_run_at_its_first_step);
 	suite_add_tcase(s, tc);
 	return s;

@@ -13,6 +13,11 @@
 
 #include "sim_internal.h"
 
+/* Most adaptive steps within one interval (at most one macro step) before the integration is
+ * given up: a flow that stiff (a tight rtol near a contact, a law that switches) would otherwise
+ * crawl for hours; a smooth flow needs a few per interval. */
+#define SW_ODE_MAX_STEPS 100000UL
+
 /* The GLM flow from the heading rate and speed sensed at the step start (sim/step.c): the same
  * operations as sw_steer_rhs (steer/rhs.c glm_rhs) without agility or mass lags. */
 static void fast_flow(const double y[], const double fast[3], double dydt[])
@@ -177,6 +182,7 @@ int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 	} else {
 		gsl_odeiv2_driver_reset_hstart(d, fmin(0.1 * w->m->run.step, t1 - t0));
 		gsl_odeiv2_driver_set_hmax(d, w->m->run.step);
+		gsl_odeiv2_driver_set_nmax(d, SW_ODE_MAX_STEPS);
 		st = gsl_odeiv2_driver_apply(d, &t, t1, y);
 	}
 	if (st != GSL_SUCCESS && isnan(w->fault_t))
@@ -222,6 +228,12 @@ void sw__fault_describe(const struct sw_world *w, int u, int st, const double *y
 			 "blows up; if the model is stiff, an implicit integrator such as msbdf "
 			 "may pass)",
 			 w->fault_t);
+	else if (st == GSL_EMAXITER && w->type && !w->m->run.fixed)
+		snprintf(buf, n,
+			 "the adaptive integrator took more than %lu steps within one macro step "
+			 "and stopped at t = %.17g s (the flow is stiff there; a looser rtol, or an "
+			 "implicit integrator such as msbdf, may pass)",
+			 SW_ODE_MAX_STEPS, w->fault_t);
 	else if (w->fault_k >= 0)
 		snprintf(buf, n, "the flow of '%s' is not finite at t = %.17g s",
 			 state_name(w, u, w->fault_k), w->fault_t);
