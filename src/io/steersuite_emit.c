@@ -576,10 +576,10 @@ static double use_fields(const ss_case *c, const shape *s, int n_shapes, const i
 	return 0.0;
 }
 
+/* The <world>: obstacles, targets, regions, and with h > 0 (use_fields' spacing) the fields. */
 static void world_write(ss_writer *sw, const ss_case *c, const shape *s, int n_shapes,
-			const inst *in, int n_in)
+			const inst *in, int n_in, double h)
 {
-	double h = use_fields(c, s, n_shapes, in, n_in);
 	ss_start(sw, "world", 0);
 	for (int k = 0; k < n_shapes; k++) {
 		if (s[k].disc) {
@@ -752,14 +752,14 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	ss_end(sw);
 	ss_start(sw, "behaviours", 0);
 	char aut[32];
-	int plan = use_fields(c, s, n_shapes, in, n_in) > 0.0;
+	double h = use_fields(c, s, n_shapes, in, n_in);
 	for (int e = 0, first = 0; e < c->n_agents; first += c->agents[e++].n) {
 		snprintf(aut, sizeof aut, "steersuite%d", e);
-		ss_automaton_write(sw, &c->agents[e], aut, def->reach, plan,
+		ss_automaton_write(sw, &c->agents[e], aut, def->reach, h > 0.0,
 				   c->agents[e].n > 0 ? in[first].standing : NULL);
 	}
 	ss_end(sw);
-	world_write(sw, c, s, n_shapes, in, n_in);
+	world_write(sw, c, s, n_shapes, in, n_in, h);
 	for (int i = 0; i < n_in; i++)
 		agent_write(sw, c, in, i, def->reach);
 	ss_end(sw);
