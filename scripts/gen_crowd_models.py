@@ -28,6 +28,10 @@ WALKERS = {
     # Social force: its body force is stiff (k / m = 1500 s^-2) and its heading turns fast at low
     # speed; at 0.01 s the circle's crush overlaps by 0.38 m, at 0.002 s by 5 cm (docs/models.md).
     "sf": (0.002, lambda t: f'target="{t}"><sf field="auto"/>'),
+    # Collision-free speed model: first order; its speed law keeps the spacing ahead positive at
+    # any step below the time gap; 0.01 s as JuPedSim runs it.
+    "csm": (0.01, lambda t: f'target="{t}"><csm field="auto"/>'),
+    "csm-fit": (0.01, lambda t: f'target="{t}"><csm time-gap="0.5" field="auto"/>'),
 }
 # Measured figures written into a circle model's header (command and result; docs/models.md).
 CIRCLE_NOTES = {

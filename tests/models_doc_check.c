@@ -4,7 +4,8 @@
  *
  * Reads every parameter table of the model reference: a row "| `attr` | `field` ... | default |"
  * belongs to the C struct last named in the text above it (`sw_glm_params`, `sw_fw_params`,
- * `sw_pf_params`, `sw_wall_params`, `sw_ttc_params`, `sw_sf_params`, `sw_personality`).  Its default (the first
+ * `sw_pf_params`, `sw_wall_params`, `sw_ttc_params`, `sw_sf_params`, `sw_csm_params`,
+ * `sw_personality`).  Its default (the first
  * number of the last cell, or a keyword such as `relax` or `right`) must equal the field's value in the matching
  * sw_default_*() of src/steer/defaults.c, and every field listed below must have a row.
  * Prints one line per mismatch and exits 1 when there is any. */
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
 	sw_personality q = sw_default_personality();
 	sw_ttc_params t = sw_default_ttc_params();
 	sw_sf_params sf = sw_default_sf_params();
+	sw_csm_params cs = sw_default_csm_params();
 	known k[] = {
 	    {"sw_glm_params", "a", g.a, 0},
 	    {"sw_glm_params", "d0", g.d0, 0},
@@ -134,6 +136,15 @@ int main(int argc, char **argv)
 	    {"sw_sf_params", "lambda", sf.lambda, 0},
 	    {"sw_sf_params", "range", sf.range, 0},
 	    {"sw_sf_params", "v_min", sf.v_min, 0},
+	    {"sw_csm_params", "v0", cs.v0, 0},
+	    {"sw_csm_params", "time_gap", cs.time_gap, 0},
+	    {"sw_csm_params", "a", cs.a, 0},
+	    {"sw_csm_params", "d", cs.d, 0},
+	    {"sw_csm_params", "a_wall", cs.a_wall, 0},
+	    {"sw_csm_params", "d_wall", cs.d_wall, 0},
+	    {"sw_csm_params", "range", cs.range, 0},
+	    {"sw_csm_params", "t_arrive", cs.t_arrive, 0},
+	    {"sw_csm_params", "t_contact", cs.t_contact, 0},
 	    /* A trait's own value is its value when it is switched on. */
 	    {"sw_personality", "agility", q.agility, 0},
 	    {"sw_personality", "lambda_k_min", q.lambda_k_min, 0},
@@ -146,7 +157,7 @@ int main(int argc, char **argv)
 	};
 	int nk = (int)(sizeof k / sizeof k[0]);
 	static const char *structs[] = {"sw_glm_params", "sw_fw_params", "sw_pf_params",
-					"sw_wall_params", "sw_ttc_params", "sw_sf_params",
+					"sw_wall_params", "sw_ttc_params", "sw_sf_params", "sw_csm_params",
 					"sw_personality"};
 
 	FILE *in = fopen(argv[1], "r");

@@ -36,6 +36,7 @@ Suite *events_suite(void);
 Suite *bounds_suite(void);
 Suite *ttc_suite(void);
 Suite *sf_suite(void);
+Suite *csm_suite(void);
 Suite *pedestrian_suite(void);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */

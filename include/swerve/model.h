@@ -442,6 +442,10 @@ typedef struct sw_model {
 	int dim3;             /**< 1: a 3-D scenario (docs/models.md section 1.5; see
 				   sw_model_set_3d); 0 (default): 2-D */
 	int dim3_line;        /**< source line that made it 3-D (<world dimensions="3">), or 0 */
+	double periodic_x;    /**< > 0: x is periodic with this period, m: the world is the strip
+				   0 <= x < periodic_x whose two ends are joined (see
+				   sw_model_set_periodic_x); 0 (default): not periodic */
+	int periodic_line;    /**< source line that made it periodic, or 0 */
 	int run_line;         /**< source line of <run> (sw_model_set_run), or 0 */
 } sw_model;
 
@@ -499,6 +503,17 @@ SW_API int sw_model_finalize(sw_model *m, sw_diag *diag);
  * line: the source line saying so (for diagnostics), 0 if none.
  * Returns SW_SUCCESS or SW_EUSAGE (finalised model). */
 SW_API int sw_model_set_3d(sw_model *m, int line);
+
+/** Makes x periodic with period length (> 0; <world periodic-x="L">): agents live in the strip
+ * 0 <= x < length, leave it at one end and come back at the other, and perceive each other and
+ * collide across the seam (the nearest image); targets keep their coordinates (a target far
+ * beyond the strip gives every agent the same goal direction).  sw_model_finalize() refuses what
+ * the seam would break (docs/scenario-format.md "Periodic worlds"): 3-D, behaviour automata,
+ * signals, fields, moving obstacles, obstacles outside 0 <= x <= length or near the seam
+ * (corridor walls along x spanning the whole strip excepted), agents starting outside the strip
+ * or without a finite perception radius, and strips no longer than twice the largest perception
+ * reach.  Returns SW_EUSAGE for a finalised model or a length that is not positive and finite. */
+SW_API int sw_model_set_periodic_x(sw_model *m, double length, int line);
 
 /** Index of the named target / obstacle / agent, or -1. */
 SW_API int sw_model_find_target(const sw_model *m, const char *name);

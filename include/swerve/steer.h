@@ -37,8 +37,11 @@ typedef enum {
 	SW_LAW_WALL = 3, /**< wall following around the closest obstacle (escape behaviour) */
 	SW_LAW_TTC = 4, /**< Karamouzas-Skinner-Guy anticipatory time-to-collision law (2014),
 			     second order in the velocity (steer/ttc.c) */
-	SW_LAW_SF = 5   /**< Helbing-Molnar social force (1995) with the body force and sliding
+	SW_LAW_SF = 5,  /**< Helbing-Molnar social force (1995) with the body force and sliding
 			     friction of Helbing-Farkas-Vicsek (2000), second order (steer/sf.c) */
+	SW_LAW_CSM = 6  /**< Tordeux-Chraibi-Seyfried collision-free speed model (2016), first
+			     order: speed from the spacing ahead, direction from repulsion
+			     (steer/csm.c) */
 } sw_law;
 
 /** How the GLM competition weights (8) are handled. */
@@ -177,6 +180,30 @@ typedef struct sw_sf_params {
 			    with |v| floored at v_min, m/s; default 0.01 */
 } sw_sf_params;
 
+/** Parameters of the collision-free speed model of Tordeux, Chraibi & Seyfried, "Collision-free
+ * speed model for pedestrian dynamics", Traffic and Granular Flow '15 (2016), arXiv:1512.05597,
+ * with walls as in the generalised model (Xu et al., Physica A 535, 2019, arXiv:1908.10304)
+ * (steer/csm.c, docs/models.md section 9).  First order: x' = V(s) e with
+ *     V(s) = min(v0, max(0, s / T)),
+ *     e = u(e0 + sum_j a exp(-s_j / D) n_j + sum_walls a_wall exp(-s_w / D_wall) n_w),
+ * s the smallest gap to a body ahead on the agent's course, s_j the gap to percept j, n_j the
+ * unit vector from it to the agent, u(z) = z / |z|. */
+typedef struct sw_csm_params {
+	double v0;       /**< free (maximum) speed, m/s; default 1.34 */
+	double time_gap; /**< time gap T of the speed model, s; default 1 */
+	double a;        /**< repulsion strength of agents and disc obstacles; default 5 */
+	double d;        /**< repulsion range D of agents and disc obstacles, m; default 0.1 */
+	double a_wall;   /**< repulsion strength of walls; default 5 */
+	double d_wall;   /**< repulsion range of walls, m; default 0.02 */
+	double range;    /**< neighbour range: percepts with a larger clearance are ignored, m;
+			      default 2 */
+	double t_arrive; /**< arrival: the speed is at most dist(T) / t_arrive, s; 0 = off (the
+			      publication's law); default 0 */
+	double t_contact; /**< walls are hard: the position closes on a static obstacle at most at
+			       clearance / t_contact (swerve's, as for <ttc>), s; 0 = off;
+			       default 0.1 */
+} sw_csm_params;
+
 /** How a personality trait is drawn per agent when a world is created ("personality drawn per
  * agent from distributions", docs/models.md section 1.4). */
 typedef enum {
@@ -221,6 +248,7 @@ typedef struct sw_steer_def {
 	sw_wall_params wall; /**< used when law == SW_LAW_WALL */
 	sw_ttc_params ttc; /**< used when law == SW_LAW_TTC */
 	sw_sf_params sf;   /**< used when law == SW_LAW_SF */
+	sw_csm_params csm; /**< used when law == SW_LAW_CSM */
 	char field[SW_FIELD_NAME_MAX]; /**< name of a world field (plan.h) giving the goal
 					    direction psi_T; "" = none (default) */
 	double lookahead; /**< with a field: distance along it to the point handed to the law as
@@ -288,6 +316,7 @@ SW_API sw_pf_params sw_default_pf_params(void);
 SW_API sw_wall_params sw_default_wall_params(void);
 SW_API sw_ttc_params sw_default_ttc_params(void);
 SW_API sw_sf_params sw_default_sf_params(void);
+SW_API sw_csm_params sw_default_csm_params(void);
 SW_API sw_personality sw_default_personality(void);
 /** A GLM steer def with default parameters. */
 SW_API sw_steer_def sw_default_steer_def(void);
@@ -296,7 +325,7 @@ SW_API sw_steer_def sw_default_steer_def(void);
  * (the other laws' parameters are ignored), the same field and look-ahead. */
 SW_API int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q);
 
-/** Returns the static name of a law ("glm", "fw", "potential", "wall", "ttc", "sf"). */
+/** Returns the static name of a law ("glm", "fw", "potential", "wall", "ttc", "sf", "csm"). */
 SW_API const char *sw_law_name(sw_law law);
 
 /* --- GLM building blocks ------------------------------------------------------------------ */
@@ -440,6 +469,30 @@ SW_API void sw_ttc_wall_velocity(const sw_ttc_params *p, const sw_situation *s, 
 
 SW_API void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double vel[2],
 			 double acc[2]);
+
+/* --- Collision-free speed model (steer/csm.c) --------------------------------------------- */
+
+/** The speed model V(s) = min(v0, max(0, s / T)) for the spacing s (m; INFINITY: nothing
+ * ahead), m/s. */
+SW_API double sw_csm_speed(const sw_csm_params *p, double spacing);
+
+/** The direction model into e[2]: the unit vector of e0 (towards the target; none without one)
+ * plus the repulsion of every percept within p->range (walls, i.e. percepts of an obstacle
+ * primitive with radius 0, with a_wall and d_wall; agents and discs with a and d).  Returns 1,
+ * or 0 when the sum vanishes (nothing to do: e is then the heading phi's, and the agent stands). */
+SW_API int sw_csm_direction(const sw_csm_params *p, const sw_situation *s, double phi, double e[2]);
+
+/** The spacing along the unit direction e[2]: the smallest clearance of an agent or disc
+ * percept within p->range that lies ahead (e.d > 0) and within the agent's swept strip
+ * (|e_perp.d| < r + r_j), m; INFINITY when there is none. */
+SW_API double sw_csm_spacing(const sw_csm_params *p, const sw_situation *s, const double e[2]);
+
+/** The law's velocity into u[2] (m/s) for an agent with heading phi: V(spacing) along the
+ * direction model, capped by dist(T) / t_arrive when t_arrive > 0 (walls not yet cut: see
+ * sw_ttc_wall_velocity's rule, which the simulator applies with t_contact).  Returns the heading
+ * of the direction, rad. */
+SW_API double sw_csm_velocity(const sw_csm_params *p, const sw_situation *s, double phi,
+			      double u[2]);
 
 /* --- Social force law (steer/sf.c) ------------------------------------------------------- */
 

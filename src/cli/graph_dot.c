@@ -137,6 +137,7 @@ static void law_params(sw__text *t, const sw_steer_def *def)
 		break;
 	case SW_LAW_TTC: p = &def->ttc, p0 = &d0.ttc; break;
 	case SW_LAW_SF: p = &def->sf, p0 = &d0.sf; break;
+	case SW_LAW_CSM: p = &def->csm, p0 = &d0.csm; break;
 	}
 	const sw__attr_spec *spec = p ? sw__law_attrs(sw_law_name(def->law)) : NULL;
 	for (; spec && spec->name; spec++) {

@@ -300,7 +300,8 @@ static int overapprox(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
 		break;
 	}
 	case SW_LAW_TTC:
-	case SW_LAW_SF: break; /* refused before any flow is built (network.c refuse_laws) */
+	case SW_LAW_SF:
+	case SW_LAW_CSM: break; /* refused before any flow is built (network.c refuse_laws) */
 	}
 	if (b->status != SW_SUCCESS)
 		return b->status;

@@ -512,7 +512,8 @@ static int refuse_laws(xb *b)
 		const struct sw_automaton *a = ag->behaviour >= 0 ? m->automata[ag->behaviour] : NULL;
 		for (int q = 0; q < (a ? a->n_modes : 1); q++) {
 			const sw_steer_def *d = a ? &a->modes[q].steer : &ag->steer;
-			if ((d->law != SW_LAW_TTC && d->law != SW_LAW_SF) || (a && !a->modes[q].moves))
+			if ((d->law != SW_LAW_TTC && d->law != SW_LAW_SF && d->law != SW_LAW_CSM) ||
+			    (a && !a->modes[q].moves))
 				continue;
 			char who[2 * SW_NAME_MAX + 32];
 			snprintf(who, sizeof who, "agent '%s'%s%s%s", ag->name,
@@ -520,7 +521,8 @@ static int refuse_laws(xb *b)
 			return xb_refuse(b, ag->line,
 					 "%s uses the %s, which cannot be exported yet (it has no "
 					 "symbolic form); expected glm, fw, potential or wall",
-					 who, d->law == SW_LAW_SF ? "social force law <sf>"
+					 who, d->law == SW_LAW_SF    ? "social force law <sf>"
+					      : d->law == SW_LAW_CSM ? "collision-free speed model <csm>"
 								  : "time-to-collision law <ttc>");
 		}
 	}

@@ -110,6 +110,15 @@ static const sw__attr_spec sf_attrs[] = {
     SW__OTHER("field", 0),                   SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
     SW__END};
 
+static const sw__attr_spec csm_attrs[] = {
+    SW__NUM("v0", sw_csm_params, v0),         SW__NUM("time-gap", sw_csm_params, time_gap),
+    SW__NUM("a", sw_csm_params, a),           SW__NUM("d", sw_csm_params, d),
+    SW__NUM("a-wall", sw_csm_params, a_wall), SW__NUM("d-wall", sw_csm_params, d_wall),
+    SW__NUM("range", sw_csm_params, range),   SW__NUM("t-arrive", sw_csm_params, t_arrive),
+    SW__NUM("t-contact", sw_csm_params, t_contact),
+    SW__OTHER("field", 0),                    SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
+    SW__END};
+
 const sw__attr_spec sw__personality_attrs[] = {
     SW__OTHER("agility", 0), /* a number or a distribution: read_trait() */
     SW__OTHER("mass", 0),
@@ -135,6 +144,8 @@ const sw__attr_spec *sw__law_attrs(const char *element)
 		return ttc_attrs;
 	if (strcmp(element, "sf") == 0)
 		return sf_attrs;
+	if (strcmp(element, "csm") == 0)
+		return csm_attrs;
 	if (strcmp(element, "personality") == 0)
 		return sw__personality_attrs;
 	return NULL;
@@ -465,7 +476,8 @@ int sw__is_law(xmlNodePtr node)
 {
 	return sw__is_element(node, "glm") || sw__is_element(node, "fw") ||
 	       sw__is_element(node, "potential") || sw__is_element(node, "wall") ||
-	       sw__is_element(node, "ttc") || sw__is_element(node, "sf");
+	       sw__is_element(node, "ttc") || sw__is_element(node, "sf") ||
+	       sw__is_element(node, "csm");
 }
 
 /* The side attribute of <wall>: right (+1) or left (-1). */
@@ -567,6 +579,10 @@ int sw__read_law(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer, const sw_
 		steer->law = SW_LAW_SF;
 		steer->sf = sw_default_sf_params();
 		bad = sw__read_attrs2(ld, node, sf_attrs, &steer->sf, extra, extra_base);
+	} else if (sw__is_element(node, "csm")) {
+		steer->law = SW_LAW_CSM;
+		steer->csm = sw_default_csm_params();
+		bad = sw__read_attrs2(ld, node, csm_attrs, &steer->csm, extra, extra_base);
 	} else {
 		steer->law = SW_LAW_WALL;
 		steer->wall = sw_default_wall_params();

@@ -4,6 +4,7 @@
  * valid document), each finished object is handed to the builder.  Automata the scenario uses
  * (<behaviours>) are loaded and compiled here, before the world and the agents that refer to
  * them; a <group> passes its behaviour, law, personality and bindings to its agents. */
+#include <math.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -447,15 +448,24 @@ static void read_signal(sw__loader *ld, xmlNodePtr node)
 
 typedef struct {
 	int dimensions;
+	double periodic_x;
 } world_fields;
 
 static const sw__attr_spec world_attrs[] = {
-    {"dimensions", SW__A_INT, offsetof(world_fields, dimensions), 0, NULL, 0}, SW__END};
+    {"dimensions", SW__A_INT, offsetof(world_fields, dimensions), 0, NULL, 0},
+    {"periodic-x", SW__A_NUMBER, offsetof(world_fields, periodic_x), 0, NULL, 0}, SW__END};
 
 static void read_world(sw__loader *ld, xmlNodePtr node)
 {
-	world_fields wf = {2};
+	world_fields wf = {2, NAN};
 	if (sw__read_attrs(ld, node, world_attrs, &wf) == 0) {
+		if (!isnan(wf.periodic_x)) {
+			if (!(wf.periodic_x > 0.0) || !isfinite(wf.periodic_x))
+				sw__walk_error(ld, node, "periodic-x is %g; expected a positive "
+						   "length (the period of x, m)", wf.periodic_x);
+			else if (ld->m)
+				sw_model_set_periodic_x(ld->m, wf.periodic_x, sw__node_line(node));
+		}
 		if (wf.dimensions == 3) {
 			ld->dim3 = 1; /* docs/models.md section 1.5 (model/model3.c) */
 			if (ld->m)

@@ -1,6 +1,6 @@
 /* model/advice.c - warnings about settings that run, but badly (sw_model_finalize).
  *
- * The time-to-collision and social-force laws switch: hard walls cap a velocity component,
+ * The time-to-collision, social-force and collision-free speed laws switch: hard walls cap a velocity component,
  * perception takes obstacles in and out, forces are capped.  An adaptive GSL stepper meets each
  * switch with a step shrunk to its tolerance: one agent among ten discs took five minutes for a
  * minute of simulated time with rk4 at the default tolerances, against a tenth of a second with
@@ -11,7 +11,12 @@
 
 static const char *switching_law(const sw_steer_def *d)
 {
-	return d->law == SW_LAW_TTC ? "<ttc>" : d->law == SW_LAW_SF ? "<sf>" : NULL;
+	switch (d->law) {
+	case SW_LAW_TTC: return "<ttc>";
+	case SW_LAW_SF: return "<sf>";
+	case SW_LAW_CSM: return "<csm>";
+	default: return NULL;
+	}
 }
 
 void sw__advise_integrator(const sw_model *m, sw_diag *diag)

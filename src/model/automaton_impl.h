@@ -107,6 +107,9 @@ int sw__check_fields(const sw_model *m, sw_diag *diag);
 int sw__check_agent3(const sw_model *m, const sw_agent_def *def, const char *what, sw_diag *diag);
 int sw__check_model3(const sw_model *m, sw_diag *diag);
 
+/** Periodic-world checks at finalisation (model/periodic.c): what the seam would break. */
+int sw__check_periodic(const sw_model *m, sw_diag *diag);
+
 /* Warns about settings that run, but badly: a switching law (<ttc>, <sf>) under an adaptive
  * stepper (advice.c).  Never an error. */
 void sw__advise_integrator(const sw_model *m, sw_diag *diag);

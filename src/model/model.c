@@ -455,6 +455,21 @@ static void check_sf(checker *c, const sw_sf_params *p)
 	positive(c, "sf v-min", p->v_min);
 }
 
+static void check_csm(checker *c, const sw_csm_params *p)
+{
+	nonneg(c, "csm v0", p->v0);
+	if (p->v0 > TTC_V_PREF_MAX)
+		bad(c, "csm v0", p->v0, "a speed of at most 15 m/s");
+	positive(c, "csm time-gap", p->time_gap);
+	nonneg(c, "csm a", p->a);
+	positive(c, "csm d", p->d);
+	nonneg(c, "csm a-wall", p->a_wall);
+	positive(c, "csm d-wall", p->d_wall);
+	positive(c, "csm range", p->range);
+	nonneg(c, "csm t-arrive", p->t_arrive);
+	nonneg(c, "csm t-contact", p->t_contact);
+}
+
 int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const char *what,
 		     sw_diag *diag)
 {
@@ -466,7 +481,8 @@ int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const 
 	case SW_LAW_WALL: check_wall(&c, &def->wall); break;
 	case SW_LAW_TTC: check_ttc(&c, &def->ttc); break;
 	case SW_LAW_SF: check_sf(&c, &def->sf); break;
-	default: bad(&c, "law", def->law, "glm, fw, potential, wall, ttc or sf");
+	case SW_LAW_CSM: check_csm(&c, &def->csm); break;
+	default: bad(&c, "law", def->law, "glm, fw, potential, wall, ttc, sf or csm");
 	}
 	return c.bad ? SW_EINPUT : SW_SUCCESS;
 }
@@ -981,6 +997,8 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 	if (sw__check_fields(m, diag) != SW_SUCCESS)
 		badf = 1;
 	if (sw__check_model3(m, diag) != SW_SUCCESS) /* model3.c */
+		badf = 1;
+	if (sw__check_periodic(m, diag) != SW_SUCCESS) /* periodic.c */
 		badf = 1;
 	if (badf)
 		return SW_EINPUT;

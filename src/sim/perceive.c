@@ -176,30 +176,45 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 	}
 	if (m->run.agents_perceive) {
 		/* Other agents at their start-of-step positions: through the grid when it is on
-		 * (same candidates in the same order as the loop over every agent). */
-		int *cand = NULL, nc = w->n;
-		if (w->grid_on)
-			nc = sw__grid_query((struct sw_world *)w, i, p,
-					    a->perception + a->radius + w->grid_rmax, &cand);
+		 * (same candidates in the same order as the loop over every agent).  In a periodic
+		 * world each agent is seen at its nearest image, and near the seam the grid is asked
+		 * a second time at the image of p beyond it (model/periodic.c makes the strip longer
+		 * than twice the reach, so no agent is found twice). */
+		double reach = a->perception + a->radius + w->grid_rmax, L = m->periodic_x;
+		int passes = 1;
+		sw_vec2 q[2] = {p, p};
+		if (L > 0.0 && w->grid_on && (p.x < reach || p.x > L - reach)) {
+			q[1].x = p.x < reach ? p.x + L : p.x - L;
+			passes = 2;
+		}
 		/* The agent steered to is the target, not an obstacle: a chaser does not keep a
 		 * safety distance from what it chases. */
 		int chased = w->tkind[i] == TGT_AGENT ? w->tindex[i] : -1;
-		for (int k = 0; k < nc && n < cap; k++) {
-			int j = cand ? cand[k] : k;
-			if (j == i || j == chased || sw__gone(w, j))
-				continue;
-			const double *yj = w->snap + 2 * (size_t)j;
-			sw_vec2 d = sw_v2(yj[0] - p.x, yj[1] - p.y);
-			double rj = sw__radius(w, j);
-			double c = sw_v2_len(d) - rj - a->radius;
-			if (c <= a->perception &&
-			    (n_occl == 0 || visible(w, t, p, sw_v2(yj[0], yj[1]), n_occl))) {
-				put(&buf[n], d, rj, c, -1 - j);
-				if (w->snap_h) {
-					buf[n].hx = w->snap_h[2 * (size_t)j];
-					buf[n].hy = w->snap_h[2 * (size_t)j + 1];
+		for (int pass = 0; pass < passes; pass++) {
+			int *cand = NULL, nc = w->n;
+			if (w->grid_on)
+				nc = sw__grid_query((struct sw_world *)w, i, q[pass], reach, &cand);
+			for (int k = 0; k < nc && n < cap; k++) {
+				int j = cand ? cand[k] : k;
+				if (j == i || j == chased || sw__gone(w, j))
+					continue;
+				const double *yj = w->snap + 2 * (size_t)j;
+				sw_vec2 d = sw_v2(yj[0] - p.x, yj[1] - p.y);
+				if (L > 0.0)
+					d.x -= L * nearbyint(d.x / L);
+				double rj = sw__radius(w, j);
+				double c = sw_v2_len(d) - rj - a->radius;
+				if (c <= a->perception &&
+				    (n_occl == 0 ||
+				     visible(w, t, p, L > 0.0 ? sw_v2_add(p, d) : sw_v2(yj[0], yj[1]),
+					     n_occl))) {
+					put(&buf[n], d, rj, c, -1 - j);
+					if (w->snap_h) {
+						buf[n].hx = w->snap_h[2 * (size_t)j];
+						buf[n].hy = w->snap_h[2 * (size_t)j + 1];
+					}
+					n++;
 				}
-				n++;
 			}
 		}
 	}

@@ -169,6 +169,7 @@ double sw__speed_bound(const struct sw_world *w, int u, int mode, const double *
 	 * speeds and the preferred speed, which no tested scene has exceeded within a step */
 	case SW_LAW_TTC: return 2.0 * fmax(ends, d->ttc.v_pref);
 	case SW_LAW_SF: return 2.0 * fmax(ends, d->sf.v0);
+	case SW_LAW_CSM: return fmax(ends, d->csm.v0); /* |x'| = V(s) <= v0, walls only cut */
 	default: return INFINITY;
 	}
 }

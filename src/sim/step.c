@@ -823,6 +823,13 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 		return st; /* failed agents are back at t0; the others took their step */
 	w->t = t1;
 	w->steps++;
+	if (m->periodic_x > 0.0) /* a periodic world: back into the strip 0 <= x < L */
+		for (int i = 0; i < w->n; i++) {
+			double *x = &w->y[w->off[i] + SW_STATE_X];
+			*x -= m->periodic_x * floor(*x / m->periodic_x);
+			if (*x >= m->periodic_x) /* rounding of a tiny negative x */
+				*x = 0.0;
+		}
 	/* 3. Outputs and metrics use the time-t1 positions of every agent. */
 	sw__snapshot(w);
 	/* 4. Sensing at t1. */

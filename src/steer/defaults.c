@@ -90,6 +90,7 @@ sw_steer_def sw_default_steer_def(void)
 	    .wall = sw_default_wall_params(),
 	    .ttc = sw_default_ttc_params(),
 	    .sf = sw_default_sf_params(),
+	    .csm = sw_default_csm_params(),
 	    .field = "",
 	    .lookahead = 2.0,
 	};
@@ -137,6 +138,24 @@ sw_sf_params sw_default_sf_params(void)
 	return p;
 }
 
+/* Tordeux, Chraibi & Seyfried (2016): the time gap and the repulsion of neighbours (a, D) of their
+ * simulations; walls (a_wall, d_wall) as JuPedSim implements the generalised model; the free speed
+ * is Weidmann's (1993), the fundamental diagram's free-flow end; range, t_arrive and t_contact are
+ * swerve's (docs/models.md section 9). */
+sw_csm_params sw_default_csm_params(void)
+{
+	sw_csm_params p = {.v0 = 1.34,
+			   .time_gap = 1.0,
+			   .a = 5.0,
+			   .d = 0.1,
+			   .a_wall = 5.0,
+			   .d_wall = 0.02,
+			   .range = 2.0,
+			   .t_arrive = 0.0,
+			   .t_contact = 0.1};
+	return p;
+}
+
 const char *sw_law_name(sw_law law)
 {
 	switch (law) {
@@ -146,6 +165,7 @@ const char *sw_law_name(sw_law law)
 	case SW_LAW_WALL: return "wall";
 	case SW_LAW_TTC: return "ttc";
 	case SW_LAW_SF: return "sf";
+	case SW_LAW_CSM: return "csm";
 	}
 	return "unknown";
 }
@@ -187,6 +207,11 @@ int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q)
 		const sw_sf_params *x = &p->sf, *y = &q->sf;
 		return EQ(tau) && EQ(v0) && EQ(a) && EQ(b) && EQ(k) && EQ(kappa) && EQ(mass) &&
 		       EQ(lambda) && EQ(range) && EQ(v_min);
+	}
+	case SW_LAW_CSM: {
+		const sw_csm_params *x = &p->csm, *y = &q->csm;
+		return EQ(v0) && EQ(time_gap) && EQ(a) && EQ(d) && EQ(a_wall) && EQ(d_wall) &&
+		       EQ(range) && EQ(t_arrive) && EQ(t_contact);
 	}
 	default: {
 		const sw_wall_params *x = &p->wall, *y = &q->wall;

@@ -824,7 +824,8 @@ static int check_ctx(const sw_steer_def *def, const sw_personality *pers, const 
 	case SW_LAW_PF:
 	case SW_LAW_WALL: break;
 	case SW_LAW_TTC: /* no symbolic form yet (export refuses them, export/network.c) */
-	case SW_LAW_SF: return 0;
+	case SW_LAW_SF:
+	case SW_LAW_CSM: return 0;
 	default: return 0;
 	}
 	for (int k = 0; k < SW_STATE_DIM; k++)
@@ -859,7 +860,8 @@ int sw_steer_emit(const sw_steer_def *def, const sw_personality *pers, const sw_
 	case SW_LAW_PF: st = emit_pf(&e, &def->pf, out); break;
 	case SW_LAW_WALL: st = emit_wall(&e, &def->wall, out); break;
 	case SW_LAW_TTC:
-	case SW_LAW_SF: break; /* refused by check_ctx */
+	case SW_LAW_SF:
+	case SW_LAW_CSM: break; /* refused by check_ctx */
 	}
 	/* Entries a law leaves alone have derivative 0 (a NULL among the others is a failure). */
 	static const unsigned touched[4] = {[SW_LAW_GLM] = 0x7fu,

@@ -7,7 +7,8 @@
  * changes the law's parameters once per agent (sw_glm_with_personality(), applied by the model
  * when agents are finalised) and applying it again here would compound it.  Agility and mass only
  * act on the GLM law; FW has its own turning-rate state and both FW and PF move at constant speed;
- * TTC and SF integrate speed and heading as second-order laws (their own inertia and relaxation).
+ * TTC and SF integrate speed and heading as second-order laws (their own inertia and relaxation);
+ * CSM is first order in the position (speed and heading algebraic).
  * Traits outside [0, 1] are clamped. */
 /* sincos() (a GNU extension of the C library): one call instead of sin and cos on the path that
  * runs once per agent and step. */
@@ -102,6 +103,16 @@ static void sf_rhs(const sw_sf_params *p, const sw_situation *s, const double y[
 	dydt[SW_STATE_Y] = v * e[1];
 }
 
+/* CSM: first order; the position moves with the model's velocity less what would close on a
+ * static obstacle faster than its clearance / t_contact.  Heading and speed are algebraic
+ * (sw_steer_algebraic). */
+static void csm_rhs(const sw_csm_params *p, const sw_situation *s, const double y[], double dydt[])
+{
+	double u[2];
+	sw_csm_velocity(p, s, y[SW_STATE_PHI], u);
+	sw__hard_walls(p->t_contact, p->range, s, u, &dydt[SW_STATE_X]);
+}
+
 /* PF: direction of steepest descent of U; y[PHI] when the gradient vanishes. */
 static double pf_heading(const sw_pf_params *p, const sw_situation *s, double phi)
 {
@@ -145,6 +156,7 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 	}
 	case SW_LAW_TTC: ttc_rhs(&def->ttc, s, y, dydt); break;
 	case SW_LAW_SF: sf_rhs(&def->sf, s, y, dydt); break;
+	case SW_LAW_CSM: csm_rhs(&def->csm, s, y, dydt); break;
 	default: return SW_EUSAGE;
 	}
 
@@ -174,5 +186,13 @@ void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers, con
 		y[SW_STATE_V] = fmax(y[SW_STATE_V], 0.0);
 		break;
 	case SW_LAW_SF: break; /* signed speed, all state */
+	case SW_LAW_CSM: { /* the velocity of the end state (walls cut), as speed and heading */
+		double u[2], c[2];
+		double phi = sw_csm_velocity(&def->csm, s, y[SW_STATE_PHI], u);
+		sw__hard_walls(def->csm.t_contact, def->csm.range, s, u, c);
+		y[SW_STATE_V] = sqrt(c[0] * c[0] + c[1] * c[1]);
+		y[SW_STATE_PHI] = phi;
+		break;
+	}
 	}
 }

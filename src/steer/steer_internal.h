@@ -67,6 +67,12 @@ int sw__glm_simd_force(int width);
 int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, double sphi,
 				double cphi, sw__glm_obs_sums *out, double *each);
 
+/* Hard walls (<ttc>, <csm>): u less, for each static obstacle percept within range (in two passes,
+ * for corners), the part of its component towards the obstacle beyond max(clearance, 0) /
+ * t_contact, into out (which may not alias u); out = u when t_contact <= 0. */
+void sw__hard_walls(double t_contact, double range, const sw_situation *s, const double u[2],
+		    double out[2]);
+
 /* x clamped to [0, 1]; NaN maps to 0. */
 static inline double sw__unit(double x)
 {

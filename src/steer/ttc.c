@@ -26,7 +26,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "swerve/steer.h"
+#include "steer_internal.h"
 
 double sw_ttc_tau(const double x[2], const double v[2], double r)
 {
@@ -121,25 +121,31 @@ void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double ve
 	acc[1] = ay;
 }
 
-void sw_ttc_wall_velocity(const sw_ttc_params *p, const sw_situation *s, const double u[2],
-			  double out[2])
+void sw__hard_walls(double t_contact, double range, const sw_situation *s, const double u[2],
+		    double out[2])
 {
 	out[0] = u[0];
 	out[1] = u[1];
-	if (!(p->t_contact > 0.0))
+	if (!(t_contact > 0.0))
 		return;
 	/* Two passes: at a corner the second wall's cut may undo part of the first's. */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < s->n_obs; i++) {
 			const sw_percept *o = &s->obs[i];
-			if (o->id < 0 || !(o->dist > 0.0) || !(o->clearance <= p->range))
+			if (o->id < 0 || !(o->dist > 0.0) || !(o->clearance <= range))
 				continue;
 			double nx = o->dx / o->dist, ny = o->dy / o->dist;
-			double cap = fmax(o->clearance, 0.0) / p->t_contact;
+			double cap = fmax(o->clearance, 0.0) / t_contact;
 			double excess = out[0] * nx + out[1] * ny - cap;
 			if (excess > 0.0) {
 				out[0] -= excess * nx;
 				out[1] -= excess * ny;
 			}
 		}
+}
+
+void sw_ttc_wall_velocity(const sw_ttc_params *p, const sw_situation *s, const double u[2],
+			  double out[2])
+{
+	sw__hard_walls(p->t_contact, p->range, s, u, out);
 }
