@@ -17,5 +17,7 @@ void bench_crowd_ttc(int n);
 void bench_flock3d(void);
 /** Cost of event detection: behaviour agents with 0, 1 and 5 distance guards (bench_events.c). */
 void bench_events(const char *only_integrator /* NULL: euler and rk4 */);
+/** One case of bench_events (0 to 5 guards), best of `reps` runs (for profiling). */
+void bench_events_one(const char *integrator, int guards, int reps);
 
 #endif

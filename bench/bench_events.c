@@ -18,7 +18,7 @@
 #define N_AG 1000
 #define STEPS 200
 
-static double run_case(int guards, const char *integrator)
+static double run_case(int guards, const char *integrator, int reps)
 {
 	static char xml[N_AG * 700 + 8000];
 	int len = 0;
@@ -73,7 +73,7 @@ static double run_case(int guards, const char *integrator)
 		return 0.0;
 	}
 	double best = 1e300;
-	for (int rep = 0; rep < 3; rep++) {
+	for (int rep = 0; rep < reps; rep++) {
 		sw_world *w = NULL;
 		if (sw_world_create(m, &w, &d) != SW_SUCCESS)
 			break;
@@ -95,10 +95,17 @@ void bench_events(const char *only)
 	for (int k = 0; k < 2; k++) {
 		if (only && strcmp(only, integ[k]) != 0)
 			continue;
-		double none = run_case(0, integ[k]), one = run_case(1, integ[k]),
-		       five = run_case(5, integ[k]);
+		double none = run_case(0, integ[k], 3), one = run_case(1, integ[k], 3),
+		       five = run_case(5, integ[k], 3);
 		printf("events %-5s %d agents, 5 marks 0.12-0.6 m off: no guard %6.0f ns, one "
 		       "distance guard %6.0f ns, five %6.0f ns per agent-step (five / none %.2f)\n",
 		       integ[k], N_AG, none, one, five, five / none);
 	}
+}
+
+void bench_events_one(const char *integrator, int guards, int reps)
+{
+	printf("events %-5s %d agents, %d distance guard%s: %6.0f ns per agent-step (best of %d)\n",
+	       integrator, N_AG, guards, guards == 1 ? "" : "s", run_case(guards, integrator, reps),
+	       reps);
 }

@@ -173,6 +173,11 @@ int main(int argc, char **argv)
 		bench_events(argc > 2 ? argv[2] : NULL);
 		return 0;
 	}
+	/* `bench_swerve events-one euler|rk4 GUARDS [REPS]`: one case of it (for profiling). */
+	if (argc > 3 && strcmp(argv[1], "events-one") == 0) {
+		bench_events_one(argv[2], atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 3);
+		return 0;
+	}
 	int sizes[] = {1, 10, 100, 1000};
 	for (int k = 0; k < 4; k++)
 		bench_rhs(SW_LAW_GLM, sizes[k]);

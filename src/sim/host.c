@@ -48,7 +48,7 @@ static int object_point(const host_ctx *c, int j, sw_vec2 p, sw_vec2 *out, int *
 	*kind = a->params[j].kind;
 	switch (*kind) {
 	case SW_PARAM_TARGET:
-		*out = sw_model_target_position(m, idx, c->t);
+		*out = sw__target_at(c->w, idx, c->t);
 		return idx;
 	case SW_PARAM_AGENT: {
 		const double *yj = c->w->snap + 2 * (size_t)idx;
@@ -131,13 +131,18 @@ static sw_vec2 past_position(const struct sw_world *w, int u, double tau, sw_vec
 	return later; /* older than the history: its oldest position */
 }
 
+/* The evaluating unit's radius (0 for a signal). */
+static double radius(const host_ctx *c)
+{
+	return c->u < c->w->n ? c->w->m->agents[c->u].radius : 0.0;
+}
+
 static double host_value(void *ctx, int func, const int *names, const double *args, int margin)
 {
 	host_ctx *c = ctx;
 	struct sw_world *w = c->w;
 	const sw_model *m = w->m;
 	sw_vec2 p = sw_v2(c->y[SW_STATE_X], c->y[SW_STATE_Y]), q;
-	double r = c->u < w->n ? m->agents[c->u].radius : 0.0;
 	int kind;
 	if (w->dim3 && c->u < w->n && (func == SW_HF_DIST || func == SW_HF_NEIGHBORS)) {
 		/* 3-D world: dist(target or agent) and neighbors(r) measure in 3-D (space3.c) */
@@ -151,7 +156,7 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 	case SW_HF_DIST: {
 		int idx = object_point(c, names[0], p, &q, &kind);
 		if (kind == SW_PARAM_OBSTACLE)
-			return sw_model_obstacle_clearance(m, idx, c->t, p, r);
+			return sw_model_obstacle_clearance(m, idx, c->t, p, radius(c));
 		if (kind == SW_PARAM_REGION)
 			return fmax(0.0, -region_margin(m, idx, p));
 		return sw_v2_dist(p, q);
@@ -170,7 +175,7 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		return margin ? d : d > 0.0;
 	}
 	case SW_HF_CLEARANCE:
-		return sw__nearest_clearance(w, c->u, c->t, p, r);
+		return sw__nearest_clearance(w, c->u, c->t, p, radius(c));
 	case SW_HF_NEIGHBORS:
 	case SW_HF_ONCOMING: {
 		/* Through the neighbour grid when there is one (its candidates include every
@@ -237,18 +242,30 @@ static double host_margin(void *ctx, int func, const int *names, const double *a
 	return host_value(ctx, func, names, args, 1);
 }
 
-double sw__eval(struct sw_world *w, int u, double t, const double *y, const sw_expr *e)
+double sw__eval_in(struct sw_world *w, int u, double t, const double *y, const double *slots,
+		   const sw_expr *e)
 {
 	host_ctx c = {w, u, t, y};
 	sw_expr_env env = {host_call, host_margin, &c};
-	return sw_expr_eval(e, sw__slots(w, u, t, y), &env);
+	return sw_expr_eval(e, slots, &env);
+}
+
+double sw__margin_in(struct sw_world *w, int u, double t, const double *y, const double *slots,
+		     const sw_expr *e)
+{
+	host_ctx c = {w, u, t, y};
+	sw_expr_env env = {host_call, host_margin, &c};
+	return sw_expr_margin(e, slots, &env);
+}
+
+double sw__eval(struct sw_world *w, int u, double t, const double *y, const sw_expr *e)
+{
+	return sw__eval_in(w, u, t, y, sw__slots(w, u, t, y), e);
 }
 
 double sw__margin(struct sw_world *w, int u, double t, const double *y, const sw_expr *e)
 {
-	host_ctx c = {w, u, t, y};
-	sw_expr_env env = {host_call, host_margin, &c};
-	return sw_expr_margin(e, sw__slots(w, u, t, y), &env);
+	return sw__margin_in(w, u, t, y, sw__slots(w, u, t, y), e);
 }
 
 void sw__history_push(struct sw_world *w)

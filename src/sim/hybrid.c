@@ -9,7 +9,13 @@
  * finds the first instant it becomes true (guards are false at the interval's start), along the
  * flow re-integrated from the interval's start, to run.event_tol - also when the guard is true
  * only for a moment inside the interval and false again at t1.  A guard with no rate bound is
- * compared at t1 only (docs/automata-format.md lists which are covered).  The earliest instant
+ * compared at t1 only (docs/automata-format.md lists which are covered).  A guard far from true
+ * is not evaluated at every step end: with its margin m (or a bound on it) at the end of the
+ * unit's last step and its rate bound L, m1 <= m + L h at the end of a step of length h that starts
+ * where the last one ended, so m + 2 L h < 0 proves the test m1 + L h < 0 below without
+ * evaluating m1, and m + L h is carried on as the bound (only while the mode, the position and the
+ * speed bound allow it, and never for a margin reading another agent, who moves between steps);
+ * the instants found are bit for bit those of evaluating every margin.  The earliest instant
  * wins; at equal instants the transition listed first in the file wins.  The unit is then placed
  * at that instant, resets are applied with pre-jump values on the right, time_in_mode restarts,
  * and the new mode's guards are evaluated at the same instant: chains are allowed, more than
@@ -22,6 +28,7 @@
  * error, reported at the located instant. */
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -153,40 +160,110 @@ int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag)
 }
 
 /* A guard's margin in sw__locate's form: > 0 exactly when true (a comparison true at equality
- * gives +DBL_MIN there). */
-static double guard_margin(struct sw_world *w, int u, double t0, double t, const double *y,
-			   const void *guard)
+ * gives +DBL_MIN there); slots: sw__slots(w, u, t, y). */
+static double guard_value(struct sw_world *w, int u, double t, const double *y,
+			  const double *slots, const sw_expr *guard)
 {
-	(void)t0;
-	double g = sw__margin(w, u, t, y, guard);
-	if (g == 0.0 && sw__eval(w, u, t, y, guard) != 0.0)
+	double g = sw__margin_in(w, u, t, y, slots, guard);
+	if (g == 0.0 && sw__eval_in(w, u, t, y, slots, guard) != 0.0)
 		g = DBL_MIN;
 	return g;
 }
 
 /* An invariant's "left" margin: > 0 exactly when the invariant is false. */
-static double leave_margin(struct sw_world *w, int u, double t0, double t, const double *y,
-			   const void *inv)
+static double leave_value(struct sw_world *w, int u, double t, const double *y,
+			  const double *slots, const sw_expr *inv)
 {
-	(void)t0;
-	double g = -sw__margin(w, u, t, y, inv);
-	if (g == 0.0 && sw__eval(w, u, t, y, inv) == 0.0)
+	double g = -sw__margin_in(w, u, t, y, slots, inv);
+	if (g == 0.0 && sw__eval_in(w, u, t, y, slots, inv) == 0.0)
 		g = DBL_MIN;
 	return g;
 }
 
-/* The first instant in (t0, t1] at which expression e's margin (guard_margin or leave_margin)
- * becomes positive along u's flow from (t0, y0) to (t1, y1) (speed bound v), or INFINITY. */
-static int first(struct sw_world *w, int u, double t0, double t1, const double *y0,
-		 const double *y1, double v, sw__margin_fn fn, const sw_expr *e, double *tstar)
+/* The two as sw__locate's margin functions. */
+static double guard_margin(struct sw_world *w, int u, double t0, double t, const double *y,
+			   const void *guard)
 {
-	double rate = sw__rate_bound(w, u, e, v), m1 = fn(w, u, t0, t1, y1, e);
+	(void)t0;
+	return guard_value(w, u, t, y, sw__slots(w, u, t, y), guard);
+}
+
+static double leave_margin(struct sw_world *w, int u, double t0, double t, const double *y,
+			   const void *inv)
+{
+	(void)t0;
+	return leave_value(w, u, t, y, sw__slots(w, u, t, y), inv);
+}
+
+/* Whether bound b proves that the old test below (m1 <= 0 and m1 + rate h < 0, at the end of a
+ * step of length h from the bound's instant) holds without evaluating m1: m1 <= b->m + b->rate h,
+ * so b->m + 2 b->rate h < 0 suffices; the relative allowance covers the rounding of the margins
+ * (well below 1e-6 of them). */
+static int proved_false(const sw_margin_bound *b, double h)
+{
+	double reach = b->m + 2.0 * b->rate * h;
+	return reach < -1e-6 * (fabs(b->m) + 2.0 * b->rate * h);
+}
+
+/* The first instant in (t0, t1] at which expression e's margin (an invariant's "left" margin
+ * when leave, else a guard's) becomes positive along u's flow from (t0, y0) to (t1, y1) (speed
+ * bound v), or INFINITY.  *s1 holds the slots of (t1, y1), shared by the unit's guards, or NULL
+ * when they have to be filled; it is reset to NULL when the search overwrites them.  b: e's
+ * bound, carried from the previous step when `carried`, updated for t1. */
+static int first(struct sw_world *w, int u, double t0, double t1, const double *y0,
+		 const double *y1, double v, int leave, const sw_expr *e, const double **s1,
+		 sw_margin_bound *b, int carried, double *tstar)
+{
 	*tstar = INFINITY;
+	if (carried && b->steady && v <= b->v && proved_false(b, t1 - t0)) {
+		b->m += b->rate * (t1 - t0); /* the rate bound only grows with v */
+		return SW_SUCCESS;
+	}
+	if (!*s1)
+		*s1 = sw__slots(w, u, t1, y1);
+	int steady;
+	double rate = sw__rate_bound(w, u, e, v, &steady);
+	double m1 = leave ? leave_value(w, u, t1, y1, *s1, e) : guard_value(w, u, t1, y1, *s1, e);
+	*b = (sw_margin_bound){m1, rate, v, steady};
 	if (!(m1 > 0.0) && !(m1 + rate * (t1 - t0) >= 0.0))
 		return SW_SUCCESS; /* false throughout (m <= m1 + rate (t1 - t) < 0), or no bound and
 				      compared at the ends only; either way m0 is not needed */
+	*s1 = NULL; /* the margins below fill the slots for other instants */
+	sw__margin_fn fn = leave ? leave_margin : guard_margin;
 	double m0 = fn(w, u, t0, t0, y0, e);
-	return sw__locate(w, u, t0, t1, y0, m0, m1, rate, fn == leave_margin, fn, e, tstar);
+	return sw__locate(w, u, t0, t1, y0, m0, m1, rate, leave, fn, e, tstar);
+}
+
+int sw__hybrid_alloc(struct sw_world *w)
+{
+	int stride = 0;
+	for (int u = 0; u < w->nu; u++)
+		for (int q = 0; w->aut[u] && q < w->aut[u]->n_modes; q++)
+			if (w->aut[u]->modes[q].trans_count + 1 > stride)
+				stride = w->aut[u]->modes[q].trans_count + 1;
+	w->carry = NULL;
+	w->carry_stride = stride;
+	if (stride == 0)
+		return SW_SUCCESS; /* no automaton unit */
+	size_t nu = (size_t)w->nu;
+	w->carry = malloc(nu * sizeof *w->carry + nu * (size_t)stride * sizeof(sw_margin_bound));
+	if (!w->carry)
+		return SW_ENOMEM;
+	for (size_t u = 0; u < nu; u++)
+		w->carry[u] = (sw_carry){NAN, 0.0, 0.0, -1};
+	return SW_SUCCESS;
+}
+
+void sw__hybrid_free(struct sw_world *w)
+{
+	free(w->carry);
+	w->carry = NULL;
+}
+
+/* Unit u's bounds (after the nu sw_carry entries of the same block). */
+static sw_margin_bound *bounds_of(const struct sw_world *w, int u)
+{
+	return (sw_margin_bound *)(w->carry + w->nu) + (size_t)u * (size_t)w->carry_stride;
 }
 
 int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag *diag)
@@ -196,6 +273,13 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 	int dim = w->dim[u];
 	double t = t0;
 	int first_mode = w->mode[u];
+	/* The guards' bounds from the end of the unit's last step carry over when this step starts
+	 * where that one ended (nothing moved the unit in between); invalid until this step ends. */
+	sw_carry *cu = &w->carry[u];
+	sw_margin_bound *mb = bounds_of(w, u);
+	int carried = cu->t == t0 && cu->mode == w->mode[u] && cu->x == y[SW_STATE_X] &&
+		      cu->y == y[SW_STATE_Y];
+	cu->t = NAN;
 	for (int guard_jumps = 0; t < t1; guard_jumps++) {
 		if (guard_jumps >= SW_ZENO_STEP) {
 			const struct sw_automaton *a = w->aut[u];
@@ -216,11 +300,13 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 		const sw_amode *md = &a->modes[w->mode[u]];
 		const sw_atrans *best = NULL;
 		double tbest = INFINITY, ts, v = sw__speed_bound(w, u, w->mode[u], y0, y);
+		const double *s1 = NULL; /* slots of (t1, y), filled by the first guard */
 		for (int k = md->trans_first; k < md->trans_first + md->trans_count; k++) {
 			const sw_atrans *tr = &a->trans[k];
 			if (!tr->guard)
 				continue;
-			st = first(w, u, t, t1, y0, y, v, guard_margin, tr->guard, &ts);
+			st = first(w, u, t, t1, y0, y, v, 0, tr->guard, &s1, &mb[k - md->trans_first],
+				   carried, &ts);
 			if (st != SW_SUCCESS)
 				return st;
 			if (ts < tbest) { /* strict: at equal instants document order wins */
@@ -232,7 +318,8 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 			/* Left before any guard fires: an error at that instant (the located
 			 * instant is one where the invariant is false), unless a transition is
 			 * enabled there after all. */
-			st = first(w, u, t, t1, y0, y, v, leave_margin, md->invariant, &ts);
+			st = first(w, u, t, t1, y0, y, v, 1, md->invariant, &s1,
+				   &mb[md->trans_count], carried, &ts);
 			if (st != SW_SUCCESS)
 				return st;
 			if (ts < tbest) {
@@ -245,12 +332,15 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 					if ((st = settle(w, u, ts, y, diag)) != SW_SUCCESS)
 						return st; /* reports the violation */
 					t = ts;
+					carried = 0;
 					continue;
 				}
 			}
 		}
-		if (!best)
+		if (!best) {
+			*cu = (sw_carry){t1, y[SW_STATE_X], y[SW_STATE_Y], w->mode[u]};
 			return SW_SUCCESS;
+		}
 		memcpy(y, y0, (size_t)dim * sizeof *y);
 		if ((st = sw__integrate(w, u, t, tbest, y)) != SW_SUCCESS)
 			return st;
@@ -258,6 +348,7 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 		if ((st = settle(w, u, tbest, y, diag)) != SW_SUCCESS)
 			return st;
 		t = tbest;
+		carried = 0;
 	}
 	return SW_SUCCESS;
 }

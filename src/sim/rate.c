@@ -57,7 +57,8 @@ static double motion_speed(const sw_motion *mo)
 }
 
 /* Rate bound of a host call's value (a real function of the agent's position). */
-static double host_rate(const struct sw_world *w, int u, const sw_expr_ast *a, double v)
+static double host_rate(const struct sw_world *w, int u, const sw_expr_ast *a, double v,
+			int *steady)
 {
 	const sw_model *m = w->m;
 	if (u >= w->n)
@@ -70,8 +71,10 @@ static double host_rate(const struct sw_world *w, int u, const sw_expr_ast *a, d
 			return v + motion_speed(&m->targets[idx].motion);
 		if (kind == SW_PARAM_OBSTACLE)
 			return v + motion_speed(&m->obstacles[idx].motion);
+		if (kind == SW_PARAM_AGENT)
+			*steady = 0; /* another agent: its position at the step start, then the next */
 		if (kind == SW_PARAM_AGENT || kind == SW_PARAM_REGION)
-			return v; /* another agent: its position at the step start */
+			return v;
 		return INFINITY;
 	}
 	case SW_HF_INSIDE: return v;
@@ -85,32 +88,68 @@ static double host_rate(const struct sw_world *w, int u, const sw_expr_ast *a, d
 	}
 }
 
-static double rate(const struct sw_world *w, int u, const sw_expr_ast *a, double v)
+/* Rate bound of the value in slot `slot` of unit u in its mode. */
+static double var_rate(const struct sw_world *w, int u, int slot, double v)
 {
-	if (constant(a))
-		return 0.0;
 	const struct sw_automaton *au = w->aut[u];
+	if (slot == SW_STATE_X || slot == SW_STATE_Y)
+		return v;
+	if (slot == SW_SLOT_T || slot == SW_SLOT_TMODE)
+		return 1.0;
+	if (slot > SW_SLOT_TMODE && slot < SW_SLOT_TMODE + 1 + au->n_vars) {
+		int j = slot - SW_SLOT_TMODE - 1;
+		const sw_expr *f = au->modes[w->mode[u]].flows[j];
+		if (au->vars[j].kind == SW_VAR_CLOCK)
+			return 1.0;
+		if (au->vars[j].kind != SW_VAR_REAL || !f)
+			return 0.0;
+		return constant(sw_expr_tree(f)) ? constant_abs(sw_expr_tree(f)) : INFINITY;
+	}
+	return slot >= au->param_slot ? 0.0 : INFINITY; /* parameters, labels */
+}
+
+static double rate(const struct sw_world *w, int u, const sw_expr_ast *a, double v, int *cst,
+		   int *steady);
+
+/* The rate bound of a's value, in one walk of the tree (constant() at every node would walk each
+ * subtree again): *cst is set to 1 when a is a constant (rate 0).  Leaves are handled here,
+ * without a call (most guards are a comparison of a leaf or a host call with a constant). */
+static inline double node_rate(const struct sw_world *w, int u, const sw_expr_ast *a, double v,
+			       int *cst, int *steady)
+{
+	*cst = 0;
+	switch (a->op) {
+	case SW_EXPR_NUM:
+	case SW_EXPR_BOOLEAN:
+	case SW_EXPR_NAME: *cst = 1; return 0.0;
+	case SW_EXPR_HOST: return host_rate(w, u, a, v, steady);
+	case SW_EXPR_VAR: return var_rate(w, u, a->slot, v);
+	default: return rate(w, u, a, v, cst, steady);
+	}
+}
+
+/* node_rate of an operator or a built-in function. */
+static double rate(const struct sw_world *w, int u, const sw_expr_ast *a, double v, int *cst,
+		   int *steady)
+{
+	/* operators and built-in functions: at most three operands */
+	double r[3] = {0.0, 0.0, 0.0};
+	int c[3] = {1, 1, 1}, all = 1;
+	for (int k = 0; k < a->nkid && k < 3; k++) {
+		if (a->kid[k]) {
+			r[k] = node_rate(w, u, a->kid[k], v, &c[k], steady);
+			all &= c[k];
+		}
+	}
+	if (a->nkid > 3) /* none so far */
+		return (*cst = constant(a)) ? 0.0 : INFINITY;
+	if ((*cst = all))
+		return 0.0;
 	const sw_expr_ast *const *k = (const sw_expr_ast *const *)a->kid;
 	switch (a->op) {
-	case SW_EXPR_VAR:
-		if (a->slot == SW_STATE_X || a->slot == SW_STATE_Y)
-			return v;
-		if (a->slot == SW_SLOT_T || a->slot == SW_SLOT_TMODE)
-			return 1.0;
-		if (a->slot > SW_SLOT_TMODE && a->slot < SW_SLOT_TMODE + 1 + au->n_vars) {
-			int j = a->slot - SW_SLOT_TMODE - 1;
-			const sw_expr *f = au->modes[w->mode[u]].flows[j];
-			if (au->vars[j].kind == SW_VAR_CLOCK)
-				return 1.0;
-			if (au->vars[j].kind != SW_VAR_REAL || !f)
-				return 0.0;
-			return constant(sw_expr_tree(f)) ? constant_abs(sw_expr_tree(f)) : INFINITY;
-		}
-		return a->slot >= au->param_slot ? 0.0 : INFINITY; /* parameters, labels */
-	case SW_EXPR_HOST: return host_rate(w, u, a, v);
 	case SW_EXPR_NEG:
 	case SW_EXPR_NOT:
-	case SW_EXPR_ABS: return rate(w, u, k[0], v);
+	case SW_EXPR_ABS: return r[0];
 	case SW_EXPR_ADD:
 	case SW_EXPR_SUB:
 	case SW_EXPR_LT:
@@ -118,36 +157,36 @@ static double rate(const struct sw_world *w, int u, const sw_expr_ast *a, double
 	case SW_EXPR_GT:
 	case SW_EXPR_GE:
 	case SW_EXPR_EQ:
-	case SW_EXPR_NE: return rate(w, u, k[0], v) + rate(w, u, k[1], v);
+	case SW_EXPR_NE: return r[0] + r[1];
 	case SW_EXPR_AND:
 	case SW_EXPR_OR:
 	case SW_EXPR_MIN:
-	case SW_EXPR_MAX: return fmax(rate(w, u, k[0], v), rate(w, u, k[1], v));
+	case SW_EXPR_MAX: return fmax(r[0], r[1]);
 	case SW_EXPR_MUL:
-		if (constant(k[0]))
-			return constant_abs(k[0]) * rate(w, u, k[1], v);
-		if (constant(k[1]))
-			return constant_abs(k[1]) * rate(w, u, k[0], v);
+		if (c[0])
+			return constant_abs(k[0]) * r[1];
+		if (c[1])
+			return constant_abs(k[1]) * r[0];
 		return INFINITY;
 	case SW_EXPR_DIV: {
-		if (!constant(k[1]))
+		if (!c[1])
 			return INFINITY;
 		double lo, hi;
 		if (sw_expr_interval(k[1], NULL, NULL, &lo, &hi) != SW_SUCCESS || !(lo > 0.0 || hi < 0.0))
 			return INFINITY;
-		return rate(w, u, k[0], v) / fmin(fabs(lo), fabs(hi));
+		return r[0] / fmin(fabs(lo), fabs(hi));
 	}
-	case SW_EXPR_IF:
-		if (!constant(k[0]))
-			return INFINITY;
-		return fmax(rate(w, u, k[1], v), rate(w, u, k[2], v));
+	case SW_EXPR_IF: return c[0] ? fmax(r[1], r[2]) : INFINITY;
 	default: return INFINITY;
 	}
 }
 
-double sw__rate_bound(const struct sw_world *w, int u, const sw_expr *e, double v)
+double sw__rate_bound(const struct sw_world *w, int u, const sw_expr *e, double v, int *steady)
 {
-	double r = rate(w, u, sw_expr_tree(e), v);
+	int cst, st = 1;
+	double r = node_rate(w, u, sw_expr_tree(e), v, &cst, &st);
+	if (steady)
+		*steady = st;
 	return r >= 0.0 ? r : INFINITY; /* NaN: none */
 }
 

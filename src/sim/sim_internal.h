@@ -89,6 +89,9 @@ struct sw_world {
 	double *hist;           /* per agent SW_HISTORY x (t, x, y) ring of step-end positions */
 	int hist_len, hist_head;
 	int zeno_max;           /* most jumps of one unit at one instant */
+	struct sw_carry *carry; /* per unit: its guards' margin bounds from step to step (hybrid.c);
+				   NULL without automaton units */
+	int carry_stride;       /* bounds per unit: most guards of a mode, plus the invariant */
 	/* neighbour index of agents (grid.c) */
 	int grid_on;            /* 1: perception of agents uses the grid */
 	double grid_cell, grid_rmax;
@@ -145,6 +148,20 @@ struct sw_world {
 	sw_percept3 *scratch3;  /* 3-D percepts, cap3 = n_prims + n + 1 (never more) */
 	int cap3;
 };
+
+/** A bound on the margin of one guard (or invariant) of a unit at the end of its last step
+ * (hybrid.c): m is at least the margin there, and rate bounds its change while the unit's speed
+ * bound stays at most v. */
+typedef struct sw_margin_bound {
+	double m, rate, v;
+	int steady; /* 0: the margin may jump between steps (it reads other agents' snapshot) */
+} sw_margin_bound;
+
+/** What a unit's bounds belong to: the step end (time, position, mode); t = NAN: none. */
+typedef struct sw_carry {
+	double t, x, y;
+	int mode;
+} sw_carry;
 
 /** A transition event buffered by a thread (delivered after the agents' step, in order). */
 typedef struct sw_tevent {
@@ -301,8 +318,10 @@ int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0
 	       double *tstar);
 /* rate.c */
 /** Bound on |d margin / dt| of boolean (or real) expression e of unit u along its flow in its
- * current mode, with planar speed at most v; INFINITY when none is known. */
-double sw__rate_bound(const struct sw_world *w, int u, const sw_expr *e, double v);
+ * current mode, with planar speed at most v; INFINITY when none is known.  *steady (may be
+ * NULL) is set to 0 when the margin may also jump between steps (it reads another agent, seen
+ * at its step-start position), else 1. */
+double sw__rate_bound(const struct sw_world *w, int u, const sw_expr *e, double v, int *steady);
 /** Bound on unit u's planar speed over a step in mode `mode` from state y0 to y1. */
 double sw__speed_bound(const struct sw_world *w, int u, int mode, const double *y0,
 		       const double *y1);
@@ -315,6 +334,12 @@ double *sw__slots(struct sw_world *w, int u, double t, const double *y);
 /** Evaluates e (value) / its margin for unit u at (t, y). */
 double sw__eval(struct sw_world *w, int u, double t, const double *y, const sw_expr *e);
 double sw__margin(struct sw_world *w, int u, double t, const double *y, const sw_expr *e);
+/** sw__eval and sw__margin with the slot array sw__slots(w, u, t, y) returned (several
+ * expressions of one unit at one instant share it). */
+double sw__eval_in(struct sw_world *w, int u, double t, const double *y, const double *slots,
+		   const sw_expr *e);
+double sw__margin_in(struct sw_world *w, int u, double t, const double *y, const double *slots,
+		     const sw_expr *e);
 /** Mode of signal s at time t within the current step. */
 int sw__signal_mode(const struct sw_world *w, int s, double t);
 /** Records agent i's position at the end of a step (for progress()). */
@@ -341,6 +366,9 @@ int sw__steerbench_restore(struct sw_world *w, const void *data, size_t len);
 int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag *diag);
 /** Enters the initial mode of unit u at time t (fires transitions enabled at t). */
 int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag);
+/** Allocates w->carry (when the world has automaton units); SW_ENOMEM on failure. */
+int sw__hybrid_alloc(struct sw_world *w);
+void sw__hybrid_free(struct sw_world *w);
 /** Sets the steering target of agent i for its current mode at time t. */
 void sw__retarget(struct sw_world *w, int i, double t);
 

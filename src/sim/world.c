@@ -61,6 +61,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->sig_mode0);
 	free(w->switches);
 	free(w->hist);
+	sw__hybrid_free(w);
 	free(w->fast);
 	free(w->agent_rad);
 	free(w->pers);
@@ -356,7 +357,8 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	    !w->fast || !w->occl || (radii_differ && !w->agent_rad) ||
 	    (m->run.leave_when_done && !w->gone) ||
 	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) ||
-	    layout(w) != SW_SUCCESS || (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) ||
+	    layout(w) != SW_SUCCESS || sw__hybrid_alloc(w) != SW_SUCCESS ||
+	    (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) ||
 	    sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw__prim_grid_alloc(w) != SW_SUCCESS ||
 	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
