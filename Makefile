@@ -50,6 +50,7 @@ LIB_SRC := \
 	src/ensemble/property.c src/ensemble/runner.c src/ensemble/stats.c \
 	src/render/trace.c src/render/picture.c src/render/plot.c src/render/scene.c \
 	src/render/scene_png.c src/render/chart.c src/render/series.c src/render/field_svg.c \
+	src/render/table.c src/render/table_plot.c \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/linear.c \
 	src/export/guards.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c \
@@ -198,6 +199,7 @@ test: deps
 	CC="$(CC)" CFLAGS="$(ALL_CFLAGS)" LIBS="$(LIB_A) $(LDLIBS)" sh tests/docs_test.sh $(BUILD)
 	sh tests/cli_bounds.sh $(CLI)
 	sh tests/cli_outputs.sh $(CLI)
+	sh tests/plot_table_test.sh $(CLI)
 	sh tests/clutter_test.sh $(CLI)
 	sh tests/export_inputs_test.sh $(CLI)
 	sh tests/export_guards_test.sh $(CLI)

@@ -324,6 +324,180 @@ START_TEST(non_glm_agent_is_refused)
 }
 END_TEST
 
+/* --- charts of CSV tables (render/table.c, render/table_plot.c) ------------------------- */
+
+/* Weidmann's speed-density relation, transcribed independently of render/table_plot.c. */
+static double weidmann_speed(double rho)
+{
+	return 1.34 * (1.0 - exp(-1.913 * (1.0 / rho - 1.0 / 5.4)));
+}
+
+typedef struct {
+	double mx[16], my[16]; /* marker centres */
+	int n_markers;
+	double cx[512], cy[512]; /* the curve's points */
+	int n_curve;
+	int n_legend;
+	char legend[8][64];
+} chart_info;
+
+static void chart_walk(xmlNodePtr n, chart_info *ci)
+{
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		xmlChar *cls = xmlGetProp(n, BAD_CAST "class");
+		const char *c = cls ? (const char *)cls : "";
+		if (strcmp(c, "marker") == 0 && ci->n_markers < 16) {
+			ci->mx[ci->n_markers] = num_prop(n, "cx");
+			ci->my[ci->n_markers++] = num_prop(n, "cy");
+		} else if (strcmp(c, "curve") == 0) {
+			xmlChar *pts = xmlGetProp(n, BAD_CAST "points");
+			const char *p = pts ? (const char *)pts : "";
+			int used;
+			while (ci->n_curve < 512 && sscanf(p, " %lf,%lf%n", &ci->cx[ci->n_curve],
+							   &ci->cy[ci->n_curve], &used) == 2)
+				ci->n_curve++, p += used;
+			xmlFree(pts);
+		} else if (strcmp(c, "legend") == 0 && ci->n_legend < 8) {
+			xmlChar *t = xmlNodeGetContent(n);
+			snprintf(ci->legend[ci->n_legend++], 64, "%s", (const char *)t);
+			xmlFree(t);
+		}
+		xmlFree(cls);
+		chart_walk(n->children, ci);
+	}
+}
+
+/* A temporary output path that does not exist yet. */
+static void temp_path(char *path)
+{
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	unlink(path);
+}
+
+/* Speeds on Weidmann's curve at densities 1, 2, 3 (rows out of order), charted with the named
+ * curve: each marker lies on the curve's polyline (linear between its samples) within 0.5 px. */
+START_TEST(table_markers_lie_on_the_named_curve)
+{
+	char csv[256];
+	snprintf(csv, sizeof csv, "walker,density,speed\nw,3,%.9f\nw,1,%.9f\nw,2,%.9f\n",
+		 weidmann_speed(3), weidmann_speed(1), weidmann_speed(2));
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_table *t = NULL;
+	ck_assert_int_eq(sw_table_parse(csv, strlen(csv), "fd.csv", &t, &d), SW_SUCCESS);
+	const char *y[] = {"speed"};
+	sw_table_plot_def def = sw_default_table_plot_def();
+	def.x = "density", def.y = y, def.n_y = 1, def.by = "walker", def.curve = "weidmann";
+	char path[] = "/tmp/swerve_table_XXXXXX";
+	temp_path(path);
+	ck_assert_int_eq(sw_plot_table(t, &def, SW_IMAGE_SVG, path, &d), SW_SUCCESS);
+	xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+	unlink(path);
+	ck_assert_ptr_nonnull(doc);
+	chart_info ci;
+	memset(&ci, 0, sizeof ci);
+	chart_walk(xmlDocGetRootElement(doc), &ci);
+	ck_assert_int_eq(ci.n_markers, 3);
+	ck_assert_int_ge(ci.n_curve, 100);
+	ck_assert_int_eq(ci.n_legend, 2);
+	ck_assert_str_eq(ci.legend[0], "w");
+	ck_assert_str_eq(ci.legend[1], "Weidmann (1993)");
+	for (int k = 0; k < 3; k++) {
+		int j = 1;
+		while (j < ci.n_curve - 1 && ci.cx[j] < ci.mx[k])
+			j++;
+		double f = (ci.mx[k] - ci.cx[j - 1]) / (ci.cx[j] - ci.cx[j - 1]);
+		double on = ci.cy[j - 1] + f * (ci.cy[j] - ci.cy[j - 1]);
+		ck_assert_msg(fabs(on - ci.my[k]) < 0.5, "marker %d at y %.2f px, the curve at %.2f px",
+			      k, ci.my[k], on);
+	}
+	xmlFreeDoc(doc);
+	sw_table_free(t);
+}
+END_TEST
+
+/* Quoted fields (a comma, a doubled quote, a line end inside), CRLF, a byte-order mark, blank
+ * lines and spaces around cells; a cell that is not a number is reported at its line:column. */
+START_TEST(table_reader_keeps_cells_and_their_places)
+{
+	static const char csv[] = "\xef\xbb\xbfname, v\r\n\"a,\"\"b\", 1.5\r\n\r\n"
+				  "\"two\nlines\",2\n  plain ,  x\n";
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_table *t = NULL;
+	ck_assert_int_eq(sw_table_parse(csv, strlen(csv), "q.csv", &t, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_table_n_cols(t), 2);
+	ck_assert_int_eq(sw_table_n_rows(t), 3);
+	ck_assert_str_eq(sw_table_col_name(t, 1), "v");
+	ck_assert_str_eq(sw_table_cell(t, 0, 0), "a,\"b");
+	ck_assert_str_eq(sw_table_cell(t, 1, 0), "two\nlines");
+	ck_assert_str_eq(sw_table_cell(t, 2, 0), "plain");
+	ck_assert_ptr_null(sw_table_cell(t, 3, 0));
+	double v[3];
+	ck_assert_int_eq(sw_table_numbers(t, "v", v, &d), SW_EINPUT);
+	ck_assert_int_eq(d.count, 1);
+	ck_assert_str_eq(d.entry[0].file, "q.csv");
+	ck_assert_int_eq(d.entry[0].line, 6);
+	ck_assert_int_eq(d.entry[0].column, 12);
+	ck_assert_int_eq(sw_table_numbers(t, "nothing", v, &d), SW_EINPUT);
+	ck_assert_int_eq(d.entry[1].line, 1);
+	sw_table_free(t);
+	/* the same table without the bad cell reads its numbers */
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_table_parse(csv, strlen(csv) - 13, "q.csv", &t, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_table_numbers(t, "v", v, &d), SW_SUCCESS);
+	ck_assert(v[0] == 1.5 && v[1] == 2.0);
+	sw_table_free(t);
+}
+END_TEST
+
+/* Malformed tables and bad chart columns: SW_EINPUT, one error at the place, nothing written. */
+START_TEST(table_bad_input_is_refused_without_output)
+{
+	static const struct {
+		const char *csv, *x, *y, *by, *curve;
+		int line, column;
+	} cases[] = {
+	    {"", "a", "b", NULL, NULL, 1, 1},
+	    {"a,b\n\n", "a", "b", NULL, NULL, 3, 1},
+	    {"a,b\n1,2,3\n", "a", "b", NULL, NULL, 2, 5},
+	    {"a,,c\n1,2,3\n", "a", "b", NULL, NULL, 1, 3},
+	    {"a,b\n1,\"2\n", "a", "b", NULL, NULL, 2, 3},
+	    {"a,b\n1,2\n", "a", "c", NULL, NULL, 1, 1},
+	    {"a,b\n1,2\n", "a", "b", "c", NULL, 1, 1},
+	    {"a,b\n1,2\n1e999,3\n", "a", "b", NULL, NULL, 3, 1},
+	    {"a,b\n1,2\n", "a", "b", NULL, "x +* 2", 1, 4},
+	    {"a,b\n1,2\n", "a", "b", NULL, "x > 1", 1, 1},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		sw_diag d;
+		sw_diag_init(&d);
+		sw_table *t = NULL;
+		int st = sw_table_parse(cases[k].csv, strlen(cases[k].csv), "bad.csv", &t, &d);
+		char path[] = "/tmp/swerve_table_bad_XXXXXX";
+		temp_path(path);
+		if (st == SW_SUCCESS) {
+			const char *y[] = {cases[k].y};
+			sw_table_plot_def def = sw_default_table_plot_def();
+			def.x = cases[k].x, def.y = y, def.n_y = 1, def.by = cases[k].by;
+			def.curve = cases[k].curve;
+			st = sw_plot_table(t, &def, SW_IMAGE_SVG, path, &d);
+		}
+		ck_assert_msg(st == SW_EINPUT, "case %zu: status %d", k, st);
+		ck_assert_msg(d.count == 1 && d.entry[0].line == cases[k].line &&
+				  d.entry[0].column == cases[k].column,
+			      "case %zu: %d entries, first at %d:%d (%s)", k, d.count, d.entry[0].line,
+			      d.entry[0].column, d.entry[0].message);
+		ck_assert_int_ne(access(path, F_OK), 0);
+		sw_table_free(t);
+	}
+}
+END_TEST
+
 Suite *plot_suite(void)
 {
 	Suite *s = suite_create("plot");
@@ -334,6 +508,11 @@ Suite *plot_suite(void)
 	tcase_add_test(tc, obstacle_beside_fixed_points_alternate);
 	tcase_add_test(tc, png_plot_marks_fixed_points_in_colour);
 	tcase_add_test(tc, non_glm_agent_is_refused);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("table");
+	tcase_add_test(tc, table_markers_lie_on_the_named_curve);
+	tcase_add_test(tc, table_reader_keeps_cells_and_their_places);
+	tcase_add_test(tc, table_bad_input_is_refused_without_output);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -120,6 +120,88 @@ SW_API int sw_plot_heading(const sw_world *w, int agent, sw_image_format fmt, co
  * diagnostic), SW_ENOMEM or SW_EIO. */
 SW_API int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_format fmt,
 			  const char *path, sw_diag *diag);
+
+/* --- Tables (CSV) and their charts ------------------------------------------------------ */
+
+/** A table read from a CSV file: a header row of column names and rows of text cells, each cell
+ * remembering its file line and column for diagnostics.  Immutable once read. */
+typedef struct sw_table sw_table;
+
+/** Reads the CSV file at path into *out (RFC 4180: comma-separated, fields optionally in double
+ * quotes with "" for a quote, LF or CRLF line ends; blank lines are skipped).  The first row names
+ * the columns (non-empty, distinct); every later row must have as many fields.  On success
+ * returns SW_SUCCESS and a table the caller frees with sw_table_free().  Otherwise *out is NULL
+ * and the status is SW_EIO (unreadable, or not a regular file) or SW_EINPUT (no header, no rows,
+ * a row of the wrong width, an unterminated quote, a NUL byte, a duplicate or empty column
+ * name) with one error in diag citing file:line:column, or SW_ENOMEM. */
+SW_API int sw_table_load(const char *path, sw_table **out, sw_diag *diag);
+
+/** sw_table_load() from the len bytes at text (need not be NUL-terminated); name is the file
+ * named in diagnostics (may be NULL). */
+SW_API int sw_table_parse(const char *text, size_t len, const char *name, sw_table **out,
+			  sw_diag *diag);
+
+/** Frees a table.  NULL is allowed. */
+SW_API void sw_table_free(sw_table *t);
+
+/** Number of data rows (the header not counted; at least 1) and of columns of t. */
+SW_API int sw_table_n_rows(const sw_table *t);
+SW_API int sw_table_n_cols(const sw_table *t);
+
+/** The name of column col (0-based), owned by t; NULL when col is out of range. */
+SW_API const char *sw_table_col_name(const sw_table *t, int col);
+
+/** The index of the column called name, or -1 when there is none. */
+SW_API int sw_table_find(const sw_table *t, const char *name);
+
+/** The text of the cell in data row row (0-based) and column col, owned by t; NULL when out of
+ * range. */
+SW_API const char *sw_table_cell(const sw_table *t, int row, int col);
+
+/** The column called name as numbers into out[0 .. n_rows): every cell must be a finite number
+ * (strtod syntax; spaces around it allowed).  Returns SW_SUCCESS, or SW_EINPUT with one error in
+ * diag: no such column (citing the header, with the columns there are) or the first cell that
+ * is not a finite number (citing its file:line:column). */
+SW_API int sw_table_numbers(const sw_table *t, const char *name, double *out, sw_diag *diag);
+
+/** What sw_plot_table() draws; defaults from sw_default_table_plot_def(). */
+typedef struct sw_table_plot_def {
+	const char *x;              /**< column on the horizontal axis; required (default NULL) */
+	const char *const *y;       /**< columns drawn as series: markers joined by lines in the
+				         order of x; borrowed; default NULL */
+	int n_y;                    /**< number of y columns, >= 1; default 0 */
+	const char *by;             /**< column whose distinct values (in order of first
+				         appearance) split the rows into one series each; NULL: one
+				         series per y column; default NULL */
+	const char *const *line;    /**< columns drawn as lines without markers over all rows (in
+				         the order of x, one point per distinct x), e.g. an empirical
+				         reference; borrowed; may be NULL; default NULL */
+	int n_line;                 /**< number of line columns; default 0 */
+	const char *curve;          /**< a dashed reference curve y(x) over the axis's x range: a
+				         named curve ("weidmann": 1.34 (1 - exp(-1.913 (1/x - 1/5.4)))
+				         m/s, speed against density in 1/m^2) or an expression in x
+				         (docs/expressions.md); NULL none; default NULL */
+	const char *title;          /**< title; NULL: "Y against X"; default NULL */
+	const char *xlabel;         /**< x axis label; NULL: the x column's name; default NULL */
+	const char *ylabel;         /**< y axis label; NULL: the y columns' names; default NULL */
+	double width;               /**< picture width, px; default 900 */
+	double height;              /**< picture height, px; default 560 */
+} sw_table_plot_def;
+
+/** The default table chart (no columns chosen: x and y must be set). */
+SW_API sw_table_plot_def sw_default_table_plot_def(void);
+
+/** Writes a chart of table t to path in format fmt, atomically: axes with ticks and labels,
+ * each series as markers (circles of class "marker", the row's values as tooltip) joined by a
+ * polyline of class "series" in its own palette colour, each line column as a polyline of class
+ * "line", the curve as a dashed polyline of class "curve", and a legend (texts of class
+ * "legend") naming every series ("BY-VALUE", or "BY-VALUE Y" with several y columns), line and
+ * curve.  Returns SW_SUCCESS; SW_EINPUT (unknown column, a non-numeric cell in a column drawn,
+ * a curve expression that does not parse) or SW_EUSAGE (no x or y, a size under 200 x 150 px)
+ * with an error in diag and nothing written; SW_ENOMEM or SW_EIO. */
+SW_API int sw_plot_table(const sw_table *t, const sw_table_plot_def *def, sw_image_format fmt,
+			 const char *path, sw_diag *diag);
+
 /* --- Fields (global planning, plan.h) ----------------------------------------------------- */
 
 struct sw_grid;

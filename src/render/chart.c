@@ -1,5 +1,5 @@
-/* render/chart.c - a framed plot area with grid, ticks, labels and curves, shared by the heading
- * plot and the time series. */
+/* render/chart.c - a framed plot area with grid, ticks, labels, curves and legend keys, shared
+ * by the heading plot, the time series and the table charts. */
 #include <math.h>
 #include <stdio.h>
 
@@ -79,4 +79,31 @@ void sc_axes_curve(sw_scene *s, const sc_axes *a, const char *cls, sc_style st, 
 	}
 	if (open)
 		sc_poly_end(s);
+}
+
+void sc_range(const double *v, int n, double min_span, double *lo, double *hi)
+{
+	double a = INFINITY, b = -INFINITY;
+	for (int k = 0; k < n; k++)
+		if (isfinite(v[k]))
+			a = fmin(a, v[k]), b = fmax(b, v[k]);
+	if (!(a <= b))
+		a = 0, b = 1;
+	if (b - a < min_span) {
+		double c = 0.5 * (a + b);
+		a = c - 0.5 * min_span, b = c + 0.5 * min_span;
+	}
+	double pad = 0.05 * (b - a);
+	*lo = a - pad, *hi = b + pad;
+}
+
+void sc_legend_key(sw_scene *s, const sc_axes *a, int row, sc_style st, double marker,
+		   const char *name)
+{
+	double x = a->x1 + 12, y = a->y0 + 12 + 16 * row;
+	sc_line(s, "legend-key", x, y - 4, x + 20, y - 4, st, NULL);
+	if (marker > 0)
+		sc_circle(s, "legend-key", x + 10, y - 4, marker, sc_filled(st.stroke, st.stroke, 1),
+			  NULL);
+	sc_text(s, "legend", x + 26, y, SC_START, 11, 0, 0, name);
 }

@@ -99,6 +99,15 @@ void sc_axes_draw(sw_scene *s, const sc_axes *a, double xstep, double ystep,
 void sc_axes_curve(sw_scene *s, const sc_axes *a, const char *cls, sc_style st, int n,
 		   const double *x, const double *y, const unsigned char *breaks);
 
+/** The data range of v[0..n) (non-finite values ignored; [0, 1] when none is finite) widened
+ * to a readable axis: at least min_span wide about its middle, then padded by 5 % each side. */
+void sc_range(const double *v, int n, double min_span, double *lo, double *hi);
+
+/** Legend entry `row` (0 first) in the margin right of a's plot area: a short line in style st,
+ * a filled circle of radius marker px on it (0: none), and name (class "legend"). */
+void sc_legend_key(sw_scene *s, const sc_axes *a, int row, sc_style st, double marker,
+		   const char *name);
+
 /** The palette colour for index k (modes, series). */
 int sc_palette(int k);
 

@@ -17,30 +17,6 @@
 #define TOP 44.0
 #define BOTTOM 50.0
 
-/* The data range of v[0..n) widened to a readable axis: at least min_span, padded by 5 %. */
-static void range_of(const double *v, int n, double min_span, double *lo, double *hi)
-{
-	double a = INFINITY, b = -INFINITY;
-	for (int k = 0; k < n; k++)
-		if (isfinite(v[k]))
-			a = fmin(a, v[k]), b = fmax(b, v[k]);
-	if (!(a <= b))
-		a = 0, b = 1;
-	if (b - a < min_span) {
-		double c = 0.5 * (a + b);
-		a = c - 0.5 * min_span, b = c + 0.5 * min_span;
-	}
-	double pad = 0.05 * (b - a);
-	*lo = a - pad, *hi = b + pad;
-}
-
-static void key(sw_scene *sc, const sc_axes *a, int row, int colour, const char *name)
-{
-	double x = a->x1 + 12, y = a->y0 + 12 + 16 * row;
-	sc_line(sc, "legend-key", x, y - 4, x + 20, y - 4, sc_stroke(colour, 2), NULL);
-	sc_text(sc, "legend", x + 26, y, SC_START, 11, 0, 0, name);
-}
-
 /* Vertical lines at the agent's transitions, with the modes as tooltip; with `label`, the new
  * mode written along the line (at most one label per 12 px, so a burst stays readable). */
 static void transitions(sw_scene *sc, const sc_axes *a, const sw_world *w, const sw_trace *tr,
@@ -110,8 +86,8 @@ int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_fo
 		double y0 = TOP + q * (PANEL_H + GAP);
 		ax[q] = (sc_axes){LEFT, SW_W - RIGHT, y0, y0 + PANEL_H, t[0], t[n - 1], 0, 1};
 	}
-	range_of(hd, n, 20.0, &ax[0].ylo, &ax[0].yhi);
-	range_of(v, n, 0.2, &ax[1].ylo, &ax[1].yhi);
+	sc_range(hd, n, 20.0, &ax[0].ylo, &ax[0].yhi);
+	sc_range(v, n, 0.2, &ax[1].ylo, &ax[1].yhi);
 	ax[2].ylo = -0.05, ax[2].yhi = 1.05; /* widened below if a weight exceeds 1 */
 	for (int k = 0; k < n; k++)
 		ax[2].yhi = fmax(ax[2].yhi, fmax(wt[k], wo[k]) * 1.05);
@@ -126,13 +102,13 @@ int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_fo
 		transitions(sc, &ax[q], w, tr, agent, q == 0);
 	}
 	sc_axes_curve(sc, &ax[0], "heading", sc_stroke(0x1f77b4, 1.5), n, t, hd, NULL);
-	key(sc, &ax[0], 0, 0x1f77b4, "heading");
+	sc_legend_key(sc, &ax[0], 0, sc_stroke(0x1f77b4, 2), 0, "heading");
 	sc_axes_curve(sc, &ax[1], "speed", sc_stroke(0xff7f0e, 1.5), n, t, v, NULL);
-	key(sc, &ax[1], 0, 0xff7f0e, "speed");
+	sc_legend_key(sc, &ax[1], 0, sc_stroke(0xff7f0e, 2), 0, "speed");
 	sc_axes_curve(sc, &ax[2], "w-tar", sc_stroke(0x2ca02c, 1.5), n, t, wt, NULL);
 	sc_axes_curve(sc, &ax[2], "w-obs", sc_stroke(0xd62728, 1.5), n, t, wo, NULL);
-	key(sc, &ax[2], 0, 0x2ca02c, "|w_tar|");
-	key(sc, &ax[2], 1, 0xd62728, "|w_obs|");
+	sc_legend_key(sc, &ax[2], 0, sc_stroke(0x2ca02c, 2), 0, "|w_tar|");
+	sc_legend_key(sc, &ax[2], 1, sc_stroke(0xd62728, 2), 0, "|w_obs|");
 	st = sc_write(sc, fmt, path, diag);
 done:
 	if (st == SW_ENOMEM && !sc)
