@@ -65,6 +65,10 @@ expect 0 "chart as PNG" plot -q --table "$tmp/fd.csv" --x density --y speed --by
 	--line weidmann -o "$tmp/fd.png" &&
 	{ [ "$(head -c 4 "$tmp/fd.png" | od -An -tx1 | tr -d ' ')" = 89504e47 ] || bad "no PNG"; }
 printf 'walker,b,J\ncsm,1.2,2.1\ncsm,0.8,1.5\ncsm,1.6,2.9\n' > "$tmp/bn.csv"
+# The default title names the columns, not the labels.
+expect 0 "default title with a y label" plot -q --table "$tmp/bn.csv" --x b --y J \
+	--ylabel "J (1/s)" -o "$tmp/bn0.svg" &&
+	{ grep -q '<text class="title"[^>]*>J against b</text>' "$tmp/bn0.svg" || bad "default title"; }
 if expect 0 "bottleneck chart" plot -q --table "$tmp/bn.csv" --x b --y J,b --curve '1.8 * x' \
 	--title "flow through a bottleneck" --xlabel "width b (m)" --ylabel "J (1/s)" \
 	-o "$tmp/bn.svg"; then

@@ -181,7 +181,8 @@ typedef struct sw_table_plot_def {
 				         named curve ("weidmann": 1.34 (1 - exp(-1.913 (1/x - 1/5.4)))
 				         m/s, speed against density in 1/m^2) or an expression in x
 				         (docs/expressions.md); NULL none; default NULL */
-	const char *title;          /**< title; NULL: "Y against X"; default NULL */
+	const char *title;          /**< title; NULL: "Y against X" with the columns' names (the
+				         y columns joined by ", "); default NULL */
 	const char *xlabel;         /**< x axis label; NULL: the x column's name; default NULL */
 	const char *ylabel;         /**< y axis label; NULL: the y columns' names; default NULL */
 	double width;               /**< picture width, px; default 900 */

@@ -271,11 +271,12 @@ int sw_plot_table(const sw_table *t, const sw_table_plot_def *def, sw_image_form
 	/* the y range over every y and line column: c.y[0 .. n_y + n_line) are contiguous */
 	sc_range(c.y[0], c.n * (d->n_y + d->n_line), 0, &a.ylo, &a.yhi);
 	widen(&a.ylo, &a.yhi);
-	const char *ylabel = d->ylabel ? d->ylabel : joined(d->y, d->n_y, ybuf, sizeof ybuf);
+	const char *ynames = joined(d->y, d->n_y, ybuf, sizeof ybuf);
+	const char *ylabel = d->ylabel ? d->ylabel : ynames;
 	if (d->title)
 		snprintf(title, sizeof title, "%s", d->title);
 	else
-		snprintf(title, sizeof title, "%s against %s", ylabel, d->x);
+		snprintf(title, sizeof title, "%s against %s", ynames, d->x);
 	sc = sc_new(d->width, d->height, title);
 	if (!sc) {
 		st = SW_ENOMEM;
