@@ -64,9 +64,19 @@ void sw__retarget(struct sw_world *w, int i, double t)
 	}
 }
 
-/* Applies transition k of unit u at time t (state y in place); logs the event. */
-static void fire(struct sw_world *w, int u, const sw_atrans *tr, double t, double *y)
+/* Applies transition tr of unit u at time t (state y in place); logs the event.  A signal's
+ * switch is recorded for the agents reading it; when there is no room for it (and no memory for
+ * more), SW_ENOMEM is returned with nothing changed. */
+static int fire(struct sw_world *w, int u, const sw_atrans *tr, double t, double *y)
 {
+	if (u >= w->n && w->n_switch == w->cap_switch) {
+		int nc = w->cap_switch ? 2 * w->cap_switch : 16;
+		void *p = realloc(w->switches, (size_t)nc * sizeof *w->switches);
+		if (!p)
+			return SW_ENOMEM;
+		w->switches = p;
+		w->cap_switch = nc;
+	}
 	const struct sw_automaton *a = w->aut[u];
 	double *pre = w->work + 7 * (size_t)w->maxdim;
 	memcpy(pre, y, (size_t)w->dim[u] * sizeof *pre);
@@ -91,22 +101,14 @@ static void fire(struct sw_world *w, int u, const sw_atrans *tr, double t, doubl
 		sw__retarget(w, u, t);
 	} else {
 		/* a signal switched: agents reading it see the new mode from t on */
-		if (w->n_switch == w->cap_switch) {
-			int nc = w->cap_switch ? 2 * w->cap_switch : 16;
-			void *p = realloc(w->switches, (size_t)nc * sizeof *w->switches);
-			if (p) {
-				w->switches = p;
-				w->cap_switch = nc;
-			}
-		}
-		if (w->n_switch < w->cap_switch)
-			w->switches[w->n_switch++] = (sig_switch){u - w->n, t, tr->to};
+		w->switches[w->n_switch++] = (sig_switch){u - w->n, t, tr->to};
 	}
 	if (w->event_fn) {
 		char guard[256];
 		sw_automaton_transition(a, (int)(tr - a->trans), NULL, NULL, NULL, guard, sizeof guard);
 		w->event_fn(w, u, t, from, tr->to, tr->label, guard, w->event_ctx);
 	}
+	return SW_SUCCESS;
 }
 
 /* First enabled outgoing transition of u's mode at (t, y), or NULL. */
@@ -137,7 +139,9 @@ static int settle(struct sw_world *w, int u, double t, double *y, sw_diag *diag)
 					   unit_name(w, u), a->name, w->zeno_max, t,
 					   a->modes[first_mode].name, a->modes[w->mode[u]].name),
 			       SW_EZENO;
-		fire(w, u, tr, t, y);
+		int st = fire(w, u, tr, t, y);
+		if (st != SW_SUCCESS)
+			return st;
 	}
 	const sw_amode *md = &a->modes[w->mode[u]];
 	if (md->invariant && sw__eval(w, u, t, y, md->invariant) == 0.0)
@@ -344,8 +348,8 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 		memcpy(y, y0, (size_t)dim * sizeof *y);
 		if ((st = sw__integrate(w, u, t, tbest, y)) != SW_SUCCESS)
 			return st;
-		fire(w, u, best, tbest, y);
-		if ((st = settle(w, u, tbest, y, diag)) != SW_SUCCESS)
+		if ((st = fire(w, u, best, tbest, y)) != SW_SUCCESS ||
+		    (st = settle(w, u, tbest, y, diag)) != SW_SUCCESS)
 			return st;
 		t = tbest;
 		carried = 0;
