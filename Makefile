@@ -54,7 +54,7 @@ LIB_SRC := \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/linear.c \
 	src/export/guards.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c \
-	src/export/twin.c
+	src/export/twin.c src/export/bearing.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 

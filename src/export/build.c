@@ -86,7 +86,7 @@ static int add_label(sw_hcomponent *c, const char *label)
 }
 
 /* Adds a transition with guard atoms q (cloned) and resets (cloned). */
-static int add_transition(xb *b, sw_hcomponent *c, int from, int to, const char *label,
+int xb_add_transition(xb *b, sw_hcomponent *c, int from, int to, const char *label,
 			  const xr_conj *q, sw_expr_ast **reset, int origin)
 {
 	void *p = realloc(c->transitions, (size_t)(c->n_transitions + 1) * sizeof *c->transitions);
@@ -115,7 +115,7 @@ static int add_transition(xb *b, sw_hcomponent *c, int from, int to, const char 
 }
 
 /* Identity resets for every state variable, time_in_mode := 0. */
-static sw_expr_ast **identity_resets(const sw_hcomponent *c)
+sw_expr_ast **xb_identity_resets(const sw_hcomponent *c)
 {
 	sw_expr_ast **r = calloc((size_t)c->n_state + 1, sizeof *r);
 	for (int k = 0; r && k < c->n_state; k++)
@@ -123,7 +123,7 @@ static sw_expr_ast **identity_resets(const sw_hcomponent *c)
 	return r;
 }
 
-static void free_resets(sw_expr_ast **r, int n)
+void xb_free_resets(sw_expr_ast **r, int n)
 {
 	for (int k = 0; r && k < n; k++)
 		sw_expr_ast_free(r[k]);
@@ -296,16 +296,16 @@ static int automaton_transitions(xb *b, xl_ctx *c)
 			if (f.d)
 				f.d[f.n++] = q;
 		}
-		sw_expr_ast **r = identity_resets(c->comp);
+		sw_expr_ast **r = xb_identity_resets(c->comp);
 		if (!r || (!f.d && st == SW_SUCCESS))
 			st = SW_ENOMEM;
 		if (st == SW_SUCCESS)
 			st = automaton_resets(b, c, tr, r);
 		for (int i = 0; st == SW_SUCCESS && i < f.n; i++)
-			st = add_transition(b, c->comp, tr->from, tr->to, tr->label, &f.d[i], r, k);
+			st = xb_add_transition(b, c->comp, tr->from, tr->to, tr->label, &f.d[i], r, k);
 		if (st == SW_SUCCESS)
 			urgency(b, c, tr->from, &f);
-		free_resets(r, c->comp->n_state);
+		xb_free_resets(r, c->comp->n_state);
 		xr_dnf_free(&f);
 		if (st != SW_SUCCESS && b->status == SW_SUCCESS)
 			b->status = st;
@@ -379,7 +379,7 @@ static int agent_component(xb *b, int i, sw_hcomponent *comp)
 		/* dist(target) <= radius, squared: (x - tx(t))^2 + (y - ty(t))^2 <= R^2 */
 		const sw_target *tg = &m->targets[tgt];
 		if (tg->motion.kind == SW_MOTION_WAYPOINTS) {
-			sw_expr_ast **r = identity_resets(comp);
+			sw_expr_ast **r = xb_identity_resets(comp);
 			xr_conj q = {0, 0, NULL, 1};
 			if (!r)
 				return b->status = SW_ENOMEM;
@@ -387,8 +387,8 @@ static int agent_component(xb *b, int i, sw_hcomponent *comp)
 			sw_expr_ast_free(r[SW_STATE_OMEGA]);
 			r[SW_STATE_V] = xn_num(0);
 			r[SW_STATE_OMEGA] = xn_num(0);
-			add_transition(b, comp, steer, arr, "arrive", &q, r, -1);
-			free_resets(r, comp->n_state);
+			xb_add_transition(b, comp, steer, arr, "arrive", &q, r, -1);
+			xb_free_resets(r, comp->n_state);
 			snprintf(c.where, sizeof c.where, "%.60s (agent '%.60s'): transition steer -> "
 							  "arrived", comp->id, ag->name);
 			xb_note(b, c.where, 1,
@@ -409,9 +409,9 @@ static int agent_component(xb *b, int i, sw_hcomponent *comp)
 			q.atom[q.n++] = xn_op(SW_EXPR_LE, d2, xn_num(tg->radius * tg->radius));
 		f.d = &q;
 		f.n = 1;
-		sw_expr_ast **r = identity_resets(comp);
+		sw_expr_ast **r = xb_identity_resets(comp);
 		if (!r || !q.atom || !q.atom[0]) {
-			free_resets(r, comp->n_state);
+			xb_free_resets(r, comp->n_state);
 			sw_expr_ast_free(q.atom ? q.atom[0] : NULL);
 			free(q.atom);
 			return b->status = SW_ENOMEM;
@@ -420,11 +420,11 @@ static int agent_component(xb *b, int i, sw_hcomponent *comp)
 		sw_expr_ast_free(r[SW_STATE_OMEGA]);
 		r[SW_STATE_V] = xn_num(0);
 		r[SW_STATE_OMEGA] = xn_num(0);
-		add_transition(b, comp, steer, arr, "arrive", &q, r, -1);
+		xb_add_transition(b, comp, steer, arr, "arrive", &q, r, -1);
 		snprintf(c.where, sizeof c.where, "%.60s (agent '%.60s'): transition steer -> arrived",
 			 comp->id, ag->name);
 		urgency(b, &c, steer, &f);
-		free_resets(r, comp->n_state);
+		xb_free_resets(r, comp->n_state);
 		sw_expr_ast_free(q.atom[0]);
 		free(q.atom);
 		return b->status;
@@ -664,7 +664,7 @@ static int is_time(const xb *b, const sw_hcomponent *c, int k)
 
 /* The flow of g == f in location l: sum over f's variables of df/dv v' (t' = 1), in the flow
  * profile; NULL with *why set when a derivative is missing or leaves the profile. */
-static sw_expr_ast *lie_derivative(xb *b, const sw_hcomponent *c, int l, const sw_expr_ast *f,
+sw_expr_ast *xb_lie_derivative(xb *b, const sw_hcomponent *c, int l, const sw_expr_ast *f,
 				   const char **why)
 {
 	sw_expr_ast *sum = NULL;
@@ -724,7 +724,7 @@ static sw_expr_ast *after_jump(const sw_hcomponent *c, const sw_htransition *tr,
 
 /* Adds state variable g == f (f consumed; its flows already computed in flows[], consumed) as
  * the last state variable of c; returns its index. */
-static int add_lifted(xb *b, sw_hcomponent *c, int u, sw_expr_ast *f, sw_expr_ast **flows,
+int xb_add_lifted(xb *b, sw_hcomponent *c, int u, sw_expr_ast *f, sw_expr_ast **flows,
 		      const char *text)
 {
 	int ns = c->n_state, n = c->n_vars;
@@ -879,9 +879,9 @@ static void simple_invariants(xb *b, sw_hcomponent *c, int u, const char *unit)
 			if (ok && (k = find_lifted(c, f)) < 0) {
 				sw_expr_ast **flows = calloc((size_t)c->n_locations + 1, sizeof *flows);
 				for (int m = 0; flows && m < c->n_locations && ok; m++)
-					ok = (flows[m] = lie_derivative(b, c, m, f, &why)) != NULL;
+					ok = (flows[m] = xb_lie_derivative(b, c, m, f, &why)) != NULL;
 				if (flows && ok) {
-					k = add_lifted(b, c, u, f, flows, text ? text : "?");
+					k = xb_add_lifted(b, c, u, f, flows, text ? text : "?");
 					f = NULL;
 					lifted++;
 				} else {
@@ -985,11 +985,13 @@ int xb_component(xb *b, int u, sw_hcomponent *comp)
 	b->n_bounds = 0;
 	int st = u < m->n_agents ? agent_component(b, u, comp)
 				 : signal_component(b, u - m->n_agents, comp);
-	if (st == SW_SUCCESS && b->status == SW_SUCCESS && b->inv)
-		freeze_weights(b, comp, u, mark);
 	char unit[96];
 	snprintf(unit, sizeof unit, "%s '%.60s'", u < m->n_agents ? "agent" : "signal",
 		 u < m->n_agents ? m->agents[u].name : m->signals[u - m->n_agents].name);
+	if (st == SW_SUCCESS && b->status == SW_SUCCESS && b->inv)
+		xb_lift_bearings(b, comp, u, unit);
+	if (st == SW_SUCCESS && b->status == SW_SUCCESS && b->inv)
+		freeze_weights(b, comp, u, mark);
 	if (st == SW_SUCCESS && b->status == SW_SUCCESS && b->inv &&
 	    (b->def.profile == SW_PROFILE_HYST || b->def.profile == SW_PROFILE_JULIAREACH))
 		simple_invariants(b, comp, u, unit);

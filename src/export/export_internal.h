@@ -112,6 +112,7 @@ struct xb {
 	xb_bound *bounds;
 	int n_bounds, cap_bounds;
 	xr_conj *inv;                   /* per location: invariant atoms */
+	int bearings;                   /* flows of the component keep atan2 for bearing.c */
 };
 
 extern const char *const xb_state_names[SW_STATE_DIM];
@@ -145,6 +146,32 @@ int xb_polynomial_guards(struct xb *b, sw_hcomponent *comp, const char *unit);
  * SW_EINPUT when the interval is not finite, or SW_ENOMEM (build.c). */
 int xb_lifted_initial(const sw_hcomponent *c, const char (*map)[2 * SW_NAME_MAX], int k,
 		      const double *slo, const double *shi, double *lo, double *hi);
+
+/* Pieces of the component builder other passes use (build.c): a transition with guard atoms q
+ * and resets (both cloned); identity resets with time_in_mode := 0 (caller frees with
+ * xb_free_resets); the time derivative of f along the flows of location l, in the flow profile
+ * (NULL with *why when it has none); and a lifted state variable g == f (f and flows[l]
+ * consumed) appended to the state of c, returning its index or -1. */
+int xb_add_transition(struct xb *b, sw_hcomponent *c, int from, int to, const char *label,
+		      const xr_conj *q, sw_expr_ast **reset, int origin);
+sw_expr_ast **xb_identity_resets(const sw_hcomponent *c);
+void xb_free_resets(sw_expr_ast **r, int n);
+sw_expr_ast *xb_lie_derivative(struct xb *b, const sw_hcomponent *c, int l, const sw_expr_ast *f,
+			       const char **why);
+int xb_add_lifted(struct xb *b, sw_hcomponent *c, int u, sw_expr_ast *f, sw_expr_ast **flows,
+		  const char *text);
+
+/* Bearings as state (bearing.c): in the hyst and juliareach profiles, FW flows whose only
+ * obstacles to the profile are atan2 (the wrapped bearing of the goal and of each obstacle),
+ * abs of them and perception cut-offs decided over the reachable region are kept exact.
+ * xb_bearing_flow() checks and prepares one such flow in location loc (returns the tree to keep,
+ * with atan2 still in it, or NULL when the flow cannot be kept so); xb_lift_bearings() then makes
+ * every atan2 of component c a lifted state variable with rational flow, wrapped into
+ * [-pi, pi] by self-loop jumps as the simulator wraps it, and rewrites the flows into the
+ * profile. */
+sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
+			     const sw_expr_ast *flow);
+int xb_lift_bearings(struct xb *b, sw_hcomponent *c, int u, const char *unit);
 
 /* Unique instance names of agents and signals into b->unit_name (build.c). */
 int xb_unit_names(struct xb *b);

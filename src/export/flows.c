@@ -451,6 +451,8 @@ int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int 
 		flow[k] = NULL;
 		if (!(forced && scene_dependent(def, k)))
 			flow[k] = xr_profile(out[k], xb_flow_profile(b), &w1);
+		if (!flow[k] && !forced && out[k]) /* bearings lifted into the state (bearing.c) */
+			flow[k] = xb_bearing_flow(b, c, loc, def, out[k]);
 		sw_expr_ast_free(out[k]);
 		if (!flow[k]) {
 			bad[k] = any = 1;

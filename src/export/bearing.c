@@ -1,0 +1,338 @@
+/* export/bearing.c - bearings as state variables: exact Fajen-Warren flows for Flow*.
+ *
+ * The FW law (docs/models.md, eq. (13)) reads the goal and every obstacle through the wrapped
+ * bearing e = wrap(phi - psi), which the emitter writes
+ *     e = atan2(A, B),  A = sin(phi) (X - x) - cos(phi) (Y - y),  B = cos(phi) (X - x) + sin(phi) (Y - y),
+ * and through |e| and the perception cut-off if(clearance <= P, term, 0).  atan2 is outside the
+ * hyst and juliareach profiles, so flows.c would replace the turning acceleration by a bounded
+ * input; here it stays exact instead:
+ *   - e becomes a lifted state variable (sw_hvar.lifted = atan2(A, B)) whose flow is its time
+ *     derivative along the location's flows, and whose initial value is atan2's interval over
+ *     the initial set (xb_lifted_initial).  A and B are the rotation by -phi of (DX, DY) =
+ *     (X - x, Y - y), so e = phi - psi (mod 2 pi) with psi = atan2(DY, DX), and
+ *         e' = phi' - psi',  psi' = (DX DY' - DY DX') / (DX^2 + DY^2),
+ *     rational in the state (with sin and cos of the heading) and much shorter than the
+ *     derivative of atan2(A, B) itself, (B A' - A B') / (A^2 + B^2), which is used for a
+ *     bearing of any other shape;
+ *   - the simulator's e jumps by -+2 pi when it passes +-pi (sw_wrap_angle), the lifted one is
+ *     continuous: every location where e moves gets the invariant -pi <= e <= pi and two
+ *     self-loops, e >= pi -> e := e - 2 pi and e <= -pi -> e := e + 2 pi (time_in_mode kept),
+ *     so the exported e equals the simulator's at all times; at +-pi exactly both values are
+ *     allowed (the law is discontinuous there), an over-approximation;
+ *   - |e| is written sqrt(e^2) (rewrite.c), exact;
+ *   - a perception cut-off if(clearance <= P, term, 0) is decided by interval arithmetic over
+ *     the reachable box (x, y within the start, widened by --initial, +- speed T: FW's speed is
+ *     constant), exact up to the cfg horizon T; an undecided one becomes term * u with an input
+ *     u in [0, 1] (the obstacle terms are tiny near the perception radius, exp(-c4 d)).
+ * Only plain-law FW agents in a static scene are lifted (a behaviour automaton may mix laws and
+ * speeds, a moving scene puts t into the bearing). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_internal.h"
+
+/* What decide_ifs() needs to add an input for an undecided cut-off. */
+typedef struct cutoffs {
+	struct xb *b;
+	xl_ctx *c;
+	int loc;
+	int decided, relaxed; /* cut-offs decided, and written with an input */
+} cutoffs;
+
+/* Replaces every if() of *pa whose condition the box decides by the branch taken; an undecided
+ * if(cond, term, 0) becomes term * u with a new input u in [0, 1] (both values of the if are in
+ * term [0, 1]: an over-approximation, one input per cut-off since each holds on its own);
+ * -1 for any other undecided if. */
+static int decide_ifs(sw_expr_ast **pa, const double *lo, const double *hi, cutoffs *co)
+{
+	sw_expr_ast *a = *pa;
+	for (int i = 0; i < a->nkid; i++)
+		if (decide_ifs(&a->kid[i], lo, hi, co) != 0)
+			return -1;
+	if (a->op != SW_EXPR_IF)
+		return 0;
+	double l, h;
+	int st = sw_expr_interval(a->kid[0], lo, hi, &l, &h);
+	if (st == SW_SUCCESS && l == h && (l == 0 || l == 1)) {
+		int keep = l == 1 ? 1 : 2;
+		*pa = a->kid[keep];
+		a->kid[keep] = NULL;
+		sw_expr_ast_free(a);
+		co->decided++;
+		return 0;
+	}
+	if (a->kid[2]->op != SW_EXPR_NUM || a->kid[2]->value != 0.0)
+		return -1;
+	char name[SW_NAME_MAX];
+	snprintf(name, sizeof name, "u_perceive_%d", co->relaxed + 1);
+	int k = xb_input_var(co->b, co->c->comp, co->loc, name, 0.0, 1.0,
+			     "perception cut-off of one obstacle term (0 or 1)");
+	if (k < 0)
+		return -1;
+	*pa = xn_op(SW_EXPR_MUL, a->kid[1], xn_var(co->c->comp, k));
+	a->kid[1] = NULL;
+	sw_expr_ast_free(a);
+	co->relaxed++;
+	return *pa ? 0 : -1;
+}
+
+/* a with every atan2 replaced by 0 (a new tree): what the profile must accept once bearings are
+ * state. */
+static sw_expr_ast *without_atan2(const sw_expr_ast *a)
+{
+	if (a->op == SW_EXPR_ATAN2)
+		return xn_num(0);
+	sw_expr_ast *t = sw_expr_ast_clone(a);
+	for (int i = 0; t && i < t->nkid; i++) {
+		sw_expr_ast_free(t->kid[i]);
+		if (!(t->kid[i] = without_atan2(a->kid[i]))) {
+			sw_expr_ast_free(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
+			     const sw_expr_ast *flow)
+{
+	sw_export_profile p = b->def.profile;
+	if (def->law != SW_LAW_FW || c->a || b->scene_moves || b->def.linear ||
+	    (p != SW_PROFILE_HYST && p != SW_PROFILE_JULIAREACH))
+		return NULL;
+	const sw_agent *ag = &c->m->agents[c->agent];
+	double T = b->def.time_horizon > 0 ? b->def.time_horizon : c->m->run.duration;
+	double reach = fabs(def->fw.speed) * T;
+	double xlo = ag->position.x, xhi = xlo, ylo = ag->position.y, yhi = ylo;
+	for (int r = 0; r < b->def.n_ranges; r++) {
+		const sw_export_range *g = &b->def.ranges[r];
+		if (!g->agent || strcmp(g->agent, ag->name) != 0 || !g->var)
+			continue;
+		if (strcmp(g->var, "x") == 0)
+			xlo = fmin(xlo, g->lo), xhi = fmax(xhi, g->hi);
+		if (strcmp(g->var, "y") == 0)
+			ylo = fmin(ylo, g->lo), yhi = fmax(yhi, g->hi);
+	}
+	int n = c->comp->n_vars;
+	double *lo = malloc(((size_t)n + 1) * sizeof *lo), *hi = malloc(((size_t)n + 1) * sizeof *hi);
+	sw_expr_ast *t = sw_expr_ast_clone(flow);
+	if (!lo || !hi || !t) {
+		free(lo);
+		free(hi);
+		sw_expr_ast_free(t);
+		b->status = SW_ENOMEM;
+		return NULL;
+	}
+	for (int k = 0; k < n; k++)
+		lo[k] = -INFINITY, hi[k] = INFINITY;
+	lo[SW_STATE_X] = xlo - reach, hi[SW_STATE_X] = xhi + reach;
+	lo[SW_STATE_Y] = ylo - reach, hi[SW_STATE_Y] = yhi + reach;
+	cutoffs co = {b, c, loc, 0, 0};
+	int ok = decide_ifs(&t, lo, hi, &co) == 0;
+	free(lo);
+	free(hi);
+	sw_expr_ast *probe = ok ? without_atan2(t) : NULL;
+	const char *why = NULL;
+	sw_expr_ast *q = probe ? xr_profile(probe, p, &why) : NULL;
+	sw_expr_ast_free(probe);
+	if (!q) {
+		sw_expr_ast_free(t);
+		return NULL;
+	}
+	sw_expr_ast_free(q);
+	b->bearings = 1;
+	if (co.decided)
+		xb_note(b, c->where, 1,
+			"%d perception cut-offs (clearance <= %.10g) decided over the reachable box "
+			"x in [%.10g, %.10g], y in [%.10g, %.10g] (start +- speed %.10g x horizon "
+			"%.10g s): exact up to the horizon",
+			co.decided, ag->perception, xlo - reach, xhi + reach, ylo - reach, yhi + reach,
+			fabs(def->fw.speed), T);
+	if (co.relaxed)
+		xb_note(b, c->where, 1,
+			"%d perception cut-offs if(clearance <= %.10g, term, 0) undecided over the "
+			"reachable box: written term * u_perceive_K with an input u_perceive_K in [0, 1]",
+			co.relaxed, ag->perception);
+	return t;
+}
+
+/* The first atan2 node of a (depth first), or NULL. */
+static const sw_expr_ast *find_atan2(const sw_expr_ast *a)
+{
+	if (!a)
+		return NULL;
+	if (a->op == SW_EXPR_ATAN2)
+		return a;
+	for (int i = 0; i < a->nkid; i++) {
+		const sw_expr_ast *f = find_atan2(a->kid[i]);
+		if (f)
+			return f;
+	}
+	return NULL;
+}
+
+/* Whether f is atan2(sin(h) DX - cos(h) DY, cos(h) DX + sin(h) DY) (the emitter's bearing);
+ * then *h, *dx, *dy point into f. */
+static int bearing_parts(const sw_expr_ast *f, const sw_expr_ast **h, const sw_expr_ast **dx,
+			 const sw_expr_ast **dy)
+{
+	const sw_expr_ast *A = f->kid[0], *B = f->kid[1];
+	if (A->op != SW_EXPR_SUB || B->op != SW_EXPR_ADD)
+		return 0;
+	const sw_expr_ast *a1 = A->kid[0], *a2 = A->kid[1], *b1 = B->kid[0], *b2 = B->kid[1];
+	if (a1->op != SW_EXPR_MUL || a2->op != SW_EXPR_MUL || b1->op != SW_EXPR_MUL ||
+	    b2->op != SW_EXPR_MUL)
+		return 0;
+	if (a1->kid[0]->op != SW_EXPR_SIN || a2->kid[0]->op != SW_EXPR_COS ||
+	    b1->kid[0]->op != SW_EXPR_COS || b2->kid[0]->op != SW_EXPR_SIN)
+		return 0;
+	*h = a1->kid[0]->kid[0];
+	*dx = a1->kid[1];
+	*dy = a2->kid[1];
+	return sw_expr_ast_equal(a2->kid[0]->kid[0], *h) && sw_expr_ast_equal(b1->kid[0]->kid[0], *h) &&
+	       sw_expr_ast_equal(b2->kid[0]->kid[0], *h) && sw_expr_ast_equal(b1->kid[1], *dx) &&
+	       sw_expr_ast_equal(b2->kid[1], *dy);
+}
+
+/* The flow of bearing g in location l: phi' - psi' for the emitter's bearings, else the
+ * derivative of g itself (NULL with *why on failure). */
+static sw_expr_ast *bearing_rate(struct xb *b, const sw_hcomponent *c, int l, const sw_expr_ast *g,
+				 const char **why)
+{
+	const sw_expr_ast *h, *dx, *dy;
+	if (!bearing_parts(g, &h, &dx, &dy))
+		return xb_lie_derivative(b, c, l, g, why);
+	sw_expr_ast *psi = xn_op(SW_EXPR_ATAN2, sw_expr_ast_clone(dy), sw_expr_ast_clone(dx));
+	sw_expr_ast *dh = xb_lie_derivative(b, c, l, h, why);
+	sw_expr_ast *dpsi = psi ? xb_lie_derivative(b, c, l, psi, why) : NULL;
+	sw_expr_ast_free(psi);
+	if (!dh || !dpsi) {
+		sw_expr_ast_free(dh);
+		sw_expr_ast_free(dpsi);
+		return NULL;
+	}
+	if (dpsi->op == SW_EXPR_NUM && dpsi->value == 0.0) {
+		sw_expr_ast_free(dpsi);
+		return dh;
+	}
+	return xn_op(SW_EXPR_SUB, dh, dpsi);
+}
+
+/* Replaces every subtree of *pa equal to f by variable k of c. */
+static int replace_equal(sw_expr_ast **pa, const sw_expr_ast *f, const sw_hcomponent *c, int k)
+{
+	if (sw_expr_ast_equal(*pa, f)) {
+		sw_expr_ast *v = xn_var(c, k);
+		if (!v)
+			return SW_ENOMEM;
+		sw_expr_ast_free(*pa);
+		*pa = v;
+		return SW_SUCCESS;
+	}
+	for (int i = 0; i < (*pa)->nkid; i++)
+		if (replace_equal(&(*pa)->kid[i], f, c, k) != SW_SUCCESS)
+			return SW_ENOMEM;
+	return SW_SUCCESS;
+}
+
+/* Invariant -pi <= e <= pi and the two wrapping self-loops of bearing k in location l. */
+static void wrap_bearing(struct xb *b, sw_hcomponent *c, int l, int k)
+{
+	xb_inv_add(b, l, xn_op(SW_EXPR_LE, xn_var(c, k), xn_num(M_PI)));
+	xb_inv_add(b, l, xn_op(SW_EXPR_GE, xn_var(c, k), xn_num(-M_PI)));
+	for (int side = 0; side < 2 && b->status == SW_SUCCESS; side++) {
+		sw_expr_ast **r = calloc((size_t)c->n_state + 1, sizeof *r);
+		sw_expr_ast *atom = xn_op(side ? SW_EXPR_LE : SW_EXPR_GE, xn_var(c, k),
+					  xn_num(side ? -M_PI : M_PI));
+		int ok = r && atom;
+		for (int j = 0; ok && j < c->n_state; j++)
+			ok = (r[j] = j == k ? xn_op(SW_EXPR_ADD, xn_var(c, k),
+						    xn_num(side ? 2 * M_PI : -2 * M_PI))
+					    : xn_var(c, j)) != NULL;
+		xr_conj q = {1, 1, &atom, 0};
+		if (ok)
+			xb_add_transition(b, c, l, l, "", &q, r, -1);
+		else
+			b->status = SW_ENOMEM;
+		sw_expr_ast_free(atom);
+		xb_free_resets(r, c->n_state);
+	}
+}
+
+int xb_lift_bearings(struct xb *b, sw_hcomponent *c, int u, const char *unit)
+{
+	if (!b->bearings)
+		return SW_SUCCESS;
+	b->bearings = 0;
+	char where[256];
+	snprintf(where, sizeof where, "%.60s (%.60s)", c->id, unit);
+	for (;;) {
+		const sw_expr_ast *f = NULL;
+		for (int l = 0; !f && l < c->n_locations; l++)
+			for (int k = 0; !f && k < c->n_state; k++)
+				f = find_atan2(c->locations[l].flow[k]);
+		if (!f || b->status != SW_SUCCESS)
+			break;
+		sw_expr_ast *g = sw_expr_ast_clone(f);
+		sw_expr_ast **flows = calloc((size_t)c->n_locations + 1, sizeof *flows);
+		char *text = g ? xw_expr(b->h, g) : NULL;
+		const char *why = NULL;
+		int ok = g && flows && text;
+		for (int l = 0; ok && l < c->n_locations; l++)
+			ok = (flows[l] = bearing_rate(b, c, l, g, &why)) != NULL;
+		if (!ok) {
+			for (int l = 0; flows && l < c->n_locations; l++)
+				sw_expr_ast_free(flows[l]);
+			free(flows);
+			sw_expr_ast_free(g);
+			free(text);
+			if (why)
+				return xb_refuse(b, 0, "%s: a bearing's time derivative has no form in "
+						       "the profile (%s)", where, why);
+			return b->status = SW_ENOMEM;
+		}
+		int k = xb_add_lifted(b, c, u, g, flows, text);
+		free(flows);
+		if (k < 0) {
+			free(text);
+			return b->status;
+		}
+		for (int l = 0; l < c->n_locations && b->status == SW_SUCCESS; l++)
+			for (int j = 0; j < c->n_state && b->status == SW_SUCCESS; j++)
+				if (replace_equal(&c->locations[l].flow[j], c->vars[k].lifted, c, k))
+					b->status = SW_ENOMEM;
+		int moving = 0;
+		for (int l = 0; l < c->n_locations && b->status == SW_SUCCESS; l++) {
+			const sw_expr_ast *fl = c->locations[l].flow[k];
+			if (fl->op == SW_EXPR_NUM && fl->value == 0.0)
+				continue;
+			wrap_bearing(b, c, l, k);
+			moving = 1;
+		}
+		snprintf(c->vars[k].meaning, sizeof c->vars[k].meaning, "bearing: %.80s", text);
+		xb_note(b, where, 1,
+			"the bearing %s (FW, eq. (13)) is the state variable %s: its flow is its time "
+			"derivative (heading' - psi' with psi the direction to the point), its initial "
+			"value atan2 over the initial set%s; the FW turning acceleration stays exact",
+			text, c->vars[k].name,
+			moving ? ", and self-loops wrap it into [-pi, pi] as the simulator does "
+				 "(both values at +-pi)"
+			       : "");
+		free(text);
+	}
+	/* The flows now read bearings as variables: into the profile (abs -> sqrt). */
+	for (int l = 0; l < c->n_locations && b->status == SW_SUCCESS; l++)
+		for (int j = 0; j < c->n_state && b->status == SW_SUCCESS; j++) {
+			const char *why = NULL;
+			sw_expr_ast *p = xr_profile(c->locations[l].flow[j], b->def.profile, &why);
+			if (!p)
+				return xb_refuse(b, 0, "%s: a flow keeps a function outside the profile "
+						       "after lifting its bearings (%s)", where,
+						 why ? why : "?");
+			sw_expr_ast_free(c->locations[l].flow[j]);
+			c->locations[l].flow[j] = p;
+		}
+	return b->status;
+}
