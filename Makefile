@@ -59,7 +59,8 @@ GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 
 CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/graph_dot.c src/cli/cmd_render.c src/cli/cmd_export.c src/cli/cmd_analyze.c src/cli/cmd_plot.c src/cli/cmd_import.c \
-	src/cli/cmd_smc.c src/cli/cmd_sweep.c src/cli/ensemble_cli.c src/cli/checkpoint_cli.c src/cli/paths.c
+	src/cli/cmd_smc.c src/cli/cmd_sweep.c src/cli/ensemble_cli.c src/cli/checkpoint_cli.c src/cli/paths.c \
+	src/cli/cmd_verify.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \
@@ -90,13 +91,14 @@ CLI    := $(BUILD)/swerve
 TESTS  := $(BUILD)/check_swerve
 BENCH  := $(BUILD)/bench_swerve
 
-.PHONY: all deps test demo bench asan fuzz fuzz-replay valgrind install uninstall format clean help
+.PHONY: all deps test verify-test demo bench asan fuzz fuzz-replay valgrind install uninstall format clean help
 
 all: $(LIB_A) $(LIB_SO) $(CLI)
 
 help:
 	@echo "make demo     install missing packages, build, run the default scenario"
 	@echo "make test     install missing packages, build, run every test suite"
+	@echo "make verify-test  export -> HyST -> Flow* round trip (skips without the tools)"
 	@echo "make bench    build and run the benchmarks (prints figures)"
 	@echo "make asan     run the tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "make valgrind run the tests and a few CLI runs under valgrind memcheck"
@@ -203,8 +205,14 @@ test: deps
 	sh tests/clutter_test.sh $(CLI)
 	sh tests/export_inputs_test.sh $(CLI)
 	sh tests/export_guards_test.sh $(CLI)
+	sh tests/verify_cli_test.sh $(CLI)
 	$(BUILD)/noalloc
 	@$(MAKE) --no-print-directory fuzz-replay
+
+# The verifier round trip (docs/verification.md); skips, saying so, without HyST and Flow*.
+verify-test: deps
+	@$(MAKE) --no-print-directory $(CLI)
+	sh tests/verify_test.sh $(CLI)
 
 demo: deps
 	@$(MAKE) --no-print-directory $(CLI)

@@ -21,6 +21,11 @@ int cmd_plot(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_smc(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+
+/** Parses "AGENT.VAR=[LO,HI]" or "AGENT.VAR=X" (export and verify --initial) into *r, whose
+ * agent and var then point into s (modified in place).  Returns 0, or -1 on bad text. */
+int cli_parse_initial(char *s, sw_export_range *r);
 
 /** The mode graph of one automaton, or of every automaton of a scenario with its signal links,
  * as Graphviz DOT (graph_dot.c). */

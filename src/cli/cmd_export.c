@@ -48,8 +48,7 @@ static void export_usage(FILE *f)
 	      f);
 }
 
-/* Parses "A.V=[L,H]" or "A.V=X" into r (agent and var point into the copy s, modified). */
-static int parse_initial(char *s, sw_export_range *r)
+int cli_parse_initial(char *s, sw_export_range *r)
 {
 	char *eq = strchr(s, '=');
 	if (!eq)
@@ -129,7 +128,7 @@ int cmd_export(int argc, char **argv)
 		case 'o': dir = optarg; break;
 		case OPT_PROFILE: profile = optarg; break;
 		case 'i':
-			if (parse_initial(optarg, &ranges[n_ranges]) != 0)
+			if (cli_parse_initial(optarg, &ranges[n_ranges]) != 0)
 				bad = fprintf(stderr, "swerve export: --initial expects AGENT.VAR=[LO,HI] "
 						      "or AGENT.VAR=VALUE\n");
 			else

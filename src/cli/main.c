@@ -345,6 +345,7 @@ static void usage(FILE *f)
 	      "  smc SCENARIO            probability of a property over seeds (interval, SPRT);\n"
 	      "                          threads and MPI ranks\n"
 	      "  sweep SCENARIO          parameter grid x seeds: one CSV row per run\n"
+	      "  verify SCENARIO         export, HyST -> Flow*, a verdict and a simulated witness\n"
 	      "  version                 print the version\n"
 	      "  help [COMMAND]          this text, or a command's help\n"
 	      "\n"
@@ -363,7 +364,8 @@ static const struct {
 		{"graph", cmd_graph},   {"render", cmd_render},
 		{"export", cmd_export}, {"analyze", cmd_analyze},
 		{"plot", cmd_plot},     {"import-steersuite", cmd_import},
-		{"smc", cmd_smc},       {"sweep", cmd_sweep}};
+		{"smc", cmd_smc},       {"sweep", cmd_sweep},
+		{"verify", cmd_verify}};
 
 /* 'q', 'v', 'V' or 'h' when a is one of the options every command takes (short or long), else 0. */
 static int common_option(const char *a)
@@ -427,7 +429,7 @@ static int dispatch(int argc, char **argv)
 	if (cmd[0] == '-')
 		return cli_usage_error("unknown option '%s' (options follow the command)", cmd);
 	return cli_usage_error("unknown command '%s'; expected run, check, graph, render, export, "
-			       "analyze, plot, import-steersuite, smc, sweep, version or help",
+			       "analyze, plot, import-steersuite, smc, sweep, verify, version or help",
 			       cmd);
 }
 
