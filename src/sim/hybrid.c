@@ -229,9 +229,9 @@ static int first(struct sw_world *w, int u, double t0, double t1, const double *
 	double rate = sw__rate_bound(w, u, e, v, &steady);
 	double m1 = leave ? leave_value(w, u, t1, y1, *s1, e) : guard_value(w, u, t1, y1, *s1, e);
 	*b = (sw_margin_bound){m1, rate, v, steady};
-	if (!(m1 > 0.0) && !(m1 + rate * (t1 - t0) >= 0.0))
+	if (!(m1 > 0.0) && !(m1 + rate * (t1 - t0) >= 0.0 && rate < INFINITY))
 		return SW_SUCCESS; /* false throughout (m <= m1 + rate (t1 - t) < 0), or no bound and
-				      compared at the ends only; either way m0 is not needed */
+				      false at the end (compared at the ends only); m0 not needed */
 	*s1 = NULL; /* the margins below fill the slots for other instants */
 	sw__margin_fn fn = leave ? leave_margin : guard_margin;
 	double m0 = fn(w, u, t0, t0, y0, e);
