@@ -2,6 +2,8 @@
 #ifndef SWERVE_BENCH_H
 #define SWERVE_BENCH_H
 
+#include "swerve/steer.h"
+
 /** Wall-clock time, s (monotonic). */
 double bench_now(void);
 /** CPU time of the whole process (all threads), s. */
@@ -11,8 +13,9 @@ double bench_cpu_now(void);
 void bench_crowd_all(int max_n);
 /** Speed of the circle swap at N = n with `threads` threads only (for profiling). */
 void bench_crowd_one(int n, int threads);
-/* The speed part with the time-to-collision law (h = 0.01 s), 1 and 2 threads. */
-void bench_crowd_ttc(int n);
+/** The speed part with a crowd law (ttc and csm at h = 0.01 s, csm with the time gap 0.5 s of
+ * the pedestrian crowds; sf at 0.002 s), 1 and 2 threads. */
+void bench_crowd_law(sw_law law, int n);
 /** The 3-D flock of models/crowd_flock3d.xml on 1 and 2 threads. */
 void bench_flock3d(void);
 /** Cost of event detection: behaviour agents with 0, 1 and 5 distance guards (bench_events.c). */

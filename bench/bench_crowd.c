@@ -42,7 +42,13 @@ static sw_law g_law = SW_LAW_GLM;
 
 static double law_step(void)
 {
-	return g_law == SW_LAW_TTC ? 0.01 : 0.1;
+	/* the steps the crowd models use (docs/models.md sections 7-9) */
+	switch (g_law) {
+	case SW_LAW_TTC:
+	case SW_LAW_CSM: return 0.01;
+	case SW_LAW_SF: return 0.002;
+	default: return 0.1;
+	}
 }
 
 /* The circle-swap model with n agents; *rmax receives the outer ring's radius. */
@@ -82,6 +88,14 @@ static sw_model *circle_model(int n, double *rmax)
 					if (g_law == SW_LAW_TTC) {
 						ad.steer.law = SW_LAW_TTC;
 						ad.steer.ttc = sw_default_ttc_params();
+					} else if (g_law == SW_LAW_SF) {
+						ad.steer.law = SW_LAW_SF;
+						ad.steer.sf = sw_default_sf_params();
+					} else if (g_law == SW_LAW_CSM) {
+						/* the pedestrian crowd setting (time gap 0.5 s) */
+						ad.steer.law = SW_LAW_CSM;
+						ad.steer.csm = sw_default_csm_params();
+						ad.steer.csm.time_gap = 0.5;
 					}
 					sw_model_add_agent(m, &ad, NULL);
 				}
@@ -223,9 +237,13 @@ void bench_crowd_all(int max_n)
 		speed(n, 1, 2);
 	quality(100);
 	quality(1000);
-	/* The time-to-collision law (the pedestrian behaviour's) on the same rings at N = 10^4. */
-	if (max_n >= 10000)
-		bench_crowd_ttc(10000);
+	/* The crowd laws (the pedestrian behaviour's ttc and csm, and sf) on the same rings at
+	 * N = 10^4. */
+	if (max_n >= 10000) {
+		bench_crowd_law(SW_LAW_TTC, 10000);
+		bench_crowd_law(SW_LAW_CSM, 10000);
+		bench_crowd_law(SW_LAW_SF, 10000);
+	}
 }
 
 void bench_crowd_one(int n, int threads)
@@ -233,9 +251,9 @@ void bench_crowd_one(int n, int threads)
 	speed(n, threads, threads);
 }
 
-void bench_crowd_ttc(int n)
+void bench_crowd_law(sw_law law, int n)
 {
-	g_law = SW_LAW_TTC;
+	g_law = law;
 	speed(n, 1, 2);
 	g_law = SW_LAW_GLM;
 }

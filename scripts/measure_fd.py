@@ -56,7 +56,7 @@ def scenario(rho, walker, a, outdir):
      ({rho:g} per m^2, {walker}); written by scripts/measure_fd.py -->
 <scenario name="fd">
   <run duration="{a.duration:g}" step="{step}" sample="0.5" seed="{a.seed}"/>
-  <world periodic-x="{a.length:g}">
+{gen.uses(walker, outdir)}  <world periodic-x="{a.length:g}">
     <segment name="north" x1="0" y1="{a.width:g}" x2="{a.length:g}" y2="{a.width:g}"/>
     <segment name="south" x1="0" y1="0" x2="{a.length:g}" y2="0"/>
     <target name="east" x="1000000" y="{a.width / 2:g}" radius="1"/>

@@ -9,9 +9,10 @@
  *     largest perception reach of the seam must be a wall along x spanning the strip (a corridor
  *     wall, which every agent perceives at the same closest point either way);
  *   - the nearest image must be the only one within reach: L > 2 (perception + 2 rmax);
- *   - what has no periodic form yet (3-D, automata and signals, whose perception functions read
- *     other agents without images; fields, solved on a plain grid; moving obstacles; SteerBench
- *     metrics) is refused. */
+ *   - what has no periodic form yet (3-D; fields, solved on a plain grid; moving obstacles;
+ *     SteerBench metrics) is refused.
+ * Behaviour automata read other agents at their nearest images too (sim/host.c: dist, bearing,
+ * visible, neighbors, oncoming; progress unwraps the agent's own past positions). */
 #include <math.h>
 
 #include "automaton_impl.h"
@@ -49,9 +50,6 @@ int sw__check_periodic(const sw_model *m, sw_diag *diag)
 	if (m->dim3)
 		bad |= refuse(m, m->dim3_line, "3-D worlds cannot be periodic; expected a 2-D world",
 			      diag);
-	if (m->n_signals > 0)
-		bad |= refuse(m, m->signals[0].line,
-			      "signals are not supported in periodic worlds yet; expected none", diag);
 	if (m->n_fields > 0)
 		bad |= refuse(m, m->fields[0].line,
 			      "fields are not supported in periodic worlds yet (they are solved on a "
@@ -67,12 +65,6 @@ int sw__check_periodic(const sw_model *m, sw_diag *diag)
 		const sw_agent *a = &m->agents[i];
 		rmax = fmax(rmax, a->radius);
 		reach = fmax(reach, a->perception);
-		if (a->behaviour >= 0)
-			bad |= refuse(m, a->line,
-				      "behaviour automata are not supported in periodic worlds yet "
-				      "(their perception functions read other agents without the "
-				      "seam); expected a plain law",
-				      diag);
 		if (!isfinite(a->perception))
 			bad |= refuse(m, a->line,
 				      "every agent needs a finite perception radius; expected "

@@ -52,7 +52,7 @@ static int object_point(const host_ctx *c, int j, sw_vec2 p, sw_vec2 *out, int *
 		return idx;
 	case SW_PARAM_AGENT: {
 		const double *yj = c->w->snap + 2 * (size_t)idx;
-		*out = sw_v2(yj[0], yj[1]);
+		*out = sw__image_near(c->w, sw_v2(yj[0], yj[1]), p); /* periodic: nearest image */
 		return idx;
 	}
 	case SW_PARAM_OBSTACLE: {
@@ -121,11 +121,13 @@ static sw_vec2 past_position(const struct sw_world *w, int u, double tau, sw_vec
 	for (int k = 0; k < w->hist_len; k++) {
 		int e = (w->hist_head - 1 - k + SW_HISTORY) % SW_HISTORY;
 		const double *r = h + 3 * e;
+		/* periodic world: each entry at its image nearest the later one (unwrapped) */
+		sw_vec2 e_xy = sw__image_near(w, sw_v2(r[1], r[2]), later);
 		if (r[0] <= tau) {
 			double f = tl > r[0] ? (tau - r[0]) / (tl - r[0]) : 0.0;
-			return sw_v2(r[1] + f * (later.x - r[1]), r[2] + f * (later.y - r[2]));
+			return sw_v2(e_xy.x + f * (later.x - e_xy.x), e_xy.y + f * (later.y - e_xy.y));
 		}
-		later = sw_v2(r[1], r[2]);
+		later = e_xy;
 		tl = r[0];
 	}
 	return later; /* older than the history: its oldest position */
@@ -192,20 +194,26 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 			ex = (q.x - p.x) / len;
 			ey = (q.y - p.y) / len;
 		}
-		if (w->grid_on && reach >= 0.0)
-			nc = sw__grid_query(w, c->u, p, reach, &cand);
-		for (int k = 0; k < nc; k++) {
-			int j = cand ? cand[k] : k;
-			const double *yj = w->snap + 2 * (size_t)j;
-			if (j == c->u || sw__gone(w, j) || !(hypot(yj[0] - p.x, yj[1] - p.y) <= reach))
-				continue;
-			if (func == SW_HF_ONCOMING) {
-				const double *vj = w->snap_v + 2 * (size_t)j;
-				if (!((yj[0] - p.x) * ex + (yj[1] - p.y) * ey > 0.0 &&
-				      vj[0] * ex + vj[1] * ey < 0.0))
+		/* A periodic world: other agents at their nearest images, the grid asked twice
+		 * near the seam (sw__image_queries). */
+		sw_vec2 qs[2];
+		int passes = reach >= 0.0 ? sw__image_queries(w, p, reach, qs) : 1;
+		for (int pass = 0; pass < passes; pass++) {
+			if (w->grid_on && reach >= 0.0)
+				nc = sw__grid_query(w, c->u, pass ? qs[1] : p, reach, &cand);
+			for (int k = 0; k < nc; k++) {
+				int j = cand ? cand[k] : k;
+				const double *yj = w->snap + 2 * (size_t)j;
+				double dx = sw__image_dx(w, yj[0] - p.x), dy = yj[1] - p.y;
+				if (j == c->u || sw__gone(w, j) || !(hypot(dx, dy) <= reach))
 					continue;
+				if (func == SW_HF_ONCOMING) {
+					const double *vj = w->snap_v + 2 * (size_t)j;
+					if (!(dx * ex + dy * ey > 0.0 && vj[0] * ex + vj[1] * ey < 0.0))
+						continue;
+				}
+				count++;
 			}
-			count++;
 		}
 		return count;
 	}

@@ -181,12 +181,8 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 		 * a second time at the image of p beyond it (model/periodic.c makes the strip longer
 		 * than twice the reach, so no agent is found twice). */
 		double reach = a->perception + a->radius + w->grid_rmax, L = m->periodic_x;
-		int passes = 1;
-		sw_vec2 q[2] = {p, p};
-		if (L > 0.0 && w->grid_on && (p.x < reach || p.x > L - reach)) {
-			q[1].x = p.x < reach ? p.x + L : p.x - L;
-			passes = 2;
-		}
+		sw_vec2 q[2];
+		int passes = sw__image_queries(w, p, reach, q);
 		/* The agent steered to is the target, not an obstacle: a chaser does not keep a
 		 * safety distance from what it chases. */
 		int chased = w->tkind[i] == TGT_AGENT ? w->tindex[i] : -1;
@@ -199,9 +195,7 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 				if (j == i || j == chased || sw__gone(w, j))
 					continue;
 				const double *yj = w->snap + 2 * (size_t)j;
-				sw_vec2 d = sw_v2(yj[0] - p.x, yj[1] - p.y);
-				if (L > 0.0)
-					d.x -= L * nearbyint(d.x / L);
+				sw_vec2 d = sw_v2(sw__image_dx(w, yj[0] - p.x), yj[1] - p.y);
 				double rj = sw__radius(w, j);
 				double c = sw_v2_len(d) - rj - a->radius;
 				if (c <= a->perception &&

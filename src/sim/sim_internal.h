@@ -203,6 +203,37 @@ static inline int sw__gone(const struct sw_world *w, int j)
 	return w->gone && w->gone[j];
 }
 
+/** The x difference dx of two agents' positions as the nearest image sees it: dx itself, or in a
+ * periodic world (model.periodic_x = L > 0) dx - L nearbyint(dx / L), in [-L/2, L/2]. */
+static inline double sw__image_dx(const struct sw_world *w, double dx)
+{
+	double L = w->m->periodic_x;
+	return L > 0.0 ? dx - L * nearbyint(dx / L) : dx;
+}
+
+/** Agent j's position q moved to its image nearest to p (q itself unless the world is
+ * periodic). */
+static inline sw_vec2 sw__image_near(const struct sw_world *w, sw_vec2 q, sw_vec2 p)
+{
+	if (w->m->periodic_x > 0.0)
+		q.x = p.x + sw__image_dx(w, q.x - p.x);
+	return q;
+}
+
+/** The number of grid queries that find every agent within reach of p (1, or 2 near the seam of
+ * a periodic world, the second at q[1], p's image beyond the seam); q[0] = p.  A strip longer
+ * than twice the reach (model/periodic.c) means no agent is found by both. */
+static inline int sw__image_queries(const struct sw_world *w, sw_vec2 p, double reach,
+				    sw_vec2 q[2])
+{
+	double L = w->m->periodic_x;
+	q[0] = q[1] = p;
+	if (!(L > 0.0) || !w->grid_on || (p.x >= reach && p.x <= L - reach))
+		return 1;
+	q[1].x = p.x < reach ? p.x + L : p.x - L;
+	return 2;
+}
+
 /** Radius of agent j. */
 static inline double sw__radius(const struct sw_world *w, int j)
 {
