@@ -4,7 +4,7 @@ against Weidmann (1993) (the crowd issue's fundamental-diagram series).
 
     python3 scripts/measure_fd.py build/swerve [-j 2] [--walkers csm,ttc,sf]
         [--densities 0.5,1,1.5,2,2.5,3,3.5,4] [--length 20] [--width 4] [--seed 1]
-        [--duration 60] [--warmup 20] [--csv FILE]
+        [--duration 60] [--warmup 20] [--step H] [--csv FILE]
 
 Geometry: a corridor `width` m wide (walls along x at y = 0 and y = width) whose ends are
 joined (<world periodic-x="length">), so the density stays fixed.  N = density x length x width
@@ -50,7 +50,7 @@ def scenario(rho, walker, a, outdir):
         x = (c + 0.5) * gx + rng.uniform(-jx, jx)
         y = 0.25 + (r + 0.5) * gy + rng.uniform(-jy, jy)
         lines.append(gen.agent(f"p{k:03d}", x % a.length, y, 0.0, walker, "east", 2))
-    step = gen.WALKERS[walker][0]
+    step = a.step or gen.WALKERS[walker][0]
     head = f"""<?xml version="1.0" encoding="UTF-8"?>
 <!-- fundamental diagram: periodic corridor {a.length:g} m x {a.width:g} m, {n} agents
      ({rho:g} per m^2, {walker}); written by scripts/measure_fd.py -->
@@ -111,6 +111,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--duration", type=float, default=60.0)
     ap.add_argument("--warmup", type=float, default=20.0)
+    ap.add_argument("--step", type=float, help="integration step, s (default: the walker's, "
+                    "scripts/gen_crowd_models.py)")
     ap.add_argument("--csv", help="also write the table as CSV (walker, density, speed, "
                     "weidmann) for swerve plot")
     a = ap.parse_args()
