@@ -3,6 +3,7 @@
 ("Crowds").
 
     python3 scripts/measure_crowds.py build/swerve [-j 2] [--walkers pedestrian,glm,ttc]
+        [--scenes crowd_circle,...] [--circle-agents N] [--no-flocks]
 
 Pedestrian scenes (scripts/gen_crowd_models.py: circle, ring, corridor, plaza, door) are written
 once per walker -- the recommended behaviour automata/pedestrian.xml and each plain law -- into a
@@ -90,10 +91,13 @@ def lane_order(trajectory):
     return sum(values) / len(values) if values else float("nan")
 
 
-def measure_scene(sw, scene, walker, tmp):
+def measure_scene(sw, scene, walker, tmp, circle_agents=None):
     d = os.path.join(tmp, f"{scene}-{walker}")
     os.makedirs(d)
-    gen.PEDESTRIAN_SCENES[scene](walker, d)
+    if scene == "crowd_circle" and circle_agents:
+        gen.circle(walker, d, n=circle_agents)  # the bench's rings (bench/bench_crowd.c)
+    else:
+        gen.PEDESTRIAN_SCENES[scene](walker, d)
     path = os.path.join(d, gen.model_name(scene, walker))
     s = run(sw, path, os.path.join(d, "out"))
     free = free_times(path)
@@ -143,13 +147,19 @@ def main():
     ap.add_argument("--walkers", default=",".join(gen.WALKERS),
                     help="comma-separated: " + ", ".join(gen.WALKERS))
     ap.add_argument("--no-flocks", action="store_true")
+    ap.add_argument("--scenes", help="comma-separated subset of " +
+                    ", ".join(gen.PEDESTRIAN_SCENES))
+    ap.add_argument("--circle-agents", type=int,
+                    help="agents of the circle swap (default 200, the model's; 1000: the dense "
+                    "rings of bench/bench_crowd.c)")
     args = ap.parse_args()
     sw = os.path.abspath(args.swerve)
     walkers = args.walkers.split(",")
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(args.j) as pool:
-        jobs = {(sc, wk): pool.submit(measure_scene, sw, sc, wk, tmp)
-                for sc in gen.PEDESTRIAN_SCENES for wk in walkers}
+        scenes = args.scenes.split(",") if args.scenes else list(gen.PEDESTRIAN_SCENES)
+        jobs = {(sc, wk): pool.submit(measure_scene, sw, sc, wk, tmp, args.circle_agents)
+                for sc in scenes for wk in walkers}
         flocks = {} if args.no_flocks else {m: pool.submit(measure_flock, sw, m, tmp)
                                             for m in FLOCKS}
         print("| scene | walker | agents | reached | worst / mean arrival ÷ free time |"
