@@ -185,24 +185,14 @@ static const char one_xml[] =
     "target=\"t\"><csm %s/></agent>\n"
     "</scenario>\n";
 
-static sw_model *load_one(const char *xml, const char *attrs, sw_diag *d)
-{
-	char buf[4096];
-	snprintf(buf, sizeof buf, xml, attrs);
-	sw_model *m = NULL;
-	sw_diag_init(d);
-	if (sw_scenario_load_memory(buf, strlen(buf), "one.xml", &m, d) != SW_SUCCESS)
-		return NULL;
-	return m;
-}
 
 START_TEST(attributes_are_read_and_bad_values_refused)
 {
 	sw_diag d;
-	sw_model *m = load_one(one_xml,
+	sw_model *m = test_load_filled(one_xml,
 			       "v0=\"1.1\" time-gap=\"0.5\" a=\"8\" d=\"0.2\" a-wall=\"3\" "
 			       "d-wall=\"0.05\" range=\"3\" t-arrive=\"1\" t-contact=\"0.2\"",
-			       &d);
+			       "one.xml", &d);
 	ck_assert_ptr_nonnull(m);
 	const sw_csm_params *p = &m->agents[0].steer.csm;
 	ck_assert_int_eq(m->agents[0].steer.law, SW_LAW_CSM);
@@ -218,7 +208,7 @@ START_TEST(attributes_are_read_and_bad_values_refused)
 	    {"xi=\"1\"", "unknown attribute xi"}, {"a=\"strong\"", "a"},
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-		ck_assert_ptr_null(load_one(one_xml, bad[k][0], &d));
+		ck_assert_ptr_null(test_load_filled(one_xml, bad[k][0], "one.xml", &d));
 		char msg[800];
 		sw_diag_format(&d, 0, msg, sizeof msg);
 		ck_assert_msg(strstr(msg, bad[k][1]) && strstr(msg, "one.xml:6:"), "%s: got '%s'",
@@ -230,7 +220,7 @@ END_TEST
 START_TEST(export_refuses_the_law_with_its_line)
 {
 	sw_diag d;
-	sw_model *m = load_one(one_xml, "", &d);
+	sw_model *m = test_load_filled(one_xml, "", "one.xml", &d);
 	ck_assert_ptr_nonnull(m);
 	sw_export_def def = sw_default_export_def();
 	sw_hybrid *h = NULL;
@@ -245,50 +235,14 @@ START_TEST(export_refuses_the_law_with_its_line)
 }
 END_TEST
 
-/* 24 agents on a ring swap places through its centre; the run's end states for n threads. */
-static double *ring_run(int nt, size_t *len, double *worst)
-{
-	char *buf = malloc(16384);
-	size_t n = (size_t)sprintf(buf,
-				   "<scenario name=\"ring\"><run duration=\"6\" step=\"0.01\"/><world>");
-	for (int i = 0; i < 24; i++)
-		n += (size_t)sprintf(buf + n, "<target name=\"t%d\" x=\"%.6f\" y=\"%.6f\"/>", i,
-				     -2.5 * cos(2 * M_PI * i / 24), -2.5 * sin(2 * M_PI * i / 24));
-	n += (size_t)sprintf(buf + n, "</world>");
-	for (int i = 0; i < 24; i++)
-		n += (size_t)sprintf(buf + n,
-				     "<agent name=\"a%d\" x=\"%.6f\" y=\"%.6f\" heading=\"0\" "
-				     "radius=\"0.2\" perception=\"2\" target=\"t%d\"><csm/></agent>",
-				     i, 2.5 * cos(2 * M_PI * i / 24), 2.5 * sin(2 * M_PI * i / 24), i);
-	n += (size_t)sprintf(buf + n, "</scenario>");
-	sw_model *m = NULL;
-	sw_diag d;
-	sw_diag_init(&d);
-	ck_assert_int_eq(sw_scenario_load_memory(buf, n, "ring.xml", &m, &d), SW_SUCCESS);
-	free(buf);
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_set_threads(w, nt), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
-	double *y = malloc(24 * SW_STATE_DIM * sizeof *y);
-	*worst = INFINITY;
-	for (int i = 0; i < 24; i++) {
-		sw_agent_state s;
-		sw_world_agent(w, i, &s);
-		memcpy(y + i * SW_STATE_DIM, s.y, sizeof s.y);
-		*worst = fmin(*worst, sw_world_metrics(w, i)->min_agent_clearance);
-	}
-	*len = 24 * SW_STATE_DIM * sizeof *y;
-	sw_world_destroy(w);
-	sw_model_free(m);
-	return y;
-}
 
 START_TEST(one_and_three_threads_give_identical_bits)
 {
 	size_t n1, n3;
 	double w1, w3;
-	double *a = ring_run(1, &n1, &w1), *b = ring_run(3, &n3, &w3);
+	/* 24 agents on a ring swap places through its centre */
+	double *a = test_ring_run("<csm/>", 2.5, "duration=\"6\" step=\"0.01\"", 1, &n1, &w1);
+	double *b = test_ring_run("<csm/>", 2.5, "duration=\"6\" step=\"0.01\"", 3, &n3, &w3);
 	ck_assert(n1 == n3 && memcmp(a, b, n1) == 0);
 	/* The speed model keeps the spacing ahead positive: the packed centre overlaps by less
 	 * than a centimetre (sideways contacts only). */

@@ -226,13 +226,7 @@ static const char pair_xml[] =
 /* The pair scenario with extra attributes on b's <sf>; NULL and the diagnostic when refused. */
 static sw_model *load_pair(const char *attrs, sw_diag *d)
 {
-	char buf[2048];
-	snprintf(buf, sizeof buf, pair_xml, attrs);
-	sw_model *m = NULL;
-	sw_diag_init(d);
-	if (sw_scenario_load_memory(buf, strlen(buf), "pair.xml", &m, d) != SW_SUCCESS)
-		return NULL;
-	return m;
+	return test_load_filled(pair_xml, attrs, "pair.xml", d);
 }
 
 /* Two agents meeting almost head on (0.1 m off axis): the short-ranged social force (B = 8 cm)
@@ -365,53 +359,15 @@ START_TEST(a_wall_is_approached_to_the_force_balance_and_a_pillar_passed)
 }
 END_TEST
 
-/* Final states of a ring of sf agents after a run on nt threads (v0 = 4 m/s, a panic: the discs
- * overlap at the centre, so the body force and friction act). */
-static double *ring_run(int nt, size_t *len)
-{
-	char *buf = malloc(1 << 16);
-	size_t n = 0;
-	n += (size_t)sprintf(buf + n,
-			     "<scenario name=\"ring\"><run duration=\"4\" step=\"0.005\"/><world>");
-	for (int i = 0; i < 24; i++)
-		n += (size_t)sprintf(buf + n, "<target name=\"t%d\" x=\"%.6f\" y=\"%.6f\"/>", i,
-				     -1.6 * cos(2 * M_PI * i / 24), -1.6 * sin(2 * M_PI * i / 24));
-	n += (size_t)sprintf(buf + n, "</world>");
-	for (int i = 0; i < 24; i++)
-		n += (size_t)sprintf(buf + n,
-				     "<agent name=\"a%d\" x=\"%.6f\" y=\"%.6f\" heading=\"%.6f\" "
-				     "radius=\"0.2\" target=\"t%d\"><sf v0=\"4\"/></agent>",
-				     i, 1.6 * cos(2 * M_PI * i / 24), 1.6 * sin(2 * M_PI * i / 24),
-				     2 * M_PI * i / 24 + M_PI, i);
-	n += (size_t)sprintf(buf + n, "</scenario>");
-	sw_model *m = NULL;
-	sw_diag d;
-	sw_diag_init(&d);
-	ck_assert_int_eq(sw_scenario_load_memory(buf, n, "ring.xml", &m, &d), SW_SUCCESS);
-	free(buf);
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_set_threads(w, nt), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
-	double *y = malloc(24 * SW_STATE_DIM * sizeof *y);
-	double worst = INFINITY;
-	for (int i = 0; i < 24; i++) {
-		sw_agent_state s;
-		sw_world_agent(w, i, &s);
-		memcpy(y + i * SW_STATE_DIM, s.y, sizeof s.y);
-		worst = fmin(worst, sw_world_metrics(w, i)->min_agent_clearance);
-	}
-	ck_assert_msg(worst < 0.0, "the ring should crowd its centre (worst clearance %g)", worst);
-	*len = 24 * SW_STATE_DIM * sizeof *y;
-	sw_world_destroy(w);
-	sw_model_free(m);
-	return y;
-}
-
+/* The ring of sf agents (v0 = 4 m/s, a panic: the discs overlap at the centre, so the body force
+ * and friction act) on 1 and 3 threads. */
 START_TEST(one_and_three_threads_give_identical_bits)
 {
 	size_t n1, n3;
-	double *a = ring_run(1, &n1), *b = ring_run(3, &n3);
+	double w1, w3;
+	double *a = test_ring_run("<sf v0=\"4\"/>", 1.6, "duration=\"4\" step=\"0.005\"", 1, &n1, &w1);
+	double *b = test_ring_run("<sf v0=\"4\"/>", 1.6, "duration=\"4\" step=\"0.005\"", 3, &n3, &w3);
+	ck_assert_msg(w1 < 0.0, "the ring should crowd its centre (worst clearance %g)", w1);
 	ck_assert(n1 == n3 && memcmp(a, b, n1) == 0);
 	free(a);
 	free(b);

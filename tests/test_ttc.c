@@ -198,13 +198,7 @@ static const char pair_xml[] =
 /* The pair scenario with extra attributes on b's <ttc>; NULL and the diagnostic when refused. */
 static sw_model *load_pair(const char *attrs, sw_diag *d)
 {
-	char buf[2048];
-	snprintf(buf, sizeof buf, pair_xml, attrs);
-	sw_model *m = NULL;
-	sw_diag_init(d);
-	if (sw_scenario_load_memory(buf, strlen(buf), "pair.xml", &m, d) != SW_SUCCESS)
-		return NULL;
-	return m;
+	return test_load_filled(pair_xml, attrs, "pair.xml", d);
 }
 
 START_TEST(head_on_pair_swaps_places_without_overlap)
@@ -341,48 +335,13 @@ START_TEST(a_pillar_is_passed_and_a_wall_not_crossed)
 }
 END_TEST
 
-/* Final states of a ring of ttc agents after a run on nt threads. */
-static double *ring_run(int nt, size_t *len)
-{
-	char *buf = malloc(1 << 16);
-	size_t n = 0;
-	n += (size_t)sprintf(buf + n, "<scenario name=\"ring\"><run duration=\"6\" step=\"0.05\"/><world>");
-	for (int i = 0; i < 24; i++)
-		n += (size_t)sprintf(buf + n, "<target name=\"t%d\" x=\"%.6f\" y=\"%.6f\"/>", i,
-				     -4.0 * cos(2 * M_PI * i / 24), -4.0 * sin(2 * M_PI * i / 24));
-	n += (size_t)sprintf(buf + n, "</world>");
-	for (int i = 0; i < 24; i++)
-		n += (size_t)sprintf(buf + n,
-				     "<agent name=\"a%d\" x=\"%.6f\" y=\"%.6f\" heading=\"%.6f\" "
-				     "radius=\"0.2\" target=\"t%d\"><ttc/></agent>",
-				     i, 4.0 * cos(2 * M_PI * i / 24), 4.0 * sin(2 * M_PI * i / 24),
-				     2 * M_PI * i / 24 + M_PI, i);
-	n += (size_t)sprintf(buf + n, "</scenario>");
-	sw_model *m = NULL;
-	sw_diag d;
-	sw_diag_init(&d);
-	ck_assert_int_eq(sw_scenario_load_memory(buf, n, "ring.xml", &m, &d), SW_SUCCESS);
-	free(buf);
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_set_threads(w, nt), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
-	double *y = malloc(24 * SW_STATE_DIM * sizeof *y);
-	for (int i = 0; i < 24; i++) {
-		sw_agent_state s;
-		sw_world_agent(w, i, &s);
-		memcpy(y + i * SW_STATE_DIM, s.y, sizeof s.y);
-	}
-	*len = 24 * SW_STATE_DIM * sizeof *y;
-	sw_world_destroy(w);
-	sw_model_free(m);
-	return y;
-}
 
 START_TEST(one_and_three_threads_give_identical_bits)
 {
 	size_t n1, n3;
-	double *a = ring_run(1, &n1), *b = ring_run(3, &n3);
+	double w1, w3; /* the ring of ttc agents */
+	double *a = test_ring_run("<ttc/>", 4.0, "duration=\"6\" step=\"0.05\"", 1, &n1, &w1);
+	double *b = test_ring_run("<ttc/>", 4.0, "duration=\"6\" step=\"0.05\"", 3, &n3, &w3);
 	ck_assert(n1 == n3 && memcmp(a, b, n1) == 0);
 	free(a);
 	free(b);

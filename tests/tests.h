@@ -3,6 +3,10 @@
 #define SWERVE_TESTS_H
 
 #include <check.h>
+#include <stddef.h>
+
+#include "swerve/core.h"
+#include "swerve/model.h"
 
 Suite *core_suite(void);
 Suite *geom_suite(void);
@@ -38,6 +42,17 @@ Suite *ttc_suite(void);
 Suite *sf_suite(void);
 Suite *csm_suite(void);
 Suite *pedestrian_suite(void);
+
+/** The scenario text fmt with its one %s replaced by fill, loaded as file `name`; NULL (and the
+ * diagnostics in d) when refused (tests/law_util.c). */
+sw_model *test_load_filled(const char *fmt, const char *fill, const char *name, sw_diag *d);
+
+/** The thread-count scene of the crowd-law suites (tests/law_util.c): 24 agents of radius 0.2 m on a
+ * ring of the given radius, each running `law` (an element such as "<ttc/>") to the antipode,
+ * with <run run_attrs/>, on `threads` threads.  Returns the agents' final states (malloc'd,
+ * *len bytes) and the smallest agent-agent clearance of the run in *worst. */
+double *test_ring_run(const char *law, double radius, const char *run_attrs, int threads,
+		      size_t *len, double *worst);
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"

@@ -1,0 +1,61 @@
+/* tests/law_util.c - what the crowd-law suites (test_ttc.c, test_sf.c, test_csm.c) share: a
+ * scenario text with one blank filled in, and the thread-count scene (24 agents on a ring swap
+ * places through its centre). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swerve/io.h"
+#include "swerve/sim.h"
+#include "tests.h"
+
+sw_model *test_load_filled(const char *fmt, const char *fill, const char *name, sw_diag *d)
+{
+	char buf[8192];
+	snprintf(buf, sizeof buf, fmt, fill);
+	sw_model *m = NULL;
+	sw_diag_init(d);
+	if (sw_scenario_load_memory(buf, strlen(buf), name, &m, d) != SW_SUCCESS)
+		return NULL;
+	return m;
+}
+
+double *test_ring_run(const char *law, double radius, const char *run_attrs, int threads,
+		      size_t *len, double *worst)
+{
+	char *buf = malloc(1 << 16);
+	size_t n = (size_t)sprintf(buf, "<scenario name=\"ring\"><run %s/><world>", run_attrs);
+	for (int i = 0; i < 24; i++)
+		n += (size_t)sprintf(buf + n, "<target name=\"t%d\" x=\"%.6f\" y=\"%.6f\"/>", i,
+				     -radius * cos(2 * M_PI * i / 24), -radius * sin(2 * M_PI * i / 24));
+	n += (size_t)sprintf(buf + n, "</world>");
+	for (int i = 0; i < 24; i++)
+		n += (size_t)sprintf(buf + n,
+				     "<agent name=\"a%d\" x=\"%.6f\" y=\"%.6f\" heading=\"%.6f\" "
+				     "radius=\"0.2\" target=\"t%d\">%s</agent>",
+				     i, radius * cos(2 * M_PI * i / 24), radius * sin(2 * M_PI * i / 24),
+				     2 * M_PI * i / 24 + M_PI, i, law);
+	n += (size_t)sprintf(buf + n, "</scenario>");
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(buf, n, "ring.xml", &m, &d), SW_SUCCESS);
+	free(buf);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	double *y = malloc(24 * SW_STATE_DIM * sizeof *y);
+	*worst = INFINITY;
+	for (int i = 0; i < 24; i++) {
+		sw_agent_state s;
+		sw_world_agent(w, i, &s);
+		memcpy(y + i * SW_STATE_DIM, s.y, sizeof s.y);
+		*worst = fmin(*worst, sw_world_metrics(w, i)->min_agent_clearance);
+	}
+	*len = 24 * SW_STATE_DIM * sizeof *y;
+	sw_world_destroy(w);
+	sw_model_free(m);
+	return y;
+}
