@@ -4,6 +4,7 @@ the flow through the opening is measured (the crowd issue's bottleneck series).
 
     python3 scripts/measure_bottleneck.py build/swerve [-j 2] [--walkers pedestrian,ttc]
         [--agents 100] [--density 2.5] [--widths 0.8,1.0,1.2,1.6,2.0,2.4] [--seed 1]
+        [--csv FILE]
 
 Geometry: a room 7.2 m wide (walls at y = +-3.6 m) closed at x = 0 by a wall with the opening
 |y| < b/2; N agents (radius 0.2 m) start on a jittered grid at the given density, filling the
@@ -99,6 +100,8 @@ def main():
     ap.add_argument("--density", type=float, default=2.5)
     ap.add_argument("--widths", default="0.8,1.0,1.2,1.6,2.0,2.4")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--csv", help="also write the table as CSV (walker, b, J, specific) for "
+                    "swerve plot --table")
     a = ap.parse_args()
     sw = os.path.abspath(a.swerve)
     widths = [float(w) for w in a.widths.split(",")]
@@ -128,6 +131,13 @@ def main():
                 r2 = 1 - res / ss if ss > 0 else float("nan")
                 print(f"\n{wk}: J = {slope:.2f} b {my - slope * mx:+.2f} (least squares, "
                       f"R² = {r2:.3f})")
+        if a.csv:
+            with open(a.csv, "w", newline="") as f:
+                wr = csv.writer(f)
+                wr.writerow(["walker", "b", "J", "specific"])
+                for (wk, b), job in jobs.items():
+                    r = job.result()
+                    wr.writerow([wk, f"{b:g}", f"{r['J']:.4f}", f"{r['J'] / b:.4f}"])
 
 
 if __name__ == "__main__":
