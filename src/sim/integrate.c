@@ -35,6 +35,32 @@ static const double *sensed(const struct sw_world *w, int u, double t)
 	return !isnan(f[0]) && t == w->t ? f : NULL;
 }
 
+/* The crowd law's flow of agent u sensed at the step start (step.c sense_one), when it is valid at
+ * time t for the state y in the current mode: (dx, dy, dphi, dv) with the same bits as
+ * sw_steer_rhs would give there (the same law, state and situation); NULL otherwise. */
+static const double *sensed_law(const struct sw_world *w, int u, double t, const double y[])
+{
+	if (!w->fast_law || u >= w->n || t != w->t)
+		return NULL;
+	const double *f = w->fast_law + SW_FAST_LAW * (size_t)u;
+	return f[4] == y[SW_STATE_X] && f[5] == y[SW_STATE_Y] && f[6] == y[SW_STATE_PHI] &&
+			       f[7] == y[SW_STATE_V] && f[8] == w->mode[u]
+		       ? f
+		       : NULL;
+}
+
+/* dydt of a crowd law from its sensed flow (sensed_law); the other entries are 0 as in
+ * sw_steer_rhs. */
+static void law_flow(const double f[], double dydt[])
+{
+	for (int k = 0; k < SW_STATE_DIM; k++)
+		dydt[k] = 0.0;
+	dydt[SW_STATE_X] = f[0];
+	dydt[SW_STATE_Y] = f[1];
+	dydt[SW_STATE_PHI] = f[2];
+	dydt[SW_STATE_V] = f[3];
+}
+
 /* Flow of an automaton unit: the mode's steering (or standing still), time_in_mode, clocks and
  * the mode's flow equations. */
 static int automaton_flow(struct sw_world *w, int u, double t, const double y[], double dydt[])
@@ -49,6 +75,8 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 			return st;
 	} else if (f) {
 		fast_flow(y, f, dydt);
+	} else if (u < w->n && md->moves && sensed_law(w, u, t, y)) {
+		law_flow(sensed_law(w, u, t, y), dydt);
 	} else if (u < w->n && md->moves) {
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
 		sw_situation s;
@@ -86,6 +114,9 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 	} else if (sensed(w, u, t)) {
 		memset(dydt, 0, SW_STATE_DIM * sizeof *dydt);
 		fast_flow(y, sensed(w, u, t), dydt);
+		st = SW_SUCCESS;
+	} else if (sensed_law(w, u, t, y)) {
+		law_flow(sensed_law(w, u, t, y), dydt);
 		st = SW_SUCCESS;
 	} else {
 		const sw_steer_def *def = sw__steer_of(w, u, 0);

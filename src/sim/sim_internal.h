@@ -131,7 +131,11 @@ struct sw_world {
 				   anticipates collisions (ttc); else NULL */
 	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN,
 				   then cos and sin of the heading (3 per agent) */
-	int fast_on;            /* 1 (default): use it */
+	int fast_on;            /* 1 (default): use it (and fast_law) */
+	double *fast_law;       /* per agent, when some agent runs ttc, sf or csm under Euler: the
+				   flow its law gave when it sensed at w->t (dx, dy, dphi, dv), the
+				   state it had then (x, y, phi, v) and its mode (SW_FAST_LAW per
+				   agent; x is NAN when not valid); else NULL */
 	int sense_group;        /* agents sensed together at most (SW_SENSE_GROUP; tests: 1) */
 	struct sw_steerbench *sb; /* SteerBench accumulators (steerbench.c) */
 	unsigned char *gone;    /* per agent: done and left the world (run.leave_when_done), at
@@ -233,6 +237,9 @@ static inline int sw__image_queries(const struct sw_world *w, sw_vec2 p, double 
 	q[1].x = p.x < reach ? p.x + L : p.x - L;
 	return 2;
 }
+
+/** Doubles per agent in fast_law. */
+#define SW_FAST_LAW 9
 
 /** Radius of agent j. */
 static inline double sw__radius(const struct sw_world *w, int j)

@@ -19,7 +19,8 @@
  * first (and, with one sub-step, only) flow evaluation at t0 reuses it with y[V] instead of
  * perceiving again (the
  * arithmetic is the same as sw_steer_rhs's, so results are bit for bit those of the full path --
- * tested).
+ * tested).  The crowd laws (ttc, sf, csm) keep their whole sensed flow (fast_law) the same way,
+ * used while the agent's state and mode are those it was sensed with (tested likewise).
  *
  * Parallelism (a pool of POSIX threads, sim/pool.c, which sleeps rather than spins when the machine
  * is busy): steps 2 and 4 split the agents into one contiguous block per thread.
@@ -325,6 +326,23 @@ static int sense_one(struct sw_world *w, int i, const sw_steer_def *def, int mv,
 		y[SW_STATE_OMEGA] = 0.0;
 	} else {
 		sw_steer_algebraic(def, sw__pers(w, i), &s, y);
+		if (w->fast_law && w->fast_on &&
+		    (def->law == SW_LAW_TTC || def->law == SW_LAW_SF || def->law == SW_LAW_CSM)) {
+			/* The flow the next step starts with: the same law, state and situation
+			 * (integrate.c uses it while the state and mode are these). */
+			double d[SW_STATE_DIM], *f = w->fast_law + SW_FAST_LAW * (size_t)i;
+			if (sw_steer_rhs(def, sw__pers(w, i), &s, y, d, NULL) == SW_SUCCESS) {
+				f[0] = d[SW_STATE_X];
+				f[1] = d[SW_STATE_Y];
+				f[2] = d[SW_STATE_PHI];
+				f[3] = d[SW_STATE_V];
+				f[5] = y[SW_STATE_Y];
+				f[6] = y[SW_STATE_PHI];
+				f[7] = y[SW_STATE_V];
+				f[8] = w->mode[i];
+				f[4] = y[SW_STATE_X]; /* last: valid */
+			}
+		}
 	}
 	return sense_tail(w, i, &s, dt, SW_SUCCESS);
 }
@@ -338,6 +356,8 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 	for (int i = lo; i < hi; i++) {
 		int st = SW_SUCCESS, mv = sw__moving(w, i);
 		w->fast[3 * (size_t)i] = NAN;
+		if (w->fast_law)
+			w->fast_law[SW_FAST_LAW * (size_t)i + 4] = NAN;
 		if (mv)
 			pick_target(w, i, w->t);
 		const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
@@ -762,8 +782,11 @@ int sw_world_threads(const sw_world *w)
 void sw_world_set_fast_path(sw_world *w, int on)
 {
 	w->fast_on = on ? 1 : 0;
-	for (int i = 0; !w->fast_on && i < w->n; i++)
+	for (int i = 0; !w->fast_on && i < w->n; i++) {
 		w->fast[3 * (size_t)i] = NAN;
+		if (w->fast_law)
+			w->fast_law[SW_FAST_LAW * (size_t)i + 4] = NAN;
+	}
 }
 
 /* --- the step ------------------------------------------------------------------------------- */

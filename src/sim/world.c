@@ -63,6 +63,7 @@ void sw_world_destroy(sw_world *w)
 	free(w->hist);
 	sw__hybrid_free(w);
 	free(w->fast);
+	free(w->fast_law);
 	free(w->agent_rad);
 	free(w->pers);
 	free(w->occl);
@@ -234,6 +235,18 @@ static int layout(sw_world *w)
 		return SW_ENOMEM;
 	if (need_v && !(w->snap_v = calloc(2 * (size_t)w->n, sizeof *w->snap_v)))
 		return SW_ENOMEM;
+	/* The crowd laws' sensed flows (step.c sense_one, integrate.c), with explicit Euler. */
+	int crowd = 0;
+	for (int k = 0; k < used; k++)
+		crowd |= w->steer[k].law == SW_LAW_TTC || w->steer[k].law == SW_LAW_SF ||
+			 w->steer[k].law == SW_LAW_CSM;
+	if (crowd && strcmp(m->run.integrator, "euler") == 0 && !m->dim3) {
+		w->fast_law = malloc(SW_FAST_LAW * (size_t)w->n * sizeof *w->fast_law);
+		if (!w->fast_law)
+			return SW_ENOMEM;
+		for (int i = 0; i < w->n; i++)
+			w->fast_law[SW_FAST_LAW * (size_t)i + 4] = NAN;
+	}
 	return SW_SUCCESS;
 }
 
