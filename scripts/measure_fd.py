@@ -19,7 +19,6 @@ import concurrent.futures
 import csv
 import math
 import os
-import random
 import subprocess
 import sys
 import tempfile
@@ -34,38 +33,12 @@ def weidmann(rho):
 
 
 def scenario(rho, walker, a, outdir):
-    """A periodic corridor at density rho; returns (path, number of agents)."""
-    rng = random.Random(a.seed)
-    n = int(round(rho * a.length * a.width))
-    # A grid of n cells over the strip (margin 0.25 m from the walls), jittered in its cells.
-    inner = a.width - 0.5
-    rows = max(1, int(round(math.sqrt(n * inner / a.length))))
-    cols = math.ceil(n / rows)
-    gx, gy = a.length / cols, inner / rows
-    # Jitter that keeps every start clear of the others (discs of 0.2 m, 1 cm to spare).
-    jx, jy = max(0.0, min(0.15 * gx, (gx - 0.41) / 2)), max(0.0, min(0.15 * gy, (gy - 0.41) / 2))
-    lines = []
-    for k in range(n):
-        c, r = divmod(k, rows)
-        x = (c + 0.5) * gx + rng.uniform(-jx, jx)
-        y = 0.25 + (r + 0.5) * gy + rng.uniform(-jy, jy)
-        lines.append(gen.agent(f"p{k:03d}", x % a.length, y, 0.0, walker, "east", 2))
-    step = a.step or gen.WALKERS[walker][0]
-    head = f"""<?xml version="1.0" encoding="UTF-8"?>
-<!-- fundamental diagram: periodic corridor {a.length:g} m x {a.width:g} m, {n} agents
-     ({rho:g} per m^2, {walker}); written by scripts/measure_fd.py -->
-<scenario name="fd">
-  <run duration="{a.duration:g}" step="{step}" sample="0.5" seed="{a.seed}"/>
-{gen.uses(walker, outdir)}  <world periodic-x="{a.length:g}">
-    <segment name="north" x1="0" y1="{a.width:g}" x2="{a.length:g}" y2="{a.width:g}"/>
-    <segment name="south" x1="0" y1="0" x2="{a.length:g}" y2="0"/>
-    <target name="east" x="1000000" y="{a.width / 2:g}" radius="1"/>
-  </world>
-"""
-    path = os.path.join(outdir, f"fd-{walker}-{rho:g}.xml")
-    with open(path, "w") as f:
-        f.write(head + "".join(lines) + "</scenario>\n")
-    return path, n
+    """A periodic corridor at density rho (scripts/gen_crowd_models.py); returns (path, number
+    of agents)."""
+    name = f"fd-{walker}-{rho:g}.xml"
+    n = gen.fd_corridor(walker, outdir, rho, a.length, a.width, a.duration, seed=a.seed,
+                        step=a.step, name=name)
+    return os.path.join(outdir, name), n
 
 
 def mean_speed(trajectory, length, warmup):
