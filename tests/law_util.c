@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "swerve/export.h"
 #include "swerve/io.h"
 #include "swerve/sim.h"
 #include "tests.h"
@@ -19,6 +20,21 @@ sw_model *test_load_filled(const char *fmt, const char *fill, const char *name, 
 	if (sw_scenario_load_memory(buf, strlen(buf), name, &m, d) != SW_SUCCESS)
 		return NULL;
 	return m;
+}
+
+void test_export_refuses(sw_model *m, const char *where, const char *what)
+{
+	ck_assert_ptr_nonnull(m);
+	sw_export_def def = sw_default_export_def();
+	sw_hybrid *h = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_hybrid_build(m, &def, &h, &d), SW_EINPUT);
+	ck_assert_ptr_null(h);
+	char msg[800];
+	sw_diag_format(&d, 0, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, where) && strstr(msg, what), "got '%s'", msg);
+	sw_model_free(m);
 }
 
 double *test_ring_run(const char *law, double radius, const char *run_attrs, int threads,

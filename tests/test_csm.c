@@ -220,18 +220,7 @@ END_TEST
 START_TEST(export_refuses_the_law_with_its_line)
 {
 	sw_diag d;
-	sw_model *m = test_load_filled(one_xml, "", "one.xml", &d);
-	ck_assert_ptr_nonnull(m);
-	sw_export_def def = sw_default_export_def();
-	sw_hybrid *h = NULL;
-	sw_diag_init(&d);
-	ck_assert_int_eq(sw_hybrid_build(m, &def, &h, &d), SW_EINPUT);
-	ck_assert_ptr_null(h);
-	char msg[800];
-	sw_diag_format(&d, 0, msg, sizeof msg);
-	ck_assert_msg(strstr(msg, "one.xml:6") && strstr(msg, "collision-free speed model <csm>"),
-		      "got '%s'", msg);
-	sw_model_free(m);
+	test_export_refuses(test_load_filled(one_xml, "", "one.xml", &d), "one.xml:6", "collision-free speed model <csm>");
 }
 END_TEST
 

@@ -296,18 +296,7 @@ END_TEST
 START_TEST(export_refuses_the_law_with_its_line)
 {
 	sw_diag d;
-	sw_model *m = load_pair("", &d);
-	ck_assert_ptr_nonnull(m);
-	sw_export_def def = sw_default_export_def();
-	sw_hybrid *h = NULL;
-	sw_diag_init(&d);
-	ck_assert_int_eq(sw_hybrid_build(m, &def, &h, &d), SW_EINPUT);
-	ck_assert_ptr_null(h);
-	char msg[800];
-	sw_diag_format(&d, 0, msg, sizeof msg);
-	ck_assert_msg(strstr(msg, "pair.xml:7") && strstr(msg, "social force law <sf>"), "got '%s'",
-		      msg);
-	sw_model_free(m);
+	test_export_refuses(load_pair("", &d), "pair.xml:7", "social force law <sf>");
 }
 END_TEST
 

@@ -774,16 +774,15 @@ int cmd_verify(int argc, char **argv)
 	}
 
 	/* Export (profile hyst) into the scratch or kept folder. */
+	sw_model *m = NULL;
+	int loaded = cli_load(argv[optind], -1, 0.0, &m); /* prints the load's diagnostics */
+	if (loaded != EXIT_OK) {
+		free(ranges);
+		return loaded;
+	}
 	static sw_diag diag;
 	sw_diag_init(&diag);
-	sw_model *m = NULL;
-	int st = cli_read_model(argv[optind], 0, 0, 0.0, &m, &diag);
-	if (st != SW_SUCCESS) {
-		cli_print_diag(&diag);
-		free(ranges);
-		return cli_load_exit_code(st);
-	}
-	cli_note_model(argv[optind], m);
+	int st;
 	sw_export_def def = sw_default_export_def();
 	def.profile = SW_PROFILE_HYST;
 	def.n_ranges = n_ranges;

@@ -69,14 +69,15 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 	const sw_amode *md = &a->modes[w->mode[u]];
 	memset(dydt, 0, (size_t)w->dim[u] * sizeof *dydt);
 	const double *f = u < w->n && md->moves ? sensed(w, u, t) : NULL;
+	const double *fl = u < w->n && md->moves && !f ? sensed_law(w, u, t, y) : NULL;
 	if (u < w->n && md->moves && w->dim3) { /* 3-D agent (space3.c; its own fast path) */
 		int st = sw__flow3(w, u, t, y, dydt);
 		if (st != SW_SUCCESS)
 			return st;
 	} else if (f) {
 		fast_flow(y, f, dydt);
-	} else if (u < w->n && md->moves && sensed_law(w, u, t, y)) {
-		law_flow(sensed_law(w, u, t, y), dydt);
+	} else if (fl) {
+		law_flow(fl, dydt);
 	} else if (u < w->n && md->moves) {
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
 		sw_situation s;
@@ -107,6 +108,7 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 	agent_ctx *c = params;
 	struct sw_world *w = c->w;
 	int u = c->i, st;
+	const double *fl;
 	if (w->aut[u]) {
 		st = automaton_flow(w, u, t, y, dydt);
 	} else if (w->dim3) { /* 3-D plain-law agent (space3.c) */
@@ -115,8 +117,8 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 		memset(dydt, 0, SW_STATE_DIM * sizeof *dydt);
 		fast_flow(y, sensed(w, u, t), dydt);
 		st = SW_SUCCESS;
-	} else if (sensed_law(w, u, t, y)) {
-		law_flow(sensed_law(w, u, t, y), dydt);
+	} else if ((fl = sensed_law(w, u, t, y)) != NULL) {
+		law_flow(fl, dydt);
 		st = SW_SUCCESS;
 	} else {
 		const sw_steer_def *def = sw__steer_of(w, u, 0);
