@@ -28,6 +28,7 @@ Suite *analyze_suite(void);
 Suite *plot_suite(void);
 Suite *crowd_suite(void);
 Suite *steersuite_suite(void);
+Suite *steersuite_emit_suite(void);
 Suite *progress_suite(void);
 Suite *ensemble_suite(void);
 Suite *plan_suite(void);

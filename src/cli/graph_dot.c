@@ -254,7 +254,7 @@ static void transition_text(FILE *f, const sw_automaton *a, int k)
 	for (int r = 0; r < tr->n_resets; r++) {
 		sw_expr_print(tr->resets[r].expr, SW_EXPR_SYNTAX_PLAIN, buf, sizeof buf);
 		fprintf(f, "; ");
-		dot_str(f, a->vars[tr->resets[r].var].name);
+		dot_str(f, sw__reset_name(a, &tr->resets[r]));
 		fputs(" := ", f);
 		dot_str(f, buf);
 	}
@@ -287,7 +287,7 @@ static void graph_transitions(FILE *f, const sw_automaton *a, const char *indent
 			sw_expr_print(tr->resets[r].expr, SW_EXPR_SYNTAX_PLAIN, buf, sizeof buf);
 			line(f, &n);
 			fputs("<i>", f);
-			html(f, a->vars[tr->resets[r].var].name);
+			html(f, sw__reset_name(a, &tr->resets[r]));
 			fputs(" := ", f);
 			html(f, buf);
 			fputs("</i>", f);

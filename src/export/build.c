@@ -249,7 +249,15 @@ static int automaton_resets(xb *b, xl_ctx *c, const sw_atrans *tr, sw_expr_ast *
 	sw_hcomponent *comp = c->comp;
 	int k0 = sw_hcomponent_find_var(comp, "time_in_mode");
 	for (int i = 0; i < tr->n_resets; i++) {
-		int k = k0 + 1 + tr->resets[i].var;
+		/* a variable follows time_in_mode; x, y, heading, turn_rate, speed by name */
+		int k = tr->resets[i].state < 0
+			    ? k0 + 1 + tr->resets[i].var
+			    : sw_hcomponent_find_var(comp, sw__reset_name(c->a, &tr->resets[i]));
+		if (k < 0)
+			return xb_refuse(b, tr->line,
+					 "%s: a reset of '%s', which the exported component has no "
+					 "variable for",
+					 c->where, sw__reset_name(c->a, &tr->resets[i]));
 		sw_expr_ast *e = xl_real(c, sw_expr_tree(tr->resets[i].expr));
 		const char *why = NULL;
 		sw_expr_ast *p = e ? xr_profile(e, b->def.profile, &why) : NULL;

@@ -94,6 +94,19 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 		sw__json_num(f, st.y[SW_STATE_V]);
 		fputs(", \"mode\": ", f);
 		sw__json_str(f, sw_world_mode_name(w, i, st.mode));
+		/* an automaton agent's variables, by name (counters such as an emitter's) */
+		const sw_automaton *au = a->behaviour >= 0 ? m->automata[a->behaviour] : NULL;
+		if (au && sw_automaton_n_vars(au) > 0) {
+			const double *ys = sw_world_unit_state(w, i, NULL);
+			fputs(", \"vars\": {", f);
+			for (int k = 0; k < sw_automaton_n_vars(au); k++) {
+				fputs(k ? ", " : "", f);
+				sw__json_str(f, sw_automaton_var_name(au, k));
+				fputs(": ", f);
+				sw__json_num(f, ys[SW_STATE_DIM + 1 + k]);
+			}
+			fputs("}", f);
+		}
 		fputs("}", f);
 		if (sw_world_steerbench(w, i)) {
 			fputs(",\n      \"steerbench\": ", f);

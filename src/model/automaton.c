@@ -153,6 +153,19 @@ static int find_mode(const sw_automaton_def *def, const char *name)
 	return -1;
 }
 
+/* The steering-state entry a reset may set (the agent's position, heading, turning rate and
+ * speed: a jump may move the agent, as a reset of continuous state does in any hybrid
+ * automaton), or -1.  GLM's competition weights are not: they live on their own manifold. */
+static int reset_state(const char *name)
+{
+	static const int settable[] = {SW_STATE_X, SW_STATE_Y, SW_STATE_PHI, SW_STATE_OMEGA,
+				       SW_STATE_V};
+	for (size_t k = 0; name && k < sizeof settable / sizeof *settable; k++)
+		if (strcmp(name, state_names[settable[k]]) == 0)
+			return settable[k];
+	return -1;
+}
+
 static int find_var(const struct sw_automaton *a, const char *name)
 {
 	for (int k = 0; name && k < a->n_vars; k++)
@@ -409,18 +422,31 @@ int sw_automaton_compile(const sw_automaton_def *def, sw_automaton **out, sw_dia
 			t->resets = calloc((size_t)td->n_resets + 1, sizeof *t->resets);
 			for (int r = 0; t->resets && r < td->n_resets; r++) {
 				const sw_assign_def *rd = &td->resets[r];
-				int v = find_var(a, rd->var);
-				if (v < 0) {
+				int v = find_var(a, rd->var), st = -1;
+				if (v < 0 && !def->is_signal)
+					st = reset_state(rd->var);
+				if (v < 0 && st < 0) {
 					err(&c, rd->line, rd->column,
 					    "reset of '%s', which is not a variable; expected one of "
 					    "the automaton's <var> names%s",
-					    rd->var ? rd->var : "", "");
+					    rd->var ? rd->var : "",
+					    def->is_signal ? ""
+							   : " or x, y, heading, turn_rate, speed (the "
+							     "agent's own state)");
 					continue;
 				}
+				for (int q = 0; q < t->n_resets; q++)
+					if (t->resets[q].var == v && t->resets[q].state == st)
+						err(&c, rd->line, rd->column,
+						    "second reset of '%s' in one transition; expected "
+						    "one value per variable%s",
+						    rd->var, "");
 				t->resets[t->n_resets].var = v;
+				t->resets[t->n_resets].state = st;
 				t->resets[t->n_resets++].expr =
 				    compile(&c, &sym, rd->expr, rd->line, rd->column,
-					    a->vars[v].kind == SW_VAR_BOOL ? SW_EXPR_BOOL : SW_EXPR_REAL);
+					    v >= 0 && a->vars[v].kind == SW_VAR_BOOL ? SW_EXPR_BOOL
+										   : SW_EXPR_REAL);
 			}
 		}
 		a->modes[m].trans_count = k - a->modes[m].trans_first;

@@ -50,9 +50,17 @@ typedef struct sw_avar {
 } sw_avar;
 
 typedef struct sw_areset {
-	int var;        /* variable index */
+	int var;        /* variable index, or -1 for a steering-state entry (state) */
+	int state;      /* -1, or the steering-state entry it resets: SW_STATE_X, SW_STATE_Y,
+			   SW_STATE_PHI, SW_STATE_OMEGA or SW_STATE_V */
 	sw_expr *expr;
 } sw_areset;
+
+/** The state-vector index a reset writes: a steering-state entry, or variable var's. */
+static inline int sw__reset_index(const sw_areset *r)
+{
+	return r->state >= 0 ? r->state : SW_STATE_DIM + 1 + r->var;
+}
 
 typedef struct sw_atrans {
 	int from, to, line;
@@ -116,6 +124,14 @@ void sw__advise_integrator(const sw_model *m, sw_diag *diag);
 
 /** Frees the model's fields and their grids (model/field.c). */
 void sw__free_fields(sw_model *m);
+
+/** The name a reset assigns (as written in the file): a variable's, or a steering entry's. */
+static inline const char *sw__reset_name(const struct sw_automaton *a, const sw_areset *r)
+{
+	static const char *const steering[SW_STATE_DIM] = {"x",     "y",     "heading", "turn_rate",
+							   "speed", "w_tar", "w_obs"};
+	return r->state >= 0 ? steering[r->state] : a->vars[r->var].name;
+}
 
 /** Dimension of the continuous state of an agent running a (7 + 1 + n_vars). */
 static inline int sw__automaton_dim(const struct sw_automaton *a)

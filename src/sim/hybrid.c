@@ -64,10 +64,27 @@ void sw__retarget(struct sw_world *w, int i, double t)
 	}
 }
 
+/* Agent u was moved by resets at a jump (dx, dy, dphi): the moves are not walked.  Its path
+ * length and SteerBench chords leave them out (step.c subtracts w->jumped from the step's
+ * chord; the SteerBench frame starts from the shifted point), and its obstacle clearances are
+ * measured again at the next step end (their skipping bounds how far the agent has walked). */
+static void moved(struct sw_world *w, int u, double dx, double dy, double dphi)
+{
+	if (w->jumped) {
+		w->jumped[2 * (size_t)u] += dx;
+		w->jumped[2 * (size_t)u + 1] += dy;
+	}
+	for (int j = 0; j < w->m->n_obstacles; j++)
+		w->clear_until[(size_t)u * (size_t)w->m->n_obstacles + (size_t)j] = -INFINITY;
+	if (w->sb)
+		sw__steerbench_moved(w, u, dx, dy, dphi);
+}
+
 /* Applies transition tr of unit u at time t (state y in place); logs the event.  A signal's
  * switch is recorded for the agents reading it; when there is no room for it (and no memory for
  * more), SW_ENOMEM is returned with nothing changed. */
-static int fire(struct sw_world *w, int u, const sw_atrans *tr, double t, double *y)
+static int fire(struct sw_world *w, int u, const sw_atrans *tr, double t, double *y,
+		sw_diag *diag)
 {
 	if (u >= w->n && w->n_switch == w->cap_switch) {
 		int nc = w->cap_switch ? 2 * w->cap_switch : 16;
@@ -81,11 +98,25 @@ static int fire(struct sw_world *w, int u, const sw_atrans *tr, double t, double
 	double *pre = w->work + 7 * (size_t)w->maxdim;
 	memcpy(pre, y, (size_t)w->dim[u] * sizeof *pre);
 	for (int r = 0; r < tr->n_resets; r++) {
-		double v = sw__eval(w, u, t, pre, tr->resets[r].expr);
-		if (a->vars[tr->resets[r].var].kind == SW_VAR_INT)
+		const sw_areset *rs = &tr->resets[r];
+		double v = sw__eval(w, u, t, pre, rs->expr);
+		if (rs->state < 0 && a->vars[rs->var].kind == SW_VAR_INT)
 			v = nearbyint(v);
-		y[SW_STATE_DIM + 1 + tr->resets[r].var] = v;
+		if (rs->state == SW_STATE_V && !(v >= 0.0)) {
+			memcpy(y, pre, (size_t)w->dim[u] * sizeof *y);
+			return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, w->m->agents[u].line, 0,
+					   "'%s' (automaton '%s'): the jump from mode '%s' to '%s' at "
+					   "t = %.9g s resets speed to %g; expected a speed >= 0",
+					   unit_name(w, u), a->name, a->modes[tr->from].name,
+					   a->modes[tr->to].name, t, v),
+			       SW_EMODEL;
+		}
+		y[sw__reset_index(rs)] = v;
 	}
+	if (u < w->n && (y[SW_STATE_X] != pre[SW_STATE_X] || y[SW_STATE_Y] != pre[SW_STATE_Y] ||
+			 y[SW_STATE_PHI] != pre[SW_STATE_PHI]))
+		moved(w, u, y[SW_STATE_X] - pre[SW_STATE_X], y[SW_STATE_Y] - pre[SW_STATE_Y],
+		      y[SW_STATE_PHI] - pre[SW_STATE_PHI]);
 	y[SW_STATE_DIM] = 0.0; /* time_in_mode */
 	if (u < w->n)
 		w->fast[3 * (size_t)u] = NAN; /* the sensed flow belonged to the old mode and state */
@@ -139,7 +170,7 @@ static int settle(struct sw_world *w, int u, double t, double *y, sw_diag *diag)
 					   unit_name(w, u), a->name, w->zeno_max, t,
 					   a->modes[first_mode].name, a->modes[w->mode[u]].name),
 			       SW_EZENO;
-		int st = fire(w, u, tr, t, y);
+		int st = fire(w, u, tr, t, y, diag);
 		if (st != SW_SUCCESS)
 			return st;
 	}
@@ -160,7 +191,10 @@ int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag)
 	if (u < w->n && w->aut[u]->modes[w->mode[u]].arrival)
 		sw__arrived(w, u, t);
 	sw__retarget(w, u, t);
-	return settle(w, u, t, w->y + w->off[u], diag);
+	int st = settle(w, u, t, w->y + w->off[u], diag);
+	if (w->jumped && u < w->n) /* where the agent starts is where its path starts */
+		w->jumped[2 * (size_t)u] = w->jumped[2 * (size_t)u + 1] = 0.0;
+	return st;
 }
 
 /* A guard's margin in sw__locate's form: > 0 exactly when true (a comparison true at equality
@@ -246,7 +280,16 @@ int sw__hybrid_alloc(struct sw_world *w)
 			if (w->aut[u]->modes[q].trans_count + 1 > stride)
 				stride = w->aut[u]->modes[q].trans_count + 1;
 	w->carry = NULL;
+	w->jumped = NULL;
 	w->carry_stride = stride;
+	/* the moves of agents whose jumps may reset their position (moved()) */
+	int resets_state = 0;
+	for (int u = 0; u < w->n; u++)
+		for (int k = 0; w->aut[u] && k < w->aut[u]->n_trans; k++)
+			for (int r = 0; r < w->aut[u]->trans[k].n_resets; r++)
+				resets_state |= w->aut[u]->trans[k].resets[r].state >= 0;
+	if (resets_state && !(w->jumped = calloc(2 * (size_t)w->n, sizeof *w->jumped)))
+		return SW_ENOMEM;
 	if (stride == 0)
 		return SW_SUCCESS; /* no automaton unit */
 	size_t nu = (size_t)w->nu;
@@ -261,7 +304,9 @@ int sw__hybrid_alloc(struct sw_world *w)
 void sw__hybrid_free(struct sw_world *w)
 {
 	free(w->carry);
+	free(w->jumped);
 	w->carry = NULL;
+	w->jumped = NULL;
 }
 
 /* Unit u's bounds (after the nu sw_carry entries of the same block). */
@@ -348,7 +393,7 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 		memcpy(y, y0, (size_t)dim * sizeof *y);
 		if ((st = sw__integrate(w, u, t, tbest, y)) != SW_SUCCESS)
 			return st;
-		if ((st = fire(w, u, best, tbest, y)) != SW_SUCCESS ||
+		if ((st = fire(w, u, best, tbest, y, diag)) != SW_SUCCESS ||
 		    (st = settle(w, u, tbest, y, diag)) != SW_SUCCESS)
 			return st;
 		t = tbest;

@@ -92,6 +92,9 @@ struct sw_world {
 	struct sw_carry *carry; /* per unit: its guards' margin bounds from step to step (hybrid.c);
 				   NULL without automaton units */
 	int carry_stride;       /* bounds per unit: most guards of a mode, plus the invariant */
+	double *jumped;         /* per agent: (dx, dy) resets moved it by in this step (hybrid.c
+				   moved(), taken out of its path by step.c); NULL when no jump
+				   resets an agent's position */
 	/* neighbour index of agents (grid.c) */
 	int grid_on;            /* 1: perception of agents uses the grid */
 	double grid_cell, grid_rmax;
@@ -398,6 +401,9 @@ void sw__steerbench_free(struct sw_world *w);
  * fit this world). */
 int sw__steerbench_save(const struct sw_world *w, void **out, size_t *len);
 int sw__steerbench_restore(struct sw_world *w, const void *data, size_t len);
+/** Agent i was moved by (dx, dy) and turned by dphi at a jump (resets): the current frame's
+ * chords start from the moved point, so the move is neither walked nor turned. */
+void sw__steerbench_moved(struct sw_world *w, int i, double dx, double dy, double dphi);
 
 /* hybrid.c */
 /** Advances automaton unit u over [t0, t1] with exact transition instants. */

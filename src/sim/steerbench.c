@@ -189,6 +189,14 @@ int sw__steerbench_agent(sw_world *w, int i)
 	return SW_SUCCESS;
 }
 
+void sw__steerbench_moved(sw_world *w, int i, double dx, double dy, double dphi)
+{
+	double *p = w->sb->prev + 3 * (size_t)i;
+	p[0] += dx;
+	p[1] += dy;
+	p[2] += dphi;
+}
+
 void sw__steerbench_obstacle(sw_world *w, int i, int j, double c)
 {
 	struct sw_steerbench *sb = w->sb;

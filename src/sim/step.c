@@ -503,10 +503,13 @@ static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag
 		memcpy(y, y0, (size_t)w->dim[u] * sizeof *y0);
 		return numeric_failure(w, u, y0, st, what, diag);
 	}
-	if (u < w->n) { /* chord from the step-start position (the snapshot) */
+	if (u < w->n) { /* chord from the step-start position (the snapshot), jumps left out */
 		const double *ys = w->snap + 2 * (size_t)u;
-		w->metrics[u].path_length += w->dim3 ? sw__chord3(w, u, y)
-						      : sw_hypot(y[SW_STATE_X] - ys[0], y[SW_STATE_Y] - ys[1]);
+		double *jd = w->jumped ? w->jumped + 2 * (size_t)u : (double[2]){0.0, 0.0};
+		w->metrics[u].path_length +=
+		    w->dim3 ? sw__chord3(w, u, y)
+			    : sw_hypot(y[SW_STATE_X] - ys[0] - jd[0], y[SW_STATE_Y] - ys[1] - jd[1]);
+		jd[0] = jd[1] = 0.0;
 	}
 	if (u < w->n && sw__moving(w, u)) {
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);

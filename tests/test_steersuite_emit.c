@@ -1,0 +1,220 @@
+/* tests/test_steersuite_emit.c - resets of an agent's own continuous state (x, y, heading,
+ * turn_rate, speed) at a jump (docs/automata-format.md), and SteerSuite's agent emitters built
+ * on them (docs/steersuite.md, "Emitters"); the test case without agents.
+ *
+ * Every scene is written here.  Motion is straight at constant speed (GLM with speed="constant"
+ * and no noise, explicit Euler: exact), so the jump instants, the places and the path lengths
+ * have closed forms. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swerve/swerve.h"
+#include "tests.h"
+
+/* A walker at 1 m/s along +x from the origin (target far away, step 0.1 s, 5 s) whose clock
+ * jump every 2 s puts it back at the origin and counts the jumps in n; %s: more resets. */
+static const char *const LOOP =
+    "<scenario name=\"loop\"><run duration=\"5\" step=\"0.1\" steerbench=\"true\"/>\n"
+    "<behaviours><automaton name=\"loop\">\n"
+    "<param name=\"g\" kind=\"target\"/><var name=\"c\" kind=\"clock\"/>\n"
+    "<var name=\"n\" kind=\"int\"/>\n"
+    "<mode name=\"walk\"><glm target=\"g\" speed=\"constant\" v-max=\"1\" sigma=\"0\"/>\n"
+    "<transition to=\"walk\" guard=\"c ge 2\" label=\"back\"><reset var=\"c\">0</reset>\n"
+    "<reset var=\"n\">n + 1</reset>%s</transition></mode>\n"
+    "</automaton></behaviours>\n"
+    "<world><target name=\"t\" x=\"100\" y=\"0\"/></world>\n"
+    "<agent name=\"a\" x=\"0\" y=\"0\" heading=\"0\" behaviour=\"loop\">"
+    "<bind param=\"g\" value=\"t\"/></agent></scenario>\n";
+
+/* The diagnostics of d as one string (for messages and assertions). */
+static void diag_text(const sw_diag *d, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < d->count; i++) {
+		size_t k = strlen(buf);
+		sw_diag_format(d, i, buf + k, n - k);
+	}
+}
+
+typedef struct {
+	int n;
+	double t[8];
+	char label[8][32];
+} events;
+
+static void on_event(const sw_world *w, int agent_i, double t, int from, int to, const char *label,
+		     const char *guard, void *ctx)
+{
+	(void)w, (void)agent_i, (void)from, (void)to, (void)guard;
+	events *e = ctx;
+	if (e->n < 8) {
+		e->t[e->n] = t;
+		snprintf(e->label[e->n], sizeof e->label[0], "%s", label ? label : "");
+		e->n++;
+	}
+}
+
+/* Runs world w to its end recording events. */
+static void run_all(sw_world *w, events *ev)
+{
+	memset(ev, 0, sizeof *ev);
+	sw_world_set_event_fn(w, on_event, ev);
+	sw_diag d;
+	sw_diag_init(&d);
+	int st = sw_world_run(w, NULL, NULL, NULL, &d);
+	char msg[1024];
+	diag_text(&d, msg, sizeof msg);
+	ck_assert_msg(st == SW_SUCCESS, "run: %s", msg);
+}
+
+static char *summary_of(sw_world *w)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(sw_summary_write_json(f, w, NULL), SW_SUCCESS);
+	fclose(f);
+	return buf;
+}
+
+/* --- resets of the agent's state -------------------------------------------------------- */
+
+/* Jumps at t = 2 and 4 put the walker back at the origin: at t = 5 it is at x = 1 with n = 2;
+ * it walked 5 m in 5 s (path length and SteerBench distance leave the 2 m moves out), and the
+ * SteerBench energy sum is 50 frames of v^2 / 2 = 0.5 (the moves would add (2 / 0.1)^2 / 2 =
+ * 200 each). */
+START_TEST(test_reset_moves_the_agent)
+{
+	sw_diag d;
+	sw_model *m = test_load_filled(LOOP,
+				       "<reset var=\"x\">0</reset><reset var=\"y\">0</reset>"
+				       "<reset var=\"heading\">0</reset>",
+				       "loop.xml", &d);
+	ck_assert_ptr_nonnull(m);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	events ev;
+	run_all(w, &ev);
+	ck_assert_int_eq(ev.n, 2);
+	ck_assert_double_eq_tol(ev.t[0], 2.0, 1e-9);
+	ck_assert_double_eq_tol(ev.t[1], 4.0, 1e-9);
+	sw_agent_state st;
+	sw_world_agent(w, 0, &st);
+	ck_assert_double_eq_tol(st.y[SW_STATE_X], 1.0, 1e-9);
+	ck_assert_double_eq_tol(st.y[SW_STATE_Y], 0.0, 1e-12);
+	ck_assert_double_eq_tol(sw_world_metrics(w, 0)->path_length, 5.0, 1e-9);
+	const sw_steerbench_metrics *sb = sw_world_steerbench(w, 0);
+	ck_assert_double_eq_tol(sb->sb_distance, 5.0, 1e-9);
+	ck_assert_double_eq_tol(sb->sb_energy, 50 * 0.5, 1e-9);
+	char *json = summary_of(w);
+	ck_assert_msg(strstr(json, "\"vars\": {\"c\": ") && strstr(json, "\"n\": 2}"), "%s", json);
+	free(json);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* A reset of the heading turns the walker without moving it: just after the jump at t = 2 it
+ * heads about +y (GLM turns it back towards the target within the next step) at x = 2. */
+START_TEST(test_reset_heading_turns_in_place)
+{
+	sw_diag d;
+	sw_model *m = test_load_filled(LOOP,
+				       "<reset var=\"heading\">90deg</reset>"
+				       "<reset var=\"turn_rate\">0</reset>",
+				       "loop.xml", &d);
+	ck_assert_ptr_nonnull(m);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	sw_diag_init(&d);
+	for (int k = 0; k < 21; k++) /* to t = 2.1 */
+		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
+	sw_agent_state st;
+	sw_world_agent(w, 0, &st);
+	ck_assert_msg(st.y[SW_STATE_PHI] > 1.0 && st.y[SW_STATE_PHI] <= M_PI / 2 + 1e-12,
+		      "heading %g", st.y[SW_STATE_PHI]);
+	ck_assert_double_eq_tol(st.y[SW_STATE_X], 2.0, 0.01);
+	ck_assert_double_eq_tol(st.y[SW_STATE_Y], 0.1, 0.01);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* A negative speed is not a state: the run stops at the jump, naming agent, modes and time. */
+START_TEST(test_reset_negative_speed_stops_the_run)
+{
+	sw_diag d;
+	sw_model *m = test_load_filled(LOOP, "<reset var=\"speed\">-1</reset>", "loop.xml", &d);
+	ck_assert_ptr_nonnull(m);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	sw_diag_init(&d);
+	int st = sw_world_run(w, NULL, NULL, NULL, &d);
+	ck_assert_int_eq(st, SW_EMODEL);
+	char msg[1024];
+	diag_text(&d, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "'a'") && strstr(msg, "from mode 'walk' to 'walk'") &&
+			  strstr(msg, "t = 2") && strstr(msg, "resets speed to -1"),
+		      "got '%s'", msg);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* GLM's weights are not settable, and one value per variable and transition. */
+START_TEST(test_reset_names_checked)
+{
+	sw_diag d;
+	char msg[2048];
+	ck_assert_ptr_null(test_load_filled(LOOP, "<reset var=\"w_tar\">1</reset>", "loop.xml", &d));
+	diag_text(&d, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "loop.xml:7") &&
+			  strstr(msg, "reset of 'w_tar', which is not a variable") &&
+			  strstr(msg, "x, y, heading, turn_rate, speed"),
+		      "got '%s'", msg);
+	ck_assert_ptr_null(test_load_filled(
+	    LOOP, "<reset var=\"x\">0</reset><reset var=\"x\">1</reset>", "loop.xml", &d));
+	diag_text(&d, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "second reset of 'x'"), "got '%s'", msg);
+}
+END_TEST
+
+/* The exported network assigns the reset values (SpaceEx: x' == 0). */
+START_TEST(test_reset_exported)
+{
+	sw_diag d;
+	sw_model *m = test_load_filled(LOOP, "<reset var=\"x\">0</reset><reset var=\"y\">0.5</reset>",
+				       "loop.xml", &d);
+	ck_assert_ptr_nonnull(m);
+	sw_export_def def = sw_default_export_def();
+	sw_hybrid *h = NULL;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_hybrid_build(m, &def, &h, &d), SW_SUCCESS);
+	char *xml = NULL;
+	size_t len = 0;
+	ck_assert_int_eq(sw_hybrid_spaceex_xml(h, &xml, &len), SW_SUCCESS);
+	ck_assert_msg(strstr(xml, "x' == 0 &amp; y' == 0.5 &amp; heading' == heading") &&
+			  strstr(xml, "n' == n + 1"),
+		      "%s", xml);
+	free(xml);
+	sw_hybrid_free(h);
+	sw_model_free(m);
+}
+END_TEST
+
+Suite *steersuite_emit_suite(void)
+{
+	Suite *s = suite_create("steersuite_emit");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_reset_moves_the_agent);
+	tcase_add_test(tc, test_reset_heading_turns_in_place);
+	tcase_add_test(tc, test_reset_negative_speed_stops_the_run);
+	tcase_add_test(tc, test_reset_names_checked);
+	tcase_add_test(tc, test_reset_exported);
+	suite_add_tcase(s, tc);
+	return s;
+}
