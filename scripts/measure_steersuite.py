@@ -8,7 +8,10 @@ the totals and the 25 everyday cases.
         [--everyday] [--only CASE,CASE] [--skip CASE,CASE]
 
 A case is *finished* when every agent ends in the generated automaton's `done` mode (its goal
-sequence completed; `expired` means the last goal's time budget ran out first).  Collisions are
+sequence completed; `expired` means the last goal's time budget ran out first).  The agent of an
+`<agentEmitter>` (its summary's `final.vars` has `emitted`) is never done: it starts again at the
+emitter whenever it finishes, so it is counted apart, with the agents it emitted, and does not
+keep its case from finishing.  Collisions are
 SteerBench's unique collisions summed over the agents.  Each run writes into a temporary folder
 that is removed afterwards."""
 import argparse
@@ -63,10 +66,15 @@ def run_case(sw, path, timeout):
         with open(summ) as f:
             s = json.load(f)
         agents = s["agents"]
-        done = sum(1 for a in agents if a["final"]["mode"] == "done")
+        # an emitter's agent is never done (it starts again): counted apart, with its emissions
+        emitters = [a for a in agents if "emitted" in a["final"].get("vars", {})]
+        walkers = [a for a in agents if "emitted" not in a["final"].get("vars", {})]
+        done = sum(1 for a in walkers if a["final"]["mode"] == "done")
         coll = sum(a.get("steerbench", {}).get("unique_collisions", 0) for a in agents)
-        return {"status": s["status"], "error": s.get("error", ""), "n": len(agents),
+        return {"status": s["status"], "error": s.get("error", ""), "n": len(walkers),
                 "done": done, "collisions": coll, "time": s["time"],
+                "emitters": len(emitters),
+                "emitted": sum(int(a["final"]["vars"]["emitted"]) for a in emitters),
                 "composite": s.get("steerbench", {}).get("composite01"), "wall": wall}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -137,7 +145,11 @@ def main():
         every[os.path.basename(name)] = finished
         comp = "" if r["composite"] is None else f"{r['composite']:.1f}"
         status = "yes" if r["status"] == "complete" else "failed: " + r["error"][:80]
-        print(f"| {name} | {status} | {r['done']}/{r['n']} | {'yes' if finished else 'no'} |"
+        cell = f"{r['done']}/{r['n']}"
+        if r["emitters"]:  # they run to the time limit, emitting agents as theirs finish
+            cell += (f" + {r['emitters']} emitter{'s' if r['emitters'] > 1 else ''}"
+                     f" ({r['emitted']} agents emitted)")
+        print(f"| {name} | {status} | {cell} | {'yes' if finished else 'no'} |"
               f" {r['collisions']} | {comp} | {r['time']:.1f} | {r['wall']:.1f} |")
     print()
     print(f"Cases: {len(paths)}; accepted {acc}; runs that failed {numeric}; finished {fin}.")

@@ -205,6 +205,157 @@ START_TEST(test_reset_exported)
 }
 END_TEST
 
+/* --- emitters ------------------------------------------------------------------------------ */
+
+static const char *const HEAD =
+    "<?xml version=\"1.0\"?>\n"
+    "<SteerBenchTestCase xmlns=\"http://www.magix.ucla.edu/steerbench\">\n"
+    "<header><version>1.0</version><name>t</name>\n"
+    "<worldBounds><xmin>-20</xmin><xmax>20</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-20</zmin>"
+    "<zmax>20</zmax></worldBounds></header>\n";
+
+/* An emitter at (0, 0) facing +x, radius 0.5, initial speed 1, walking at 1 m/s (GLM keeping
+ * its speed) to (5, 0): reached within 1.25 m.  %s: more goals. */
+static const char *const EMITTER =
+    "<agentEmitter><name>E</name><initialConditions><radius>0.5</radius>"
+    "<position><x>0</x><y>0</y><z>0</z></position>"
+    "<direction><x>1</x><y>0</y><z>0</z></direction><speed>1</speed></initialConditions>\n"
+    "<goalSequence><seekStaticTarget><targetLocation><x>5</x><y>0</y><z>0</z></targetLocation>"
+    "<desiredSpeed>1</desiredSpeed><timeDuration>100</timeDuration>"
+    "<Behaviour><SteeringAlgorithm>glm</SteeringAlgorithm><Parameters>"
+    "<parameter><key>sigma</key><value>0</value></parameter>"
+    "<parameter><key>speed</key><value>constant</value></parameter>"
+    "</Parameters></Behaviour></seekStaticTarget>%s</goalSequence></agentEmitter>\n";
+
+static int import_case(const char *body, double duration, sw_model **m, char **xml, sw_diag *d)
+{
+	size_t n = strlen(HEAD) + strlen(body) + 32;
+	char *buf = malloc(n);
+	ck_assert_ptr_nonnull(buf);
+	snprintf(buf, n, "%s%s</SteerBenchTestCase>\n", HEAD, body);
+	sw_steersuite_def def = sw_default_steersuite_def();
+	def.duration = duration;
+	sw_diag_init(d);
+	int st = sw_steersuite_import_memory(buf, strlen(buf), "case.xml", &def, xml, NULL, m, d);
+	free(buf);
+	return st;
+}
+
+/* The emitted walker reaches its goal at t1 = 3.75 s, the next one stands at the emitter for a
+ * frame (0.05 s) and walks from t = 3.8 s, reaches at 7.55 s; the third starts at 7.6 s and is
+ * at x = 0.4 at t = 8: three emitted, 7.9 m walked, never done (the run lasts its 8 s). */
+START_TEST(test_emitter_starts_again_where_it_stands)
+{
+	char body[4096];
+	snprintf(body, sizeof body, EMITTER, "");
+	sw_model *m = NULL;
+	sw_diag d;
+	int st = import_case(body, 8.0, &m, NULL, &d);
+	char msg[2048];
+	diag_text(&d, msg, sizeof msg);
+	ck_assert_msg(st == SW_SUCCESS, "%s", msg);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	events ev;
+	run_all(w, &ev);
+	ck_assert_double_eq_tol(sw_world_time(w), 8.0, 1e-9);
+	ck_assert_int_eq(ev.n, 4);
+	const char *labels[] = {"reached0", "start", "reached0", "start"};
+	const double times[] = {3.75, 3.8, 7.55, 7.6};
+	for (int k = 0; k < 4; k++) {
+		ck_assert_str_eq(ev.label[k], labels[k]);
+		ck_assert_double_eq_tol(ev.t[k], times[k], 1e-6);
+	}
+	sw_agent_state s;
+	sw_world_agent(w, 0, &s);
+	ck_assert_double_eq_tol(s.y[SW_STATE_X], 0.4, 1e-6);
+	ck_assert_double_eq_tol(sw_world_metrics(w, 0)->path_length, 3.75 + 3.75 + 0.4, 1e-6);
+	ck_assert_int_eq(sw_world_agents_done(w), 0);
+	char *json = summary_of(w);
+	ck_assert_msg(strstr(json, "\"emitted\": 3}") && strstr(json, "\"mode\": \"goal0\""), "%s",
+		      json);
+	free(json);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* The generated automaton: the counter, the jump to `emit` with the emitter's place and
+ * heading, the frame's wait, the start at the emitter's speed, no `done`. */
+START_TEST(test_emitter_automaton_resets)
+{
+	char body[4096];
+	snprintf(body, sizeof body, EMITTER, "");
+	sw_model *m = NULL;
+	char *xml = NULL;
+	sw_diag d;
+	ck_assert_int_eq(import_case(body, 8.0, &m, &xml, &d), SW_SUCCESS);
+	ck_assert_ptr_nonnull(xml);
+	ck_assert_msg(strstr(xml, "<var name=\"emitted\" kind=\"int\" init=\"1\"/>") &&
+			  strstr(xml, "<transition to=\"emit\" guard=\"dist(g0) le 1.25\" "
+				      "label=\"reached0\">") &&
+			  strstr(xml, "<reset var=\"x\">0</reset>") &&
+			  strstr(xml, "<reset var=\"heading\">0</reset>") &&
+			  strstr(xml, "<transition to=\"goal0\" guard=\"c ge 0.05\" label=\"start\">") &&
+			  strstr(xml, "<reset var=\"speed\">1</reset>") &&
+			  !strstr(xml, "name=\"done\""),
+		      "%s", xml);
+	free(xml);
+	sw_model_free(m);
+}
+END_TEST
+
+/* An emitter beside an ordinary agent: the run lasts its duration although the agent is done
+ * early, and a second goal's budget running out also starts the next agent. */
+START_TEST(test_emitter_budget_ends_its_sequence)
+{
+	char body[4096];
+	snprintf(body, sizeof body, EMITTER,
+		 "<idle><desiredSpeed>1</desiredSpeed><timeDuration>1</timeDuration></idle>");
+	sw_model *m = NULL;
+	sw_diag d;
+	ck_assert_int_eq(import_case(body, 6.0, &m, NULL, &d), SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	events ev;
+	run_all(w, &ev);
+	/* reached0 3.75, timeout1 4.75 (emit), start 4.8 */
+	ck_assert_int_ge(ev.n, 3);
+	ck_assert_str_eq(ev.label[1], "timeout1");
+	ck_assert_double_eq_tol(ev.t[1], 4.75, 1e-6);
+	ck_assert_str_eq(ev.label[2], "start");
+	ck_assert_double_eq_tol(sw_world_time(w), 6.0, 1e-9);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Refusals a user would agree with, each saying why: an emitter without goals, a map only. */
+START_TEST(test_emitter_and_empty_case_refusals)
+{
+	sw_model *m = NULL;
+	sw_diag d;
+	char msg[2048];
+	const char *nogoal =
+	    "<agentEmitter><name>E</name><initialConditions><radius>0.5</radius>"
+	    "<position><x>0</x><y>0</y><z>0</z></position>"
+	    "<direction><x>1</x><y>0</y><z>0</z></direction></initialConditions></agentEmitter>\n";
+	ck_assert_int_eq(import_case(nogoal, 0, &m, NULL, &d), SW_EINPUT);
+	ck_assert_ptr_null(m);
+	diag_text(&d, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "case.xml:5") && strstr(msg, "<agentEmitter> has no goals"),
+		      "got '%s'", msg);
+	const char *map = "<obstacle><xmin>0</xmin><xmax>1</xmax><ymin>0</ymin><ymax>1</ymax>"
+			  "<zmin>0</zmin><zmax>1</zmax></obstacle>\n";
+	ck_assert_int_eq(import_case(map, 0, &m, NULL, &d), SW_EINPUT);
+	ck_assert_ptr_null(m);
+	diag_text(&d, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "case.xml:2") && strstr(msg, "places no agent") &&
+			  strstr(msg, "map only") && strstr(msg, "refuses it"),
+		      "got '%s'", msg);
+}
+END_TEST
+
 Suite *steersuite_emit_suite(void)
 {
 	Suite *s = suite_create("steersuite_emit");
@@ -215,6 +366,10 @@ Suite *steersuite_emit_suite(void)
 	tcase_add_test(tc, test_reset_negative_speed_stops_the_run);
 	tcase_add_test(tc, test_reset_names_checked);
 	tcase_add_test(tc, test_reset_exported);
+	tcase_add_test(tc, test_emitter_starts_again_where_it_stands);
+	tcase_add_test(tc, test_emitter_automaton_resets);
+	tcase_add_test(tc, test_emitter_budget_ends_its_sequence);
+	tcase_add_test(tc, test_emitter_and_empty_case_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -535,6 +535,29 @@ static int agents_read(sw__loader *ld, xmlNodePtr node, ss_case *c, int region)
 	return bad;
 }
 
+/* An <agentEmitter>: read as an <agent> (the same children), with at least one goal: an
+ * emitted agent without goals is disabled at once, and SteerSuite would emit another at every
+ * frame. */
+static int emitter_read(sw__loader *ld, xmlNodePtr node, ss_case *c)
+{
+	int bad = agents_read(ld, node, c, 0);
+	if (c->n_agents == 0 || c->agents[c->n_agents - 1].line != sw__node_line(node))
+		return bad; /* out of memory */
+	ss_agents *a = &c->agents[c->n_agents - 1];
+	a->emitter = 1;
+	if (a->has_pos && a->pos.random)
+		sw__walk_warning(ld, node, "<agentEmitter> with a random <position>: SteerSuite's "
+					   "reader skips it (it never emits); swerve draws its place "
+					   "once, as for an <agent>");
+	if (!bad && a->n_goals == 0) {
+		sw__walk_error(ld, node, "<agentEmitter> has no goals: each agent it emits would be "
+					 "done at once and another emitted at every frame; expected a "
+					 "<goalSequence> with at least one goal");
+		bad++;
+	}
+	return bad;
+}
+
 /* Most agents, and most obstacles, of a whole test case. */
 #define SS_MAX_TOTAL 100000
 
@@ -545,7 +568,7 @@ static int case_read(sw__loader *ld, xmlNodePtr root, ss_case *c)
 					     "targetTime", "targetTangent", NULL};
 	const char *expected = "<header>, <suggestedCameraView>, <obstacle>, <obstacleRegion>, "
 			       "<circleObstacle>, <orientedBoxObstacle>, <polygonObstacle>, "
-			       "<agent> or <agentRegion>";
+			       "<agent>, <agentRegion> or <agentEmitter>";
 	int bad = ss_no_attrs(ld, root), have_header = 0;
 	snprintf(c->name, sizeof c->name, "steersuite");
 	EACH_CHILD(k, root)
@@ -575,7 +598,9 @@ static int case_read(sw__loader *ld, xmlNodePtr root, ss_case *c)
 			bad += agents_read(ld, k, c, 0);
 		} else if (ss_is(k, "agentRegion")) {
 			bad += agents_read(ld, k, c, 1);
-		} else if (ss_is(k, "orientedWallObstacle") || ss_is(k, "agentEmitter")) {
+		} else if (ss_is(k, "agentEmitter")) {
+			bad += emitter_read(ld, k, c);
+		} else if (ss_is(k, "orientedWallObstacle")) {
 			sw__walk_error(ld, k, "<%s> is not supported by swerve's importer (see "
 					      "docs/steersuite.md); expected %s",
 				       (const char *)k->name, expected);
@@ -602,9 +627,13 @@ static int case_read(sw__loader *ld, xmlNodePtr root, ss_case *c)
 			       n_agents, n_obstacles, SS_MAX_TOTAL);
 		bad++;
 	}
+	/* SteerSuite loads a case without agents (a map) and ends its run at once: there is
+	 * nothing to simulate or score, and a swerve scenario holds at least one agent. */
 	if (c->n_agents == 0 && !bad) {
-		sw__walk_error(ld, root, "the test case has no <agent> or <agentRegion>; expected at "
-					 "least one");
+		sw__walk_error(ld, root, "the test case places no agent (no <agent>, <agentRegion> or "
+					 "<agentEmitter>): it is a map only, and SteerSuite's run of it "
+					 "ends at once with nothing simulated; swerve has nothing to run "
+					 "or score and refuses it; expected at least one agent");
 		bad++;
 	}
 	return bad;

@@ -754,9 +754,14 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	char aut[32];
 	double h = use_fields(c, s, n_shapes, in, n_in);
 	for (int e = 0, first = 0; e < c->n_agents; first += c->agents[e++].n) {
+		const ss_agents *a = &c->agents[e];
+		/* an emitter's agents start where it was placed, and wait a frame (or a step) */
+		double wait = def->frame / def->step >= 1.0 ? def->frame : def->step;
+		ss_emission emit = {a->n > 0 ? in[first].x : 0.0, a->n > 0 ? in[first].z : 0.0,
+				    a->n > 0 ? in[first].heading : 0.0, a->speed, wait};
 		snprintf(aut, sizeof aut, "steersuite%d", e);
-		ss_automaton_write(sw, &c->agents[e], aut, def->reach, h > 0.0,
-				   c->agents[e].n > 0 ? in[first].standing : NULL);
+		ss_automaton_write(sw, a, aut, def->reach, h > 0.0,
+				   a->n > 0 ? in[first].standing : NULL, a->emitter ? &emit : NULL);
 	}
 	ss_end(sw);
 	world_write(sw, c, s, n_shapes, in, n_in, h);

@@ -318,10 +318,21 @@ static void param(ss_writer *sw, char prefix, int k, const char *kind, int line)
 	ss_end(sw);
 }
 
+/* A reset of var to the number v. */
+static void reset_num(ss_writer *sw, const char *var, double v, int line)
+{
+	char num[32];
+	ss_start(sw, "reset", line);
+	ss_attr(sw, "var", var);
+	ss_text(sw, sw_fmt_num(num, sizeof num, v));
+	ss_end(sw);
+}
+
 /* A transition labelled label<k>; one that ends the goal (`ends`) and starts another restarts
- * the budget clock c. */
+ * the budget clock c; one to an emitter's `emit` also starts the next agent where the emitter
+ * stands (emit). */
 static void transition(ss_writer *sw, const char *to, const char *guard, const char *label,
-		       int k, int line, int ends)
+		       int k, int line, int ends, const ss_emission *emit)
 {
 	char lab[32];
 	snprintf(lab, sizeof lab, "%s%d", label, k);
@@ -329,10 +340,16 @@ static void transition(ss_writer *sw, const char *to, const char *guard, const c
 	ss_attr(sw, "to", to);
 	ss_attr(sw, "guard", guard);
 	ss_attr(sw, "label", lab);
-	if (ends && strncmp(to, "goal", 4) == 0) {
+	if (ends && (strncmp(to, "goal", 4) == 0 || strcmp(to, "emit") == 0))
+		reset_num(sw, "c", 0.0, line);
+	if (emit && strcmp(to, "emit") == 0) {
+		reset_num(sw, "x", emit->x, line);
+		reset_num(sw, "y", emit->z, line);
+		reset_num(sw, "heading", emit->heading, line);
+		reset_num(sw, "turn_rate", 0.0, line);
 		ss_start(sw, "reset", line);
-		ss_attr(sw, "var", "c");
-		ss_text(sw, "0");
+		ss_attr(sw, "var", "emitted");
+		ss_text(sw, "emitted + 1");
 		ss_end(sw);
 	}
 	ss_end(sw);
@@ -410,7 +427,7 @@ static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int pass)
  * (automata/pedestrian.xml's guards; `other` is the twin mode). */
 static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, const char *other,
 		      int pass, int initial, const char *reached, const char *next,
-		      const char *after_timeout, int plan)
+		      const char *after_timeout, int plan, const ss_emission *emit)
 {
 	char guard[192], num[32];
 	ss_start(sw, "mode", g->line);
@@ -422,9 +439,9 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, 
 	else if (g->kind != SS_IDLE)
 		law(sw, g, k, plan);
 	if (reached[0])
-		transition(sw, next, reached, "reached", k, g->line, 1);
+		transition(sw, next, reached, "reached", k, g->line, 1, emit);
 	snprintf(guard, sizeof guard, "c ge %s", sw_fmt_num(num, sizeof num, g->duration));
-	transition(sw, after_timeout, guard, "timeout", k, g->line, 1);
+	transition(sw, after_timeout, guard, "timeout", k, g->line, 1, emit);
 	if (pedestrian(g)) {
 		/* the goal's distance: to its target, or to its box */
 		char gd[16];
@@ -439,13 +456,39 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, 
 				 "time_in_mode ge 3 and (neighbors(1.5) eq 0 or progress(%s, 2) lt 0.5 "
 				 "or dist(%s) lt 1) or clearance() lt 0.2",
 				 gd, gd);
-		transition(sw, other, guard, pass ? "clear" : "crowded", k, g->line, 0);
+		transition(sw, other, guard, pass ? "clear" : "crowded", k, g->line, 0, NULL);
 	}
 	ss_end(sw);
 }
 
+/* Emitters.  SteerSuite's engine emits one agent from an <agentEmitter> when the case starts,
+ * and whenever an emitted agent is disabled (its goals done) one more, with the emitter's
+ * initial conditions, which starts walking at the next frame: one live agent per emitter, for
+ * as long as the run lasts.  Here that stream is one swerve agent whose last goal, accomplished
+ * or out of budget, jumps to mode `emit` with its continuous state reset to the emitter's
+ * (position, heading; docs/automata-format.md, resets of the agent's state) and the counter
+ * `emitted` (1 at the start) incremented; it stands there for one frame (c ge wait), then
+ * starts goal0 at the emitter's speed.  The frame's wait also keeps a sequence whose goals are
+ * all reached where the emitter stands from jumping for ever at one instant.  It has no `done`
+ * mode: an emitter is never done, and the run lasts its duration. */
+static void emit_mode(ss_writer *sw, const ss_agents *a, const ss_emission *e)
+{
+	char guard[64], num[32];
+	ss_start(sw, "mode", a->line);
+	ss_attr(sw, "name", "emit");
+	snprintf(guard, sizeof guard, "c ge %s", sw_fmt_num(num, sizeof num, e->wait));
+	ss_start(sw, "transition", a->line);
+	ss_attr(sw, "to", "goal0");
+	ss_attr(sw, "guard", guard);
+	ss_attr(sw, "label", "start");
+	reset_num(sw, "c", 0.0, a->line);
+	reset_num(sw, "speed", e->speed, a->line);
+	ss_end(sw);
+	ss_end(sw);
+}
+
 void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach,
-			int plan, const int *standing)
+			int plan, const int *standing, const ss_emission *emit)
 {
 	ss_start(sw, "automaton", a->line);
 	ss_attr(sw, "name", aut);
@@ -465,6 +508,13 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 	ss_attr(sw, "name", "c");
 	ss_attr(sw, "kind", "clock");
 	ss_end(sw);
+	if (emit) { /* agents emitted so far, this one included */
+		ss_start(sw, "var", a->line);
+		ss_attr(sw, "name", "emitted");
+		ss_attr(sw, "kind", "int");
+		ss_attr(sw, "init", "1");
+		ss_end(sw);
+	}
 	for (int k = 0; k < a->n_goals; k++) {
 		/* a chase of an agent that stands still walks to its place as a static goal */
 		ss_goal fixed = a->goals[k];
@@ -477,7 +527,7 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 		if (k + 1 < a->n_goals)
 			snprintf(next, sizeof next, "goal%d", k + 1);
 		else
-			snprintf(next, sizeof next, "done");
+			snprintf(next, sizeof next, emit ? "emit" : "done");
 		reached[0] = '\0';
 		if (a->goals[k].kind == SS_SEEK_DYNAMIC)
 			snprintf(reached, sizeof reached, "dist(g%d) le q%d", k, k);
@@ -489,10 +539,17 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 				 sw_fmt_num(num, sizeof num, a->radius));
 		/* The budget of a last goal with a place to reach running out ends the sequence
 		 * unaccomplished; for the others (flee, flow, idle) it is how they end. */
-		const char *after_timeout = reached[0] && k + 1 == a->n_goals ? "expired" : next;
-		goal_mode(sw, g, k, mode, twin, 0, k == 0, reached, next, after_timeout, plan);
+		const char *after_timeout =
+		    reached[0] && k + 1 == a->n_goals && !emit ? "expired" : next;
+		goal_mode(sw, g, k, mode, twin, 0, k == 0, reached, next, after_timeout, plan, emit);
 		if (pedestrian(g))
-			goal_mode(sw, g, k, twin, mode, 1, 0, reached, next, after_timeout, plan);
+			goal_mode(sw, g, k, twin, mode, 1, 0, reached, next, after_timeout, plan,
+				  emit);
+	}
+	if (emit) {
+		emit_mode(sw, a, emit);
+		ss_end(sw);
+		return;
 	}
 	/* done: every goal accomplished or passed; expired: the last goal's budget ran out.  Both
 	 * are terminal (no law, no way out): the agent is disabled, as in SteerSuite. */

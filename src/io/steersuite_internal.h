@@ -62,9 +62,10 @@ typedef struct ss_goal {
 	int n_params;
 } ss_goal;
 
-/** An <agent> (n = 1) or an <agentRegion> (n = numAgents). */
+/** An <agent> (n = 1), an <agentRegion> (n = numAgents) or an <agentEmitter> (n = 1, emitter:
+ * whenever its agent finishes, another starts where it started: one agent that starts again). */
 typedef struct ss_agents {
-	int line, region, n;
+	int line, region, n, emitter;
 	char name[SW_NAME_MAX]; /* <name>, "" = none */
 	double bounds[4];       /* regionBounds (regions): xmin xmax zmin zmax */
 	ss_point pos, dir;
@@ -122,6 +123,12 @@ int ss_bounds_read(sw__loader *ld, xmlNodePtr node, double b[4]);
 /** Reads a boolean text (true, false, 1, 0). */
 int ss_bool(sw__loader *ld, xmlNodePtr node, int *out);
 
+/** How an emitter starts its agents (the agent's drawn place and heading, the element's
+ * speed) and how long the next one waits before it walks (one SteerBench frame, s). */
+typedef struct ss_emission {
+	double x, z, heading, speed, wait;
+} ss_emission;
+
 /* steersuite_goals.c */
 /** Reads a <goalSequence> into *goals, *n (freed with ss_goals_free); returns problems. */
 int ss_goals_read(sw__loader *ld, xmlNodePtr seq, ss_goal **goals, int *n);
@@ -133,9 +140,10 @@ void ss_goals_free(ss_goal *goals, int n);
  * target, or an agent for dynamic goals), r<k> (the region of a box goal) and q<k> (the reach
  * of a seekDynamicTarget goal, m).  standing (per goal, or NULL): 1 where the element's agents
  * chase agents that stand still; such a goal steers to a target at the chased agent's place,
- * as a static goal, and is reached within q<k>. */
+ * as a static goal, and is reached within q<k>.  emit (emitters only, else NULL): after its last
+ * goal the agent starts again where emit says (steersuite_goals.c, "Emitters"). */
 void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, double reach,
-			int plan, const int *standing);
+			int plan, const int *standing, const ss_emission *emit);
 /** The perception radius the agents of element a need: the time-to-collision law's range when
  * every goal walks as a pedestrian (or idles), INFINITY otherwise. */
 double ss_perception(const ss_agents *a);
