@@ -138,7 +138,7 @@ static void speed(int n, int t_lo, int t_hi)
 	}
 	double h1 = heap_bytes();
 	sw_world *w = NULL;
-	if (sw_world_create(m, &w, NULL) != SW_SUCCESS) {
+	if (sw_world_create(m, NULL, &w, NULL) != SW_SUCCESS) {
 		printf("crowd %d: world failed\n", n);
 		sw_model_free(m);
 		return;
@@ -156,7 +156,7 @@ static void speed(int n, int t_lo, int t_hi)
 		if (t > t_lo) { /* a fresh world: each thread count times the same steps */
 			sw_world_destroy(w);
 			w = NULL;
-			if (sw_world_create(m, &w, NULL) != SW_SUCCESS) {
+			if (sw_world_create(m, NULL, &w, NULL) != SW_SUCCESS) {
 				printf("crowd %d: world failed\n", n);
 				sw_model_free(m);
 				return;
@@ -205,13 +205,13 @@ static void quality(int n)
 	double rmax;
 	sw_model *m = circle_model(n, &rmax);
 	sw_world *w = NULL;
-	if (!m || sw_world_create(m, &w, NULL) != SW_SUCCESS) {
+	if (!m || sw_world_create(m, NULL, &w, NULL) != SW_SUCCESS) {
 		printf("crowd quality %d: failed\n", n);
 		sw_model_free(m);
 		return;
 	}
 	sw_world_set_threads(w, 0);
-	int st = sw_world_run(w, NULL, NULL, NULL, NULL);
+	int st = sw_world_run(w, NULL, NULL, NULL);
 	int reached = 0, overlapped = 0;
 	double worst = 0.0, tsum = 0.0;
 	for (int i = 0; i < n; i++) {
@@ -269,7 +269,7 @@ void bench_flock3d(void)
 	}
 	for (int t = 1; t <= 2; t++) {
 		sw_world *w = NULL;
-		if (sw_world_create(m, &w, NULL) != SW_SUCCESS || sw_world_set_threads(w, t)) {
+		if (sw_world_create(m, NULL, &w, NULL) != SW_SUCCESS || sw_world_set_threads(w, t)) {
 			sw_world_destroy(w);
 			break;
 		}

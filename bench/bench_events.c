@@ -75,7 +75,7 @@ static double run_case(int guards, const char *integrator, int reps)
 	double best = 1e300;
 	for (int rep = 0; rep < reps; rep++) {
 		sw_world *w = NULL;
-		if (sw_world_create(m, &w, &d) != SW_SUCCESS)
+		if (sw_world_create(m, NULL, &w, &d) != SW_SUCCESS)
 			break;
 		double t0 = bench_now();
 		for (int k = 0; k < STEPS; k++)

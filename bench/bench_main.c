@@ -107,7 +107,7 @@ static void bench_world(int n_agents, const char *integrator)
 		return;
 	}
 	sw_world *w = NULL;
-	sw_world_create(m, &w, NULL);
+	sw_world_create(m, NULL, &w, NULL);
 	int steps = 20;
 	double t0 = bench_now();
 	for (int k = 0; k < steps; k++)
@@ -134,7 +134,7 @@ static void bench_ensemble(int runs)
 	}
 	const sw_model *ms[] = {m};
 	const sw_ens_property *ps[] = {p};
-	sw_ens_plan plan = {1, ms, ps, runs, 1};
+	sw_ens_plan plan = {1, ms, ps, runs, 1, 0.0};
 	sw_ens_result *r = calloc((size_t)runs, sizeof *r);
 	for (int threads = 1; r && threads <= 2; threads++) {
 		double t0 = bench_now();

@@ -39,6 +39,7 @@ int main(void)
 	srunner_add_suite(sr, ttc_suite());
 	srunner_add_suite(sr, sf_suite());
 	srunner_add_suite(sr, csm_suite());
+	srunner_add_suite(sr, worlddef_suite());
 	srunner_add_suite(sr, pedestrian_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);

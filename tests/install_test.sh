@@ -17,7 +17,7 @@ int main(void)
 	int st = sw_scenario_load("models/demo.xml", &m, NULL);
 	sw_world *w = NULL;
 	if (st == SW_SUCCESS)
-		st = sw_world_create(m, &w, NULL);
+		st = sw_world_create(m, NULL, &w, NULL);
 	if (st == SW_SUCCESS)
 		st = sw_world_step(w, NULL);
 	printf("%s\n", sw_strerror(st));

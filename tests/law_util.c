@@ -59,9 +59,9 @@ double *test_ring_run(const char *law, double radius, const char *run_attrs, int
 	ck_assert_int_eq(sw_scenario_load_memory(buf, n, "ring.xml", &m, &d), SW_SUCCESS);
 	free(buf);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	double *y = malloc(24 * SW_STATE_DIM * sizeof *y);
 	*worst = INFINITY;
 	for (int i = 0; i < 24; i++) {

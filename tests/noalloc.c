@@ -75,7 +75,7 @@ static long check(const char *path, int threads)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	if (sw_scenario_load(path, &m, &d) != SW_SUCCESS || sw_world_create(m, &w, &d) != SW_SUCCESS ||
+	if (sw_scenario_load(path, &m, &d) != SW_SUCCESS || sw_world_create(m, NULL, &w, &d) != SW_SUCCESS ||
 	    sw_world_set_threads(w, threads) != SW_SUCCESS) {
 		for (int k = 0; k < d.count; k++)
 			fprintf(stderr, "%s\n", d.entry[k].message);
@@ -117,7 +117,7 @@ static int check_switch_failure(void)
 	sw_diag d;
 	sw_diag_init(&d);
 	if (sw_scenario_load_memory(xml, sizeof xml - 1, "blink.xml", &m, &d) != SW_SUCCESS ||
-	    sw_world_create(m, &w, &d) != SW_SUCCESS) {
+	    sw_world_create(m, NULL, &w, &d) != SW_SUCCESS) {
 		sw_model_free(m);
 		return 1;
 	}

@@ -41,18 +41,24 @@ static sw_model *load_text(const char *text, sw_diag *d)
 	return m;
 }
 
-/* Creating a world for m is refused with a message containing `what`. */
-static void assert_refused(const sw_model *m, const char *what)
+/* Creating a world for m (as def says; NULL: its own run) is refused with a message containing
+ * `what`. */
+static void assert_refused_def(const sw_model *m, const sw_world_def *def, const char *what)
 {
 	sw_diag d;
 	sw_diag_init(&d);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_EINPUT);
+	ck_assert_int_eq(sw_world_create(m, def, &w, &d), SW_EINPUT);
 	ck_assert_ptr_null(w);
 	ck_assert_int_ge(d.count, 1);
 	ck_assert_msg(strstr(d.entry[0].message, what) != NULL, "message '%s' lacks '%s'",
 		      d.entry[0].message, what);
 	ck_assert_str_eq(d.entry[0].file, "b.xml");
+}
+
+static void assert_refused(const sw_model *m, const char *what)
+{
+	assert_refused_def(m, NULL, what);
 }
 
 START_TEST(runs_beyond_the_step_bound_are_refused_before_they_start)
@@ -67,27 +73,26 @@ START_TEST(runs_beyond_the_step_bound_are_refused_before_they_start)
 		assert_refused(m, "SW_RUN_MAX_STEPS");
 		sw_model_free(m);
 	}
-	/* A duration set after loading (swerve run -d 1e18) is checked the same way. */
-	sw_model *m = load_text(scenario_with_run(buf, sizeof buf, "duration=\"10\""), &d);
-	m->run.duration = 1e18;
-	assert_refused(m, "SW_RUN_MAX_STEPS");
+	/* A duration given by the world definition (swerve run -d 1e18) is checked the same way. */
+	sw_model *m = load_text(scenario_with_run(buf, sizeof buf, "duration=\"10\" step=\"0.25\""),
+				&d);
+	sw_world_def def = sw_default_world_def(m);
+	def.duration = 1e18;
+	assert_refused_def(m, &def, "SW_RUN_MAX_STEPS");
+	def.duration = NAN;
+	assert_refused_def(m, &def, "expected finite numbers > 0");
 	/* The bound itself is allowed, one step more is not. */
-	long steps = 0;
-	m->run.step = 0.25;
-	m->run.duration = 0.25 * (double)SW_RUN_MAX_STEPS;
-	ck_assert_int_eq(sw_run_steps(m, &steps, NULL), SW_SUCCESS);
-	ck_assert_int_eq(steps, SW_RUN_MAX_STEPS);
-	m->run.duration += 0.25;
-	ck_assert_int_eq(sw_run_steps(m, &steps, NULL), SW_EINPUT);
-	/* A run lengthened after its world was created stops before its first step. */
-	m->run.duration = 10.0;
+	def.duration = 0.25 * (double)SW_RUN_MAX_STEPS;
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-	m->run.duration = 1e300;
-	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_EINPUT);
-	ck_assert_int_eq(sw_world_steps(w), 0);
+	ck_assert_int_eq(sw_world_create(m, &def, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_total_steps(w), SW_RUN_MAX_STEPS);
 	sw_world_destroy(w);
+	def.duration += 0.25;
+	assert_refused_def(m, &def, "SW_RUN_MAX_STEPS");
+	/* The model's own run is what sw_run_steps checks: 10 s of 0.25 s. */
+	long steps = 0;
+	ck_assert_int_eq(sw_run_steps(m, &steps, NULL), SW_SUCCESS);
+	ck_assert_int_eq(steps, 40);
 	sw_model_free(m);
 }
 END_TEST
@@ -100,7 +105,7 @@ START_TEST(substeps_beyond_their_bound_are_refused)
 	    scenario_with_run(buf, sizeof buf, "integrator=\"rk4\" fixed=\"true\" substeps=\"10000\""),
 	    &d);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	sw_world_destroy(w);
 	m->run.substeps = SW_RUN_MAX_SUBSTEPS + 1;
 	assert_refused(m, "SW_RUN_MAX_SUBSTEPS");
@@ -309,7 +314,7 @@ static void assert_forgery_refused(const sw_model *m, const void *ck, size_t len
 {
 	unsigned char *b = forge(ck, len, at, value, size);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	double x0 = sw_world_unit_state(w, 0, NULL)[SW_STATE_X];
 	sw_diag d;
 	sw_diag_init(&d);
@@ -330,7 +335,7 @@ START_TEST(forged_checkpoints_with_a_valid_checksum_are_refused)
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_scenario_load("models/seek_escape_trap.xml", &m, &d), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	ck_assert_ptr_nonnull(w->hist);
 	for (int k = 0; k < 20; k++)
 		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
@@ -344,7 +349,7 @@ START_TEST(forged_checkpoints_with_a_valid_checksum_are_refused)
 	ck_assert_int_eq(sw_run_steps(m, &total, NULL), SW_SUCCESS);
 	/* The unforged checkpoint (re-signed unchanged) is accepted. */
 	unsigned char *same = forge(ck, len, l.mode, &first_mode, sizeof first_mode);
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_restore(w, same, len, "ck", &d), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_steps(w), 20);
 	sw_world_destroy(w);

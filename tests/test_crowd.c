@@ -111,11 +111,11 @@ static outcome run(const sw_model *m, int threads, int fast)
 	outcome o;
 	memset(&o, 0, sizeof o);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
 	sw_world_set_fast_path(w, fast);
 	sw_world_set_event_fn(w, on_event, &o);
-	o.status = sw_world_run(w, NULL, NULL, NULL, NULL);
+	o.status = sw_world_run(w, NULL, NULL, NULL);
 	collect(w, &o);
 	sw_world_destroy(w);
 	return o;
@@ -174,7 +174,7 @@ static sw_world *world_for_one_second(sw_model *m)
 	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	return w;
 }
 
@@ -310,7 +310,7 @@ START_TEST(grouped_sensing_equals_one_agent_at_a_time)
 	size_t ny = (size_t)(ref->off[ref->n - 1] + ref->dim[ref->n - 1]);
 	for (int threads = 1; threads <= 3; threads += 2) {
 		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 		ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
 		for (int k = 0; k < 5; k++)
 			ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
@@ -423,7 +423,7 @@ START_TEST(thread_count_is_checked)
 {
 	sw_model *m = circle_model(4, 3.0);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_threads(w), 1);
 	ck_assert_int_eq(sw_world_set_threads(w, -1), SW_EUSAGE);
 	ck_assert_int_eq(sw_world_set_threads(w, 0), SW_SUCCESS);
@@ -450,7 +450,7 @@ START_TEST(threads_waiting_for_work_sleep)
 {
 	sw_model *m = circle_model(8, 3.0);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_set_threads(w, 2), SW_SUCCESS);
 	double spent = 0.0;
 	for (int k = 0; k < 5; k++) {
@@ -533,9 +533,9 @@ START_TEST(alignment_brings_a_disordered_group_to_a_common_heading)
 		ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
 		ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 		ck_assert_double_lt(polarisation(w, 25), 0.2);
-		ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
 		pol[with] = polarisation(w, 25);
 		sw_world_destroy(w);
 		sw_model_free(m);
@@ -599,7 +599,7 @@ START_TEST(walls_hide_agents_and_discs)
 		ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
 		ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 		sw_percept buf[8];
 		sw_situation s;
 		ck_assert_int_eq(sw_world_perceive(w, 0, &s, buf, 8), 2);
@@ -644,8 +644,8 @@ START_TEST(personality_traits_are_drawn_per_agent_from_their_distributions)
 	 * same values, another seed others; courage normal(0.5, 0.2) clamped to [0, 1] moves d0. */
 	sw_model *m = drawn_model(2000, "uniform(0.2, 0.6)", 5);
 	sw_world *w = NULL, *w2 = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_create(m, &w2, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w2, NULL), SW_SUCCESS);
 	double sum = 0.0, d0_min = INFINITY, d0_max = 0.0;
 	for (int i = 0; i < 2000; i++) {
 		const sw_personality *p = sw_world_personality(w, i);
@@ -666,8 +666,8 @@ START_TEST(personality_traits_are_drawn_per_agent_from_their_distributions)
 	sw_model_free(m);
 	m = drawn_model(50, "uniform(0.2, 0.6)", 6);
 	sw_model *m5 = drawn_model(50, "uniform(0.2, 0.6)", 5);
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_create(m5, &w2, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m5, NULL, &w2, NULL), SW_SUCCESS);
 	int same = 0;
 	for (int i = 0; i < 50; i++)
 		same += sw_world_personality(w, i)->agility == sw_world_personality(w2, i)->agility;
@@ -818,7 +818,7 @@ START_TEST(nearest_clearance_through_the_index_is_the_global_one)
 	}
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert(w->pg_on);
 	ck_assert_int_eq(w->pg_n_big, 1);
 	int inside = 0, near = 0;
@@ -857,7 +857,7 @@ START_TEST(skipped_obstacle_measurements_change_no_metric)
 		sw_model *m = obstacle_field(1);
 		m->run.obstacle_clearances = keep;
 		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 		int n = m->n_agents, no = m->n_obstacles;
 		double *mins = malloc((size_t)n * no * sizeof *mins);
 		unsigned char *over = calloc((size_t)n * no, 1);
@@ -917,7 +917,7 @@ END_TEST
 static outcome resumed(const sw_model *m, long first, int threads, void **ck, size_t *ckn)
 {
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
 	outcome o;
 	memset(&o, 0, sizeof o);
@@ -926,14 +926,14 @@ static outcome resumed(const sw_model *m, long first, int threads, void **ck, si
 		ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_checkpoint(w, ck, ckn), SW_SUCCESS);
 	sw_world_destroy(w);
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
 	sw_diag d;
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_world_restore(w, *ck, *ckn, "ck", &d), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_steps(w), first);
 	sw_world_set_event_fn(w, on_event, &o);
-	o.status = sw_world_run(w, NULL, NULL, NULL, NULL);
+	o.status = sw_world_run(w, NULL, NULL, NULL);
 	collect(w, &o);
 	sw_world_destroy(w);
 	return o;
@@ -957,7 +957,7 @@ START_TEST(a_resumed_world_continues_bit_for_bit)
 	assert_same(&a, &b, m->n_agents);
 	/* Damage: one flipped byte, a truncation, another seed: refused, world untouched. */
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	double x0 = sw_world_unit_state(w, 0, NULL)[SW_STATE_X];
 	unsigned char *bytes = ck;
 	bytes[ckn / 2] ^= 0x10;
@@ -968,7 +968,7 @@ START_TEST(a_resumed_world_continues_bit_for_bit)
 	ck_assert_int_eq(sw_world_steps(w), 0);
 	sw_world_destroy(w);
 	m->run.seed += 1;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_restore(w, ck, ckn, "ck", &d), SW_EINPUT);
 	sw_world_destroy(w);
 	free(ck);

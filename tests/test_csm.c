@@ -141,8 +141,8 @@ static sw_world *pillar_run(double duration, sw_model **m)
 	ck_assert_int_eq(sw_scenario_load_memory(buf, strlen(buf), "pillar.xml", m, &d),
 			 SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(*m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(*m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	return w;
 }
 
@@ -270,12 +270,12 @@ START_TEST(periodic_strip_wraps_and_perceives_across_the_seam)
 			 SW_SUCCESS);
 	ck_assert(m->periodic_x == 10.0);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	sw_agent_state s;
 	sw_world_agent(w, 0, &s);
 	ck_assert_msg(fabs(s.y[SW_STATE_V] - 1.1) < 1e-12, "follower speed %.15g, expected 1.1",
 		      s.y[SW_STATE_V]);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	sw_world_agent(w, 0, &s);
 	ck_assert(fabs(s.y[SW_STATE_X] - (9.0 + 0.011)) < 1e-12);
 	sw_world_destroy(w);
@@ -284,7 +284,7 @@ START_TEST(periodic_strip_wraps_and_perceives_across_the_seam)
 	snprintf(buf, sizeof buf, strip_xml, 30.0, "");
 	ck_assert_int_eq(sw_scenario_load_memory(buf, strlen(buf), "strip.xml", &m, &d),
 			 SW_SUCCESS);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	double lo = INFINITY, hi = -INFINITY;
 	while (sw_world_time(w) < 30.0 - 1e-9) {
 		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
@@ -338,8 +338,8 @@ START_TEST(automata_see_other_agents_across_the_seam)
 		ck_assert_int_eq(sw_scenario_load_memory(buf, strlen(buf), "seam.xml", &m, &d),
 				 SW_SUCCESS);
 		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-		ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 		sw_agent_state st;
 		sw_world_agent(w, 0, &st);
 		ck_assert_msg(st.mode == cases[k].met, "b at %s: mode %d", cases[k].bx, st.mode);
@@ -418,7 +418,7 @@ static double corridor_speed(const char *law, int behaviour)
 	ck_assert_int_eq(sw_scenario_load_memory(buf, n, "fd.xml", &m, &d), SW_SUCCESS);
 	free(buf);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	double x0[160], moved = 0.0;
 	while (sw_world_time(w) < 40.0 - 1e-9) {
 		int at20 = fabs(sw_world_time(w) - 20.0) < 1e-6;

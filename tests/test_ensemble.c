@@ -245,7 +245,7 @@ START_TEST(test_fair_coin)
 			 SW_SUCCESS);
 	const sw_model *ms[] = {m};
 	const sw_ens_property *ps[] = {up}, *ps1[] = {one};
-	sw_ens_plan plan = {1, ms, ps, INT64_MAX, 1};
+	sw_ens_plan plan = {1, ms, ps, INT64_MAX, 1, 0.0};
 	sw_ens_result *a = calloc(N, sizeof *a), *b = calloc(N, sizeof *b);
 	ck_assert_int_eq(sw_ens_execute(&plan, 0, N, 2, a), SW_SUCCESS);
 	ck_assert_int_eq(sw_ens_execute(&plan, 0, N, 1, b), SW_SUCCESS);
@@ -267,7 +267,9 @@ START_TEST(test_fair_coin)
 	/* Run 7 of the ensemble is the scenario run with seed 8: the same summary as one run. */
 	sw_ens_result one_run;
 	one_run.run = one_run.point = 0;
-	ck_assert_int_eq(sw_ens_run_one(m, 8, up, &one_run), SW_SUCCESS);
+	sw_world_def def = sw_default_world_def(m);
+	def.seed = 8;
+	ck_assert_int_eq(sw_ens_run_one(m, &def, up, &one_run), SW_SUCCESS);
 	ck_assert(one_run.value == a[7].value && one_run.t_end == a[7].t_end &&
 		  one_run.mean_path == a[7].mean_path &&
 		  one_run.min_clearance == a[7].min_clearance);
@@ -288,7 +290,7 @@ START_TEST(test_failing_runs_kept)
 	ck_assert_int_eq(sw_ens_property_compile(m, "visited(bomb, grow)", &p, &diag), SW_SUCCESS);
 	const sw_model *ms[] = {m};
 	const sw_ens_property *ps[] = {p};
-	sw_ens_plan plan = {1, ms, ps, 4, 10};
+	sw_ens_plan plan = {1, ms, ps, 4, 10, 0.0};
 	sw_ens_result r[4];
 	ck_assert_int_eq(sw_ens_execute(&plan, 0, 4, 3, r), SW_SUCCESS);
 	for (int j = 0; j < 4; j++) {
@@ -350,7 +352,9 @@ START_TEST(test_property_values)
 		ck_assert_int_eq(sw_ens_property_compile(m, props[i], &p, &diag), SW_SUCCESS);
 		sw_ens_result r;
 		r.run = r.point = 0;
-		ck_assert_int_eq(sw_ens_run_one(m, 5, p, &r), SW_SUCCESS);
+		sw_world_def def = sw_default_world_def(m);
+		def.seed = 5;
+		ck_assert_int_eq(sw_ens_run_one(m, &def, p, &r), SW_SUCCESS);
 		ck_assert_int_eq(r.status, SW_SUCCESS);
 		ck_assert_msg(r.value == 1, "'%s' is false", props[i]);
 		ck_close(r.t_end, durations[i], 1e-9);

@@ -63,7 +63,7 @@ static sw_world *recording_world(const char *xml, const char *name, sw_model **m
 		ck_abort_msg("load: %s", buf);
 	}
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(*m, &w, d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(*m, NULL, &w, d), SW_SUCCESS);
 	memset(e, 0, sizeof *e);
 	sw_world_set_event_fn(w, record, e);
 	return w;
@@ -204,7 +204,7 @@ START_TEST(arrival_through_a_small_radius_between_step_ends)
 			ck_assert_int_eq(sw_scenario_load_memory(xml, strlen(xml), "a.xml", &m, &d),
 					 SW_SUCCESS);
 			sw_world *w = NULL;
-			ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+			ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 			while (sw_world_time(w) < 7.0)
 				ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
 			const sw_agent_metrics *mt = sw_world_metrics(w, 0);

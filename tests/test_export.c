@@ -591,7 +591,7 @@ START_TEST(test_native_run_matches_exported_automaton)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	while (sw_world_time(w) < 5.0 - 1e-9)
 		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
 	for (int i = 0; i < h->n_instances; i++) {
@@ -1141,7 +1141,7 @@ START_TEST(test_linear_bounds_contain_native_derivatives)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	int states = 0;
 	double wmin = INFINITY, wmax = -INFINITY;
 	while (sw_world_time(w) < 5.0 - 1e-9) {

@@ -327,12 +327,12 @@ static outcome run_flow(const char *flow, double z0, const char *integrator, dou
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	sw_world *w = NULL;
 	sw_output *o = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &diag), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &diag), SW_SUCCESS);
 	ck_assert_int_eq(sw_output_open(dir, m, &o, &diag), SW_SUCCESS);
 	sw_output_attach(o, w);
 	outcome r;
 	memset(&r, 0, sizeof r);
-	r.status = sw_world_run(w, sw_output_sample, o, NULL, &diag);
+	r.status = sw_world_run(w, sw_output_sample, o, &diag);
 	if (r.status != SW_SUCCESS && diag.count > 0)
 		sw_diag_format(&diag, diag.count - 1, r.message, sizeof r.message);
 	ck_assert_int_eq(sw_output_commit(o, w, r.status != SW_SUCCESS ? r.message : NULL, &diag),

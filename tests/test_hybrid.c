@@ -98,7 +98,7 @@ static events run(sw_model *m, double duration)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	sw_world_set_event_fn(w, record, &e);
 	while (sw_world_time(w) < duration - 1e-9)
 		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
@@ -218,7 +218,7 @@ START_TEST(zeno_cycle_is_an_error_naming_agent_and_modes)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	int st = SW_SUCCESS;
 	while (st == SW_SUCCESS && sw_world_time(w) < 2.0)
 		st = sw_world_step(w, &d);
@@ -252,7 +252,7 @@ START_TEST(converging_jumps_are_a_zeno_error)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	int st = SW_SUCCESS;
 	while (st == SW_SUCCESS && sw_world_time(w) < 5.0)
 		st = sw_world_step(w, &d);
@@ -281,7 +281,7 @@ START_TEST(invariant_violation_without_transition_is_a_model_error)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	int st = SW_SUCCESS;
 	while (st == SW_SUCCESS && sw_world_time(w) < 3.0)
 		st = sw_world_step(w, &d);

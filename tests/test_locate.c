@@ -45,7 +45,7 @@ static sw_world *demo_world(sw_model **m)
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_scenario_load("models/demo.xml", m, &d), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(*m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(*m, NULL, &w, &d), SW_SUCCESS);
 	return w;
 }
 
@@ -247,7 +247,7 @@ static void run_pairs(const char *integ, int fresh, trace *e, double *state, int
 	ck_assert_msg(sw_scenario_load_memory(xml, strlen(xml), "pairs.xml", &m, &d) == SW_SUCCESS,
 		      "%s", d.count ? d.entry[0].message : "");
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	e->n = 0;
 	sw_world_set_event_fn(w, trace_event, e);
 	for (int k = 0; k < 120; k++) {

@@ -101,8 +101,8 @@ static sw_world *run_text(const char *text, const char *name, sw_model **m)
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_scenario_load_memory(text, strlen(text), name, m, &d), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(*m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(*m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	return w;
 }
 
@@ -151,8 +151,8 @@ static int auto_reaches(const char *field_name, const char *attrs, sw_diag *d)
 	if (sw_scenario_load_memory(buf, strlen(buf), "auto.xml", &m, d) != SW_SUCCESS)
 		return -1;
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, d), SW_SUCCESS);
 	int r = sw_world_metrics(w, 0)->reached;
 	sw_world_destroy(w);
 	sw_model_free(m);
@@ -239,8 +239,8 @@ static void every_agent_arrives(const char *path, double within)
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_scenario_load(path, &m, &d), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	for (int i = 0; i < m->n_agents; i++) {
 		const sw_agent_metrics *mt = sw_world_metrics(w, i);
 		ck_assert_msg(mt->reached && mt->t_reached <= within, "%s: %s arrived %d at %g s",

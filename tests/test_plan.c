@@ -183,10 +183,11 @@ START_TEST(seek_escape_reaches_the_goal_on_every_map)
 	int ai = sw_model_find_agent(m, "seek-escape");
 	ck_assert_int_ge(ai, 0);
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		m->run.seed = seed;
+		sw_world_def def = sw_default_world_def(m);
+		def.seed = seed;
 		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-		ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m, &def, &w, &d), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 		sw_agent_state s;
 		sw_world_agent(w, ai, &s);
 		ck_assert_str_eq(sw_world_mode_name(w, ai, s.mode), "arrived");
@@ -436,8 +437,8 @@ START_TEST(a_vector_field_gives_the_goal_direction)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	sw_agent_state s;
 	sw_world_agent(w, 0, &s);
 	/* The goal direction is north, not the target's east: eq. (2) with a = 1/s and no
@@ -481,7 +482,7 @@ START_TEST(avoided_corners_keep_the_lookahead_in_sight)
 		sw_world *w = NULL;
 		sw_diag d;
 		sw_diag_init(&d);
-		ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 		double worst = INFINITY;
 		int steps = 0;
 		while (sw_world_time(w) < 30.0 - 1e-9) {
@@ -623,7 +624,7 @@ START_TEST(world_creation_writes_no_cache)
 		if (prepare)
 			ck_assert_int_eq(sw_plan_prepare(m, NULL, &d), SW_SUCCESS);
 		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 		sw_world_destroy(w);
 		sw_model_free(m);
 		int entries = 0;

@@ -127,7 +127,7 @@ static void plot_of(const char *xml, plot_info *pi)
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_scenario_load_memory(xml, strlen(xml), "plot", &m, &d), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	char path[] = "/tmp/swerve_plot_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
@@ -266,7 +266,7 @@ START_TEST(png_plot_marks_fixed_points_in_colour)
 						 &m, &d),
 			 SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	char path[] = "/tmp/swerve_plot_png_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
@@ -310,7 +310,7 @@ START_TEST(non_glm_agent_is_refused)
 	ck_assert_int_eq(sw_scenario_load_memory(fw_agent, strlen(fw_agent), "plot", &m, &d),
 			 SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	char path[] = "/tmp/swerve_plot_fw_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);

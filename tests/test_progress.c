@@ -14,8 +14,9 @@ static struct {
 	double last;
 } seen;
 
-static void on_run(double frac)
+static void on_run(double frac, void *ctx)
 {
+	(void)ctx;
 	seen.decreasing |= frac < seen.last;
 	seen.last = frac;
 	seen.calls++;
@@ -24,7 +25,7 @@ static void on_run(double frac)
 static void on_export(double frac, void *ctx)
 {
 	*(int *)ctx += 1;
-	on_run(frac);
+	on_run(frac, NULL);
 }
 
 START_TEST(run_reports_every_step_up_to_one)
@@ -33,11 +34,13 @@ START_TEST(run_reports_every_step_up_to_one)
 	sw_diag d;
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_scenario_load("models/glm_barrier.xml", &m, &d), SW_SUCCESS);
-	m->run.duration = 2.0;
+	sw_world_def def = sw_default_world_def(m);
+	def.duration = 2.0;
+	def.progress_fn = on_run;
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, &def, &w, &d), SW_SUCCESS);
 	memset(&seen, 0, sizeof seen);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, on_run, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	ck_assert_int_eq(seen.calls, (int)sw_world_steps(w));
 	ck_assert_int_eq(seen.calls, (int)(2.0 / m->run.step + 0.5));
 	ck_assert(!seen.decreasing);

@@ -86,9 +86,9 @@ static run_rec *record(const char *path)
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_scenario_load(path, &r->m, &d), SW_SUCCESS);
 	r->tr = sw_trace_alloc(r->m);
-	ck_assert_int_eq(sw_world_create(r->m, &r->w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(r->m, NULL, &r->w, &d), SW_SUCCESS);
 	sw_world_set_event_fn(r->w, sw_trace_event, r->tr);
-	ck_assert_int_eq(sw_world_run(r->w, rec_sample, r, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(r->w, rec_sample, r, &d), SW_SUCCESS);
 	ck_assert_int_eq(r->n, sw_trace_n_samples(r->tr));
 	return r;
 }

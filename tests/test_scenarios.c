@@ -28,9 +28,9 @@ static uint64_t run_model(const sw_model *m, int check_collisions, const char *p
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	uint64_t h = 0xcbf29ce484222325ULL;
-	int st = sw_world_run(w, hash_sample, &h, NULL, &d);
+	int st = sw_world_run(w, hash_sample, &h, &d);
 	if (st != SW_SUCCESS && d.count > 0)
 		fprintf(stderr, "%s: %s\n", path, d.entry[0].message);
 	ck_assert_int_eq(st, SW_SUCCESS);

@@ -239,8 +239,8 @@ START_TEST(head_on_pair_passes_with_a_shallow_contact)
 	sw_model *m = load_pair("", &d);
 	ck_assert_ptr_nonnull(m);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	for (int i = 0; i < 2; i++) {
 		const sw_agent_metrics *mt = sw_world_metrics(w, i);
 		ck_assert_msg(mt->reached, "agent %d did not arrive", i);
@@ -328,8 +328,8 @@ START_TEST(a_wall_is_approached_to_the_force_balance_and_a_pillar_passed)
 	    sw_scenario_load_memory(obstacles_xml, strlen(obstacles_xml), "obs.xml", &m, &d),
 	    SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	const sw_agent_metrics *a = sw_world_metrics(w, 0), *b = sw_world_metrics(w, 1);
 	ck_assert(a->reached);
 	ck_assert_msg(a->min_clearance > -0.05, "pillar clearance %g", a->min_clearance);

@@ -42,8 +42,8 @@ START_TEST(arrival_instant_is_located_not_rounded_to_the_step)
 	sw_model *m = simple_model(SW_LAW_GLM, 10.1, 0.0, integrators[_i]);
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
 	const sw_agent_metrics *mt = sw_world_metrics(w, 0);
 	ck_assert_int_eq(mt->reached, 1);
 	ck_assert_double_eq_tol(mt->t_reached, 9.6, 1e-8);
@@ -85,8 +85,8 @@ START_TEST(heading_relaxes_as_the_closed_form_of_eq2)
 	sw_model_set_run(m, &r, 0, NULL);
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
 	sw_agent_state s;
 	sw_world_agent(w, 0, &s);
 	double e = 2.0 * atan(tan(0.5 * (phi0 - psi)) * exp(-a * 3.0));
@@ -110,8 +110,8 @@ START_TEST(collision_metrics_of_a_straight_pass_through_a_disc)
 	ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
 	const sw_agent_metrics *mt = sw_world_metrics(w, 0);
 	ck_assert_int_eq(mt->collisions, 1);
 	ck_assert_double_eq_tol(mt->max_penetration, 0.75, 1e-9);
@@ -130,8 +130,8 @@ START_TEST(potential_field_moves_straight_to_the_goal)
 	sw_model *m = simple_model(SW_LAW_PF, 0.0, -8.0, "rk4");
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
 	/* Default PF speed 0.5 m/s over 7.5 m. */
 	ck_assert_double_eq_tol(sw_world_metrics(w, 0)->t_reached, 15.0, 1e-8);
 	sw_agent_state s;
@@ -158,9 +158,9 @@ START_TEST(samples_every_interval_including_start_and_end)
 	m->run.sample = 0.5;
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	double times[32] = {0};
-	ck_assert_int_eq(sw_world_run(w, count_samples, times, NULL, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, count_samples, times, NULL), SW_SUCCESS);
 	ck_assert_int_eq((int)times[0], 5);
 	for (int k = 0; k < 5; k++)
 		ck_assert_double_eq_tol(times[1 + k], 0.5 * k, 1e-12);
@@ -192,8 +192,8 @@ static void noisy_run(uint64_t seed, double *out)
 	sw_model_set_run(m, &r, 0, NULL);
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
 	for (int i = 0; i < 3; i++) {
 		sw_agent_state s;
 		sw_world_agent(w, i, &s);
@@ -221,7 +221,7 @@ START_TEST(unknown_integrator_is_bad_input)
 	sw_diag d;
 	sw_diag_init(&d);
 	sw_world *w = (sw_world *)1;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_EINPUT);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_EINPUT);
 	ck_assert_ptr_null(w);
 	ck_assert(strstr(d.entry[0].message, "unknown integrator 'rk99'") != NULL);
 	sw_model_free(m);
@@ -280,8 +280,8 @@ static void circle_swap(int grid, double *out, sw_agent_metrics *mt)
 	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
 	for (int i = 0; i < N; i++) {
 		sw_agent_state st;
 		sw_world_agent(w, i, &st);

@@ -138,7 +138,7 @@ static sw_world *make_world(const sw_model *m)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	int st = sw_world_create(m, &w, &d);
+	int st = sw_world_create(m, NULL, &w, &d);
 	if (st != SW_SUCCESS)
 		for (int k = 0; k < d.count; k++)
 			fprintf(stderr, "%s:%d: %s\n", d.entry[k].file, d.entry[k].line,
@@ -503,7 +503,7 @@ START_TEST(test_automaton_3d)
 		sw_world_set_fast_path(w, fast);
 		double at[2] = {NAN, NAN};
 		sw_world_set_event_fn(w, on_switch, at);
-		ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
 		ck_assert_msg(fabs(at[0] - 2.0) < 1e-6, "3-D distance at the switch %g", at[0]);
 		ck_assert(at[1] < 1.9);
 		ck_assert_str_eq(sw_world_mode_name(w, 0, sw_world_unit_mode(w, 0)), "rest");

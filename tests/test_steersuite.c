@@ -105,7 +105,7 @@ static sw_world *run_case(const char *body, double T, sw_model **m, events *ev)
 	sw_diag_init(&d);
 	import_ok(body, 1, m, NULL);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(*m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(*m, NULL, &w, &d), SW_SUCCESS);
 	memset(ev, 0, sizeof *ev);
 	sw_world_set_event_fn(w, on_event, ev);
 	while (sw_world_time(w) < T - 1e-9)
@@ -191,8 +191,8 @@ START_TEST(test_import_is_the_same_run)
 	ck_assert_int_eq(m1->n_agents, 7);
 	ck_assert_int_eq(m2->n_agents, m1->n_agents);
 	sw_world *w1 = NULL, *w2 = NULL;
-	ck_assert_int_eq(sw_world_create(m1, &w1, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_create(m2, &w2, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m1, NULL, &w1, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m2, NULL, &w2, &d), SW_SUCCESS);
 	for (int k = 0; k < 200; k++) {
 		ck_assert_int_eq(sw_world_step(w1, &d), SW_SUCCESS);
 		ck_assert_int_eq(sw_world_step(w2, &d), SW_SUCCESS);
@@ -251,7 +251,7 @@ START_TEST(test_pedestrians_perceive_the_law_range)
 	sw_diag_init(&d);
 	sw_world *w[2];
 	for (int k = 0; k < 2; k++)
-		ck_assert_int_eq(sw_world_create(m[k], &w[k], &d), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m[k], NULL, &w[k], &d), SW_SUCCESS);
 	for (int s = 0; s < 600; s++)
 		for (int k = 0; k < 2; k++)
 			ck_assert_int_eq(sw_world_step(w[k], &d), SW_SUCCESS);
@@ -421,8 +421,8 @@ START_TEST(test_chasing_a_standing_agent_plans_round_obstacles)
 	sw_diag d;
 	sw_diag_init(&d);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	const sw_agent_metrics *am = sw_world_metrics(w, 0);
 	ck_assert(am->reached);
 	ck_assert_double_lt(am->t_reached, 30.0); /* round the wall: about 14 m at 1.3 m/s */
@@ -607,8 +607,8 @@ START_TEST(test_metrics_opt_in)
 		ck_assert_int_eq(sw_scenario_load_memory(doc, strlen(doc), "sb.xml", &m, &d),
 				 SW_SUCCESS);
 		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
-		ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
 		const sw_steerbench_metrics *mt = sw_world_steerbench(w, 0);
 		char *buf = NULL;
 		size_t len = 0;
@@ -720,7 +720,7 @@ START_TEST(test_finished_agents_leave)
 	events ev;
 	sw_world *w = run_case(body, 0, &m, &ev);
 	ck_assert(m->run.leave_when_done && m->run.stop_when_done);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
 	/* (still's jump at t = 0 happened when the world was made, before events were watched) */
 	ck_assert_str_eq(sw_world_mode_name(w, 0, sw_world_unit_mode(w, 0)), "done");
 	ck_assert_double_eq_tol(event_time(&ev, 1, "reached0"), 10.75, 1e-6);
@@ -847,7 +847,7 @@ START_TEST(test_names_and_goalless)
 	ck_assert_str_eq(m->agents[1].name, "a~2");
 	ck_assert_double_eq_tol(m->run.duration, 1.0, 1e-12);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert_str_eq(sw_world_mode_name(w, 1, sw_world_unit_mode(w, 1)), "done");
 	ck_assert_int_eq(sw_world_agents_done(w), 1);
 	sw_world_destroy(w);
@@ -932,8 +932,8 @@ START_TEST(test_goals_to_one_point_share_a_field)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	ck_assert(sw_world_done(w));
 	for (int i = 0; i < m->n_agents; i++) {
 		ck_assert(sw_world_metrics(w, i)->reached);
@@ -965,8 +965,8 @@ START_TEST(test_static_goals_plan_among_obstacles)
 	sw_world *w = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	ck_assert(sw_world_done(w) && sw_world_metrics(w, 0)->reached); /* round the disc */
 	ck_assert_int_eq(sw_world_metrics(w, 0)->collisions, 0);
 	sw_world_destroy(w);

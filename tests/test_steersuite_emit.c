@@ -63,7 +63,7 @@ static void run_all(sw_world *w, events *ev)
 	sw_world_set_event_fn(w, on_event, ev);
 	sw_diag d;
 	sw_diag_init(&d);
-	int st = sw_world_run(w, NULL, NULL, NULL, &d);
+	int st = sw_world_run(w, NULL, NULL, &d);
 	char msg[1024];
 	diag_text(&d, msg, sizeof msg);
 	ck_assert_msg(st == SW_SUCCESS, "run: %s", msg);
@@ -95,7 +95,7 @@ START_TEST(test_reset_moves_the_agent)
 				       "loop.xml", &d);
 	ck_assert_ptr_nonnull(m);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	events ev;
 	run_all(w, &ev);
 	ck_assert_int_eq(ev.n, 2);
@@ -128,7 +128,7 @@ START_TEST(test_reset_heading_turns_in_place)
 				       "loop.xml", &d);
 	ck_assert_ptr_nonnull(m);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	sw_diag_init(&d);
 	for (int k = 0; k < 21; k++) /* to t = 2.1 */
 		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
@@ -150,9 +150,9 @@ START_TEST(test_reset_negative_speed_stops_the_run)
 	sw_model *m = test_load_filled(LOOP, "<reset var=\"speed\">-1</reset>", "loop.xml", &d);
 	ck_assert_ptr_nonnull(m);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	sw_diag_init(&d);
-	int st = sw_world_run(w, NULL, NULL, NULL, &d);
+	int st = sw_world_run(w, NULL, NULL, &d);
 	ck_assert_int_eq(st, SW_EMODEL);
 	char msg[1024];
 	diag_text(&d, msg, sizeof msg);
@@ -255,7 +255,7 @@ START_TEST(test_emitter_starts_again_where_it_stands)
 	diag_text(&d, msg, sizeof msg);
 	ck_assert_msg(st == SW_SUCCESS, "%s", msg);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	events ev;
 	run_all(w, &ev);
 	ck_assert_double_eq_tol(sw_world_time(w), 8.0, 1e-9);
@@ -316,7 +316,7 @@ START_TEST(test_emitter_budget_ends_its_sequence)
 	sw_diag d;
 	ck_assert_int_eq(import_case(body, 6.0, &m, NULL, &d), SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	events ev;
 	run_all(w, &ev);
 	/* reached0 3.75, timeout1 4.75 (emit), start 4.8 */

@@ -207,8 +207,8 @@ START_TEST(head_on_pair_swaps_places_without_overlap)
 	sw_model *m = load_pair("", &d);
 	ck_assert_ptr_nonnull(m);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	for (int i = 0; i < 2; i++) {
 		const sw_agent_metrics *mt = sw_world_metrics(w, i);
 		ck_assert_msg(mt->reached, "agent %d did not arrive", i);
@@ -229,7 +229,7 @@ START_TEST(situations_carry_the_other_agents_velocity)
 	sw_model *m = load_pair("", &d);
 	ck_assert_ptr_nonnull(m);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
 	for (int k = 0; k < 50; k++)
 		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
 	sw_agent_state b;
@@ -308,8 +308,8 @@ START_TEST(a_pillar_is_passed_and_a_wall_not_crossed)
 						 &m, &d),
 			 SW_SUCCESS);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, &d), SW_SUCCESS);
-	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
 	const sw_agent_metrics *a = sw_world_metrics(w, 0), *b = sw_world_metrics(w, 1);
 	ck_assert(a->reached);
 	ck_assert_msg(a->min_clearance > 0.0 && a->collisions == 0, "pillar clearance %g",

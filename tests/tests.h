@@ -43,6 +43,7 @@ Suite *ttc_suite(void);
 Suite *sf_suite(void);
 Suite *csm_suite(void);
 Suite *pedestrian_suite(void);
+Suite *worlddef_suite(void);
 
 /** The scenario text fmt with its one %s replaced by fill, loaded as file `name`; NULL (and the
  * diagnostics in d) when refused (tests/law_util.c). */

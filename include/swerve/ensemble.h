@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "swerve/model.h"
+#include "swerve/sim.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,23 +59,26 @@ typedef struct sw_ens_result {
 	char message[SW_ENS_MSG];   /**< failure message ("" when status is SW_SUCCESS) */
 } sw_ens_result;
 
-/** Runs model m once with the given seed to m->run.duration, without writing files, and fills
- * *out (run and point are left for the caller); p (may be NULL) is evaluated on the run.  A
+/** Runs model m once as def says (seed, duration, threads; NULL: sw_default_world_def(m); its
+ * callbacks are ignored), without writing files, and fills *out (run and point are left for the
+ * caller; out->seed is def's seed); p (may be NULL) is evaluated on the run.  A
  * runtime failure (non-finite state, Zeno, invariant) is recorded in out->status and
  * out->message, never dropped.  Returns SW_SUCCESS when *out was filled (the run itself may have
  * failed), SW_ENOMEM otherwise.  Thread-safe for distinct out. */
-SW_API int sw_ens_run_one(const sw_model *m, uint64_t seed, const sw_ens_property *p,
+SW_API int sw_ens_run_one(const sw_model *m, const sw_world_def *def, const sw_ens_property *p,
 			  sw_ens_result *out);
 
 /** An ensemble: n_points grid points (one model and optional property each), seeds_per_point
  * seeds per point.  Run r runs point r / seeds_per_point with seed base_seed +
- * r % seeds_per_point. */
+ * r % seeds_per_point, for `duration` (or its model's), on one thread. */
 typedef struct sw_ens_plan {
 	int n_points;
 	const sw_model *const *models;       /**< n_points models */
 	const sw_ens_property *const *props; /**< n_points properties, or NULL */
 	int64_t seeds_per_point;             /**< >= 1 */
 	uint64_t base_seed;
+	double duration;                     /**< stop time of every run, s; 0: each point's
+						  model's <run duration> */
 } sw_ens_plan;
 
 /** Total runs of a plan (n_points * seeds_per_point). */

@@ -69,13 +69,58 @@ SW_API double sw_steerbench_composite01(const sw_steerbench_metrics *mt);
 /** Checks m's run against the bounds above (duration and step finite, at most SW_RUN_MAX_STEPS
  * steps, substeps in 1 .. SW_RUN_MAX_SUBSTEPS, at most SW_WORLD_MAX_UNITS agents and signals)
  * and stores the number of macro steps in *steps (may be NULL).  Returns SW_SUCCESS, or
- * SW_EINPUT with a diagnostic naming the model's file and what was asked. */
+ * SW_EINPUT with a diagnostic naming the model's file and what was asked.  The duration checked
+ * is the model's own (<run duration>); sw_world_create checks the world definition's. */
 SW_API int sw_run_steps(const sw_model *m, long *steps, sw_diag *diag);
 
-/** Creates a world for a finalised model at t = 0.  Returns SW_SUCCESS, SW_EUSAGE (model not
- * finalised), SW_EINPUT (unknown integrator, or a run beyond the bounds of sw_run_steps, with a
- * diagnostic) or SW_ENOMEM.  The world keeps a pointer to m, which must outlive it. */
-SW_API int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag);
+/** Called at every discrete transition of a unit (agent or signal, see sw_world_n_units): time t
+ * (s), modes from and to, the transition's label ("" when it has none) and its guard as text. */
+typedef void (*sw_event_fn)(const sw_world *w, int agent, double t, int from, int to,
+			    const char *label, const char *guard, void *ctx);
+
+/** Called after every macro step of sw_world_run with the fraction of the run done (0..1]. */
+typedef void (*sw_progress_fn)(double frac, void *ctx);
+
+/** What varies from one run of a model to the next (the model itself is frozen at
+ * sw_model_finalize and shared, read-only, by every world made from it; MuJoCo's model/data
+ * split).  Obtain one from sw_default_world_def(m), change what the run needs, and pass it to
+ * sw_world_create, which copies it (the def need not outlive the call; the callbacks' contexts
+ * must outlive the world). */
+typedef struct sw_world_def {
+	uint64_t seed;        /**< seed of the agents' random streams and drawn personalities;
+				   default the model's <run seed> (run.seed) */
+	double duration;      /**< stop time of sw_world_run, s (> 0, finite, at most
+				   SW_RUN_MAX_STEPS steps); default the model's <run duration> */
+	int threads;          /**< threads sw_world_step uses (see sw_world_set_threads; 0 =
+				   automatic); default 1 */
+	sw_event_fn event_fn; /**< called at every discrete transition, including those during
+				   sw_world_create (agents starting at their target, signals
+				   entering their first mode); NULL (default): none */
+	void *event_ctx;      /**< passed to event_fn; default NULL */
+	sw_progress_fn progress_fn; /**< called by sw_world_run after every step; default NULL */
+	void *progress_ctx;   /**< passed to progress_fn; default NULL */
+} sw_world_def;
+
+/** The definition of a run of m as its scenario file gives it: seed and duration from m's <run>
+ * (library defaults when m is NULL), one thread, no callbacks. */
+SW_API sw_world_def sw_default_world_def(const sw_model *m);
+
+/** Creates a world for a finalised model at t = 0.  def may be NULL: sw_default_world_def(m).
+ * Reads and writes no file.  Returns SW_SUCCESS, SW_EUSAGE (model not finalised, threads < 0),
+ * SW_EINPUT (unknown integrator, or a run beyond the bounds of sw_run_steps for def's
+ * duration, with a diagnostic) or SW_ENOMEM.  The world keeps a pointer to m, which must
+ * outlive it; it never writes m. */
+SW_API int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out,
+			   sw_diag *diag);
+
+/** The seed the world runs with (its definition's). */
+SW_API uint64_t sw_world_seed(const sw_world *w);
+
+/** The stop time of sw_world_run, s (its definition's duration). */
+SW_API double sw_world_duration(const sw_world *w);
+
+/** Macro steps sw_world_run takes from t = 0 to the world's duration (rounded up). */
+SW_API long sw_world_total_steps(const sw_world *w);
 
 /** Destroys a world.  NULL is allowed. */
 SW_API void sw_world_destroy(sw_world *w);
@@ -136,13 +181,8 @@ SW_API const sw_personality *sw_world_personality(const sw_world *w, int i);
  * when the agent does not run GLM, and in a 3-D world (whose law is sw_glm3_eval). */
 SW_API int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);
 
-/** Called at every discrete transition of a unit (agent or signal, see sw_world_n_units): time t
- * (s), modes from and to, the transition's label ("" when it has none) and its guard as text. */
-typedef void (*sw_event_fn)(const sw_world *w, int agent, double t, int from, int to,
-			    const char *label, const char *guard, void *ctx);
-
-/** Registers fn (may be NULL) to be called at every transition.  Events during
- * sw_world_create() (agents starting at their target) happen before registration. */
+/** Registers fn (may be NULL) to be called at every transition from now on, replacing the
+ * definition's event_fn (events during sw_world_create reach only the definition's). */
 SW_API void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx);
 
 /** Static name of mode `mode` of unit i: for plain-law agents "steer" or "arrived", else the
@@ -188,10 +228,10 @@ SW_API const double *sw_world_agent3(const sw_world *w, int i);
 SW_API int sw_world_perceive3(const sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf,
 			      int cap);
 
-/** Number of threads sw_world_step uses; n = 0: automatic, one per processor but at most one
- * per 1024 agents (small worlds step on one thread).  Results are identical for every n (each
- * agent's step reads only the step-start snapshot of the others and writes only its own data).
- * Default 1.  Starts n - 1 worker threads (the caller is the first), which sleep between steps
+/** Number of threads sw_world_step uses (sw_world_def.threads sets it at creation); n = 0:
+ * automatic, one per processor but at most one per 1024 agents (small worlds step on one
+ * thread).  Results are identical for every n (each agent's step reads only the step-start
+ * snapshot of the others and writes only its own data).  Default 1.  Starts n - 1 worker threads (the caller is the first), which sleep between steps
  * and after a short spin at every hand-over, so a busy machine does not make several threads
  * slower than one; they end with the world.  Allocates per-thread scratch here, never inside a
  * step.  Returns SW_SUCCESS, SW_EUSAGE, or SW_ENOMEM (out of memory or threads). */
@@ -210,8 +250,8 @@ SW_API void sw_world_set_fast_path(sw_world *w, int on);
  * SW_ENOMEM. */
 SW_API int sw_world_checkpoint(const sw_world *w, void **out, size_t *len);
 
-/** Restores a checkpoint into w, a world freshly created from the same model (same scenario,
- * seed and build); then w continues exactly as the checkpointed world would have.  A damaged,
+/** Restores a checkpoint into w, a world freshly created from the same model (same scenario
+ * and build) and the same world definition's seed and duration; then w continues exactly as the checkpointed world would have.  A damaged,
  * truncated or foreign checkpoint is refused with a diagnostic naming `name` (SW_EINPUT) and
  * leaves w as it was. */
 SW_API int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name,
@@ -221,12 +261,12 @@ SW_API int sw_world_restore(sw_world *w, const void *data, size_t len, const cha
  * with that status. */
 typedef int (*sw_sample_fn)(const sw_world *w, void *ctx);
 
-/** Runs to model->run.duration, calling sample at t = 0 and every run.sample.  progress (may be
- * NULL) is called after each step with the fraction done.  Returns the first failing status.
+/** Runs to the world's duration (sw_world_duration), calling sample (may be NULL) at t = 0 and
+ * every run.sample, and the definition's progress_fn after each step with the fraction done.
+ * Returns the first failing status.
  * A world that has already stepped (e.g. restored from a checkpoint) continues from its time and
  * is not sampled again at it. */
-SW_API int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(double frac),
-			sw_diag *diag);
+SW_API int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, sw_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -73,8 +73,9 @@ void cli_try_help(void);
 /** A note on stderr ("swerve CMD: MESSAGE") printed only with -v. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/** With -v, a note on what was loaded: the file, its agents, duration, step and seed. */
-void cli_note_model(const char *path, const sw_model *m);
+/** With -v, a note on what was loaded: the file, its agents, and the duration, step and seed
+ * of the run wd defines (NULL: the model's own). */
+void cli_note_model(const char *path, const sw_model *m, const sw_world_def *wd);
 
 /** Prints every entry of diag to stderr, one per line. */
 void cli_print_diag(const sw_diag *diag);
@@ -93,6 +94,9 @@ int cli_number(const char *cmd, const char *opt, const char *text, double lo, do
  * only when stderr is a terminal (isatty); a new task starts again below 100 %. */
 void cli_progress(double frac);
 
+/** cli_progress as a library progress callback (sw_world_def.progress_fn; ctx unused). */
+void cli_progress_fn(double frac, void *ctx);
+
 /** Starts a task for cli_progress: a simulation of `simulated` seconds (0: another task), so the
  * line also shows the simulated time, the speed against real time and the time left. */
 void cli_progress_start(double simulated);
@@ -103,9 +107,11 @@ void cli_progress_start(double simulated);
  * call (last) gives the time taken and ends the line. */
 void cli_progress_runs(int64_t done, int64_t total, int upto, int last);
 
-/** Loads the scenario at path into *m, overriding its seed when seed >= 0 and its duration when
- * duration > 0.  Returns EXIT_OK, or prints the diagnostics and returns the exit code. */
-int cli_load(const char *path, double seed, double duration, sw_model **m);
+/** Loads the scenario at path into *m and, when wd is not NULL, the definition of its run into
+ * *wd: the scenario's <run>, its seed overridden when seed >= 0 and its duration when
+ * duration > 0 (the model itself is never changed after loading).  Returns EXIT_OK, or prints
+ * the diagnostics and returns the exit code. */
+int cli_load(const char *path, double seed, double duration, sw_model **m, sw_world_def *wd);
 
 /* --- inputs and default output names (paths.c) ------------------------------------------- */
 
@@ -113,11 +119,12 @@ int cli_load(const char *path, double seed, double duration, sw_model **m);
  * first) kept, anything else (such as '/') replaced by '_'; "scenario" when nothing is left. */
 void cli_safe_name(const char *name, char *buf, size_t n);
 
-/** Loads a scenario or a SteerSuite test case (by its root element) into *m, overriding the
- * seed when have_seed (for a test case also its placements) and the duration when > 0.
- * Returns a library status; problems go to diag. */
+/** Loads a scenario or a SteerSuite test case (by its root element) into *m and, when wd is not
+ * NULL, the definition of its run into *wd (sw_default_world_def), overriding the seed when
+ * have_seed (for a test case also its placements) and the duration when > 0.  Returns a library
+ * status; problems go to diag. */
 int cli_read_model(const char *path, int have_seed, uint64_t seed, double duration, sw_model **m,
-		   sw_diag *diag);
+		   sw_world_def *wd, sw_diag *diag);
 
 /** 1 (after printing why) when out is an existing swerve input file (a scenario, automaton or
  * test case) that an output would replace, or the same file (device and inode) as any file m
@@ -129,10 +136,11 @@ int cli_refuse_input(const char *cmd, const char *out, const sw_model *m);
  * ("option '-o' is empty; ...", exit 2) for every command.  Returns 0 or EXIT_BAD_INPUT. */
 int cli_output_option(const char *opt, const char *value);
 
-/** Creates a world for m and runs it to its duration recording a trace (progress on stderr when
- * `progress`); *w and *tr are set even on failure (caller destroys both).  Returns a status;
- * problems go to diag. */
-int cli_record(const sw_model *m, int progress, sw_world **w, sw_trace **tr, sw_diag *diag);
+/** Creates a world for m as wd defines it (NULL: the model's run) and runs it to its duration
+ * recording a trace (progress on stderr when `progress`); *w and *tr are set even on failure
+ * (caller destroys both).  Returns a status; problems go to diag. */
+int cli_record(const sw_model *m, const sw_world_def *wd, int progress, sw_world **w,
+	       sw_trace **tr, sw_diag *diag);
 
 /** Loads the scenario at path (seed overridden when seed >= 0), finds the agent named `agent`
  * (NULL: the only agent), creates a world and steps it until its time reaches at.  On success
@@ -195,12 +203,11 @@ int cli_param_parse(const char *cmd, const char *arg, int grid, cli_param *p);
 int64_t cli_grid_points(const cli_param *p, int n);
 void cli_grid_values(const cli_param *p, int n, int64_t point, double *v);
 
-/** Loads the scenario once per grid point with that point's overrides (duration > 0 replaces
- * the run duration) and compiles property (may be NULL) for each.  models and props have
+/** Loads the scenario once per grid point with that point's overrides and compiles property
+ * (may be NULL) for each.  models and props have
  * `points` entries.  On failure prints why (naming the point) and returns the exit code. */
 int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, int64_t points,
-		  const char *property, double duration, sw_model **models,
-		  sw_ens_property **props);
+		  const char *property, sw_model **models, sw_ens_property **props);
 
 /** Frees what cli_grid_load made and the arrays themselves. */
 void cli_grid_free(sw_model **models, sw_ens_property **props, int64_t points);

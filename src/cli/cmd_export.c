@@ -77,12 +77,6 @@ int cli_parse_initial(char *s, sw_export_range *r)
 	return 0;
 }
 
-static void export_progress(double frac, void *ctx)
-{
-	(void)ctx;
-	cli_progress(frac);
-}
-
 static int positive(const char *s, double *out)
 {
 	char *end;
@@ -176,17 +170,17 @@ int cmd_export(int argc, char **argv)
 	def.n_ranges = n_ranges;
 	def.ranges = ranges;
 	if (cli_verbosity >= 0 && isatty(STDERR_FILENO))
-		def.progress = export_progress;
+		def.progress = cli_progress_fn;
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int st = cli_read_model(argv[optind], 0, 0, 0.0, &m, &diag);
+	int st = cli_read_model(argv[optind], 0, 0, 0.0, &m, NULL, &diag);
 	if (st != SW_SUCCESS) {
 		cli_print_diag(&diag);
 		free(ranges);
 		return cli_load_exit_code(st);
 	}
-	cli_note_model(argv[optind], m);
+	cli_note_model(argv[optind], m, NULL);
 	if (def.time_horizon <= 0)
 		def.time_horizon = m->run.duration;
 	if (def.sampling_time <= 0)

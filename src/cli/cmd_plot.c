@@ -74,17 +74,18 @@ static int plot_series(const char *path, const char *agent, double at, double se
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int code = cli_load(path, seed, 0.0, &m);
+	sw_world_def wd;
+	int code = cli_load(path, seed, 0.0, &m, &wd);
 	if (code != EXIT_OK)
 		return code;
-	if (at > m->run.duration * (1.0 + 1e-12)) {
+	if (at > wd.duration * (1.0 + 1e-12)) {
 		fprintf(stderr, "swerve plot: --at %g s is after the end of the run (%s lasts %g s)\n",
-			at, path, m->run.duration);
+			at, path, wd.duration);
 		sw_model_free(m);
 		return EXIT_BAD_INPUT;
 	}
 	if (at > 0.0)
-		m->run.duration = at;
+		wd.duration = at;
 	int ai = sw_model_find_agent(m, agent);
 	if (ai < 0) {
 		fprintf(stderr, "swerve plot: %s has no agent '%s'\n", path, agent);
@@ -105,7 +106,7 @@ static int plot_series(const char *path, const char *agent, double at, double se
 	}
 	sw_world *w = NULL;
 	sw_trace *tr = NULL;
-	int st = cli_record(m, cli_verbosity >= 0 && isatty(STDERR_FILENO), &w, &tr, &diag);
+	int st = cli_record(m, &wd, cli_verbosity >= 0 && isatty(STDERR_FILENO), &w, &tr, &diag);
 	if (st == SW_SUCCESS && sw_world_metrics(w, ai)->path_length == 0.0) {
 		/* Heading, speed and weights of an agent that never moved are flat lines. */
 		fprintf(stderr, "swerve plot: agent '%s' never moves up to t = %.9g s: a time series "

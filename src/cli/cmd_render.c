@@ -346,7 +346,8 @@ int cmd_render(int argc, char **argv)
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int code = cli_load(argv[optind], seed, duration, &m);
+	sw_world_def wd;
+	int code = cli_load(argv[optind], seed, duration, &m, &wd);
 	if (code != EXIT_OK)
 		return code;
 	char defpath[SW_NAME_MAX + 8];
@@ -372,7 +373,7 @@ int cmd_render(int argc, char **argv)
 	}
 	sw_world *w = NULL;
 	sw_trace *tr = NULL;
-	st = cli_record(m, !o.quiet && isatty(STDERR_FILENO), &w, &tr, &diag);
+	st = cli_record(m, &wd, !o.quiet && isatty(STDERR_FILENO), &w, &tr, &diag);
 	if (st == SW_SUCCESS)
 		st = sw_render_image(w, tr, &def, fmt, outpath, &diag);
 	code = cli_exit_code(st);

@@ -136,17 +136,18 @@ int cmd_run(int argc, char **argv)
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_model *m = NULL;
-	int st = cli_read_model(path, have_seed, seed, duration, &m, &diag);
+	sw_world_def wd;
+	int st = cli_read_model(path, have_seed, seed, duration, &m, &wd, &diag);
 	if (st != SW_SUCCESS) {
 		cli_print_diag(&diag);
 		return cli_load_exit_code(st);
 	}
 	/* Checkpoint times are passed one interval at a time: at most SW_RUN_MAX_STEPS of them. */
-	if (every > 0.0 && !(m->run.duration / every <= (double)SW_RUN_MAX_STEPS)) {
+	if (every > 0.0 && !(wd.duration / every <= (double)SW_RUN_MAX_STEPS)) {
 		fprintf(stderr,
 			"swerve run: --checkpoint-every %g s: more than %ld intervals in the %g s "
 			"run (SW_RUN_MAX_STEPS); expected a longer interval\n",
-			every, SW_RUN_MAX_STEPS, m->run.duration);
+			every, SW_RUN_MAX_STEPS, wd.duration);
 		sw_model_free(m);
 		return EXIT_BAD_INPUT;
 	}
@@ -162,14 +163,15 @@ int cmd_run(int argc, char **argv)
 		sw_model_free(m);
 		return EXIT_BAD_INPUT;
 	}
-	cli_note_model(path, m);
+	cli_note_model(path, m, &wd);
 	sw_world *w = NULL;
 	sw_output *o = NULL;
 	st = cli_prepare_fields(m, cache, no_cache);
+	int tty = cli_verbosity >= 0 && isatty(STDERR_FILENO);
+	wd.threads = (int)threads;
+	wd.progress_fn = tty ? cli_progress_fn : NULL;
 	if (st == SW_SUCCESS)
-		st = sw_world_create(m, &w, &diag);
-	if (st == SW_SUCCESS)
-		st = sw_world_set_threads(w, (int)threads);
+		st = sw_world_create(m, &wd, &w, &diag);
 	if (st == SW_SUCCESS)
 		cli_note("stepping on %d thread%s, outputs to %s/", sw_world_threads(w),
 			 sw_world_threads(w) == 1 ? "" : "s", outdir);
@@ -196,12 +198,11 @@ int cmd_run(int argc, char **argv)
 	}
 	if (st == SW_SUCCESS) {
 		sw_output_attach(o, w);
-		int tty = cli_verbosity >= 0 && isatty(STDERR_FILENO);
 		int ckpt = every > 0.0 || halt_at > 0.0;
 		if (tty)
-			cli_progress_start(m->run.duration);
+			cli_progress_start(wd.duration);
 		st = sw_world_run(w, ckpt ? cli_ckpt_sample : sw_output_sample, ckpt ? (void *)&ck : o,
-				  tty ? cli_progress : NULL, &diag);
+				  &diag);
 		if (ck.halted) {
 			sw_output_abort(o);
 			cli_print_diag(&diag);

@@ -284,8 +284,8 @@ int cmd_smc(int argc, char **argv)
 		fprintf(stderr, "swerve smc: out of memory\n");
 		code = EXIT_RUNTIME;
 	} else {
-		code = cli_grid_load("smc", argv[optind], params, n_params, 1, prop, duration,
-				     models, props);
+		code = cli_grid_load("smc", argv[optind], params, n_params, 1, prop, models,
+				     props);
 	}
 	char tmp[4200];
 	FILE *out = NULL;
@@ -302,7 +302,7 @@ int cmd_smc(int argc, char **argv)
 		cli_csv_header(out, params, 0);
 	sw_ens_plan plan = {1, (const sw_model *const *)models,
 			    (const sw_ens_property *const *)props, INT64_MAX,
-			    have_seed ? seed : models[0]->run.seed};
+			    have_seed ? seed : models[0]->run.seed, duration};
 	sw_ens_tally tally;
 	sw_ens_tally_init(&tally);
 	int64_t first = 0, n_failed = 0;

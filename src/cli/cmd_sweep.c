@@ -137,7 +137,7 @@ int cmd_sweep(int argc, char **argv)
 		code = EXIT_RUNTIME;
 	} else {
 		code = cli_grid_load("sweep", argv[optind], params, n_params, points, property,
-				     duration, models, props);
+				     models, props);
 	}
 	char tmp[4200];
 	FILE *out = NULL;
@@ -152,7 +152,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	sw_ens_plan plan = {(int)points, (const sw_model *const *)models,
 			    (const sw_ens_property *const *)props, (int64_t)seeds,
-			    have_seed ? seed : models[0]->run.seed};
+			    have_seed ? seed : models[0]->run.seed, duration};
 	int64_t total = sw_ens_plan_runs(&plan), failed = 0;
 	int st = SW_SUCCESS, nthreads = cli_ens_threads(&ens, (int)threads);
 	cli_note("%lld grid points x %.0f seeds = %lld runs, %d thread%s per process, %d "

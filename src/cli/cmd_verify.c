@@ -437,7 +437,7 @@ static double *agent_field(sw_agent *a, const char *var)
 static int simulate_one(const sw_model *m, double horizon, witness *w, sw_diag *diag)
 {
 	sw_world *world = NULL;
-	if (sw_world_create(m, &world, diag) != SW_SUCCESS) {
+	if (sw_world_create(m, NULL, &world, diag) != SW_SUCCESS) {
 		sw_world_destroy(world);
 		return -1;
 	}
@@ -775,7 +775,7 @@ int cmd_verify(int argc, char **argv)
 
 	/* Export (profile hyst) into the scratch or kept folder. */
 	sw_model *m = NULL;
-	int loaded = cli_load(argv[optind], -1, 0.0, &m); /* prints the load's diagnostics */
+	int loaded = cli_load(argv[optind], -1, 0.0, &m, NULL); /* prints the load's diagnostics */
 	if (loaded != EXIT_OK) {
 		free(ranges);
 		return loaded;

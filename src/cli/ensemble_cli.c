@@ -231,7 +231,7 @@ void cli_grid_values(const cli_param *p, int n, int64_t point, double *v)
 }
 
 int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, int64_t points,
-		  const char *property, double duration, sw_model **models, sw_ens_property **props)
+		  const char *property, sw_model **models, sw_ens_property **props)
 {
 	static sw_diag diag;
 	sw_override ov[CLI_PARAMS];
@@ -242,8 +242,6 @@ int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, 
 		for (int i = 0; i < n; i++)
 			ov[i] = (sw_override){p[i].name, v[i]};
 		int st = sw_scenario_load_overrides(path, ov, n, &models[g], &diag);
-		if (st == SW_SUCCESS && duration > 0.0)
-			models[g]->run.duration = duration;
 		if (st == SW_SUCCESS && property)
 			st = sw_ens_property_compile(models[g], property, &props[g], &diag);
 		/* Fields once per grid point, through the default cache, shared by its runs

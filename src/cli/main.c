@@ -54,12 +54,15 @@ void cli_note(const char *fmt, ...)
 	va_end(ap);
 }
 
-void cli_note_model(const char *path, const sw_model *m)
+void cli_note_model(const char *path, const sw_model *m, const sw_world_def *wd)
 {
+	sw_world_def own = sw_default_world_def(m);
+	if (!wd)
+		wd = &own;
 	cli_note("%s: scenario '%s', %d agents, %d obstacles, %d targets, %g s in steps of %g s, "
 		 "seed %llu",
-		 path, m->name, m->n_agents, m->n_obstacles, m->n_targets, m->run.duration,
-		 m->run.step, (unsigned long long)m->run.seed);
+		 path, m->name, m->n_agents, m->n_obstacles, m->n_targets, wd->duration,
+		 m->run.step, (unsigned long long)wd->seed);
 }
 
 /* The option getopt_long stopped at, as the user wrote it: "--name" for a long option (the
@@ -195,6 +198,12 @@ void cli_progress(double frac)
 	progress_last = pct >= 100 ? -1 : pct;
 }
 
+void cli_progress_fn(double frac, void *ctx)
+{
+	(void)ctx;
+	cli_progress(frac);
+}
+
 void cli_progress_runs(int64_t done, int64_t total, int upto, int last)
 {
 	double wall = wall_since(&progress_t0);
@@ -215,28 +224,36 @@ void cli_progress_runs(int64_t done, int64_t total, int upto, int last)
 		fputc('\n', stderr);
 }
 
-int cli_load(const char *path, double seed, double duration, sw_model **m)
+int cli_load(const char *path, double seed, double duration, sw_model **m, sw_world_def *wd)
 {
 	static sw_diag diag;
 	sw_diag_init(&diag);
-	int st = cli_read_model(path, seed >= 0, seed >= 0 ? (uint64_t)seed : 0, duration, m, &diag);
+	sw_world_def own;
+	if (!wd)
+		wd = &own;
+	int st = cli_read_model(path, seed >= 0, seed >= 0 ? (uint64_t)seed : 0, duration, m, wd,
+				&diag);
 	cli_print_diag(&diag); /* the warnings too */
 	if (st == SW_SUCCESS)
-		cli_note_model(path, *m);
+		cli_note_model(path, *m, wd);
 	return st == SW_SUCCESS ? EXIT_OK : cli_load_exit_code(st);
 }
 
-int cli_record(const sw_model *m, int progress, sw_world **w, sw_trace **tr, sw_diag *diag)
+int cli_record(const sw_model *m, const sw_world_def *wd, int progress, sw_world **w,
+	       sw_trace **tr, sw_diag *diag)
 {
 	*w = NULL;
 	*tr = sw_trace_alloc(m);
-	int st = *tr ? sw_world_create(m, w, diag) : SW_ENOMEM;
+	sw_world_def def = wd ? *wd : sw_default_world_def(m);
+	if (progress)
+		def.progress_fn = cli_progress_fn;
+	int st = *tr ? sw_world_create(m, &def, w, diag) : SW_ENOMEM;
 	if (st != SW_SUCCESS)
 		return st;
 	sw_world_set_event_fn(*w, sw_trace_event, *tr);
 	if (progress)
-		cli_progress_start(m->run.duration);
-	return sw_world_run(*w, sw_trace_sample, *tr, progress ? cli_progress : NULL, diag);
+		cli_progress_start(def.duration);
+	return sw_world_run(*w, sw_trace_sample, *tr, diag);
 }
 
 int cli_world_at(const char *cmd, const char *path, const char *agent, double at, double seed,
@@ -245,7 +262,8 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	*w = NULL;
-	int code = cli_load(path, seed, 0.0, m);
+	sw_world_def wd;
+	int code = cli_load(path, seed, 0.0, m, &wd);
 	if (code != EXIT_OK)
 		return code;
 	int st;
@@ -263,14 +281,14 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 		*m = NULL;
 		return EXIT_BAD_INPUT;
 	}
-	if (at > (*m)->run.duration * (1.0 + 1e-12)) {
+	if (at > wd.duration * (1.0 + 1e-12)) {
 		fprintf(stderr, "swerve %s: --at %g s is after the end of the run (%s lasts %g s)\n",
-			cmd, at, path, (*m)->run.duration);
+			cmd, at, path, wd.duration);
 		sw_model_free(*m);
 		*m = NULL;
 		return EXIT_BAD_INPUT;
 	}
-	st = sw_world_create(*m, w, &diag);
+	st = sw_world_create(*m, &wd, w, &diag);
 	/* Step until the world reaches T (steps of run.step; the last one may end past T), with
 	 * progress when stderr is a terminal. */
 	int tty = cli_verbosity >= 0 && isatty(STDERR_FILENO) && at > 0;

@@ -27,7 +27,7 @@ void cli_safe_name(const char *name, char *buf, size_t n)
 }
 
 int cli_read_model(const char *path, int have_seed, uint64_t seed, double duration, sw_model **m,
-		   sw_diag *diag)
+		   sw_world_def *wd, sw_diag *diag)
 {
 	*m = NULL;
 	int kind = SW_XML_UNKNOWN;
@@ -45,10 +45,13 @@ int cli_read_model(const char *path, int have_seed, uint64_t seed, double durati
 	}
 	if (st != SW_SUCCESS)
 		return st;
-	if (have_seed)
-		(*m)->run.seed = seed;
-	if (duration > 0.0)
-		(*m)->run.duration = duration;
+	if (wd) {
+		*wd = sw_default_world_def(*m);
+		if (have_seed)
+			wd->seed = seed;
+		if (duration > 0.0)
+			wd->duration = duration;
+	}
 	return SW_SUCCESS;
 }
 

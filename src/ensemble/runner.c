@@ -44,25 +44,26 @@ static void failed(sw_ens_result *out, int st, const sw_diag *diag)
 		snprintf(out->message, sizeof out->message, "%s", sw_strerror(st));
 }
 
-int sw_ens_run_one(const sw_model *m, uint64_t seed, const sw_ens_property *p, sw_ens_result *out)
+int sw_ens_run_one(const sw_model *m, const sw_world_def *def, const sw_ens_property *p,
+		   sw_ens_result *out)
 {
 	int64_t run = out->run, point = out->point;
 	memset(out, 0, sizeof *out);
 	out->run = run;
 	out->point = point;
-	out->seed = seed;
+	/* The seed is the one setting that differs between runs of a model: it comes with the
+	 * world definition, and every run reads the same (frozen) model. */
+	sw_world_def wd = def ? *def : sw_default_world_def(m);
+	wd.event_fn = NULL;
+	wd.progress_fn = NULL;
+	out->seed = wd.seed;
 	out->value = -1;
-	/* The seed is the one setting that differs between runs of a model.  A world reads its
-	 * model only, so a shallow copy with another seed shares every array of m (read-only)
-	 * and lives, as the world must, until the world is destroyed below. */
-	sw_model copy = *m;
-	copy.run.seed = seed;
 	sw_diag *diag = malloc(sizeof *diag);
 	if (!diag)
 		return SW_ENOMEM;
 	sw_diag_init(diag);
 	sw_world *w = NULL;
-	int st = sw_world_create(&copy, &w, diag);
+	int st = sw_world_create(m, &wd, &w, diag);
 	if (st == SW_ENOMEM) {
 		free(diag);
 		return SW_ENOMEM;
@@ -76,10 +77,8 @@ int sw_ens_run_one(const sw_model *m, uint64_t seed, const sw_ens_property *p, s
 	sw__ens_monitor_start(&mon, p, w);
 	if (p)
 		sw_world_set_event_fn(w, sw__ens_monitor_event, &mon);
-	/* The same number of steps as sw_world_run (and so `swerve run`); the bounds held in
-	 * sw_world_create. */
-	long total = 0;
-	sw_run_steps(&copy, &total, NULL);
+	/* The same number of steps as sw_world_run (and so `swerve run`). */
+	long total = sw_world_total_steps(w);
 	while (st == SW_SUCCESS && sw_world_steps(w) < total && !sw_world_done(w)) {
 		st = sw_world_step(w, diag);
 		if (st == SW_SUCCESS)
@@ -126,8 +125,11 @@ static void *worker(void *arg)
 		sw_ens_result *o = &pl->out[j];
 		o->run = r;
 		o->point = point;
-		uint64_t seed = plan->base_seed + (uint64_t)(r % plan->seeds_per_point);
-		if (sw_ens_run_one(plan->models[point], seed,
+		sw_world_def def = sw_default_world_def(plan->models[point]);
+		def.seed = plan->base_seed + (uint64_t)(r % plan->seeds_per_point);
+		if (plan->duration > 0.0)
+			def.duration = plan->duration;
+		if (sw_ens_run_one(plan->models[point], &def,
 				   plan->props ? plan->props[point] : NULL, o) != SW_SUCCESS)
 			atomic_store(&pl->status, SW_ENOMEM);
 	}

@@ -49,8 +49,8 @@ void xb_integration_note(struct xb *b)
 	sw_diag diag;
 	sw_diag_init(&diag);
 	sw_world *wa = NULL, *wb = NULL;
-	if (sw_world_create(m, &wa, &diag) != SW_SUCCESS ||
-	    sw_world_create(&fine, &wb, &diag) != SW_SUCCESS) {
+	if (sw_world_create(m, NULL, &wa, &diag) != SW_SUCCESS ||
+	    sw_world_create(&fine, NULL, &wb, &diag) != SW_SUCCESS) {
 		sw_world_destroy(wa);
 		return; /* the run itself will report what is wrong */
 	}

@@ -47,7 +47,7 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 	fprintf(f, ",\n  \"time\": ");
 	sw__json_num(f, sw_world_time(w));
 	fprintf(f, ",\n  \"steps\": %ld,\n  \"seed\": %llu,\n  \"integrator\": ", sw_world_steps(w),
-		(unsigned long long)m->run.seed);
+		(unsigned long long)sw_world_seed(w));
 	sw__json_str(f, m->run.integrator);
 	/* SteerBench: per agent below; here the means over the agents (composite01 = the
 	 * benchmark's scenario score). */

@@ -82,7 +82,7 @@ static uint64_t layout_key(const sw_world *w)
 			  (uint64_t)sizeof(sw_agent_metrics),
 			  (uint64_t)(w->hist != NULL),
 			  (uint64_t)(w->sb != NULL),
-			  w->m->run.seed,
+			  w->seed,
 			  (uint64_t)w->m->n_prims};
 	return sw_hash_bytes(SW_HASH_INIT, v, sizeof v);
 }
@@ -142,9 +142,7 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 static int check_values(const sw_world *w, ibuf b, char *why, size_t n_why)
 {
 	const sw_model *m = w->m;
-	long total = 0;
-	if (sw_run_steps(m, &total, NULL) != SW_SUCCESS)
-		return snprintf(why, n_why, "the run exceeds its bounds"), -1;
+	long total = w->total_steps;
 	double t = 0.0;
 	long steps = 0;
 	get(&b, &t, sizeof t);

@@ -83,6 +83,11 @@ struct sw_world {
 	int fault_u;            /* first agent whose sensing failed in this pass (step.c), or -1 */
 	sw_event_fn event_fn;   /* called at every discrete transition (may be NULL) */
 	void *event_ctx;
+	uint64_t seed;          /* the world definition's: seed, stop time, its steps, progress */
+	double duration;
+	long total_steps;
+	sw_progress_fn progress_fn;
+	void *progress_ctx;
 	int *sig_mode0;         /* per signal: mode at the start of the step */
 	sig_switch *switches;   /* signal switches during this step, in time order */
 	int n_switch, cap_switch;

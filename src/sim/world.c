@@ -140,7 +140,7 @@ static int draw_personalities(sw_world *w)
 	}
 	for (int i = 0; i < w->n; i++) {
 		sw_personality p = m->agents[i].personality;
-		sw_rng_stream_seed(r, m->run.seed ^ 0x7065727300000000ULL, (uint64_t)i);
+		sw_rng_stream_seed(r, w->seed ^ 0x7065727300000000ULL, (uint64_t)i);
 		p.agility = draw_trait(r, &p.agility_dist, p.agility);
 		p.mass = draw_trait(r, &p.mass_dist, p.mass);
 		p.courage = draw_trait(r, &p.courage_dist, p.courage);
@@ -253,22 +253,22 @@ static int layout(sw_world *w)
 /* Step counts are computed in double and compared with the bound before any conversion: a
  * double beyond the range of long converts to an undefined value (1e308 / 0.25 became 0 steps
  * and an empty "complete" run). */
-int sw_run_steps(const sw_model *m, long *steps, sw_diag *diag)
+static int run_steps(const sw_model *m, double duration, long *steps, sw_diag *diag)
 {
 	if (!m)
 		return SW_EUSAGE;
 	const sw_run_def *r = &m->run;
-	if (!(r->duration > 0.0 && isfinite(r->duration)) || !(r->step > 0.0 && isfinite(r->step)))
+	if (!(duration > 0.0 && isfinite(duration)) || !(r->step > 0.0 && isfinite(r->step)))
 		return sw_diag_add(diag, SW_SEV_ERROR, m->file, m->run_line, 0,
 				   "run: duration %g s with step %g s; expected finite numbers > 0",
-				   r->duration, r->step),
+				   duration, r->step),
 		       SW_EINPUT;
-	double total = ceil(r->duration / r->step - 1e-9); /* may be inf */
+	double total = ceil(duration / r->step - 1e-9); /* may be inf */
 	if (!(total <= (double)SW_RUN_MAX_STEPS))
 		return sw_diag_add(diag, SW_SEV_ERROR, m->file, m->run_line, 0,
 				   "run: duration %g s at step %g s is %.3g steps; expected at most "
 				   "%ld steps (SW_RUN_MAX_STEPS): a shorter duration or a longer step",
-				   r->duration, r->step, total, SW_RUN_MAX_STEPS),
+				   duration, r->step, total, SW_RUN_MAX_STEPS),
 		       SW_EINPUT;
 	if (r->substeps < 1 || r->substeps > SW_RUN_MAX_SUBSTEPS)
 		return sw_diag_add(diag, SW_SEV_ERROR, m->file, m->run_line, 0,
@@ -287,12 +287,28 @@ int sw_run_steps(const sw_model *m, long *steps, sw_diag *diag)
 	return SW_SUCCESS;
 }
 
-int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
+int sw_run_steps(const sw_model *m, long *steps, sw_diag *diag)
+{
+	return run_steps(m, m ? m->run.duration : 0.0, steps, diag);
+}
+
+sw_world_def sw_default_world_def(const sw_model *m)
+{
+	sw_run_def r = m ? m->run : sw_default_run_def();
+	sw_world_def d = {.seed = r.seed, .duration = r.duration, .threads = 1};
+	return d;
+}
+
+int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, sw_diag *diag)
 {
 	*out = NULL;
-	if (!m || !m->finalized)
+	if (!m || !m->finalized || (def && def->threads < 0))
 		return SW_EUSAGE;
-	int bounds = sw_run_steps(m, NULL, diag);
+	sw_world_def own = sw_default_world_def(m);
+	if (!def)
+		def = &own;
+	long total = 0;
+	int bounds = run_steps(m, def->duration, &total, diag);
 	if (bounds != SW_SUCCESS)
 		return bounds;
 	const gsl_odeiv2_step_type *type = NULL;
@@ -312,6 +328,13 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 	int n = m->n_agents, nu = n + m->n_signals;
 	size_t no = (size_t)n * (size_t)m->n_obstacles;
 	w->m = m;
+	w->seed = def->seed;
+	w->duration = def->duration;
+	w->total_steps = total;
+	w->event_fn = def->event_fn;
+	w->event_ctx = def->event_ctx;
+	w->progress_fn = def->progress_fn;
+	w->progress_ctx = def->progress_ctx;
 	w->n = n;
 	w->ns = m->n_signals;
 	w->nu = nu;
@@ -403,7 +426,7 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 			if (w->dim3)
 				sw__start3(w, u);
 			gsl_rng rng = sw__rng(w, u);
-			sw_rng_stream_seed(&rng, m->run.seed, (uint64_t)u);
+			sw_rng_stream_seed(&rng, w->seed, (uint64_t)u);
 			w->metrics[u].t_reached = NAN;
 			w->metrics[u].min_clearance = INFINITY;
 			w->metrics[u].min_agent_clearance = INFINITY;
@@ -449,11 +472,22 @@ int sw_world_create(const sw_model *m, sw_world **out, sw_diag *diag)
 		sw_world_destroy(w);
 		return SW_ENOMEM;
 	}
+	st = def->threads != 1 ? sw_world_set_threads(w, def->threads) : SW_SUCCESS;
+	if (st != SW_SUCCESS) {
+		sw_world_destroy(w);
+		return st;
+	}
 	*out = w;
 	return SW_SUCCESS;
 }
 
 const sw_model *sw_world_model(const sw_world *w) { return w->m; }
+
+uint64_t sw_world_seed(const sw_world *w) { return w->seed; }
+
+double sw_world_duration(const sw_world *w) { return w->duration; }
+
+long sw_world_total_steps(const sw_world *w) { return w->total_steps; }
 
 double sw_world_time(const sw_world *w) { return w->t; }
 
@@ -528,14 +562,10 @@ int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out)
 	return SW_SUCCESS;
 }
 
-int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(double frac),
-		 sw_diag *diag)
+int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, sw_diag *diag)
 {
 	const sw_run_def *r = &w->m->run;
-	long total = 0;
-	int bounds = sw_run_steps(w->m, &total, diag);
-	if (bounds != SW_SUCCESS)
-		return bounds; /* the run was changed after the world was created */
+	long total = w->total_steps; /* checked against the bounds by sw_world_create */
 	/* Samples every `every` steps; an interval longer than the run samples its end only. */
 	double k = nearbyint(r->sample / r->step);
 	long every = k >= 1.0 && k <= (double)total ? (long)k : k >= 1.0 ? total : 1;
@@ -546,8 +576,8 @@ int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, void (*progress)(d
 		if (st == SW_SUCCESS && sample &&
 		    (w->steps % every == 0 || w->steps == total || sw_world_done(w)))
 			st = sample(w, ctx);
-		if (progress)
-			progress((double)w->steps / (double)total);
+		if (w->progress_fn)
+			w->progress_fn((double)w->steps / (double)total, w->progress_ctx);
 	}
 	return st;
 }

@@ -73,16 +73,19 @@ static sw_model *model;
 static long max_steps, steps_run;
 
 /* Progress callback of sw_world_run: called after every step. */
-static void count_step(double frac)
+static void count_step(double frac, void *ctx)
 {
 	(void)frac;
+	(void)ctx;
 	FUZZ_CHECK(++steps_run <= max_steps);
 }
 
 static sw_world *fresh_world(void)
 {
 	sw_world *w = NULL;
-	FUZZ_CHECK(sw_world_create(model, &w, NULL) == SW_SUCCESS);
+	sw_world_def def = sw_default_world_def(model);
+	def.progress_fn = count_step;
+	FUZZ_CHECK(sw_world_create(model, &def, &w, NULL) == SW_SUCCESS);
 	return w;
 }
 
@@ -191,7 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FUZZ_CHECK(isfinite(y[k]));
 		}
 		steps_run = steps0;
-		sw_world_run(w, NULL, NULL, count_step, NULL);
+		sw_world_run(w, NULL, NULL, NULL);
 		FUZZ_CHECK(isfinite(sw_world_time(w)) && sw_world_steps(w) <= max_steps);
 	}
 	free(before);
