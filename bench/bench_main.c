@@ -134,7 +134,7 @@ static void bench_ensemble(int runs)
 	}
 	const sw_model *ms[] = {m};
 	const sw_ens_property *ps[] = {p};
-	sw_ens_plan plan = {1, ms, ps, runs, 1, 0.0};
+	sw_ens_plan plan = {1, ms, ps, runs, 1, 0.0, NULL};
 	sw_ens_result *r = calloc((size_t)runs, sizeof *r);
 	for (int threads = 1; r && threads <= 2; threads++) {
 		double t0 = bench_now();

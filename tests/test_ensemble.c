@@ -245,7 +245,7 @@ START_TEST(test_fair_coin)
 			 SW_SUCCESS);
 	const sw_model *ms[] = {m};
 	const sw_ens_property *ps[] = {up}, *ps1[] = {one};
-	sw_ens_plan plan = {1, ms, ps, INT64_MAX, 1, 0.0};
+	sw_ens_plan plan = {1, ms, ps, INT64_MAX, 1, 0.0, NULL};
 	sw_ens_result *a = calloc(N, sizeof *a), *b = calloc(N, sizeof *b);
 	ck_assert_int_eq(sw_ens_execute(&plan, 0, N, 2, a), SW_SUCCESS);
 	ck_assert_int_eq(sw_ens_execute(&plan, 0, N, 1, b), SW_SUCCESS);
@@ -290,7 +290,7 @@ START_TEST(test_failing_runs_kept)
 	ck_assert_int_eq(sw_ens_property_compile(m, "visited(bomb, grow)", &p, &diag), SW_SUCCESS);
 	const sw_model *ms[] = {m};
 	const sw_ens_property *ps[] = {p};
-	sw_ens_plan plan = {1, ms, ps, 4, 10, 0.0};
+	sw_ens_plan plan = {1, ms, ps, 4, 10, 0.0, NULL};
 	sw_ens_result r[4];
 	ck_assert_int_eq(sw_ens_execute(&plan, 0, 4, 3, r), SW_SUCCESS);
 	for (int j = 0; j < 4; j++) {

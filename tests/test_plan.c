@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "swerve/swerve.h"
@@ -175,16 +176,16 @@ END_TEST
 START_TEST(seek_escape_reaches_the_goal_on_every_map)
 {
 	sw_model *m = load(maps[_i]);
-	sw_plan_options o = sw_default_plan_options();
-	o.cache_dir = "";
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_plan_prepare(m, &o, &d), SW_SUCCESS);
+	sw_plan *plan = NULL;
+	ck_assert_int_eq(sw_plan_fields(m, NULL, &plan, &d), SW_SUCCESS);
 	int ai = sw_model_find_agent(m, "seek-escape");
 	ck_assert_int_ge(ai, 0);
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		sw_world_def def = sw_default_world_def(m);
 		def.seed = seed;
+		def.plan = plan;
 		sw_world *w = NULL;
 		ck_assert_int_eq(sw_world_create(m, &def, &w, &d), SW_SUCCESS);
 		ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
@@ -194,6 +195,7 @@ START_TEST(seek_escape_reaches_the_goal_on_every_map)
 		ck_assert_int_eq(sw_world_metrics(w, ai)->collisions, 0);
 		sw_world_destroy(w);
 	}
+	sw_plan_free(plan);
 	sw_model_free(m);
 }
 END_TEST
@@ -607,34 +609,84 @@ START_TEST(an_area_field_covers_its_rectangle)
 }
 END_TEST
 
-/* Creating a world prepares the fields the model has not, and touches no files: with the
- * cache folder pointed at an empty directory, that directory stays empty (sw_plan_prepare with
- * default options, the application's call, does write there). */
-START_TEST(world_creation_writes_no_cache)
+/* Files under dir, recursively (the cache folder and anything else). */
+static int files_under(const char *dir)
+{
+	int n = 0;
+	DIR *dp = opendir(dir);
+	for (struct dirent *e; dp && (e = readdir(dp));) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char sub[1024];
+		snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+		DIR *inner = opendir(sub);
+		if (inner) {
+			closedir(inner);
+			n += files_under(sub);
+		} else {
+			n++;
+		}
+	}
+	if (dp)
+		closedir(dp);
+	return n;
+}
+
+/* Planning with default options and creating worlds, with or without a plan, touch no files:
+ * with HOME and XDG_CACHE_HOME pointed at an empty folder, it stays empty (the library chooses
+ * no cache folder; the CLI does).  A cache folder named in the options is written, and a world
+ * given the plan runs as one that computed its field itself. */
+START_TEST(world_creation_and_default_planning_write_no_file)
 {
 	char dir[] = "/tmp/swerve-plan-nocacheXXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
 	ck_assert_int_eq(setenv("XDG_CACHE_HOME", dir, 1), 0);
-	char sub[sizeof dir + 8];
-	snprintf(sub, sizeof sub, "%s/swerve", dir);
-	for (int prepare = 0; prepare < 2; prepare++) {
-		sw_model *m = load(maps[0]);
-		sw_diag d;
-		sw_diag_init(&d);
-		if (prepare)
-			ck_assert_int_eq(sw_plan_prepare(m, NULL, &d), SW_SUCCESS);
-		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
-		sw_world_destroy(w);
-		sw_model_free(m);
-		int entries = 0;
-		DIR *dp = opendir(sub);
-		for (struct dirent *e; dp && (e = readdir(dp));)
-			entries += e->d_name[0] != '.';
-		if (dp)
-			closedir(dp);
-		ck_assert_int_eq(entries, prepare); /* one field cached by sw_plan_prepare only */
+	ck_assert_int_eq(setenv("HOME", dir, 1), 0);
+	sw_model *m = load(maps[0]);
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_plan *plan = NULL;
+	ck_assert_int_eq(sw_plan_fields(m, NULL, &plan, &d), SW_SUCCESS);
+	ck_assert_ptr_nonnull(sw_plan_grid(plan, 0));
+	ck_assert_ptr_eq(sw_plan_model(plan), m);
+	sw_world_def def = sw_default_world_def(m);
+	def.duration = 5.0;
+	sw_world *w[2] = {NULL, NULL};
+	ck_assert_int_eq(sw_world_create(m, &def, &w[0], &d), SW_SUCCESS);
+	def.plan = plan;
+	ck_assert_int_eq(sw_world_create(m, &def, &w[1], &d), SW_SUCCESS);
+	for (int k = 0; k < 2; k++)
+		ck_assert_int_eq(sw_world_run(w[k], NULL, NULL, &d), SW_SUCCESS);
+	for (int i = 0; i < m->n_agents; i++) {
+		sw_agent_state a, b;
+		sw_world_agent(w[0], i, &a);
+		sw_world_agent(w[1], i, &b);
+		ck_assert(memcmp(a.y, b.y, sizeof a.y) == 0);
 	}
+	sw_world_destroy(w[0]);
+	sw_world_destroy(w[1]);
+	ck_assert_int_eq(files_under(dir), 0);
+	/* A plan of another model is refused. */
+	sw_model *other = load(maps[1]);
+	ck_assert_int_eq(sw_world_create(other, &def, &w[0], &d), SW_EUSAGE);
+	ck_assert_ptr_null(w[0]);
+	sw_model_free(other);
+	sw_plan_free(plan);
+	/* The cache folder the application names is used. */
+	char cache[sizeof dir + 8];
+	snprintf(cache, sizeof cache, "%s/c", dir);
+	sw_plan_options o = sw_default_plan_options();
+	o.cache_dir = cache;
+	ck_assert_int_eq(mkdir(cache, 0700), 0);
+	ck_assert_int_eq(sw_plan_fields(m, &o, &plan, &d), SW_SUCCESS);
+	ck_assert_int_eq(files_under(dir), 1);
+	sw_plan_free(plan);
+	sw_model_free(m);
+	if (home)
+		setenv("HOME", home, 1);
+	free(home);
+	unsetenv("XDG_CACHE_HOME");
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);
@@ -660,7 +712,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, avoided_corners_keep_the_lookahead_in_sight);
 	tcase_add_test(tc, distance_field_matches_the_euclidean_distance);
 	tcase_add_test(tc, an_area_field_covers_its_rectangle);
-	tcase_add_test(tc, world_creation_writes_no_cache);
+	tcase_add_test(tc, world_creation_and_default_planning_write_no_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -79,6 +79,8 @@ typedef struct sw_ens_plan {
 	uint64_t base_seed;
 	double duration;                     /**< stop time of every run, s; 0: each point's
 						  model's <run duration> */
+	const struct sw_plan *const *plans;  /**< n_points prepared fields (sw_plan_fields), or
+						  NULL: each run computes the fields it uses */
 } sw_ens_plan;
 
 /** Total runs of a plan (n_points * seeds_per_point). */

@@ -256,8 +256,9 @@ typedef struct sw_field_def {
 
 struct sw_grid;
 
-/** A compiled world field.  grid is filled by sw_plan_prepare (plan.h) and owned by the model;
- * NULL until then. */
+/** A compiled world field.  grid is set only while the model is built (a vector field read with
+ * its scenario) and is then owned by the model; navigation fields are prepared outside the
+ * model, by sw_plan_fields (plan.h), and stay NULL here. */
 typedef struct sw_model_field {
 	char name[SW_NAME_MAX];
 	int line;

@@ -106,12 +106,16 @@ SW_API double sw_grid_value(const sw_grid *g, sw_vec2 p);
 
 /* --- navigation fields over a model ----------------------------------------------------- */
 
-/** How fields are prepared: where solved navigation fields are cached.  Obtain defaults from
+/** How fields are prepared: the solver, and whether solved navigation fields go through a cache
+ * folder.  The library never chooses a cache folder itself (it reads no environment variable):
+ * the application names one, or there is none.  Obtain defaults from
  * sw_default_plan_options(). */
 typedef struct sw_plan_options {
-	const char *cache_dir; /**< folder of cached fields; NULL = $XDG_CACHE_HOME/swerve, else
-				    $HOME/.cache/swerve (no cache when neither is set); "" = no
-				    cache; default NULL */
+	const char *cache_dir; /**< folder of cached fields (sw_navgrid_solve_cached), chosen by
+				    the application (the CLI: --field-cache, else
+				    $XDG_CACHE_HOME/swerve or ~/.cache/swerve); NULL or "" = no
+				    cache: fields are computed, no file is read or written;
+				    default NULL */
 	sw_solver_def solver;  /**< solver settings; default sw_default_solver_def() */
 } sw_plan_options;
 
@@ -159,25 +163,39 @@ SW_API int sw_navgrid_solve_cached(sw_grid *g, const sw_solver_def *def, const c
  * as much as reading one.  Returns SW_SUCCESS, SW_EUSAGE (not a nav grid) or SW_ENOMEM. */
 SW_API int sw_navgrid_distance(sw_grid *g);
 
-/** The cache folder the options name (see sw_plan_options.cache_dir) into buf; returns buf, or
- * NULL when caching is off or the path does not fit. */
-SW_API const char *sw_plan_cache_dir(const sw_plan_options *o, char *buf, size_t n);
-
 /** Loads a vector field file (format: docs/scenario-format.md).  Returns SW_SUCCESS with a new
  * SW_GRID_VECTOR grid in *out (free with sw_grid_free()), SW_EIO (cannot read) or SW_EINPUT with a diagnostic citing
  * path:line and what was expected, or SW_ENOMEM. */
 SW_API int sw_vfield_load(const char *path, sw_grid **out, sw_diag *diag);
 
-/** Prepares every field the model declares that has no grid yet: navigation fields are
- * rasterized and solved (through the cache of o; o may be NULL for defaults), vector fields are
- * loaded from their files.  Call it after loading and before creating worlds (the model's field
- * grids are then shared, read-only, by every world); sw_world_create prepares missing fields
- * itself, for that world only and without the cache (creating a world touches no files).
- * Returns SW_SUCCESS or the first failure, with diagnostics. */
-SW_API int sw_plan_prepare(sw_model *m, const sw_plan_options *o, sw_diag *diag);
+/** The prepared fields of one finalised model (the planning step's result): one grid per
+ * field the model declares.  Made by sw_plan_fields, read-only afterwards: any number of worlds
+ * (sw_world_def.plan) and threads share it.  It keeps a pointer to its model. */
+typedef struct sw_plan sw_plan;
 
-/** Builds the grid of model field k (see sw_plan_prepare) into *out without attaching it; the
- * caller owns the new grid (sw_grid_free()). */
+/** Prepares every field of m that the model does not hold already (vector fields read with the
+ * scenario are held by the model): navigation fields are rasterized and solved -- through the
+ * cache folder o->cache_dir when one is named, else without reading or writing any file --,
+ * vector fields declared without a grid are loaded from their files.  o may be NULL
+ * (defaults: no cache).  m is not changed.  Returns SW_SUCCESS with a new plan in *out (free
+ * with sw_plan_free, after every world using it), SW_EUSAGE (m NULL or not finalised) or the
+ * first failure, with diagnostics.  Pass the plan to worlds in sw_world_def.plan: a world
+ * created without one computes the fields its laws use for itself (no cache). */
+SW_API int sw_plan_fields(const sw_model *m, const sw_plan_options *o, sw_plan **out,
+			  sw_diag *diag);
+
+/** Frees a plan and the grids it made.  NULL is allowed. */
+SW_API void sw_plan_free(sw_plan *p);
+
+/** The grid of field k as a world of p's model uses it (the model's own for fields it holds,
+ * else the plan's), or NULL when k is out of range. */
+SW_API const sw_grid *sw_plan_grid(const sw_plan *p, int k);
+
+/** The model p was made for. */
+SW_API const sw_model *sw_plan_model(const sw_plan *p);
+
+/** Builds the grid of model field k (see sw_plan_fields) into *out; the caller owns the new grid
+ * (sw_grid_free()). */
 SW_API int sw_plan_build_field(const sw_model *m, int k, const sw_plan_options *o, sw_grid **out,
 			       sw_solve_stats *stats, sw_diag *diag);
 

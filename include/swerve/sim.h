@@ -16,6 +16,7 @@ extern "C" {
 #endif
 
 typedef struct sw_world sw_world;
+struct sw_plan;
 
 /** Snapshot of one agent. */
 typedef struct sw_agent_state {
@@ -84,8 +85,8 @@ typedef void (*sw_progress_fn)(double frac, void *ctx);
 /** What varies from one run of a model to the next (the model itself is frozen at
  * sw_model_finalize and shared, read-only, by every world made from it; MuJoCo's model/data
  * split).  Obtain one from sw_default_world_def(m), change what the run needs, and pass it to
- * sw_world_create, which copies it (the def need not outlive the call; the callbacks' contexts
- * must outlive the world). */
+ * sw_world_create, which copies it (the def need not outlive the call; its plan and the
+ * callbacks' contexts must outlive the world). */
 typedef struct sw_world_def {
 	uint64_t seed;        /**< seed of the agents' random streams and drawn personalities;
 				   default the model's <run seed> (run.seed) */
@@ -93,6 +94,10 @@ typedef struct sw_world_def {
 				   SW_RUN_MAX_STEPS steps); default the model's <run duration> */
 	int threads;          /**< threads sw_world_step uses (see sw_world_set_threads; 0 =
 				   automatic); default 1 */
+	const struct sw_plan *plan; /**< prepared fields (plan.h: sw_plan_fields) of this model,
+				   borrowed: it must outlive the world; NULL (default): the fields
+				   the model's laws use are computed for this world alone, without
+				   a cache */
 	sw_event_fn event_fn; /**< called at every discrete transition, including those during
 				   sw_world_create (agents starting at their target, signals
 				   entering their first mode); NULL (default): none */
@@ -102,11 +107,12 @@ typedef struct sw_world_def {
 } sw_world_def;
 
 /** The definition of a run of m as its scenario file gives it: seed and duration from m's <run>
- * (library defaults when m is NULL), one thread, no callbacks. */
+ * (library defaults when m is NULL), one thread, no plan, no callbacks. */
 SW_API sw_world_def sw_default_world_def(const sw_model *m);
 
 /** Creates a world for a finalised model at t = 0.  def may be NULL: sw_default_world_def(m).
- * Reads and writes no file.  Returns SW_SUCCESS, SW_EUSAGE (model not finalised, threads < 0),
+ * Reads and writes no file.  Returns SW_SUCCESS, SW_EUSAGE (model not finalised, threads < 0,
+ * a plan made for another model),
  * SW_EINPUT (unknown integrator, or a run beyond the bounds of sw_run_steps for def's
  * duration, with a diagnostic) or SW_ENOMEM.  The world keeps a pointer to m, which must
  * outlive it; it never writes m. */

@@ -203,14 +203,15 @@ int cli_param_parse(const char *cmd, const char *arg, int grid, cli_param *p);
 int64_t cli_grid_points(const cli_param *p, int n);
 void cli_grid_values(const cli_param *p, int n, int64_t point, double *v);
 
-/** Loads the scenario once per grid point with that point's overrides and compiles property
- * (may be NULL) for each.  models and props have
+/** Loads the scenario once per grid point with that point's overrides, compiles property
+ * (may be NULL) and prepares the fields (cli_plan_fields, default cache) for each.  models and props have
  * `points` entries.  On failure prints why (naming the point) and returns the exit code. */
 int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, int64_t points,
-		  const char *property, sw_model **models, sw_ens_property **props);
+		  const char *property, sw_model **models, sw_ens_property **props,
+		  sw_plan **plans);
 
 /** Frees what cli_grid_load made and the arrays themselves. */
-void cli_grid_free(sw_model **models, sw_ens_property **props, int64_t points);
+void cli_grid_free(sw_model **models, sw_ens_property **props, sw_plan **plans, int64_t points);
 
 /** The per-run CSV: header and one row (grid values of the run's point, status, property, the
  * run summary, the failure message). */
@@ -230,10 +231,13 @@ int cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, i
 enum { OPT_FIELD_CACHE = 1000, OPT_NO_FIELD_CACHE = 1001, OPT_FIELD = 1002,
        OPT_FIELD_SPACING = 1003, OPT_VARIABLES = 1004 };
 
-/** Solves (or reads from the cache) every field model m declares: cache is the folder given
- * with --field-cache (NULL: the default), no_cache set by --no-field-cache.  Prints diagnostics;
- * returns a library status. */
-int cli_prepare_fields(sw_model *m, const char *cache, int no_cache);
+/** The planning step of run, render, sweep and smc: solves (or reads from the cache) every field
+ * model m declares into a new plan *out (the caller frees it with sw_plan_free after its worlds;
+ * pass it in sw_world_def.plan).  The CLI owns the cache: cache is the folder given with
+ * --field-cache, NULL the default ($XDG_CACHE_HOME/swerve, else $HOME/.cache/swerve; none when
+ * neither is set), no_cache set by --no-field-cache.  Prints diagnostics; returns a library
+ * status. */
+int cli_plan_fields(const sw_model *m, const char *cache, int no_cache, sw_plan **out);
 
 /* --- run checkpoints (checkpoint_cli.c) ------------------------------------------------- */
 

@@ -228,14 +228,16 @@ static int render_field(sw_model *m, const char *field, const char *cache, int n
 	sw_diag_init(&diag);
 	int k = sw_model_find_field(m, field);
 	int st = SW_EINPUT;
+	sw_plan *plan = NULL;
 	if (k < 0)
 		fprintf(stderr, "swerve render: --field '%s': %s declares no such <navfield> or "
 				"<vectorfield>\n", field, m->file);
 	else
-		st = cli_prepare_fields(m, cache, no_cache);
+		st = cli_plan_fields(m, cache, no_cache, &plan);
 	fdef->width = width;
 	if (st == SW_SUCCESS)
-		st = sw_render_field_svg(m, m->fields[k].grid, fdef, outpath, &diag);
+		st = sw_render_field_svg(m, sw_plan_grid(plan, k), fdef, outpath, &diag);
+	sw_plan_free(plan);
 	cli_print_diag(&diag);
 	if (st == SW_SUCCESS && cli_verbosity >= 0)
 		fprintf(stderr, "swerve: field %s of %s in %s\n", field, m->name, outpath);
@@ -366,11 +368,13 @@ int cmd_render(int argc, char **argv)
 	}
 	if (field)
 		return render_field(m, field, cache, no_cache, &fdef, def.width, outpath);
-	int st = cli_prepare_fields(m, cache, no_cache);
+	sw_plan *plan = NULL;
+	int st = cli_plan_fields(m, cache, no_cache, &plan);
 	if (st != SW_SUCCESS) {
 		sw_model_free(m);
 		return cli_exit_code(st);
 	}
+	wd.plan = plan;
 	sw_world *w = NULL;
 	sw_trace *tr = NULL;
 	st = cli_record(m, &wd, !o.quiet && isatty(STDERR_FILENO), &w, &tr, &diag);
@@ -384,6 +388,7 @@ int cmd_render(int argc, char **argv)
 	cli_print_diag(&diag);
 	sw_world_destroy(w);
 	sw_trace_free(tr);
+	sw_plan_free(plan);
 	sw_model_free(m);
 	return code;
 }

@@ -166,7 +166,9 @@ int cmd_run(int argc, char **argv)
 	cli_note_model(path, m, &wd);
 	sw_world *w = NULL;
 	sw_output *o = NULL;
-	st = cli_prepare_fields(m, cache, no_cache);
+	sw_plan *plan = NULL;
+	st = cli_plan_fields(m, cache, no_cache, &plan);
+	wd.plan = plan;
 	int tty = cli_verbosity >= 0 && isatty(STDERR_FILENO);
 	wd.threads = (int)threads;
 	wd.progress_fn = tty ? cli_progress_fn : NULL;
@@ -209,6 +211,7 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "swerve run: halted at t = %.9g s as asked; continue with "
 					"--resume\n", sw_world_time(w));
 			sw_world_destroy(w);
+			sw_plan_free(plan);
 			sw_model_free(m);
 			return EXIT_RUNTIME;
 		}
@@ -247,6 +250,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "swerve run: %s\n", sw_strerror(st));
 	}
 	sw_world_destroy(w);
+	sw_plan_free(plan);
 	sw_model_free(m);
 	return code;
 }

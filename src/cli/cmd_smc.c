@@ -279,13 +279,14 @@ int cmd_smc(int argc, char **argv)
 		return cli_ens_finish(&ens, code);
 	sw_model **models = calloc(1, sizeof *models);
 	sw_ens_property **props = calloc(1, sizeof *props);
+	sw_plan **plans = calloc(1, sizeof *plans);
 	sw_ens_result *res = calloc((size_t)batch, sizeof *res);
-	if (!models || !props || !res) {
+	if (!models || !props || !plans || !res) {
 		fprintf(stderr, "swerve smc: out of memory\n");
 		code = EXIT_RUNTIME;
 	} else {
 		code = cli_grid_load("smc", argv[optind], params, n_params, 1, prop, models,
-				     props);
+				     props, plans);
 	}
 	char tmp[4200];
 	FILE *out = NULL;
@@ -294,7 +295,7 @@ int cmd_smc(int argc, char **argv)
 	}
 	code = cli_ens_bcast(&ens, code);
 	if (code != EXIT_OK) {
-		cli_grid_free(models, props, 1);
+		cli_grid_free(models, props, plans, 1);
 		free(res);
 		return cli_ens_finish(&ens, code);
 	}
@@ -302,7 +303,8 @@ int cmd_smc(int argc, char **argv)
 		cli_csv_header(out, params, 0);
 	sw_ens_plan plan = {1, (const sw_model *const *)models,
 			    (const sw_ens_property *const *)props, INT64_MAX,
-			    have_seed ? seed : models[0]->run.seed, duration};
+			    have_seed ? seed : models[0]->run.seed, duration,
+			    (const sw_plan *const *)plans};
 	sw_ens_tally tally;
 	sw_ens_tally_init(&tally);
 	int64_t first = 0, n_failed = 0;
@@ -354,7 +356,7 @@ int cmd_smc(int argc, char **argv)
 	}
 	if (out && cli_out_close("smc", out, csv, tmp, st == SW_SUCCESS) != 0)
 		code = EXIT_RUNTIME;
-	cli_grid_free(models, props, 1);
+	cli_grid_free(models, props, plans, 1);
 	free(res);
 	return cli_ens_finish(&ens, code);
 }

@@ -131,13 +131,14 @@ int cmd_sweep(int argc, char **argv)
 	enum { BATCH = 1024 };
 	sw_model **models = calloc((size_t)points, sizeof *models);
 	sw_ens_property **props = calloc((size_t)points, sizeof *props);
+	sw_plan **plans = calloc((size_t)points, sizeof *plans);
 	sw_ens_result *res = calloc(BATCH, sizeof *res);
-	if (!models || !props || !res) {
+	if (!models || !props || !plans || !res) {
 		fprintf(stderr, "swerve sweep: out of memory\n");
 		code = EXIT_RUNTIME;
 	} else {
 		code = cli_grid_load("sweep", argv[optind], params, n_params, points, property,
-				     models, props);
+				     models, props, plans);
 	}
 	char tmp[4200];
 	FILE *out = NULL;
@@ -146,13 +147,14 @@ int cmd_sweep(int argc, char **argv)
 	}
 	code = cli_ens_bcast(&ens, code);
 	if (code != EXIT_OK) {
-		cli_grid_free(models, props, points);
+		cli_grid_free(models, props, plans, points);
 		free(res);
 		return cli_ens_finish(&ens, code);
 	}
 	sw_ens_plan plan = {(int)points, (const sw_model *const *)models,
 			    (const sw_ens_property *const *)props, (int64_t)seeds,
-			    have_seed ? seed : models[0]->run.seed, duration};
+			    have_seed ? seed : models[0]->run.seed, duration,
+			    (const sw_plan *const *)plans};
 	int64_t total = sw_ens_plan_runs(&plan), failed = 0;
 	int st = SW_SUCCESS, nthreads = cli_ens_threads(&ens, (int)threads);
 	cli_note("%lld grid points x %.0f seeds = %lld runs, %d thread%s per process, %d "
@@ -196,7 +198,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (out && cli_out_close("sweep", out, output, tmp, st == SW_SUCCESS) != 0)
 		code = EXIT_RUNTIME;
-	cli_grid_free(models, props, points);
+	cli_grid_free(models, props, plans, points);
 	free(res);
 	return cli_ens_finish(&ens, code);
 }

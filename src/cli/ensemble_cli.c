@@ -231,7 +231,8 @@ void cli_grid_values(const cli_param *p, int n, int64_t point, double *v)
 }
 
 int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, int64_t points,
-		  const char *property, sw_model **models, sw_ens_property **props)
+		  const char *property, sw_model **models, sw_ens_property **props,
+		  sw_plan **plans)
 {
 	static sw_diag diag;
 	sw_override ov[CLI_PARAMS];
@@ -247,7 +248,7 @@ int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, 
 		/* Fields once per grid point, through the default cache, shared by its runs
 		 * (a world would otherwise solve them again for every run). */
 		if (st == SW_SUCCESS)
-			st = cli_prepare_fields(models[g], NULL, 0);
+			st = cli_plan_fields(models[g], NULL, 0, &plans[g]);
 		if (st != SW_SUCCESS) {
 			cli_print_diag(&diag);
 			if (n > 0) {
@@ -265,15 +266,18 @@ int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, 
 	return EXIT_OK;
 }
 
-void cli_grid_free(sw_model **models, sw_ens_property **props, int64_t points)
+void cli_grid_free(sw_model **models, sw_ens_property **props, sw_plan **plans, int64_t points)
 {
 	for (int64_t g = 0; models && g < points; g++) {
 		if (props)
 			sw_ens_property_free(props[g]);
+		if (plans)
+			sw_plan_free(plans[g]);
 		sw_model_free(models[g]);
 	}
 	free(models);
 	free(props);
+	free(plans);
 }
 
 /* --- CSV -------------------------------------------------------------------------------------- */

@@ -141,13 +141,31 @@ int cli_number(const char *cmd, const char *opt, const char *text, double lo, do
 	return 0;
 }
 
-int cli_prepare_fields(sw_model *m, const char *cache, int no_cache)
+/* The cache folder: --field-cache DIR, else $XDG_CACHE_HOME/swerve, else ~/.cache/swerve, into
+ * buf; NULL when there is none or the path does not fit. */
+static const char *field_cache_dir(const char *cache, int no_cache, char *buf, size_t n)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int len = -1;
+	if (no_cache)
+		len = -1;
+	else if (cache)
+		len = cache[0] ? snprintf(buf, n, "%s", cache) : -1;
+	else if (xdg && xdg[0])
+		len = snprintf(buf, n, "%s/swerve", xdg);
+	else if (home && home[0])
+		len = snprintf(buf, n, "%s/.cache/swerve", home);
+	return len > 0 && (size_t)len < n ? buf : NULL;
+}
+
+int cli_plan_fields(const sw_model *m, const char *cache, int no_cache, sw_plan **out)
 {
 	static sw_diag diag;
 	sw_diag_init(&diag);
+	char dir[4096];
 	sw_plan_options o = sw_default_plan_options();
-	o.cache_dir = no_cache ? "" : cache;
-	int st = sw_plan_prepare(m, &o, &diag);
+	o.cache_dir = field_cache_dir(cache, no_cache, dir, sizeof dir);
+	int st = sw_plan_fields(m, &o, out, &diag);
 	cli_print_diag(&diag);
 	return st;
 }

@@ -129,6 +129,7 @@ static void *worker(void *arg)
 		def.seed = plan->base_seed + (uint64_t)(r % plan->seeds_per_point);
 		if (plan->duration > 0.0)
 			def.duration = plan->duration;
+		def.plan = plan->plans ? plan->plans[point] : NULL;
 		if (sw_ens_run_one(plan->models[point], &def,
 				   plan->props ? plan->props[point] : NULL, o) != SW_SUCCESS)
 			atomic_store(&pl->status, SW_ENOMEM);

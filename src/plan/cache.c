@@ -41,21 +41,6 @@ typedef struct trailer {
 	uint64_t checksum;
 } trailer;
 
-const char *sw_plan_cache_dir(const sw_plan_options *o, char *buf, size_t n)
-{
-	const char *dir = o ? o->cache_dir : NULL;
-	int len;
-	if (dir)
-		len = dir[0] ? snprintf(buf, n, "%s", dir) : -1;
-	else if (getenv("XDG_CACHE_HOME") && getenv("XDG_CACHE_HOME")[0])
-		len = snprintf(buf, n, "%s/swerve", getenv("XDG_CACHE_HOME"));
-	else if (getenv("HOME") && getenv("HOME")[0])
-		len = snprintf(buf, n, "%s/.cache/swerve", getenv("HOME"));
-	else
-		len = -1;
-	return len > 0 && (size_t)len < n ? buf : NULL;
-}
-
 /* Whether v solves g's problem: on every free node the 5-point equation holds to 4 tol
  * relative (a converged solve leaves under 0.05 tol on the shipped models), exactly where phi is
  * 0 (regions the target cannot be reached from).  The checksum only detects damage: an entry

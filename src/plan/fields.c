@@ -1,7 +1,18 @@
-/* plan/fields.c - preparing the fields a model declares (<navfield>, <vectorfield>). */
+/* plan/fields.c - preparing the fields a model declares (<navfield>, <vectorfield>): the
+ * planning step whose result (an sw_plan) worlds receive through sw_world_def.plan.  The model
+ * is never written; the only files touched are the vector-field files a model names without
+ * holding their grid and, when the caller names one, the cache folder. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "swerve/plan.h"
+
+struct sw_plan {
+	const sw_model *m;
+	int n;
+	sw_grid **own;          /* per field: the grid made here, or NULL */
+	const sw_grid **grid;   /* per field: what a world uses (the model's or own) */
+};
 
 sw_plan_options sw_default_plan_options(void)
 {
@@ -35,12 +46,10 @@ int sw_plan_build_field(const sw_model *m, int k, const sw_plan_options *o, sw_g
 						    f->margin, f->line, &g, diag);
 	if (st != SW_SUCCESS)
 		return st;
-	char dir[4096];
 	if (f->method == SW_NAV_DISTANCE)
 		st = sw_navgrid_distance(g);
 	else
-		st = sw_navgrid_solve_cached(g, &o->solver, sw_plan_cache_dir(o, dir, sizeof dir),
-					     stats, diag);
+		st = sw_navgrid_solve_cached(g, &o->solver, o->cache_dir, stats, diag);
 	if (st != SW_SUCCESS) {
 		sw_grid_free(g);
 		return st;
@@ -49,19 +58,55 @@ int sw_plan_build_field(const sw_model *m, int k, const sw_plan_options *o, sw_g
 	return SW_SUCCESS;
 }
 
-int sw_plan_prepare(sw_model *m, const sw_plan_options *o, sw_diag *diag)
+int sw_plan_fields(const sw_model *m, const sw_plan_options *o, sw_plan **out, sw_diag *diag)
 {
-	if (!m)
+	*out = NULL;
+	if (!m || !m->finalized)
 		return SW_EUSAGE;
-	for (int k = 0; k < m->n_fields; k++) {
-		if (m->fields[k].grid)
-			continue;
-		sw_grid *g = NULL;
-		int st = sw_plan_build_field(m, k, o, &g, NULL, diag);
-		if (st != SW_SUCCESS)
-			return st;
-		m->fields[k].grid = g;
-		m->fields[k].grid_free = sw_grid_free;
+	sw_plan *p = calloc(1, sizeof *p);
+	if (!p)
+		return SW_ENOMEM;
+	p->m = m;
+	p->n = m->n_fields;
+	p->own = calloc((size_t)p->n + 1, sizeof *p->own);
+	p->grid = calloc((size_t)p->n + 1, sizeof *p->grid);
+	if (!p->own || !p->grid) {
+		sw_plan_free(p);
+		return SW_ENOMEM;
 	}
+	for (int k = 0; k < p->n; k++) {
+		if (m->fields[k].grid) {
+			p->grid[k] = m->fields[k].grid;
+			continue;
+		}
+		int st = sw_plan_build_field(m, k, o, &p->own[k], NULL, diag);
+		if (st != SW_SUCCESS) {
+			sw_plan_free(p);
+			return st;
+		}
+		p->grid[k] = p->own[k];
+	}
+	*out = p;
 	return SW_SUCCESS;
+}
+
+void sw_plan_free(sw_plan *p)
+{
+	if (!p)
+		return;
+	for (int k = 0; p->own && k < p->n; k++)
+		sw_grid_free(p->own[k]);
+	free(p->own);
+	free((void *)p->grid);
+	free(p);
+}
+
+const sw_grid *sw_plan_grid(const sw_plan *p, int k)
+{
+	return p && k >= 0 && k < p->n ? p->grid[k] : NULL;
+}
+
+const sw_model *sw_plan_model(const sw_plan *p)
+{
+	return p ? p->m : NULL;
 }

@@ -40,14 +40,15 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 		free(w->steer_field);
 		w->steer_field = NULL;
 	}
-	/* Fields the model has not prepared are built for this world (and owned by it), without
-	 * the cache: creating a world reads and writes no files (sw_plan_prepare, called by the
-	 * application, is where the cache is used). */
+	/* Fields come from the world definition's plan (sw_plan_fields, the application's
+	 * planning call, which may use a cache) or the model (vector fields read with it); the
+	 * others are built for this world (and owned by it) without a cache: creating a world
+	 * reads and writes no files. */
 	sw_plan_options uncached = sw_default_plan_options();
-	uncached.cache_dir = "";
 	for (int f = 0; used && f < m->n_fields; f++) {
-		if (m->fields[f].grid) {
-			w->field_grid[f] = m->fields[f].grid;
+		const sw_grid *g = m->fields[f].grid ? m->fields[f].grid : sw_plan_grid(w->plan, f);
+		if (g) {
+			w->field_grid[f] = g;
 			continue;
 		}
 		int st = sw_plan_build_field(m, f, &uncached, &w->field_owned[f], NULL, diag);

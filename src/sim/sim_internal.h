@@ -88,6 +88,7 @@ struct sw_world {
 	long total_steps;
 	sw_progress_fn progress_fn;
 	void *progress_ctx;
+	const struct sw_plan *plan; /* the definition's prepared fields (navigate.c), or NULL */
 	int *sig_mode0;         /* per signal: mode at the start of the step */
 	sig_switch *switches;   /* signal switches during this step, in time order */
 	int n_switch, cap_switch;

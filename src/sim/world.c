@@ -9,6 +9,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "sim_internal.h"
+#include "swerve/plan.h"
 
 
 static const struct {
@@ -302,7 +303,8 @@ sw_world_def sw_default_world_def(const sw_model *m)
 int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, sw_diag *diag)
 {
 	*out = NULL;
-	if (!m || !m->finalized || (def && def->threads < 0))
+	if (!m || !m->finalized || (def && (def->threads < 0 ||
+					      (def->plan && sw_plan_model(def->plan) != m))))
 		return SW_EUSAGE;
 	sw_world_def own = sw_default_world_def(m);
 	if (!def)
@@ -335,6 +337,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->event_ctx = def->event_ctx;
 	w->progress_fn = def->progress_fn;
 	w->progress_ctx = def->progress_ctx;
+	w->plan = def->plan;
 	w->n = n;
 	w->ns = m->n_signals;
 	w->nu = nu;
