@@ -107,7 +107,10 @@ START_TEST(substeps_beyond_their_bound_are_refused)
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	sw_world_destroy(w);
-	m->run.substeps = SW_RUN_MAX_SUBSTEPS + 1;
+	sw_model_free(m);
+	m = load_text(
+	    scenario_with_run(buf, sizeof buf, "integrator=\"rk4\" fixed=\"true\" substeps=\"10001\""),
+	    &d);
 	assert_refused(m, "SW_RUN_MAX_SUBSTEPS");
 	sw_model_free(m);
 }

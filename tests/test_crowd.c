@@ -702,7 +702,7 @@ START_TEST(bad_trait_distributions_are_errors)
 END_TEST
 
 /* 30 agents crossing a field of 60 discs, 12 walls and 2 moving discs, perceiving 2.5 m. */
-static sw_model *obstacle_field(int index)
+static sw_model *obstacle_field_ex(int index, int clearances)
 {
 	sw_model *m = sw_model_alloc("field", NULL);
 	unsigned s = 7;
@@ -744,9 +744,15 @@ static sw_model *obstacle_field(int index)
 	sw_run_def r = sw_default_run_def();
 	r.duration = 40.0;
 	r.neighbor_grid = index;
+	r.obstacle_clearances = clearances;
 	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	return m;
+}
+
+static sw_model *obstacle_field(int index)
+{
+	return obstacle_field_ex(index, 1);
 }
 
 START_TEST(obstacle_index_gives_the_bits_of_the_loop_over_all_primitives)
@@ -854,8 +860,7 @@ START_TEST(skipped_obstacle_measurements_change_no_metric)
 	 * smallest clearance has to hold) the smallest clearance and the overlap episodes are
 	 * still exact. */
 	for (int keep = 1; keep >= 0; keep--) {
-		sw_model *m = obstacle_field(1);
-		m->run.obstacle_clearances = keep;
+		sw_model *m = obstacle_field_ex(1, keep);
 		sw_world *w = NULL;
 		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 		int n = m->n_agents, no = m->n_obstacles;
@@ -967,8 +972,9 @@ START_TEST(a_resumed_world_continues_bit_for_bit)
 	ck_assert(sw_world_unit_state(w, 0, NULL)[SW_STATE_X] == x0);
 	ck_assert_int_eq(sw_world_steps(w), 0);
 	sw_world_destroy(w);
-	m->run.seed += 1;
-	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	sw_world_def other = sw_default_world_def(m);
+	other.seed += 1;
+	ck_assert_int_eq(sw_world_create(m, &other, &w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_restore(w, ck, ckn, "ck", &d), SW_EINPUT);
 	sw_world_destroy(w);
 	free(ck);

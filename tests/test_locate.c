@@ -39,14 +39,32 @@ static double undefined(struct sw_world *w, int u, double t0, double t, const do
 	return NAN;
 }
 
-static sw_world *demo_world(sw_model **m)
+/* A world of demo.xml, its <run event-tol> set to tol (0: as the file says); the model is
+ * never changed after loading. */
+static sw_world *demo_world_tol(sw_model **m, double tol)
 {
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_scenario_load("models/demo.xml", m, &d), SW_SUCCESS);
+	sw_override ov = {"run.event-tol", tol};
+	ck_assert_int_eq(sw_scenario_load_overrides("models/demo.xml", &ov, tol > 0.0, m, &d),
+			 SW_SUCCESS);
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(*m, NULL, &w, &d), SW_SUCCESS);
 	return w;
+}
+
+static sw_world *demo_world(sw_model **m)
+{
+	return demo_world_tol(m, 0.0);
+}
+
+/* Replaces *w and *m by a world of demo.xml whose event tolerance is tol. */
+static void with_event_tol(sw_world **w, sw_model **m, double tol)
+{
+	sw_world_destroy(*w);
+	sw_model_free(*m);
+	*w = demo_world_tol(m, tol);
+	ck_assert(sw_world_model(*w)->run.event_tol == tol);
 }
 
 /* m(t) = h - (t - c)^2 with c = arg[0], h = arg[1]: a bump inside the step; true on
@@ -76,7 +94,7 @@ START_TEST(locates_to_the_tolerance_on_the_true_side)
 		double tol = k % 3 == 0 ? 1e-9 : k % 3 == 1 ? 1e-4 : 1e-2;
 		double rate = k % 6 < 3 ? INFINITY : 1.0; /* Brent at the ends / the scan */
 		sw__margin_fn f = k < 6 ? linear : kinked;
-		m->run.event_tol = tol;
+		with_event_tol(&w, &m, tol);
 		double ts = NAN;
 		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, at(f, 1.0, &cross), at(f, 1.5, &cross),
 					    rate, 0, f, &cross, &ts),
@@ -106,7 +124,7 @@ START_TEST(sees_every_bump_inside_a_step)
 		/* near a tangency the scan takes about 1 / sqrt(event_tol) pieces: 1e-9 only for
 		 * the wide bumps */
 		double tol = k < 3 ? 1e-9 : 1e-6, p[2] = {1.3 + 1e-9 * M_E, hs[k < 3 ? k : k - 3]};
-		m->run.event_tol = tol;
+		with_event_tol(&w, &m, tol);
 		double m0 = at(bump, 1.0, p), m1 = at(bump, 1.5, p), ts = NAN;
 		ck_assert(m0 < 0.0 && m1 < 0.0);
 		/* ends only (no rate bound): not seen, as before this locator */
@@ -133,7 +151,7 @@ START_TEST(strict_needs_a_positive_margin)
 	sw_world *w = demo_world(&m);
 	double y0[64];
 	memcpy(y0, w->y + w->off[0], (size_t)w->dim[0] * sizeof *y0);
-	m->run.event_tol = 1e-6;
+	with_event_tol(&w, &m, 1e-6);
 	const double hs[] = {1e-4, -1e-9, -1e-3};
 	for (int k = 0; k < 3; k++) {
 		double p[2] = {1.3, hs[k]}, ts = NAN;

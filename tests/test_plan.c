@@ -472,6 +472,32 @@ static double gap_to_wall(double px, double py, double qx, double qy)
 	return fmin(g, fmin(sw_segment_distance(a, b, p), sw_segment_distance(a, b, q)));
 }
 
+/* tests/data/corners.xml, with corners="cut" instead of "avoid" when !avoid. */
+static sw_model *corners_model(int avoid)
+{
+	FILE *f = fopen(SW_TEST_DATA "/corners.xml", "rb");
+	ck_assert_ptr_nonnull(f);
+	static char text[1 << 14];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	char *c = strstr(text, "<glm field=\"nav\" corners=\"avoid\"");
+	ck_assert_ptr_nonnull(c);
+	c += strlen("<glm field=\"nav\" ");
+	if (!avoid) {
+		memcpy(c, "corners=\"cut\"", 13);
+		memmove(c + 13, c + 15, strlen(c + 15) + 1);
+	}
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(text, strlen(text), SW_TEST_DATA "/corners.xml", &m,
+						 &d),
+			 SW_SUCCESS);
+	ck_assert_int_eq(m->agents[0].steer.avoid_corners, avoid);
+	return m;
+}
+
 /* corners="avoid": at every step the point handed to the law is reached in a straight line by
  * the agent's disc grown to the field's clearance (0.4 m) -- the documented invariant; with
  * corners="cut" the chord passes the wall's end closer than the agent's radius while the agent
@@ -479,8 +505,7 @@ static double gap_to_wall(double px, double py, double qx, double qy)
 START_TEST(avoided_corners_keep_the_lookahead_in_sight)
 {
 	for (int avoid = 0; avoid <= 1; avoid++) {
-		sw_model *m = load(SW_TEST_DATA "/corners.xml");
-		m->agents[0].steer.avoid_corners = avoid;
+		sw_model *m = corners_model(avoid);
 		sw_world *w = NULL;
 		sw_diag d;
 		sw_diag_init(&d);

@@ -295,7 +295,9 @@ typedef struct sw_agent_def {
 				   [-pi/2, pi/2] (3-D scenarios only); default 0 */
 } sw_agent_def;
 
-/** Run settings. */
+/** Run settings of a scenario (<run>).  Seed and duration are the scenario's defaults for its
+ * runs: a run's own come with its world definition (sim.h: sw_world_def, whose defaults are
+ * these); everything else here is the model's and fixed at sw_model_finalize. */
 typedef struct sw_run_def {
 	double duration;      /**< simulated time, s (> 0); default 30 */
 	double step;          /**< macro step h, s: the Euler step, the noise step and the largest
@@ -418,7 +420,12 @@ typedef struct sw_name_index {
 	const void *base;    /**< record array indexed */
 } sw_name_index;
 
-/** The compiled scenario.  Read-only after sw_model_finalize(). */
+/** The compiled scenario.  The caller who loads or allocates it owns it (sw_model_free).  It is
+ * built with the sw_model_add_* and sw_model_set_* calls and frozen by sw_model_finalize():
+ * from then on it is read-only -- every setter refuses it (SW_EUSAGE), no library call writes
+ * it (worlds, plans, ensembles, exports only read it), and callers must not write its fields
+ * either -- so any number of worlds and threads can share it.  What varies per run goes in a
+ * world definition (sim.h: sw_world_def), prepared fields in a plan (plan.h: sw_plan_fields). */
 typedef struct sw_model {
 	char name[SW_NAME_MAX]; /**< scenario name */
 	char file[SW_DIAG_FILE]; /**< source file ("" when built in memory) */

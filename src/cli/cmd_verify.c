@@ -462,15 +462,24 @@ static int simulate_one(const sw_model *m, double horizon, witness *w, sw_diag *
 }
 
 /* Simulates the corners and centre of the sampled ranges, then s->samples uniform points;
- * stops at the first collision.  Returns 0, or -1 when a run failed. */
-static int search_witness(sw_model *m, const sw_export_range *ranges, int n_ranges,
+ * stops at the first collision.  Returns 0, or -1 when a run failed.  The sampled initial
+ * values go into a private copy of the agents, seen through a copy of the model that shares
+ * its other (read-only) arrays: the loaded model stays as sw_model_finalize left it. */
+static int search_witness(const sw_model *model, const sw_export_range *ranges, int n_ranges,
 			  double horizon, const vsettings *s, witness *w, sw_diag *diag)
 {
-	double *field[4 * 8], lo[4 * 8], hi[4 * 8], keep[4 * 8];
+	sw_agent *agents = malloc((size_t)model->n_agents * sizeof *agents);
+	if (!agents)
+		return -1;
+	memcpy(agents, model->agents, (size_t)model->n_agents * sizeof *agents);
+	sw_model sampled = *model;
+	sampled.agents = agents;
+	const sw_model *m = &sampled;
+	double *field[4 * 8], lo[4 * 8], hi[4 * 8];
 	int n = 0;
 	for (int r = 0; r < n_ranges && n < 4 * 8; r++) {
-		int i = sw_model_find_agent(m, ranges[r].agent);
-		double *p = i >= 0 ? agent_field(&m->agents[i], ranges[r].var) : NULL;
+		int i = sw_model_find_agent(model, ranges[r].agent);
+		double *p = i >= 0 ? agent_field(&agents[i], ranges[r].var) : NULL;
 		if (!p) {
 			cli_note("--initial %s.%s is not sampled by the witness search (only x, y, "
 				 "heading and speed are)",
@@ -480,7 +489,6 @@ static int search_witness(sw_model *m, const sw_export_range *ranges, int n_rang
 		field[n] = p;
 		lo[n] = ranges[r].lo;
 		hi[n] = ranges[r].hi;
-		keep[n] = *p;
 		snprintf(w->names[n], sizeof w->names[n], "%s.%s", ranges[r].agent, ranges[r].var);
 		n++;
 	}
@@ -517,8 +525,7 @@ static int search_witness(sw_model *m, const sw_export_range *ranges, int n_rang
 				w->values[v] = *field[v];
 		}
 	}
-	for (int v = 0; v < n; v++)
-		*field[v] = keep[v];
+	free(agents);
 	return rc;
 }
 
