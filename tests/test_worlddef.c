@@ -130,6 +130,35 @@ START_TEST(runs_leave_the_finalised_model_unchanged)
 }
 END_TEST
 
+/* Writing a finalised model (as the CLI once did to change seed or duration) is caught when a
+ * world is created from it; a struct copy (a private variant sharing the arrays) is not. */
+START_TEST(a_model_written_after_finalize_is_refused)
+{
+	sw_model *m = seek_room("11");
+	ck_assert(sw_model_frozen(m));
+	sw_world *w = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	m->run.seed = 7;
+	ck_assert(!sw_model_frozen(m));
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_EUSAGE);
+	ck_assert_ptr_null(w);
+	ck_assert_int_eq(d.errors, 1);
+	ck_assert_ptr_nonnull(strstr(d.entry[0].message, "written after sw_model_finalize"));
+	m->run.seed = 11;
+	ck_assert(sw_model_frozen(m));
+	m->run.duration = 9.0;
+	ck_assert(!sw_model_frozen(m));
+	m->run.duration = 8.0;
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	sw_world_destroy(w);
+	sw_model copy = *m;
+	copy.run.fixed = 1;
+	ck_assert(sw_model_frozen(&copy));
+	sw_model_free(m);
+}
+END_TEST
+
 static void count_progress(double frac, void *ctx)
 {
 	double *seen = ctx;
@@ -174,6 +203,7 @@ Suite *worlddef_suite(void)
 	tcase_add_test(tc, a_defined_seed_equals_the_scenario_seed);
 	tcase_add_test(tc, runs_leave_the_finalised_model_unchanged);
 	tcase_add_test(tc, the_definition_sets_duration_threads_and_callbacks);
+	tcase_add_test(tc, a_model_written_after_finalize_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -424,7 +424,8 @@ typedef struct sw_name_index {
  * built with the sw_model_add_* and sw_model_set_* calls and frozen by sw_model_finalize():
  * from then on it is read-only -- every setter refuses it (SW_EUSAGE), no library call writes
  * it (worlds, plans, ensembles, exports only read it), and callers must not write its fields
- * either -- so any number of worlds and threads can share it.  What varies per run goes in a
+ * either (sw_world_create refuses a model whose own members were written: sw_model_frozen) --
+ * so any number of worlds and threads can share it.  What varies per run goes in a
  * world definition (sim.h: sw_world_def), prepared fields in a plan (plan.h: sw_plan_fields). */
 typedef struct sw_model {
 	char name[SW_NAME_MAX]; /**< scenario name */
@@ -455,6 +456,9 @@ typedef struct sw_model {
 				   sw_model_set_periodic_x); 0 (default): not periodic */
 	int periodic_line;    /**< source line that made it periodic, or 0 */
 	int run_line;         /**< source line of <run> (sw_model_set_run), or 0 */
+	uint64_t frozen_key;  /**< set by sw_model_finalize: hash of the members above (see
+				   sw_model_frozen) */
+	const struct sw_model *frozen_at; /**< set by sw_model_finalize: the model's address */
 } sw_model;
 
 /** Defaults (the one place where they live). */
@@ -503,6 +507,13 @@ SW_API int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_dia
  * targets, agents starting inside an obstacle or overlapping one (an error: a run that starts in
  * collision has no meaningful clearance metrics).  Returns SW_SUCCESS or SW_EINPUT. */
 SW_API int sw_model_finalize(sw_model *m, sw_diag *diag);
+
+/** 1 when m is finalised and none of its own members (run settings, counts, array addresses,
+ * flags) has been written since sw_model_finalize, else 0.  sw_world_create refuses a model
+ * that is not (SW_EUSAGE): what varies per run goes in sw_world_def.  A struct copy of a
+ * finalised model (a private variant that shares its arrays) is the copier's: it counts as
+ * frozen.  The arrays themselves are not checked. */
+SW_API int sw_model_frozen(const sw_model *m);
 
 /** Makes the scenario three-dimensional (before finalisation): agents and targets take heights
  * z, agents a heading elevation (pitch); discs become vertical pillars (infinite cylinders) and

@@ -949,6 +949,13 @@ static int absent_from_start(const sw_model *m, const sw_agent *a)
 	return !md->moves && md->trans_count == 0;
 }
 
+/* Hash of the model's own members before frozen_key (a model is calloc'ed: its padding bytes
+ * are zero and only change when it is written). */
+static uint64_t frozen_key(const sw_model *m)
+{
+	return sw_hash_bytes(SW_HASH_INIT, m, offsetof(sw_model, frozen_key));
+}
+
 int sw_model_finalize(sw_model *m, sw_diag *diag)
 {
 	if (!m || m->finalized)
@@ -1004,5 +1011,12 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 		return SW_EINPUT;
 	sw__advise_integrator(m, diag);
 	m->finalized = 1;
+	m->frozen_at = m;
+	m->frozen_key = frozen_key(m);
 	return SW_SUCCESS;
+}
+
+int sw_model_frozen(const sw_model *m)
+{
+	return m && m->finalized && (m->frozen_at != m || m->frozen_key == frozen_key(m));
 }

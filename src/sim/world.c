@@ -306,6 +306,12 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	if (!m || !m->finalized || (def && (def->threads < 0 ||
 					      (def->plan && sw_plan_model(def->plan) != m))))
 		return SW_EUSAGE;
+	if (!sw_model_frozen(m))
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+				   "the model was written after sw_model_finalize; a finalised model "
+				   "is read-only (a run's seed, duration and threads go in its "
+				   "sw_world_def)"),
+		       SW_EUSAGE;
 	sw_world_def own = sw_default_world_def(m);
 	if (!def)
 		def = &own;
