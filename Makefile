@@ -41,7 +41,7 @@ LIB_SRC := \
 	src/steer/defaults.c src/steer/glm.c src/steer/glm_simd.c src/steer/glm3.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/wall.c src/steer/ttc.c src/steer/sf.c src/steer/csm.c src/steer/rhs.c src/steer/emit.c src/steer/kclass.c \
 	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c src/model/model3.c src/model/periodic.c src/model/advice.c \
-	src/plan/grid.c src/plan/solve.c src/plan/distance.c src/plan/cache.c src/plan/vfile.c src/plan/fields.c \
+	src/plan/grid.c src/plan/solve.c src/plan/distance.c src/plan/store.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
 	src/sim/hybrid.c src/sim/locate.c src/sim/rate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
@@ -60,7 +60,7 @@ GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 
 CLI_SRC := src/cli/main.c src/cli/cmd_run.c src/cli/cmd_check.c src/cli/cmd_graph.c src/cli/graph_dot.c src/cli/cmd_render.c src/cli/cmd_export.c src/cli/cmd_analyze.c src/cli/cmd_plot.c src/cli/cmd_import.c \
 	src/cli/cmd_smc.c src/cli/cmd_sweep.c src/cli/ensemble_cli.c src/cli/checkpoint_cli.c src/cli/paths.c \
-	src/cli/cmd_verify.c
+	src/cli/cmd_verify.c src/cli/field_cache.c
 
 TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_expr.c tests/test_steer.c tests/test_steer_simd.c \
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \
@@ -146,8 +146,10 @@ $(BUILD)/src/cli/ensemble_cli.o: ALL_CFLAGS += $(MPI_CFLAGS)
 $(CLI): $(CLI_OBJ) $(LIB_A)
 	$(CLI_LD) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS)
 
-$(TESTS): $(TEST_OBJ) $(LIB_A)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(CHECK_LIBS) $(LDLIBS)
+# The tests of the field cache call the CLI's (src/cli/field_cache.c).
+$(TESTS): $(TEST_OBJ) $(BUILD)/src/cli/field_cache.o $(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(BUILD)/src/cli/field_cache.o $(LIB_A) $(CHECK_LIBS) \
+		$(LDLIBS)
 
 # Counts allocations by replacing malloc (glibc): not under the sanitizers or valgrind.
 $(BUILD)/noalloc: $(BUILD)/tests/noalloc.o $(LIB_A)
@@ -156,6 +158,15 @@ $(BUILD)/noalloc: $(BUILD)/tests/noalloc.o $(LIB_A)
 $(BUILD)/fuzz_replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o \
 		$(BUILD)/tests/fuzz/loader_check.o $(BUILD)/tests/fuzz/fuzz_files.o $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/fuzz_replay_cache: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_cache.o \
+		$(BUILD)/tests/fuzz/loader_check.o $(BUILD)/tests/fuzz/fuzz_files.o \
+		$(BUILD)/src/cli/field_cache.o $(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/fuzz_cache: $(BUILD)/tests/fuzz/fuzz_cache.o $(BUILD)/tests/fuzz/loader_check.o \
+		$(BUILD)/tests/fuzz/fuzz_files.o $(BUILD)/src/cli/field_cache.o $(LIB_A)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 # libFuzzer binaries: the library and harness instrumented, linked with -fsanitize=fuzzer.
 $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/loader_check.o \

@@ -16,6 +16,7 @@
 #include <check.h>
 
 #include "sim/sim_internal.h"
+#include "cli/field_cache.h"
 #include "swerve/io.h"
 #include "swerve/plan.h"
 #include "swerve/sim.h"
@@ -433,7 +434,7 @@ START_TEST(a_cache_entry_that_does_not_solve_its_problem_is_recomputed)
 				 SW_SUCCESS);
 	size_t n = (size_t)g[0]->nx * (size_t)g[0]->ny;
 	sw_solve_stats st;
-	ck_assert_int_eq(sw_navgrid_solve_cached(g[0], &def, dir, &st, &d), SW_SUCCESS);
+	ck_assert_int_eq(cli_navgrid_solve_cached(g[0], &def, dir, &st, &d), SW_SUCCESS);
 	ck_assert_int_eq(st.from_cache, 0);
 	char path[512];
 	snprintf(path, sizeof path, "%s/navfield-%016llx.bin", dir,
@@ -454,18 +455,18 @@ START_TEST(a_cache_entry_that_does_not_solve_its_problem_is_recomputed)
 	uint64_t sum = sw_hash_bytes(SW_HASH_INIT, v, n * sizeof *v);
 	memcpy(b + len - sizeof sum, &sum, sizeof sum);
 	spit(path, b, len);
-	ck_assert_int_eq(sw_navgrid_solve_cached(g[1], &def, dir, &st, &d), SW_SUCCESS);
+	ck_assert_int_eq(cli_navgrid_solve_cached(g[1], &def, dir, &st, &d), SW_SUCCESS);
 	ck_assert_int_eq(st.from_cache, 0);
 	ck_assert_mem_eq(g[0]->v, g[1]->v, n * sizeof *g[0]->v);
 	/* The rewritten entry is a hit again. */
-	ck_assert_int_eq(sw_navgrid_solve_cached(g[2], &def, dir, &st, &d), SW_SUCCESS);
+	ck_assert_int_eq(cli_navgrid_solve_cached(g[2], &def, dir, &st, &d), SW_SUCCESS);
 	ck_assert_int_eq(st.from_cache, 1);
 	ck_assert_mem_eq(g[0]->v, g[2]->v, n * sizeof *g[0]->v);
 	/* A FIFO in the entry's place: a miss at once (it once blocked the open), then replaced. */
 	unlink(path);
 	ck_assert_int_eq(mkfifo(path, 0600), 0);
 	alarm(HANG_SECONDS);
-	ck_assert_int_eq(sw_navgrid_solve_cached(g[3], &def, dir, &st, &d), SW_SUCCESS);
+	ck_assert_int_eq(cli_navgrid_solve_cached(g[3], &def, dir, &st, &d), SW_SUCCESS);
 	alarm(0);
 	ck_assert_int_eq(st.from_cache, 0);
 	ck_assert_mem_eq(g[0]->v, g[3]->v, n * sizeof *g[0]->v);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/field_cache.h"
 #include "swerve/swerve.h"
 #include "tests.h"
 
@@ -140,7 +141,6 @@ START_TEST(example_maps_have_no_interior_local_maximum)
 {
 	sw_model *m = load(maps[_i]);
 	sw_plan_options o = sw_default_plan_options();
-	o.cache_dir = "";
 	sw_grid *g = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
@@ -240,7 +240,7 @@ START_TEST(cache_hits_misses_and_replaces_a_corrupt_entry)
 	}
 	size_t n = (size_t)g[0]->nx * g[0]->ny;
 	/* Miss: solved and written. */
-	ck_assert_int_eq(sw_navgrid_solve_cached(g[0], &def, dir, &st[0], &d), SW_SUCCESS);
+	ck_assert_int_eq(cli_navgrid_solve_cached(g[0], &def, dir, &st[0], &d), SW_SUCCESS);
 	ck_assert_int_eq(st[0].from_cache, 0);
 	if (!st[0].converged)
 		fprintf(stderr, "room: %d cycles %d sweeps, change %g\n", st[0].cycles,
@@ -250,7 +250,7 @@ START_TEST(cache_hits_misses_and_replaces_a_corrupt_entry)
 		 (unsigned long long)sw_navgrid_key(g[0], &def));
 	ck_assert_int_eq(access(path, R_OK), 0);
 	/* Hit: the same values without a solve. */
-	ck_assert_int_eq(sw_navgrid_solve_cached(g[1], &def, dir, &st[1], &d), SW_SUCCESS);
+	ck_assert_int_eq(cli_navgrid_solve_cached(g[1], &def, dir, &st[1], &d), SW_SUCCESS);
 	ck_assert_int_eq(st[1].from_cache, 1);
 	ck_assert_mem_eq(g[0]->v, g[1]->v, n * sizeof *g[0]->v);
 	/* Corrupt entry (one byte of phi flipped): a miss, solved again, entry replaced. */
@@ -258,12 +258,12 @@ START_TEST(cache_hits_misses_and_replaces_a_corrupt_entry)
 	unsigned char *b = slurp(path, &len);
 	b[len / 2] ^= 0x40;
 	spit(path, b, (size_t)len);
-	ck_assert_int_eq(sw_navgrid_solve_cached(g[2], &def, dir, &st[2], &d), SW_SUCCESS);
+	ck_assert_int_eq(cli_navgrid_solve_cached(g[2], &def, dir, &st[2], &d), SW_SUCCESS);
 	ck_assert_int_eq(st[2].from_cache, 0);
 	ck_assert_mem_eq(g[0]->v, g[2]->v, n * sizeof *g[0]->v);
 	/* Truncated entry: a miss too. */
 	spit(path, b, (size_t)len / 3);
-	ck_assert_int_eq(sw_navgrid_solve_cached(g[3], &def, dir, &st[3], &d), SW_SUCCESS);
+	ck_assert_int_eq(cli_navgrid_solve_cached(g[3], &def, dir, &st[3], &d), SW_SUCCESS);
 	ck_assert_int_eq(st[3].from_cache, 0);
 	free(b);
 	/* Other solver settings: another key. */
@@ -658,9 +658,9 @@ static int files_under(const char *dir)
 }
 
 /* Planning with default options and creating worlds, with or without a plan, touch no files:
- * with HOME and XDG_CACHE_HOME pointed at an empty folder, it stays empty (the library chooses
- * no cache folder; the CLI does).  A cache folder named in the options is written, and a world
- * given the plan runs as one that computed its field itself. */
+ * with HOME and XDG_CACHE_HOME pointed at an empty folder, it stays empty (the library keeps no
+ * cache; the CLI does).  A store given in the options is used, and a world given the plan runs
+ * as one that computed its field itself. */
 START_TEST(world_creation_and_default_planning_write_no_file)
 {
 	char dir[] = "/tmp/swerve-plan-nocacheXXXXXX";
@@ -698,11 +698,12 @@ START_TEST(world_creation_and_default_planning_write_no_file)
 	ck_assert_ptr_null(w[0]);
 	sw_model_free(other);
 	sw_plan_free(plan);
-	/* The cache folder the application names is used. */
+	/* The store the application gives is used (here the CLI's files). */
 	char cache[sizeof dir + 8];
 	snprintf(cache, sizeof cache, "%s/c", dir);
+	sw_field_store store = cli_field_cache(cache);
 	sw_plan_options o = sw_default_plan_options();
-	o.cache_dir = cache;
+	o.store = &store;
 	ck_assert_int_eq(mkdir(cache, 0700), 0);
 	ck_assert_int_eq(sw_plan_fields(m, &o, &plan, &d), SW_SUCCESS);
 	ck_assert_int_eq(files_under(dir), 1);

@@ -106,16 +106,15 @@ SW_API double sw_grid_value(const sw_grid *g, sw_vec2 p);
 
 /* --- navigation fields over a model ----------------------------------------------------- */
 
-/** How fields are prepared: the solver, and whether solved navigation fields go through a cache
- * folder.  The library never chooses a cache folder itself (it reads no environment variable):
- * the application names one, or there is none.  Obtain defaults from
- * sw_default_plan_options(). */
+struct sw_field_store;
+
+/** How fields are prepared: the solver, and whether solved navigation fields go through the
+ * application's store (sw_field_store; the library keeps no cache and reads no environment
+ * variable).  Obtain defaults from sw_default_plan_options(). */
 typedef struct sw_plan_options {
-	const char *cache_dir; /**< folder of cached fields (sw_navgrid_solve_cached), chosen by
-				    the application (the CLI: --field-cache, else
-				    $XDG_CACHE_HOME/swerve or ~/.cache/swerve); NULL or "" = no
-				    cache: fields are computed, no file is read or written;
-				    default NULL */
+	const struct sw_field_store *store; /**< store of solved fields (the CLI's: files under
+				    --field-cache, $XDG_CACHE_HOME/swerve or ~/.cache/swerve);
+				    NULL = none: fields are computed; default NULL */
 	sw_solver_def solver;  /**< solver settings; default sw_default_solver_def() */
 } sw_plan_options;
 
@@ -148,19 +147,35 @@ SW_API int sw_navgrid_rasterize_area(const sw_model *m, int target, double resol
  * fixed-node mask and values, and the solver settings (and a format version). */
 SW_API uint64_t sw_navgrid_key(const sw_grid *g, const sw_solver_def *def);
 
-/** Solves a rasterized nav grid, reading the result from the cache folder when a valid entry
- * for its key exists and writing it there (atomically: a temporary file renamed into place)
- * after a solve.  A cache entry that fails validation (size, magic, key, geometry, checksum,
- * values) is ignored and replaced.  cache_dir: a folder, or NULL/"" for no cache.  Returns
- * SW_SUCCESS or the status of sw_grid_solve; cache write failures are only warnings in diag. */
-SW_API int sw_navgrid_solve_cached(sw_grid *g, const sw_solver_def *def, const char *cache_dir,
-				   sw_solve_stats *stats, sw_diag *diag);
+/** Where solved navigation fields are kept between runs: the application's store (the CLI keeps
+ * files under ~/.cache/swerve); the library keeps none and reads or writes no file for it. */
+typedef struct sw_field_store {
+	/** Fills v (nx * ny values, g's layout) with the field stored under key for a grid of
+	 * g's geometry, and *stats with the statistics stored with it; returns 1 when it did, 0
+	 * on a miss.  What it returns is used only when it solves g's problem (fixed nodes equal
+	 * to g's values, free values finite in [0, 1], the 5-point equation to the solver's
+	 * tolerance): a store may return anything. */
+	int (*load)(void *ctx, uint64_t key, const sw_grid *g, double *v, sw_solve_stats *stats);
+	/** Stores a converged field under key; returns 0, or -1 with errno set and what failed
+	 * (a path) in where (n bytes): the library then adds a warning and goes on. */
+	int (*save)(void *ctx, uint64_t key, const sw_grid *g, const sw_solve_stats *stats,
+		    char *where, size_t n);
+	void *ctx; /**< passed to load and save */
+} sw_field_store;
+
+/** Solves a rasterized nav grid, taking the field from store (may be NULL: none) when it holds
+ * a valid one for the key sw_navgrid_key(g, def) (then stats->from_cache is 1), else solving it
+ * and offering the converged result to the store.  Returns SW_SUCCESS or the status of
+ * sw_grid_solve; store failures are only warnings in diag. */
+SW_API int sw_navgrid_solve_stored(sw_grid *g, const sw_solver_def *def,
+				   const sw_field_store *store, sw_solve_stats *stats,
+				   sw_diag *diag);
 
 /** Fills a rasterized nav grid with the geodesic method (<navfield method="distance">): each
  * free node gets phi = 1 / (1 + D), D its shortest-path distance, m, through free nodes to the
  * target nodes over a 16-neighbour stencil (at most 2.8 % above the Euclidean distance); free
- * nodes cut off from the target get 0; fixed nodes keep their values.  No cache: it costs about
- * as much as reading one.  Returns SW_SUCCESS, SW_EUSAGE (not a nav grid) or SW_ENOMEM. */
+ * nodes cut off from the target get 0; fixed nodes keep their values.  Never stored: it costs
+ * about as much as reading one.  Returns SW_SUCCESS, SW_EUSAGE (not a nav grid) or SW_ENOMEM. */
 SW_API int sw_navgrid_distance(sw_grid *g);
 
 /** Loads a vector field file (format: docs/scenario-format.md).  Returns SW_SUCCESS with a new
@@ -175,9 +190,9 @@ typedef struct sw_plan sw_plan;
 
 /** Prepares every field of m that the model does not hold already (vector fields read with the
  * scenario are held by the model): navigation fields are rasterized and solved -- through the
- * cache folder o->cache_dir when one is named, else without reading or writing any file --,
+ * application's store o->store when there is one --,
  * vector fields declared without a grid are loaded from their files.  o may be NULL
- * (defaults: no cache).  m is not changed.  Returns SW_SUCCESS with a new plan in *out (free
+ * (defaults: no store).  m is not changed.  Returns SW_SUCCESS with a new plan in *out (free
  * with sw_plan_free, after every world using it), SW_EUSAGE (m NULL or not finalised) or the
  * first failure, with diagnostics.  Pass the plan to worlds in sw_world_def.plan: a world
  * created without one computes the fields its laws use for itself (no cache). */

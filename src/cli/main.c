@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli/field_cache.h"
 
 const char *cli_cmd = "swerve";
 int cli_verbosity = 0;
@@ -164,7 +165,9 @@ int cli_plan_fields(const sw_model *m, const char *cache, int no_cache, sw_plan 
 	sw_diag_init(&diag);
 	char dir[4096];
 	sw_plan_options o = sw_default_plan_options();
-	o.cache_dir = field_cache_dir(cache, no_cache, dir, sizeof dir);
+	const char *d = field_cache_dir(cache, no_cache, dir, sizeof dir);
+	sw_field_store store = cli_field_cache(d);
+	o.store = d ? &store : NULL;
 	int st = sw_plan_fields(m, &o, out, &diag);
 	cli_print_diag(&diag);
 	return st;

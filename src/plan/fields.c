@@ -1,7 +1,7 @@
 /* plan/fields.c - preparing the fields a model declares (<navfield>, <vectorfield>): the
  * planning step whose result (an sw_plan) worlds receive through sw_world_def.plan.  The model
- * is never written; the only files touched are the vector-field files a model names without
- * holding their grid and, when the caller names one, the cache folder. */
+ * is never written; the only files read are the vector-field files a model names without
+ * holding their grid (solved fields are kept by the application's store, if any). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +16,7 @@ struct sw_plan {
 
 sw_plan_options sw_default_plan_options(void)
 {
-	sw_plan_options o = {.cache_dir = NULL, .solver = sw_default_solver_def()};
+	sw_plan_options o = {.store = NULL, .solver = sw_default_solver_def()};
 	return o;
 }
 
@@ -49,7 +49,7 @@ int sw_plan_build_field(const sw_model *m, int k, const sw_plan_options *o, sw_g
 	if (f->method == SW_NAV_DISTANCE)
 		st = sw_navgrid_distance(g);
 	else
-		st = sw_navgrid_solve_cached(g, &o->solver, o->cache_dir, stats, diag);
+		st = sw_navgrid_solve_stored(g, &o->solver, o->store, stats, diag);
 	if (st != SW_SUCCESS) {
 		sw_grid_free(g);
 		return st;

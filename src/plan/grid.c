@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/plan_internal.h"
 #include "swerve/plan.h"
 
 sw_grid *sw_grid_alloc(sw_grid_kind kind, int nx, int ny, double x0, double y0, double h)
@@ -329,7 +328,3 @@ uint64_t sw_navgrid_key(const sw_grid *g, const sw_solver_def *def)
 	return h;
 }
 
-uint64_t sw__plan_checksum(const double *v, size_t n)
-{
-	return fnv(SW_HASH_INIT, v, n * sizeof *v);
-}

@@ -1,5 +1,6 @@
-/* tests/fuzz/fuzz_cache.c - libFuzzer harness of the navigation-field cache's read side
- * (src/plan/cache.c, through sw_navgrid_solve_cached): the input is a cache entry, written under
+/* tests/fuzz/fuzz_cache.c - libFuzzer harness of the navigation-field cache's read side (the
+ * CLI's files, src/cli/field_cache.c, and the library's check of what a store returns,
+ * src/plan/store.c, through cli_navgrid_solve_cached): the input is a cache entry, written under
  * the name the cache looks up for a small fixed problem (a 7 x 6 grid with a target node and an
  * obstacle node) in a private temporary folder.
  *
@@ -9,7 +10,7 @@
  *   2  writes the problem's geometry (nx, ny, x0, y0, h) at bytes 16..47,
  *   4  cuts or zero-pads the entry to the size of a genuine one,
  *   8  writes the checksum of the values into the trailer (after 4, when both are set).
- * The layout is that of src/plan/cache.c; if it changes the flags only become less useful.
+ * The layout is that of src/cli/field_cache.c; if it changes the flags only become less useful.
  *
  * Checked: the solve succeeds whatever the entry holds (a bad entry is a miss, never an error);
  * fixed nodes keep their values and free values are finite in [0, 1]; an entry used (from_cache)
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/field_cache.h"
 #include "swerve/plan.h"
 #include "fuzz.h"
 #include "fuzz_files.h"
@@ -68,7 +70,7 @@ static sw_grid *solve(sw_solve_stats *stats)
 	static sw_diag diag;
 	sw_diag_init(&diag);
 	sw_grid *g = copy_problem();
-	int rc = sw_navgrid_solve_cached(g, &def, dir, stats, &diag);
+	int rc = cli_navgrid_solve_cached(g, &def, dir, stats, &diag);
 	FUZZ_CHECK(rc == SW_SUCCESS && diag.errors == 0);
 	for (int k = 0; k < N; k++)
 		FUZZ_CHECK(problem->fixed[k] ? g->v[k] == problem->v[k]
