@@ -159,6 +159,47 @@ START_TEST(a_model_written_after_finalize_is_refused)
 }
 END_TEST
 
+/* A vector field of a model built in C has no grid until planned: creating a world does not read
+ * its file (SW_EUSAGE naming the field); with the plan of sw_plan_fields it runs. */
+START_TEST(a_world_reads_no_vector_field_file)
+{
+	sw_model *m = sw_model_alloc("vf", NULL);
+	sw_target_def t = sw_default_target_def();
+	t.name = "goal";
+	t.position = sw_v2(10.0, 0.0);
+	ck_assert_int_eq(sw_model_add_target(m, &t, NULL), SW_SUCCESS);
+	sw_field_def f = sw_default_field_def();
+	f.name = "wind";
+	f.kind = SW_FIELD_VECTOR;
+	f.file = SW_TEST_DATA "/wind_north.txt";
+	ck_assert_int_eq(sw_model_add_field(m, &f, NULL), SW_SUCCESS);
+	sw_agent_def a = sw_default_agent_def();
+	a.name = "a";
+	a.target = "goal";
+	snprintf(a.steer.field, sizeof a.steer.field, "wind");
+	ck_assert_int_eq(sw_model_add_agent(m, &a, NULL), SW_SUCCESS);
+	sw_run_def r = sw_default_run_def();
+	r.duration = 2.0;
+	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_model_finalize(m, &d), SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_EUSAGE);
+	ck_assert_ptr_null(w);
+	ck_assert_ptr_nonnull(strstr(d.entry[d.count - 1].message, "vector field 'wind'"));
+	sw_plan *plan = NULL;
+	ck_assert_int_eq(sw_plan_fields(m, NULL, &plan, &d), SW_SUCCESS);
+	sw_world_def def = sw_default_world_def(m);
+	def.plan = plan;
+	ck_assert_int_eq(sw_world_create(m, &def, &w, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
+	sw_world_destroy(w);
+	sw_plan_free(plan);
+	sw_model_free(m);
+}
+END_TEST
+
 static void count_progress(double frac, void *ctx)
 {
 	double *seen = ctx;
@@ -204,6 +245,7 @@ Suite *worlddef_suite(void)
 	tcase_add_test(tc, runs_leave_the_finalised_model_unchanged);
 	tcase_add_test(tc, the_definition_sets_duration_threads_and_callbacks);
 	tcase_add_test(tc, a_model_written_after_finalize_is_refused);
+	tcase_add_test(tc, a_world_reads_no_vector_field_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -95,9 +95,10 @@ typedef struct sw_world_def {
 	int threads;          /**< threads sw_world_step uses (see sw_world_set_threads; 0 =
 				   automatic); default 1 */
 	const struct sw_plan *plan; /**< prepared fields (plan.h: sw_plan_fields) of this model,
-				   borrowed: it must outlive the world; NULL (default): the fields
-				   the model's laws use are computed for this world alone, without
-				   a cache */
+				   borrowed: it must outlive the world; NULL (default): the
+				   navigation fields the model's laws use are computed for this
+				   world alone, without a store (a vector field the model does not
+				   hold needs the plan: the world reads no file) */
 	sw_event_fn event_fn; /**< called at every discrete transition, including those during
 				   sw_world_create (agents starting at their target, signals
 				   entering their first mode); NULL (default): none */
@@ -111,8 +112,9 @@ typedef struct sw_world_def {
 SW_API sw_world_def sw_default_world_def(const sw_model *m);
 
 /** Creates a world for a finalised model at t = 0.  def may be NULL: sw_default_world_def(m).
- * Reads and writes no file.  Returns SW_SUCCESS, SW_EUSAGE (model not finalised, threads < 0,
- * a plan made for another model),
+ * Reads and writes no file.  Returns SW_SUCCESS, SW_EUSAGE (model not finalised or written
+ * since (sw_model_frozen), threads < 0, a plan made for another model, a vector field with no
+ * grid and no plan),
  * SW_EINPUT (unknown integrator, or a run beyond the bounds of sw_run_steps for def's
  * duration, with a diagnostic) or SW_ENOMEM.  The world keeps a pointer to m, which must
  * outlive it; it never writes m. */

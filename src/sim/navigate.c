@@ -41,9 +41,10 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 		w->steer_field = NULL;
 	}
 	/* Fields come from the world definition's plan (sw_plan_fields, the application's
-	 * planning call, which may use a cache) or the model (vector fields read with it); the
-	 * others are built for this world (and owned by it) without a cache: creating a world
-	 * reads and writes no files. */
+	 * planning call, which may use a store) or the model (vector fields read with it); the
+	 * navigation fields left are computed for this world (and owned by it) without a store.
+	 * Creating a world reads and writes no files: a vector field that is in neither (a model
+	 * built in C) is refused rather than read from its file here. */
 	sw_plan_options uncached = sw_default_plan_options();
 	for (int f = 0; used && f < m->n_fields; f++) {
 		const sw_grid *g = m->fields[f].grid ? m->fields[f].grid : sw_plan_grid(w->plan, f);
@@ -51,6 +52,13 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 			w->field_grid[f] = g;
 			continue;
 		}
+		if (m->fields[f].kind == SW_FIELD_VECTOR)
+			return sw_diag_add(diag, SW_SEV_ERROR, m->file, m->fields[f].line, 0,
+					   "vector field '%s' is not loaded; expected a plan from "
+					   "sw_plan_fields in sw_world_def.plan (creating a world "
+					   "reads no file)",
+					   m->fields[f].name),
+			       SW_EUSAGE;
 		int st = sw_plan_build_field(m, f, &uncached, &w->field_owned[f], NULL, diag);
 		if (st != SW_SUCCESS)
 			return st;
