@@ -182,6 +182,27 @@ START_TEST(test_reset_names_checked)
 }
 END_TEST
 
+/* 3-D worlds keep their own heading vector and path: resets of the state are refused there. */
+START_TEST(test_reset_refused_in_3d)
+{
+	const char *doc =
+	    "<scenario name=\"s3\"><behaviours><automaton name=\"j\">"
+	    "<var name=\"c\" kind=\"clock\"/><mode name=\"m\"><transition to=\"m\" "
+	    "guard=\"c ge 1\"><reset var=\"c\">0</reset><reset var=\"x\">0</reset>"
+	    "</transition></mode></automaton></behaviours>\n<world dimensions=\"3\"/>\n"
+	    "<agent name=\"a\" x=\"0\" y=\"0\" behaviour=\"j\"/></scenario>\n";
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(doc, strlen(doc), "s3.xml", &m, &d), SW_EINPUT);
+	ck_assert_ptr_null(m);
+	char msg[2048];
+	diag_text(&d, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "s3.xml:3") && strstr(msg, "resets the agent's x, y, heading"),
+		      "got '%s'", msg);
+}
+END_TEST
+
 /* The exported network assigns the reset values (SpaceEx: x' == 0). */
 START_TEST(test_reset_exported)
 {
@@ -366,6 +387,7 @@ Suite *steersuite_emit_suite(void)
 	tcase_add_test(tc, test_reset_negative_speed_stops_the_run);
 	tcase_add_test(tc, test_reset_names_checked);
 	tcase_add_test(tc, test_reset_exported);
+	tcase_add_test(tc, test_reset_refused_in_3d);
 	tcase_add_test(tc, test_emitter_starts_again_where_it_stands);
 	tcase_add_test(tc, test_emitter_automaton_resets);
 	tcase_add_test(tc, test_emitter_budget_ends_its_sequence);

@@ -441,6 +441,7 @@ int sw_automaton_compile(const sw_automaton_def *def, sw_automaton **out, sw_dia
 						    "second reset of '%s' in one transition; expected "
 						    "one value per variable%s",
 						    rd->var, "");
+				a->resets_state |= st >= 0;
 				t->resets[t->n_resets].var = v;
 				t->resets[t->n_resets].state = st;
 				t->resets[t->n_resets++].expr =

@@ -89,6 +89,7 @@ struct sw_automaton {
 	int is_signal;
 	int uses_progress; /* 1 when an expression calls progress() */
 	int uses_oncoming; /* 1 when an expression calls oncoming() */
+	int resets_state;  /* 1 when a reset sets the agent's x, y, heading, turn_rate or speed */
 	int n_params, n_vars, n_modes, n_trans, n_labels, n_names;
 	sw_aparam *params;
 	sw_avar *vars;

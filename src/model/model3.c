@@ -100,6 +100,14 @@ int sw__check_model3(const sw_model *m, sw_diag *diag)
 			continue;
 		}
 		const sw_automaton *au = m->automata[a->behaviour];
+		if (au->resets_state) {
+			sw_diag_add(diag, SW_SEV_ERROR, m->file, a->line, 0,
+				    "agent '%s': its behaviour '%s' resets the agent's x, y, heading, "
+				    "turn_rate or speed, which is planar so far; expected resets of "
+				    "variables only in a 3-D scenario",
+				    a->name, au->name);
+			bad = 1;
+		}
 		if (au->uses_progress) {
 			sw_diag_add(diag, SW_SEV_ERROR, m->file, a->line, 0,
 				    "agent '%s': its behaviour '%s' calls progress(), which is planar; "

@@ -285,9 +285,7 @@ int sw__hybrid_alloc(struct sw_world *w)
 	/* the moves of agents whose jumps may reset their position (moved()) */
 	int resets_state = 0;
 	for (int u = 0; u < w->n; u++)
-		for (int k = 0; w->aut[u] && k < w->aut[u]->n_trans; k++)
-			for (int r = 0; r < w->aut[u]->trans[k].n_resets; r++)
-				resets_state |= w->aut[u]->trans[k].resets[r].state >= 0;
+		resets_state |= w->aut[u] && w->aut[u]->resets_state;
 	if (resets_state && !(w->jumped = calloc(2 * (size_t)w->n, sizeof *w->jumped)))
 		return SW_ENOMEM;
 	if (stride == 0)
