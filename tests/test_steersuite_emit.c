@@ -262,9 +262,9 @@ static int import_case(const char *body, double duration, sw_model **m, char **x
 	return st;
 }
 
-/* The emitted walker reaches its goal at t1 = 3.75 s, the next one stands at the emitter for a
- * frame (0.05 s) and walks from t = 3.8 s, reaches at 7.55 s; the third starts at 7.6 s and is
- * at x = 0.4 at t = 8: three emitted, 7.9 m walked, never done (the run lasts its 8 s). */
+/* The emitted walker reaches its goal at t1 = 3.75 s, the next one stands at the emitter for
+ * two frames (0.1 s) and walks from t = 3.85 s, reaches at 7.6 s; the third starts at 7.7 s and
+ * is at x = 0.3 at t = 8: three emitted, 7.8 m walked, never done (the run lasts its 8 s). */
 START_TEST(test_emitter_starts_again_where_it_stands)
 {
 	char body[4096];
@@ -282,15 +282,15 @@ START_TEST(test_emitter_starts_again_where_it_stands)
 	ck_assert_double_eq_tol(sw_world_time(w), 8.0, 1e-9);
 	ck_assert_int_eq(ev.n, 4);
 	const char *labels[] = {"reached0", "start", "reached0", "start"};
-	const double times[] = {3.75, 3.8, 7.55, 7.6};
+	const double times[] = {3.75, 3.85, 7.6, 7.7};
 	for (int k = 0; k < 4; k++) {
 		ck_assert_str_eq(ev.label[k], labels[k]);
 		ck_assert_double_eq_tol(ev.t[k], times[k], 1e-6);
 	}
 	sw_agent_state s;
 	sw_world_agent(w, 0, &s);
-	ck_assert_double_eq_tol(s.y[SW_STATE_X], 0.4, 1e-6);
-	ck_assert_double_eq_tol(sw_world_metrics(w, 0)->path_length, 3.75 + 3.75 + 0.4, 1e-6);
+	ck_assert_double_eq_tol(s.y[SW_STATE_X], 0.3, 1e-6);
+	ck_assert_double_eq_tol(sw_world_metrics(w, 0)->path_length, 3.75 + 3.75 + 0.3, 1e-6);
 	ck_assert_int_eq(sw_world_agents_done(w), 0);
 	char *json = summary_of(w);
 	ck_assert_msg(strstr(json, "\"emitted\": 3}") && strstr(json, "\"mode\": \"goal0\""), "%s",
@@ -317,7 +317,7 @@ START_TEST(test_emitter_automaton_resets)
 				      "label=\"reached0\">") &&
 			  strstr(xml, "<reset var=\"x\">0</reset>") &&
 			  strstr(xml, "<reset var=\"heading\">0</reset>") &&
-			  strstr(xml, "<transition to=\"goal0\" guard=\"c ge 0.05\" label=\"start\">") &&
+			  strstr(xml, "<transition to=\"goal0\" guard=\"c ge 0.1\" label=\"start\">") &&
 			  strstr(xml, "<reset var=\"speed\">1</reset>") &&
 			  !strstr(xml, "name=\"done\""),
 		      "%s", xml);
@@ -340,7 +340,7 @@ START_TEST(test_emitter_budget_ends_its_sequence)
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	events ev;
 	run_all(w, &ev);
-	/* reached0 3.75, timeout1 4.75 (emit), start 4.8 */
+	/* reached0 3.75, timeout1 4.75 (emit), start 4.85 */
 	ck_assert_int_ge(ev.n, 3);
 	ck_assert_str_eq(ev.label[1], "timeout1");
 	ck_assert_double_eq_tol(ev.t[1], 4.75, 1e-6);

@@ -755,8 +755,9 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	double h = use_fields(c, s, n_shapes, in, n_in);
 	for (int e = 0, first = 0; e < c->n_agents; first += c->agents[e++].n) {
 		const ss_agents *a = &c->agents[e];
-		/* an emitter's agents start where it was placed, and wait a frame (or a step) */
-		double wait = def->frame / def->step >= 1.0 ? def->frame : def->step;
+		/* an emitter's agents start where it was placed, and walk two frames (or steps)
+		 * after the last one finished, as in SteerSuite (steersuite_goals.c) */
+		double wait = 2.0 * (def->frame / def->step >= 1.0 ? def->frame : def->step);
 		ss_emission emit = {a->n > 0 ? in[first].x : 0.0, a->n > 0 ? in[first].z : 0.0,
 				    a->n > 0 ? in[first].heading : 0.0, a->speed, wait};
 		snprintf(aut, sizeof aut, "steersuite%d", e);

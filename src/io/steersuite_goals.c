@@ -463,14 +463,16 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, 
 
 /* Emitters.  SteerSuite's engine emits one agent from an <agentEmitter> when the case starts,
  * and whenever an emitted agent is disabled (its goals done) one more, with the emitter's
- * initial conditions, which starts walking at the next frame: one live agent per emitter, for
- * as long as the run lasts.  Here that stream is one swerve agent whose last goal, accomplished
- * or out of budget, jumps to mode `emit` with its continuous state reset to the emitter's
- * (position, heading; docs/automata-format.md, resets of the agent's state) and the counter
- * `emitted` (1 at the start) incremented; it stands there for one frame (c ge wait), then
- * starts goal0 at the emitter's speed.  The frame's wait also keeps a sequence whose goals are
- * all reached where the emitter stands from jumping for ever at one instant.  It has no `done`
- * mode: an emitter is never done, and the run lasts its duration. */
+ * initial conditions: the engine finds the agent disabled in the frame after the one it
+ * finished in, creates the new one at that frame's end, and the new one walks from the frame
+ * after (SimulationEngine::_simulateOneStep): one live agent per emitter, for as long as the
+ * run lasts.  Here that stream is one swerve agent whose last goal, accomplished or out of
+ * budget, jumps to mode `emit` with its continuous state reset to the emitter's (position,
+ * heading; docs/automata-format.md, resets of the agent's state) and the counter `emitted`
+ * (1 at the start) incremented; it stands there for those two frames (c ge wait), then starts
+ * goal0 at the emitter's speed.  The wait also keeps a sequence whose goals are all reached
+ * where the emitter stands from jumping for ever at one instant.  It has no `done` mode: an
+ * emitter is never done, and the run lasts its duration. */
 static void emit_mode(ss_writer *sw, const ss_agents *a, const ss_emission *e)
 {
 	char guard[64], num[32];

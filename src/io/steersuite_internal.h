@@ -124,7 +124,7 @@ int ss_bounds_read(sw__loader *ld, xmlNodePtr node, double b[4]);
 int ss_bool(sw__loader *ld, xmlNodePtr node, int *out);
 
 /** How an emitter starts its agents (the agent's drawn place and heading, the element's
- * speed) and how long the next one waits before it walks (one SteerBench frame, s). */
+ * speed) and how long the next one waits before it walks (two SteerBench frames, s). */
 typedef struct ss_emission {
 	double x, z, heading, speed, wait;
 } ss_emission;
