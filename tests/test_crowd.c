@@ -701,8 +701,10 @@ START_TEST(bad_trait_distributions_are_errors)
 }
 END_TEST
 
-/* 30 agents crossing a field of 60 discs, 12 walls and 2 moving discs, perceiving 2.5 m. */
-static sw_model *obstacle_field_ex(int index, int clearances)
+/* 30 agents crossing a field of 60 discs, 12 walls and 2 moving discs, perceiving 2.5 m; with
+ * `blind`, every fifth agent perceives only 0.05 m and walks into obstacles; with `per_obstacle`
+ * 0, the run keeps only each agent's smallest obstacle clearance (obstacle-clearances off). */
+static sw_model *obstacle_field_with(int index, int blind, int per_obstacle)
 {
 	sw_model *m = sw_model_alloc("field", NULL);
 	unsigned s = 7;
@@ -737,14 +739,14 @@ static sw_model *obstacle_field_ex(int index, int clearances)
 		sw_agent_def ad = sw_default_agent_def();
 		ad.position = sw_v2(0.0, -14.5 + i);
 		ad.radius = 0.2;
-		ad.perception = 2.5;
+		ad.perception = blind && i % 5 == 0 ? 0.05 : 2.5;
 		ad.target = "east";
 		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
 	}
 	sw_run_def r = sw_default_run_def();
 	r.duration = 40.0;
 	r.neighbor_grid = index;
-	r.obstacle_clearances = clearances;
+	r.obstacle_clearances = per_obstacle;
 	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	return m;
@@ -752,7 +754,12 @@ static sw_model *obstacle_field_ex(int index, int clearances)
 
 static sw_model *obstacle_field(int index)
 {
-	return obstacle_field_ex(index, 1);
+	return obstacle_field_with(index, 0, 1);
+}
+
+static sw_model *obstacle_field_ex(int index, int clearances)
+{
+	return obstacle_field_with(index, 0, clearances);
 }
 
 START_TEST(obstacle_index_gives_the_bits_of_the_loop_over_all_primitives)
@@ -771,6 +778,76 @@ START_TEST(obstacle_index_gives_the_bits_of_the_loop_over_all_primitives)
 	outcome_free(&y);
 	sw_model_free(a);
 	sw_model_free(b);
+}
+END_TEST
+
+/* With obstacle-clearances off, the obstacle metrics are measured through the primitive index
+ * (step.c measure_obstacles): the same smallest clearances, collisions, deepest overlaps and
+ * overlap times as measuring every obstacle, with agents that walk into obstacles (every fifth
+ * is nearly blind) and out again. */
+START_TEST(obstacle_metrics_through_the_index_are_those_of_every_obstacle)
+{
+	sw_model *a = obstacle_field_with(1, 1, 0), *b = obstacle_field_with(0, 1, 0);
+	outcome x = run(a, 2, 1), y = run(b, 1, 1);
+	assert_same(&x, &y, a->n_agents);
+	int collisions = 0;
+	for (int i = 0; i < a->n_agents; i++) {
+		ck_assert(x.mt[i].max_penetration == y.mt[i].max_penetration);
+		ck_assert(x.mt[i].overlap_time == y.mt[i].overlap_time);
+		collisions += x.mt[i].collisions;
+	}
+	ck_assert_int_ge(collisions, 5); /* the blind ones did walk into obstacles */
+	outcome_free(&x);
+	outcome_free(&y);
+	sw_model_free(a);
+	sw_model_free(b);
+}
+END_TEST
+
+/* An agent put far from every obstacle, near a disc, into it, far away, then into the disc again (its path grown by each move, as
+ * stepping would): two collision episodes with the disc.  The far position is beyond the index's
+ * reach of the disc, so the index alone would not see the first episode end; measure_obstacles
+ * measures every obstacle after a measure that found an overlap. */
+START_TEST(an_overlap_left_beyond_the_index_reach_ends)
+{
+	sw_model *m = sw_model_alloc("reenter", NULL);
+	char name[32];
+	for (int k = 0; k < 40; k++) {
+		sw_obstacle_def o = sw_default_obstacle_def();
+		snprintf(name, sizeof name, "o%d", k);
+		o.name = name;
+		o.center = sw_v2(3.0 * k, 5.0);
+		o.radius = 0.3;
+		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+	}
+	sw_agent_def ad = sw_default_agent_def();
+	ad.position = sw_v2(0.0, -10.0);
+	ad.radius = 0.2;
+	ad.perception = 1.0;
+	ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
+	sw_run_def r = sw_default_run_def();
+	r.obstacle_clearances = 0;
+	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	ck_assert(w->pg_on);
+	const sw_vec2 at[] = {{0.0, -10.0}, {0.0, 4.0}, {0.0, 5.1}, {1.5, 0.0}, {0.0, 5.1}, {1.5, 0.0}};
+	double *y = w->y + w->off[0];
+	sw_vec2 was = at[0];
+	for (int s = 0; s < 6; s++) {
+		y[SW_STATE_X] = at[s].x;
+		y[SW_STATE_Y] = at[s].y;
+		w->metrics[0].path_length += sw_v2_dist(was, at[s]);
+		was = at[s];
+		ck_assert_int_eq(sw__sense_range(w, 0, 1, 0.1), SW_SUCCESS);
+		if (s == 0) /* beyond the perception radius of everything: still the true minimum */
+			ck_assert_double_eq_tol(w->metrics[0].min_clearance, 14.5, 1e-12);
+	}
+	ck_assert_int_eq(w->metrics[0].collisions, 2);
+	ck_assert_double_eq_tol(w->metrics[0].overlap_time, 0.2, 1e-12);
+	sw_world_destroy(w);
+	sw_model_free(m);
 }
 END_TEST
 
@@ -1004,6 +1081,8 @@ Suite *crowd_suite(void)
 	tcase_add_test(tc, perception_buffers_grow_for_dense_crowds);
 	tcase_add_test(tc, walls_hide_agents_and_discs);
 	tcase_add_test(tc, obstacle_index_gives_the_bits_of_the_loop_over_all_primitives);
+	tcase_add_test(tc, obstacle_metrics_through_the_index_are_those_of_every_obstacle);
+	tcase_add_test(tc, an_overlap_left_beyond_the_index_reach_ends);
 	tcase_add_test(tc, nearest_clearance_through_the_index_is_the_global_one);
 	tcase_add_test(tc, skipped_obstacle_measurements_change_no_metric);
 	tcase_add_test(tc, personality_traits_are_drawn_per_agent_from_their_distributions);

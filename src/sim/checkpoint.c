@@ -277,6 +277,8 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	get(&b, w->overlap, no);
 	for (size_t k = 0; k < no; k++) /* skipping leaves results unchanged: measure afresh */
 		w->clear_until[k] = -INFINITY;
+	if (w->pg_touch)
+		memset(w->pg_touch, 1, n); /* and through the primitive index: every obstacle */
 	get(&b, w->agent_overlap, n);
 	get(&b, w->fast, 3 * n * sizeof *w->fast);
 	if (w->hist) {

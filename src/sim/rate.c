@@ -56,6 +56,14 @@ static double motion_speed(const sw_motion *mo)
 	}
 }
 
+double sw__obstacle_speed_max(const sw_model *m)
+{
+	double s = 0.0;
+	for (int j = 0; j < m->n_obstacles; j++)
+		s = fmax(s, motion_speed(&m->obstacles[j].motion));
+	return s;
+}
+
 /* Rate bound of a host call's value (a real function of the agent's position). */
 static double host_rate(const struct sw_world *w, int u, const sw_expr_ast *a, double v,
 			int *steady)
@@ -78,12 +86,7 @@ static double host_rate(const struct sw_world *w, int u, const sw_expr_ast *a, d
 		return INFINITY;
 	}
 	case SW_HF_INSIDE: return v;
-	case SW_HF_CLEARANCE: {
-		double s = 0.0;
-		for (int j = 0; j < m->n_obstacles; j++)
-			s = fmax(s, motion_speed(&m->obstacles[j].motion));
-		return v + s;
-	}
+	case SW_HF_CLEARANCE: return v + w->obs_speed_max;
 	default: return INFINITY;
 	}
 }

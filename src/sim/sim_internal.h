@@ -111,9 +111,15 @@ struct sw_world {
 	double pg_x0, pg_y0, pg_cell;
 	int *pg_start, *pg_items, *pg_moving;
 	int *pg_big, pg_n_big;  /* closed polygons that could hold an agent's whole query square */
-	unsigned *pg_stamp;     /* scratch (per thread): query stamp per primitive */
+	double obs_speed_max;   /* sw__obstacle_speed_max */
+	double *pg_pbox;        /* per primitive: its bounding box at rest (x0, y0, x1, y1) */
+	double *pg_obox;        /* per obstacle: its bounding box (x0, y0, x1, y1) at rest; NaN
+				   for a moving obstacle (sw__nearest_clearance's lower bounds) */
+	unsigned char *pg_touch; /* per agent: some obstacle overlapped it at the last measure (or
+				    unknown, after a restore): measure_obstacles checks them all */
+	uint64_t *pg_bits;      /* scratch (per thread): one bit per primitive, all clear between
+				   queries (sw__prim_grid_query) */
 	int *pg_found;          /* scratch (per thread): the query's primitives */
-	unsigned *pg_query, pg_query_main; /* stamp counter (per thread) */
 	double *grid_px, *grid_py; /* bucket order: positions */
 	double *grid_pz;        /* bucket order: heights (3-D worlds only, else NULL) */
 	double grid_qz;         /* height of the agent perceiving now (3-D, set by sw__perceive3
@@ -192,7 +198,7 @@ typedef struct sw_thread {
 	int cap;
 	double *work, *slots;
 	int *found, *occl, *pg_found;
-	unsigned *pg_stamp, pg_query;
+	uint64_t *pg_bits;
 	sw_relax_ws *relax;
 	gsl_root_fsolver *root;
 	sw_diag *diag;
@@ -301,6 +307,9 @@ int sw__prim_grid_query(const struct sw_world *w, int i, sw_vec2 p, const int **
 /* The clearance of agent i at p (radius r) from the nearest obstacle at time t (the guard
  * function clearance()): through the primitive index when it is on, else over every obstacle;
  * the same value either way. */
+/* rate.c: the largest speed of any obstacle's scripted motion (0 when none moves), the rate
+ * bound of clearance() beyond the agent's own speed; kept in the world (obs_speed_max). */
+double sw__obstacle_speed_max(const sw_model *m);
 double sw__nearest_clearance(const struct sw_world *w, int i, double t, sw_vec2 p, double r);
 
 /* perceive.c */

@@ -178,43 +178,69 @@ static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const s
  * (clear_until, a path length, with a relative margin of 1e-9 against rounding in the sums).
  * Results are those of measuring every obstacle at every step (tables of models/README.md
  * unchanged); receding and passed obstacles cost nothing, approached ones are measured. */
+static void measure_obstacle(struct sw_world *w, int i, int j, sw_vec2 p, int *overlapping)
+{
+	const sw_model *m = w->m;
+	size_t k = (size_t)i * m->n_obstacles + j;
+	sw_agent_metrics *mt = &w->metrics[i];
+	double path = mt->path_length;
+	if (path < w->clear_until[k])
+		return; /* cannot matter yet (above) */
+	double c = sw_model_obstacle_clearance(m, j, w->t, p, m->agents[i].radius);
+	if (c < w->min_clear[k])
+		w->min_clear[k] = c;
+	if (c < mt->min_clearance)
+		mt->min_clearance = c;
+	if (c < 0.0) {
+		*overlapping = 1;
+		if (!w->overlap[k])
+			mt->collisions++;
+		if (-c > mt->max_penetration)
+			mt->max_penetration = -c;
+	}
+	w->overlap[k] = c < 0.0;
+	if (w->sb)
+		sw__steerbench_obstacle(w, i, j, c);
+	/* >= 0 unless overlapping; without per-obstacle minima (run obstacle-clearances off) only
+	 * the agent's smallest clearance and overlaps need to stay exact */
+	double room =
+		c - fmax(m->run.obstacle_clearances ? w->min_clear[k] : mt->min_clearance, 0.0);
+	w->clear_until[k] = c >= 0.0 && m->obstacles[j].motion.kind == SW_MOTION_NONE
+				    ? path + room - 1e-9 * (1.0 + fabs(c) + path)
+				    : -INFINITY;
+}
+
+/* Through the primitive index (prim_grid.c), when only the agent's smallest clearance and the
+ * overlaps count (run obstacle-clearances off), the agent's smallest clearance is already within
+ * its perception radius, and no obstacle overlapped it at the last measure: an obstacle with no
+ * primitive within the agent's query reach (nor a wide closed polygon, pg_big) is farther than
+ * that radius, so it can neither lower the minimum nor overlap, and its flags are already clear.
+ * Only the candidates are measured; the results are those of the loop over every obstacle. */
 static void measure_obstacles(struct sw_world *w, int i, double dt)
 {
 	const sw_model *m = w->m;
 	const double *y = agent_y(w, i);
 	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
-	double r = m->agents[i].radius;
 	sw_agent_metrics *mt = &w->metrics[i];
-	double path = mt->path_length;
 	int overlapping = 0;
-	for (int j = 0; j < m->n_obstacles; j++) {
-		size_t k = (size_t)i * m->n_obstacles + j;
-		if (path < w->clear_until[k])
-			continue; /* cannot matter yet (above) */
-		double c = sw_model_obstacle_clearance(m, j, w->t, p, r);
-		if (c < w->min_clear[k])
-			w->min_clear[k] = c;
-		if (c < mt->min_clearance)
-			mt->min_clearance = c;
-		if (c < 0.0) {
-			overlapping = 1;
-			if (!w->overlap[k])
-				mt->collisions++;
-			if (-c > mt->max_penetration)
-				mt->max_penetration = -c;
+	if (w->pg_on && !m->run.obstacle_clearances && !w->pg_touch[i] &&
+	    mt->min_clearance <= m->agents[i].perception) {
+		const int *list;
+		int n = sw__prim_grid_query(w, i, p, &list), last = -1;
+		for (int s = 0; s < n; s++) {
+			int j = m->prims[list[s]].owner; /* ascending: an obstacle's primitives in a row */
+			if (j != last)
+				measure_obstacle(w, i, j, p, &overlapping);
+			last = j;
 		}
-		w->overlap[k] = c < 0.0;
-		if (w->sb)
-			sw__steerbench_obstacle(w, i, j, c);
-		/* >= 0 unless overlapping; without per-obstacle minima (run obstacle-clearances
-		 * off) only the agent's smallest clearance and overlaps need to stay exact */
-		double room = c - fmax(m->run.obstacle_clearances ? w->min_clear[k]
-								   : mt->min_clearance,
-				       0.0);
-		w->clear_until[k] = c >= 0.0 && m->obstacles[j].motion.kind == SW_MOTION_NONE
-					? path + room - 1e-9 * (1.0 + fabs(c) + path)
-					: -INFINITY;
+		for (int s = 0; s < w->pg_n_big; s++)
+			measure_obstacle(w, i, w->pg_big[s], p, &overlapping);
+	} else {
+		for (int j = 0; j < m->n_obstacles; j++)
+			measure_obstacle(w, i, j, p, &overlapping);
 	}
+	if (w->pg_on)
+		w->pg_touch[i] = (unsigned char)overlapping;
 	if (overlapping)
 		mt->overlap_time += dt;
 }
@@ -589,7 +615,7 @@ void sw__thread_free(sw_thread *th)
 	free(th->found);
 	free(th->occl);
 	free(th->pg_found);
-	free(th->pg_stamp);
+	free(th->pg_bits);
 	free(th->diag);
 	free(th->ev);
 	free(th->evy);
@@ -609,14 +635,14 @@ int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
 	th->found = calloc((size_t)w->n + SW_GRID_SLACK, sizeof *th->found);
 	th->occl = calloc((size_t)w->m->n_prims + 1, sizeof *th->occl);
 	th->pg_found = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_found);
-	th->pg_stamp = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_stamp);
+	th->pg_bits = calloc(((size_t)w->m->n_prims + 63) / 64 + 1, sizeof *th->pg_bits);
 	th->diag = malloc(sizeof *th->diag);
 	th->relax = sw_relax_ws_alloc();
 	th->root = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
 	if (w->dim3) /* 3-D percepts (space3.c) */
 		th->scratch3 = calloc((size_t)w->cap3, sizeof *th->scratch3);
 	if (!th->scratch || !th->work || !th->slots || !th->found || !th->occl || !th->pg_found ||
-	    !th->pg_stamp || !th->diag || !th->relax || !th->root || (w->dim3 && !th->scratch3)) {
+	    !th->pg_bits || !th->diag || !th->relax || !th->root || (w->dim3 && !th->scratch3)) {
 		sw__thread_free(th);
 		return SW_ENOMEM;
 	}
@@ -636,8 +662,7 @@ static struct sw_world *make_view(struct sw_world *w, int k)
 	v->grid_found = th->found;
 	v->occl = th->occl;
 	v->pg_found = th->pg_found;
-	v->pg_stamp = th->pg_stamp;
-	v->pg_query = &th->pg_query;
+	v->pg_bits = th->pg_bits;
 	v->relax = th->relax;
 	v->root = th->root;
 	v->scratch3 = th->scratch3;

@@ -388,6 +388,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
 			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
+	w->obs_speed_max = sw__obstacle_speed_max(m); /* rate.c */
 	w->fast_on = 1;
 	w->sense_group = SW_SENSE_GROUP;
 	int need_hist = 0;
