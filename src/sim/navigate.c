@@ -85,27 +85,73 @@ static double segment_gap(sw_vec2 a, sw_vec2 b, sw_vec2 c, sw_vec2 d)
 	return fmin(g, fmin(sw_segment_distance(c, d, a), sw_segment_distance(c, d, b)));
 }
 
-/* 1 when a disc of radius r moved from p to q touches no static obstacle primitive.  Primitives
- * whose bounding box is farther than r from the segment's are skipped first (imported cases
- * have hundreds of wall edges, and every perceiving agent asks every step). */
-static int clear_sight(const sw_model *m, sw_vec2 p, sw_vec2 q, double r)
+/* 1 when static primitive k comes within r of the segment p-q, whose box grown by r is
+ * [x0, x1] x [y0, y1]; primitives whose bounding box misses that box are rejected first. */
+static int blocks_sight(const sw_model *m, int k, sw_vec2 p, sw_vec2 q, double r,
+			const double box[4])
 {
-	double x0 = (p.x < q.x ? p.x : q.x) - r, x1 = (p.x < q.x ? q.x : p.x) + r;
-	double y0 = (p.y < q.y ? p.y : q.y) - r, y1 = (p.y < q.y ? q.y : p.y) + r;
-	for (int k = 0; k < m->n_prims; k++) {
-		const sw_prim *pr = &m->prims[k];
-		double e = pr->is_segment ? 0.0 : pr->radius;
-		sw_vec2 a = pr->a, b = pr->is_segment ? pr->b : pr->a;
-		if ((a.x + e < x0 && b.x + e < x0) || (a.x - e > x1 && b.x - e > x1) ||
-		    (a.y + e < y0 && b.y + e < y0) || (a.y - e > y1 && b.y - e > y1))
-			continue;
-		if (m->obstacles[pr->owner].motion.kind != SW_MOTION_NONE)
-			continue;
-		double gap = pr->is_segment ? segment_gap(p, q, pr->a, pr->b)
-					    : sw_segment_distance(p, q, pr->a) - pr->radius;
-		if (gap < r)
-			return 0;
+	const sw_prim *pr = &m->prims[k];
+	double e = pr->is_segment ? 0.0 : pr->radius;
+	sw_vec2 a = pr->a, b = pr->is_segment ? pr->b : pr->a;
+	if ((a.x + e < box[0] && b.x + e < box[0]) || (a.x - e > box[2] && b.x - e > box[2]) ||
+	    (a.y + e < box[1] && b.y + e < box[1]) || (a.y - e > box[3] && b.y - e > box[3]))
+		return 0;
+	if (m->obstacles[pr->owner].motion.kind != SW_MOTION_NONE)
+		return 0;
+	double gap = pr->is_segment ? segment_gap(p, q, pr->a, pr->b)
+				    : sw_segment_distance(p, q, pr->a) - pr->radius;
+	return gap < r;
+}
+
+/* Through the primitive index (prim_grid.c), when the world has one: the cells within r of the
+ * segment, visited from p towards q (samples every half cell along the segment, each with the
+ * cells its square of half-side r + a quarter cell meets: together they cover every point within
+ * r of the segment), so a line blocked near the agent is decided after a few cells.  A primitive
+ * within r of the segment lies in a visited cell (the cell holding its point nearest the
+ * segment), so the answer is the loop's over every primitive; only the work differs. */
+static int clear_sight_indexed(const struct sw_world *w, sw_vec2 p, sw_vec2 q, double r,
+			       const double box[4])
+{
+	const sw_model *m = w->m;
+	double cs = w->pg_cell, len = sw_v2_dist(p, q), half = r + 0.25 * cs;
+	int n = (int)ceil(len / (0.5 * cs)) + 1;
+	size_t seen[32]; /* the cells visited last: a march revisits only recent cells */
+	int n_seen = 0, head = 0;
+	for (int s = 0; s < n; s++) {
+		double t = n > 1 ? (double)s / (n - 1) : 0.0;
+		sw_vec2 c = sw_v2(p.x + t * (q.x - p.x), p.y + t * (q.y - p.y));
+		long x0 = (long)floor((c.x - half - w->pg_x0) / cs), x1 = (long)floor((c.x + half - w->pg_x0) / cs);
+		long y0 = (long)floor((c.y - half - w->pg_y0) / cs), y1 = (long)floor((c.y + half - w->pg_y0) / cs);
+		x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
+		x1 = x1 > w->pg_nx - 1 ? w->pg_nx - 1 : x1, y1 = y1 > w->pg_ny - 1 ? w->pg_ny - 1 : y1;
+		for (long iy = y0; iy <= y1; iy++)
+			for (long ix = x0; ix <= x1; ix++) {
+				size_t cell = (size_t)iy * (size_t)w->pg_nx + (size_t)ix;
+				int again = 0;
+				for (int k = 0; k < n_seen && !again; k++)
+					again = seen[k] == cell;
+				if (again)
+					continue;
+				seen[head] = cell;
+				head = (head + 1) % 32;
+				n_seen += n_seen < 32;
+				for (int e = w->pg_start[cell]; e < w->pg_start[cell + 1]; e++)
+					if (blocks_sight(m, w->pg_items[e], p, q, r, box))
+						return 0;
+			}
 	}
+	return 1;
+}
+
+int sw__clear_sight(const struct sw_world *w, const sw_model *m, sw_vec2 p, sw_vec2 q, double r)
+{
+	const double box[4] = {(p.x < q.x ? p.x : q.x) - r, (p.y < q.y ? p.y : q.y) - r,
+			       (p.x < q.x ? q.x : p.x) + r, (p.y < q.y ? q.y : p.y) + r};
+	if (w && w->pg_on)
+		return clear_sight_indexed(w, p, q, r, box);
+	for (int k = 0; k < m->n_prims; k++)
+		if (blocks_sight(m, k, p, q, r, box))
+			return 0;
 	return 1;
 }
 
@@ -136,6 +182,7 @@ static int nearest_route_node(const sw_grid *g, sw_vec2 p, double r, sw_vec2 *ou
  * to an obstacle still moves along the route).  The route keeps the field's clearance, so the
  * chord to that point does too: the law is never handed a point behind a corner. */
 typedef struct sight {
+	const struct sw_world *w;
 	const sw_model *m;
 	sw_vec2 p;
 	double r;
@@ -144,13 +191,13 @@ typedef struct sight {
 static int in_sight(sw_vec2 q, void *ctx)
 {
 	const sight *s = ctx;
-	return clear_sight(s->m, s->p, q, s->r);
+	return sw__clear_sight(s->w, s->m, s->p, q, s->r);
 }
 
-static int visible_lookahead(const sw_grid *g, const sw_model *m, sw_vec2 p, double dist, double r,
-			     sw_vec2 *out)
+static int visible_lookahead(const sw_grid *g, const struct sw_world *w, sw_vec2 p, double dist,
+			     double r, sw_vec2 *out)
 {
-	sight s = {m, p, r};
+	sight s = {w, w->m, p, r};
 	if (sw_grid_lookahead_while(g, p, dist, in_sight, &s, out))
 		return 1;
 	return nearest_route_node(g, p, r, out);
@@ -178,10 +225,10 @@ int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *ta
 	int nav = m->fields[f].kind == SW_FIELD_NAV, avoid = nav && def->avoid_corners;
 	/* With corners="avoid" the sight line keeps the field's clearance, as the route does. */
 	double r = avoid ? fmax(m->fields[f].clearance, m->agents[i].radius) : m->agents[i].radius;
-	if (nav && target && clear_sight(m, p, *target, r))
+	if (nav && target && sw__clear_sight(w, m, p, *target, r))
 		return 0;
 	if (avoid) {
-		if (!visible_lookahead(w->field_grid[f], m, p, def->lookahead, r, goal))
+		if (!visible_lookahead(w->field_grid[f], w, p, def->lookahead, r, goal))
 			return 0;
 		/* The point goes out along the chord to the target's distance: the direction is
 		 * the route's, and arrival caps (arrive, t-arrive) and distance terms read the

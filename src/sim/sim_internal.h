@@ -307,6 +307,10 @@ int sw__prim_grid_query(const struct sw_world *w, int i, sw_vec2 p, const int **
 /* The clearance of agent i at p (radius r) from the nearest obstacle at time t (the guard
  * function clearance()): through the primitive index when it is on, else over every obstacle;
  * the same value either way. */
+/* navigate.c: 1 when a disc of radius r moved from p to q touches no static obstacle primitive
+ * of m; through w's primitive index when it has one (w NULL: the loop over every primitive, the
+ * same answer). */
+int sw__clear_sight(const struct sw_world *w, const sw_model *m, sw_vec2 p, sw_vec2 q, double r);
 /* rate.c: the largest speed of any obstacle's scripted motion (0 when none moves), the rate
  * bound of clearance() beyond the agent's own speed; kept in the world (obs_speed_max). */
 double sw__obstacle_speed_max(const sw_model *m);
