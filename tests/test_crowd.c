@@ -859,7 +859,7 @@ START_TEST(sight_through_the_index_is_the_loop_over_every_primitive)
 {
 	sw_model *m = obstacle_field(1);
 	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert(w->pg_on);
 	unsigned s = 11;
 	int clear = 0, blocked = 0;

@@ -377,6 +377,62 @@ START_TEST(test_emitter_and_empty_case_refusals)
 }
 END_TEST
 
+/* --- pedestrian detours ------------------------------------------------------------------- */
+
+/* A walker (radius 0.5) with its goal 10 m ahead and a 0.98 m square squarely in the way, 1 m
+ * ahead: the time-to-collision law's push off the square and the goal's pull balance, and it
+ * stands against the square (without the detours, for its whole 60 s budget: seen).  Without
+ * navigation fields (--no-fields) the walk stalls at 4.15 s, the detour to the right takes it
+ * round and it arrives at 12.17 s; with a field it walks round the square from the start. */
+static const char *const SQUARE_IN_THE_WAY =
+    "<obstacle><xmin>1.51</xmin><xmax>2.49</xmax><ymin>0</ymin><ymax>1</ymax><zmin>-0.49</zmin>"
+    "<zmax>0.49</zmax></obstacle>\n"
+    "<agent><name>a</name><initialConditions><radius>0.5</radius>"
+    "<position><x>0</x><y>0</y><z>0</z></position><direction><x>1</x><y>0</y><z>0</z></direction>"
+    "<speed>0</speed></initialConditions><goalSequence><seekStaticTarget>"
+    "<targetLocation><x>10</x><y>0</y><z>0</z></targetLocation><desiredSpeed>1.3</desiredSpeed>"
+    "<timeDuration>60</timeDuration></seekStaticTarget></goalSequence></agent>\n";
+
+START_TEST(test_pedestrian_detours_round_an_obstacle_in_its_way)
+{
+	for (int fields = 0; fields < 2; fields++) {
+		size_t n = strlen(HEAD) + strlen(SQUARE_IN_THE_WAY) + 32;
+		char *buf = malloc(n);
+		ck_assert_ptr_nonnull(buf);
+		snprintf(buf, n, "%s%s</SteerBenchTestCase>\n", HEAD, SQUARE_IN_THE_WAY);
+		sw_steersuite_def def = sw_default_steersuite_def();
+		def.fields = fields;
+		sw_model *m = NULL;
+		sw_diag d;
+		sw_diag_init(&d);
+		ck_assert_int_eq(sw_steersuite_import_memory(buf, strlen(buf), "case.xml", &def, NULL,
+							     NULL, &m, &d),
+				 SW_SUCCESS);
+		free(buf);
+		ck_assert_int_eq(m->n_fields, fields);
+		sw_world *w = NULL;
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+		events ev;
+		run_all(w, &ev);
+		ck_assert_int_eq(sw_world_agents_done(w), 1);
+		ck_assert_str_eq(ev.label[ev.n - 1], "reached0");
+		if (fields) {
+			ck_assert_int_eq(ev.n, 1);
+			ck_assert_double_lt(ev.t[0], 9.0);
+		} else {
+			ck_assert_int_eq(ev.n, 3);
+			ck_assert_str_eq(ev.label[0], "stalled0");
+			ck_assert_double_eq_tol(ev.t[0], 4.15, 1e-6);
+			ck_assert_str_eq(ev.label[1], "unstall0");
+			ck_assert_double_eq_tol(ev.t[1], 6.15, 1e-6);
+			ck_assert_double_eq_tol(ev.t[2], 12.171, 1e-3);
+		}
+		sw_world_destroy(w);
+		sw_model_free(m);
+	}
+}
+END_TEST
+
 Suite *steersuite_emit_suite(void)
 {
 	Suite *s = suite_create("steersuite_emit");
@@ -392,6 +448,7 @@ Suite *steersuite_emit_suite(void)
 	tcase_add_test(tc, test_emitter_automaton_resets);
 	tcase_add_test(tc, test_emitter_budget_ends_its_sequence);
 	tcase_add_test(tc, test_emitter_and_empty_case_refusals);
+	tcase_add_test(tc, test_pedestrian_detours_round_an_obstacle_in_its_way);
 	suite_add_tcase(s, tc);
 	return s;
 }

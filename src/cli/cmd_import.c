@@ -26,6 +26,8 @@ static void import_usage(FILE *f)
 	      "                       the pedestrian goals needs it)\n"
 	      "      --frame F        SteerBench frame, s (default 0.05, SteerSuite's 20 frames\n"
 	      "                       per second; one step when not a whole number of steps)\n"
+	      "      --no-fields      no navigation fields (default: one per place the goals\n"
+	      "                       lead to, within a node budget; docs/steersuite.md)\n"
 	      "  -q, -v, -V, -h       quiet, verbose, version, this text\n",
 	      f);
 }
@@ -57,6 +59,7 @@ int cmd_import(int argc, char **argv)
 					     {"duration", required_argument, NULL, 'd'},
 					     {"step", required_argument, NULL, 'S'},
 					     {"frame", required_argument, NULL, 'F'},
+					     {"no-fields", no_argument, NULL, 'N'},
 					     CLI_LONG};
 	const char *out = NULL;
 	sw_steersuite_def def = sw_default_steersuite_def();
@@ -90,6 +93,9 @@ int cmd_import(int argc, char **argv)
 		case 'F':
 			if (cli_number("import-steersuite", "--frame", optarg, 1e-9, &def.frame))
 				return EXIT_BAD_INPUT;
+			break;
+		case 'N':
+			def.fields = 0;
 			break;
 		default: {
 			int code = cli_option(c, argv, opts, import_usage);

@@ -752,7 +752,7 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	ss_end(sw);
 	ss_start(sw, "behaviours", 0);
 	char aut[32];
-	double h = use_fields(c, s, n_shapes, in, n_in);
+	double h = def->fields ? use_fields(c, s, n_shapes, in, n_in) : 0.0;
 	for (int e = 0, first = 0; e < c->n_agents; first += c->agents[e++].n) {
 		const ss_agents *a = &c->agents[e];
 		/* an emitter's agents start where it was placed, and walk two frames (or steps)

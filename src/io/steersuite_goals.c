@@ -328,11 +328,23 @@ static void reset_num(ss_writer *sw, const char *var, double v, int line)
 	ss_end(sw);
 }
 
+static void transition_to(ss_writer *sw, const char *to, const char *guard, const char *label,
+			  int k, int line, int ends, const ss_emission *emit,
+			  const char *const *also);
+
 /* A transition labelled label<k>; one that ends the goal (`ends`) and starts another restarts
  * the budget clock c; one to an emitter's `emit` also starts the next agent where the emitter
  * stands (emit). */
 static void transition(ss_writer *sw, const char *to, const char *guard, const char *label,
 		       int k, int line, int ends, const ss_emission *emit)
+{
+	transition_to(sw, to, guard, label, k, line, ends, emit, NULL);
+}
+
+/* transition(), with a reset var := value (`also`: {var, value}, or NULL) after the others. */
+static void transition_to(ss_writer *sw, const char *to, const char *guard, const char *label,
+			  int k, int line, int ends, const ss_emission *emit,
+			  const char *const *also)
 {
 	char lab[32];
 	snprintf(lab, sizeof lab, "%s%d", label, k);
@@ -340,8 +352,11 @@ static void transition(ss_writer *sw, const char *to, const char *guard, const c
 	ss_attr(sw, "to", to);
 	ss_attr(sw, "guard", guard);
 	ss_attr(sw, "label", lab);
-	if (ends && (strncmp(to, "goal", 4) == 0 || strcmp(to, "emit") == 0))
+	if (ends && (strncmp(to, "goal", 4) == 0 || strcmp(to, "emit") == 0)) {
 		reset_num(sw, "c", 0.0, line);
+		if (ends > 1)
+			reset_num(sw, "stalls", 0.0, line);
+	}
 	if (emit && strcmp(to, "emit") == 0) {
 		reset_num(sw, "x", emit->x, line);
 		reset_num(sw, "y", emit->z, line);
@@ -350,6 +365,12 @@ static void transition(ss_writer *sw, const char *to, const char *guard, const c
 		ss_start(sw, "reset", line);
 		ss_attr(sw, "var", "emitted");
 		ss_text(sw, "emitted + 1");
+		ss_end(sw);
+	}
+	for (; also && also[0]; also += 2) {
+		ss_start(sw, "reset", line);
+		ss_attr(sw, "var", also[0]);
+		ss_text(sw, also[1]);
 		ss_end(sw);
 	}
 	ss_end(sw);
@@ -404,10 +425,17 @@ double ss_perception(const ss_agents *a)
 	return sw_default_ttc_params().range;
 }
 
+/* The modes of a pedestrian goal: walking, passing others on the right, and the two detours
+ * around an obstacle that stalls the walk (right and left, taken in turn). */
+enum { WALK, PASS, DETOUR_RIGHT, DETOUR_LEFT, N_ROLES };
+static const char *const role_suffix[N_ROLES] = {"", "_pass", "_detour_right", "_detour_left"};
+static const char *const role_bias[N_ROLES] = {NULL, "-30deg", "-60deg", "60deg"};
+
 /* The time-to-collision law of a pedestrian goal: automata/pedestrian.xml's, with the goal's
  * desired speed (and no slowing down when chasing an agent: capped at distance / 1 s it could
- * not catch one that walks away); `pass` turns the goal direction 30 degrees to the right. */
-static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int pass)
+ * not catch one that walks away); the role's bias turns the goal direction (PASS: 30 degrees to
+ * the right; the detours 60 degrees either way). */
+static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int role)
 {
 	char target[16];
 	snprintf(target, sizeof target, "g%d", k);
@@ -417,46 +445,72 @@ static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int pass)
 	if (g->kind != SS_SEEK_DYNAMIC) /* a chaser does not slow down for a moving target */
 		ss_attr(sw, "t-arrive", "1");
 	ss_attr(sw, "field", "auto");
-	if (pass)
-		ss_attr(sw, "bias", "-30deg");
+	if (role_bias[role])
+		ss_attr(sw, "bias", role_bias[role]);
 	ss_end(sw);
 }
 
-/* Mode `mode` of goal k: its law, the end of the goal (accomplished: `reached`, budget spent:
- * `after_timeout`) and, for a pedestrian, the switch between walking and passing on the right
- * (automata/pedestrian.xml's guards; `other` is the twin mode). */
-static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *mode, const char *other,
-		      int pass, int initial, const char *reached, const char *next,
-		      const char *after_timeout, int plan, const ss_emission *emit)
+/* Mode `role` of goal k (role_suffix; `walk` is the WALK mode's name): its law, the end of the
+ * goal (accomplished: `reached`, budget spent: `after_timeout`; both restart the detour counter
+ * `stalls` of a pedestrian automaton) and, for a pedestrian:
+ *   WALK -> PASS (crowded<k>) and PASS -> WALK (clear<k>): automata/pedestrian.xml's guards;
+ *   WALK -> a detour (stalled<k>) as automata/navigate.xml stalls: after 3 s in the mode the
+ *     goal came less than min(0.3 m, half the distance left) nearer in the last 3 s (an agent
+ *     pressed against an obstacle squarely in its way, where the law's avoidance and the goal
+ *     balance); right and left in turn (bool `left`), each detour `stalls` x 2 s long, at most
+ *     16 s (unstall<k>), so an agent in a pocket of obstacles searches farther each time. */
+static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, int role,
+		      int initial, const char *reached, const char *next, const char *after_timeout,
+		      int plan, const ss_emission *emit, int stalls)
 {
-	char guard[192], num[32];
+	char guard[192], num[32], mode[48];
+	snprintf(mode, sizeof mode, "%s%s", walk, role_suffix[role]);
 	ss_start(sw, "mode", g->line);
 	ss_attr(sw, "name", mode);
 	if (initial)
 		ss_attr(sw, "initial", "true");
 	if (pedestrian(g))
-		ttc_law(sw, g, k, pass);
+		ttc_law(sw, g, k, role);
 	else if (g->kind != SS_IDLE)
 		law(sw, g, k, plan);
+	int ends = stalls ? 2 : 1;
 	if (reached[0])
-		transition(sw, next, reached, "reached", k, g->line, 1, emit);
+		transition(sw, next, reached, "reached", k, g->line, ends, emit);
 	snprintf(guard, sizeof guard, "c ge %s", sw_fmt_num(num, sizeof num, g->duration));
-	transition(sw, after_timeout, guard, "timeout", k, g->line, 1, emit);
+	transition(sw, after_timeout, guard, "timeout", k, g->line, ends, emit);
 	if (pedestrian(g)) {
 		/* the goal's distance: to its target, or to its box */
-		char gd[16];
+		char gd[16], to[48];
 		snprintf(gd, sizeof gd, g->kind == SS_SEEK_BOX ? "r%d" : "g%d", k);
-		if (!pass)
+		if (role == WALK) {
 			snprintf(guard, sizeof guard,
 				 "time_in_mode ge 0.5 and dist(%s) gt 1.5 and clearance() ge 0.5 and "
 				 "(oncoming(%s, 5) ge 1 or neighbors(1) ge 3)",
 				 gd, gd);
-		else
+			snprintf(to, sizeof to, "%s%s", walk, role_suffix[PASS]);
+			transition(sw, to, guard, "crowded", k, g->line, 0, NULL);
+			for (int side = DETOUR_RIGHT; side <= DETOUR_LEFT; side++) {
+				static const char *const turn[][5] = {
+				    {"left", "true", "stalls", "stalls + 1", NULL},
+				    {"left", "false", "stalls", "stalls + 1", NULL}};
+				snprintf(guard, sizeof guard,
+					 "time_in_mode ge 3 and progress(%s, 3) lt min(0.3, 0.5 * "
+					 "dist(%s)) and %sleft",
+					 gd, gd, side == DETOUR_RIGHT ? "not " : "");
+				snprintf(to, sizeof to, "%s%s", walk, role_suffix[side]);
+				transition_to(sw, to, guard, "stalled", k, g->line, 0, NULL,
+					      turn[side - DETOUR_RIGHT]);
+			}
+		} else if (role == PASS) {
 			snprintf(guard, sizeof guard,
 				 "time_in_mode ge 3 and (neighbors(1.5) eq 0 or progress(%s, 2) lt 0.5 "
 				 "or dist(%s) lt 1) or clearance() lt 0.2",
 				 gd, gd);
-		transition(sw, other, guard, pass ? "clear" : "crowded", k, g->line, 0, NULL);
+			transition(sw, walk, guard, "clear", k, g->line, 0, NULL);
+		} else {
+			transition(sw, walk, "time_in_mode ge min(2 * stalls, 16)", "unstall", k,
+				   g->line, 0, NULL);
+		}
 	}
 	ss_end(sw);
 }
@@ -510,6 +564,21 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 	ss_attr(sw, "name", "c");
 	ss_attr(sw, "kind", "clock");
 	ss_end(sw);
+	int stalls = 0; /* the detours' counter and side, when some goal walks as a pedestrian */
+	for (int k = 0; k < a->n_goals; k++)
+		stalls |= pedestrian(&a->goals[k]);
+	if (stalls) {
+		ss_start(sw, "var", a->line);
+		ss_attr(sw, "name", "stalls");
+		ss_attr(sw, "kind", "int");
+		ss_attr(sw, "init", "0");
+		ss_end(sw);
+		ss_start(sw, "var", a->line);
+		ss_attr(sw, "name", "left");
+		ss_attr(sw, "kind", "bool");
+		ss_attr(sw, "init", "false");
+		ss_end(sw);
+	}
 	if (emit) { /* agents emitted so far, this one included */
 		ss_start(sw, "var", a->line);
 		ss_attr(sw, "name", "emitted");
@@ -523,9 +592,8 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 		if (standing && standing[k])
 			fixed.kind = SS_SEEK_STATIC;
 		const ss_goal *g = &fixed;
-		char mode[32], twin[32], next[32], reached[96], num[32];
+		char mode[32], next[32], reached[96], num[32];
 		snprintf(mode, sizeof mode, "goal%d", k);
-		snprintf(twin, sizeof twin, "goal%d_pass", k);
 		if (k + 1 < a->n_goals)
 			snprintf(next, sizeof next, "goal%d", k + 1);
 		else
@@ -543,10 +611,9 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 		 * unaccomplished; for the others (flee, flow, idle) it is how they end. */
 		const char *after_timeout =
 		    reached[0] && k + 1 == a->n_goals && !emit ? "expired" : next;
-		goal_mode(sw, g, k, mode, twin, 0, k == 0, reached, next, after_timeout, plan, emit);
-		if (pedestrian(g))
-			goal_mode(sw, g, k, twin, mode, 1, 0, reached, next, after_timeout, plan,
-				  emit);
+		for (int role = WALK; role < (pedestrian(g) ? N_ROLES : PASS); role++)
+			goal_mode(sw, g, k, mode, role, k == 0 && role == WALK, reached, next,
+				  after_timeout, plan, emit, stalls);
 	}
 	if (emit) {
 		emit_mode(sw, a, emit);
