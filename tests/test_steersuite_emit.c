@@ -416,6 +416,9 @@ START_TEST(test_pedestrian_detours_round_an_obstacle_in_its_way)
 		run_all(w, &ev);
 		ck_assert_int_eq(sw_world_agents_done(w), 1);
 		ck_assert_str_eq(ev.label[ev.n - 1], "reached0");
+		char *json = summary_of(w); /* the final mode, done, has no law */
+		ck_assert_msg(strstr(json, "\"law\": null, \"target\"") != NULL, "%s", json);
+		free(json);
 		if (fields) {
 			ck_assert_int_eq(ev.n, 1);
 			ck_assert_double_lt(ev.t[0], 9.0);

@@ -133,6 +133,9 @@ SW_API const char *sw_automaton_file(const sw_automaton *a);
 SW_API int sw_automaton_is_signal(const sw_automaton *a);
 SW_API int sw_automaton_n_modes(const sw_automaton *a);
 SW_API const char *sw_automaton_mode_name(const sw_automaton *a, int mode);
+/** The steering law of a mode, or NULL for a mode without one (the agent stands still) or out
+ * of range; owned by the automaton. */
+SW_API const sw_steer_def *sw_automaton_mode_steer(const sw_automaton *a, int mode);
 /** Number of variables, and the name of variable k (declaration order; NULL out of range). */
 SW_API int sw_automaton_n_vars(const sw_automaton *a);
 SW_API const char *sw_automaton_var_name(const sw_automaton *a, int k);

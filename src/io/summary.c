@@ -64,8 +64,16 @@ int sw_summary_write_json(FILE *f, const sw_world *w, const char *error)
 		fputs(i ? ",\n    {" : "\n    {", f);
 		fputs("\"name\": ", f);
 		sw__json_str(f, a->name);
+		/* the law the agent ran last: its final mode's for a behaviour agent (null when
+		 * that mode has none, e.g. an arrival) */
+		const sw_steer_def *law = &a->steer;
+		if (a->behaviour >= 0)
+			law = sw_automaton_mode_steer(m->automata[a->behaviour], st.mode);
 		fputs(", \"law\": ", f);
-		sw__json_str(f, sw_law_name(a->steer.law));
+		if (law)
+			sw__json_str(f, sw_law_name(law->law));
+		else
+			fputs("null", f);
 		fputs(", \"target\": ", f);
 		if (st.target >= 0)
 			sw__json_str(f, m->targets[st.target].name);

@@ -512,6 +512,11 @@ const char *sw_automaton_mode_name(const sw_automaton *a, int mode)
 	return mode >= 0 && mode < a->n_modes ? a->modes[mode].name : "";
 }
 
+const sw_steer_def *sw_automaton_mode_steer(const sw_automaton *a, int mode)
+{
+	return mode >= 0 && mode < a->n_modes && a->modes[mode].moves ? &a->modes[mode].steer : NULL;
+}
+
 void sw_automaton_transition(const sw_automaton *a, int k, int *from, int *to,
 			     const char **label, char *guard, size_t guard_size)
 {
