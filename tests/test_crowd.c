@@ -804,8 +804,8 @@ START_TEST(obstacle_metrics_through_the_index_are_those_of_every_obstacle)
 }
 END_TEST
 
-/* An agent put far from every obstacle, near a disc, into it, far away, then into the disc again (its path grown by each move, as
- * stepping would): two collision episodes with the disc.  The far position is beyond the index's
+/* An agent put far from every obstacle, near a disc, into it, far away, then into the disc again
+ * (its path grown by each move, as stepping would): two collision episodes with the disc.  The far position is beyond the index's
  * reach of the disc, so the index alone would not see the first episode end; measure_obstacles
  * measures every obstacle after a measure that found an overlap. */
 START_TEST(an_overlap_left_beyond_the_index_reach_ends)
