@@ -117,7 +117,7 @@ static sw_model *circle_model(int n, double *rmax)
 
 /* Mean number of agents each agent perceives at the start (every agent for n <= 10^4, else a
  * sample of 10^4). */
-static double mean_neighbours(const sw_world *w, int n)
+static double mean_neighbours(sw_world *w, int n)
 {
 	static sw_percept buf[4096];
 	sw_situation s;

@@ -104,11 +104,12 @@ SW_API int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_r
  * open (unstable) circles.  Curves are polylines of class "f-tar", "f-obs" and "phidot"; fixed
  * points circles of class "fixed-stable" / "fixed-unstable"; the plot area a rect of class
  * "frame".  Returns SW_SUCCESS, SW_EUSAGE (agent out of range or not running GLM in its current
- * mode, with a diagnostic) or SW_EIO. */
-SW_API int sw_plot_heading_svg(const sw_world *w, int agent, const char *path, sw_diag *diag);
+ * mode, with a diagnostic) or SW_EIO.  Perceives through sw_world_perceive(), so it uses the
+ * world's scratch (not thread-safe on one world; the world's state is unchanged). */
+SW_API int sw_plot_heading_svg(sw_world *w, int agent, const char *path, sw_diag *diag);
 
 /** sw_plot_heading_svg() in format fmt. */
-SW_API int sw_plot_heading(const sw_world *w, int agent, sw_image_format fmt, const char *path,
+SW_API int sw_plot_heading(sw_world *w, int agent, sw_image_format fmt, const char *path,
 			   sw_diag *diag);
 
 /** Writes time series of agent `agent` from trace tr (recorded from world w) to path in format

@@ -177,17 +177,21 @@ SW_API double sw_world_min_clearance(const sw_world *w, int i, int j);
 /** The situation agent i perceives at the world's current time and state, into *s, with
  * percepts written to buf (capacity cap; *s->obs points into it).  Returns the number of
  * percepts available (may exceed cap: then only cap are stored), or -1 when out of memory.
- * Like sw_world_glm_terms(), it uses (and may grow) the world's scratch buffer: do not call it
- * from several threads at once on one world. */
-SW_API int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap);
+ * The world is not const: the query writes (and may grow) the world's perception scratch and
+ * neighbour-grid scratch, like sw_world_glm_terms() and sw_world_perceive3(), so these three
+ * must not run on one world from several threads at once, nor during sw_world_step.  The
+ * world's state, time and outputs are not changed. */
+SW_API int sw_world_perceive(sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap);
 
 /** Agent i's personality, with the traits drawn for this world when the scenario gives
  * distributions (uniform(lo, hi), normal(mean, sd)). */
 SW_API const sw_personality *sw_world_personality(const sw_world *w, int i);
 
 /** GLM evaluation of agent i at the current state (for outputs and analysis); returns SW_EUSAGE
- * when the agent does not run GLM, and in a 3-D world (whose law is sw_glm3_eval). */
-SW_API int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out);
+ * when the agent does not run GLM, and in a 3-D world (whose law is sw_glm3_eval), SW_ENOMEM
+ * when out of memory.  Uses the world's scratch as sw_world_perceive() does (not thread-safe on
+ * one world; state unchanged). */
+SW_API int sw_world_glm_terms(sw_world *w, int i, sw_glm_terms *out);
 
 /** Registers fn (may be NULL) to be called at every transition from now on, replacing the
  * definition's event_fn (events during sw_world_create reach only the definition's). */
@@ -232,8 +236,9 @@ SW_API const double *sw_world_agent3(const sw_world *w, int i);
 
 /** The 3-D situation agent i perceives now (3-D worlds; like sw_world_perceive): percepts are
  * copied to buf (capacity cap).  Returns the number available, -1 when out of memory, -2 in a
- * 2-D world. */
-SW_API int sw_world_perceive3(const sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf,
+ * 2-D world.  Uses the world's scratch as sw_world_perceive() does (not thread-safe on one
+ * world; state unchanged). */
+SW_API int sw_world_perceive3(sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf,
 			      int cap);
 
 /** Number of threads sw_world_step uses (sw_world_def.threads sets it at creation); n = 0:

@@ -192,12 +192,12 @@ static sw_scene *heading_scene(const char *title, const sc_axes *a, const double
 	return sc;
 }
 
-int sw_plot_heading_svg(const sw_world *w, int agent, const char *path, sw_diag *diag)
+int sw_plot_heading_svg(sw_world *w, int agent, const char *path, sw_diag *diag)
 {
 	return sw_plot_heading(w, agent, SW_IMAGE_SVG, path, diag);
 }
 
-int sw_plot_heading(const sw_world *w, int agent, sw_image_format fmt, const char *path,
+int sw_plot_heading(sw_world *w, int agent, sw_image_format fmt, const char *path,
 		    sw_diag *diag)
 {
 	const sw_model *m = sw_world_model(w);

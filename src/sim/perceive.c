@@ -105,7 +105,7 @@ static int visible(const struct sw_world *w, double t, sw_vec2 p, sw_vec2 q, int
 	return 1;
 }
 
-int sw__perceive(const struct sw_world *w, int i, double t, const double *y, double wall_near,
+int sw__perceive(struct sw_world *w, int i, double t, const double *y, double wall_near,
 		 sw_situation *s, sw_percept *buf, int cap)
 {
 	const sw_model *m = w->m;
@@ -189,7 +189,7 @@ int sw__perceive(const struct sw_world *w, int i, double t, const double *y, dou
 		for (int pass = 0; pass < passes; pass++) {
 			int *cand = NULL, nc = w->n;
 			if (w->grid_on)
-				nc = sw__grid_query((struct sw_world *)w, i, q[pass], reach, &cand);
+				nc = sw__grid_query(w, i, q[pass], reach, &cand);
 			for (int k = 0; k < nc && n < cap; k++) {
 				int j = cand ? cand[k] : k;
 				if (j == i || j == chased || sw__gone(w, j))

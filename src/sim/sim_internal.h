@@ -317,7 +317,9 @@ double sw__obstacle_speed_max(const sw_model *m);
 double sw__nearest_clearance(const struct sw_world *w, int i, double t, sw_vec2 p, double r);
 
 /* perceive.c */
-int sw__perceive(const struct sw_world *w, int i, double t, const double *y, double wall_near,
+/* The situation of agent i into buf (capacity cap); writes the neighbour-grid scratch of w (a
+ * worker's view during a step), hence the non-const world. */
+int sw__perceive(struct sw_world *w, int i, double t, const double *y, double wall_near,
 		 sw_situation *s, sw_percept *buf, int cap);
 double sw__wall_near(const sw_steer_def *def);
 /** sw__perceive into the world's (or view's) scratch, grown when full; returns the number of

@@ -404,12 +404,11 @@ const double *sw_world_agent3(const sw_world *w, int i)
 	return w->dim3 ? st3(w, i, w->y + w->off[i]) : NULL;
 }
 
-int sw_world_perceive3(const sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf, int cap)
+int sw_world_perceive3(sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf, int cap)
 {
 	if (!w->dim3)
 		return -2;
-	/* The scratch buffers are mutable state behind the const world (see sim.h). */
-	int n = sw__perceive3((sw_world *)w, i, w->t, w->y + w->off[i], s);
+	int n = sw__perceive3(w, i, w->t, w->y + w->off[i], s);
 	s->n_obs = n < cap ? n : cap; /* what fits */
 	if (s->n_obs > 0)
 		memcpy(buf, w->scratch3, (size_t)s->n_obs * sizeof *buf);

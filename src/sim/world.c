@@ -543,12 +543,11 @@ double sw_world_min_clearance(const sw_world *w, int i, int j)
 	return w->min_clear[(size_t)i * w->m->n_obstacles + j];
 }
 
-int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap)
+int sw_world_perceive(sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap)
 {
 	/* Perceive into the world's scratch (room for everything), then copy what fits. */
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
-	/* The scratch buffer is mutable state behind the const world (see sim.h). */
-	int n = sw__perceive_grow((sw_world *)w, i, w->t, agent_y(w, i), sw__wall_near(def), s);
+	int n = sw__perceive_grow(w, i, w->t, agent_y(w, i), sw__wall_near(def), s);
 	if (n < 0)
 		return -1;
 	int k = n < cap ? n : (cap > 0 ? cap : 0);
@@ -559,14 +558,14 @@ int sw_world_perceive(const sw_world *w, int i, sw_situation *s, sw_percept *buf
 	return n;
 }
 
-int sw_world_glm_terms(const sw_world *w, int i, sw_glm_terms *out)
+int sw_world_glm_terms(sw_world *w, int i, sw_glm_terms *out)
 {
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
 	if (def->law != SW_LAW_GLM || w->dim3) /* 3-D: sw_glm3_eval, not these terms */
 		return SW_EUSAGE;
 	const double *y = agent_y(w, i);
 	sw_situation s;
-	if (sw__perceive_grow((sw_world *)w, i, w->t, y, def->glm.wall_near, &s) < 0)
+	if (sw__perceive_grow(w, i, w->t, y, def->glm.wall_near, &s) < 0)
 		return SW_ENOMEM;
 	sw_glm_eval(&def->glm, &s, y[SW_STATE_PHI], y[SW_STATE_WTAR], y[SW_STATE_WOBS], out);
 	return SW_SUCCESS;
