@@ -64,6 +64,9 @@
 /* Tolerances of the bistable-branch integration of (u, s) (both are O(1)). */
 #define SW_RELAX_EPSABS 1e-12
 #define SW_RELAX_EPSREL 1e-10
+/* First step of that integration, in units of the fastest time scale 1 / fast (the workspace's
+ * driver is allocated with fast = 1 and reset to the problem's at every use). */
+#define SW_RELAX_H0 1e-3
 /* Step budget of one driver call (one chunk of the horizon). */
 #define SW_RELAX_NMAX 1000000
 
@@ -230,7 +233,7 @@ static int relax_bistable(const lv_params *c, double u, double s, double w[2], s
 	double slow = fmin(fmin(lam_p, -lam_m), 2.0 * fmin(c->a1, c->a2));
 	double fast = 2.0 * (fabs(c->a1) + fabs(c->a2) + fabs(c->g12) + fabs(c->g21));
 	double horizon = SW_RELAX_HORIZON / slow;
-	if (!(1e-3 / fast > 0.0) || !isfinite(horizon)) {
+	if (!(SW_RELAX_H0 / fast > 0.0) || !isfinite(horizon)) {
 		/* Coefficients beyond the double range's time scales (|g| near 1e308 in dense packs):
 		 * no step can resolve them, and GSL would reject the start step through its aborting
 		 * error handler.  The stronger suppression (g12 / a1 against g21 / a2) wins, as it
@@ -245,10 +248,10 @@ static int relax_bistable(const lv_params *c, double u, double s, double w[2], s
 	if (ws) { /* the workspace's driver, reset as a new one starts */
 		ws->c = *c;
 		d = ws->d;
-		if (gsl_odeiv2_driver_reset_hstart(d, 1e-3 / fast) != GSL_SUCCESS)
+		if (gsl_odeiv2_driver_reset_hstart(d, SW_RELAX_H0 / fast) != GSL_SUCCESS)
 			return GSL_EINVAL;
 	} else {
-		d = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_msbdf, 1e-3 / fast,
+		d = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_msbdf, SW_RELAX_H0 / fast,
 						  SW_RELAX_EPSABS, SW_RELAX_EPSREL);
 		if (!d)
 			return GSL_ENOMEM;
@@ -304,7 +307,7 @@ sw_relax_ws *sw_relax_ws_alloc(void)
 		return NULL;
 	ws->sys = (gsl_odeiv2_system){lv_rhs, lv_jac, 2, &ws->c};
 	/* The step size is set at every use (gsl_odeiv2_driver_reset_hstart). */
-	ws->d = gsl_odeiv2_driver_alloc_y_new(&ws->sys, gsl_odeiv2_step_msbdf, 1e-3,
+	ws->d = gsl_odeiv2_driver_alloc_y_new(&ws->sys, gsl_odeiv2_step_msbdf, SW_RELAX_H0,
 					      SW_RELAX_EPSABS, SW_RELAX_EPSREL);
 	if (!ws->d) {
 		free(ws);

@@ -711,9 +711,9 @@ static ast *wall_psi(const em *e, const sw_wall_params *p, const pex *o)
 {
 	(void)e;
 	ast *corr = MUL(num(p->gain), SUB(cp(o->clr), num(p->distance)));
-	corr = MAX(num(-M_PI / 4), MIN(num(M_PI / 4), corr));
+	corr = MAX(num(-SW_WALL_CORR_MAX), MIN(num(SW_WALL_CORR_MAX), corr));
 	return ADD(ATAN2(cp(o->dy), cp(o->dx)),
-		   MUL(num((double)p->side), SUB(num(M_PI / 2), corr)));
+		   MUL(num((double)p->side), SUB(num(SW_PI_2), corr)));
 }
 
 /* Tournament over (key, value) pairs [lo, hi): the value of the first smallest key.  Keys and

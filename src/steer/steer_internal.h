@@ -17,6 +17,11 @@
  * dropped derivative 2 h1 exp(-2 x) |sin e| is below 1e-16 h1 and the exp call is saved. */
 #define SW_GLM_W_SAT 19.0
 
+/* Wall following (sw_wall_params): the correction gain (clearance - distance) is clamped to
+ * [-SW_WALL_CORR_MAX, SW_WALL_CORR_MAX] rad, so the heading stays within pi/4 of the wall's
+ * tangent; one copy for the law (wall.c) and its emitted expression (emit.c). */
+#define SW_WALL_CORR_MAX (SW_PI / 4)
+
 /* The commanded GLM forward speed at heading phi: eq. (12) (or v_max), with the arrival cap of
  * section 1.3 when p->arrive is set.  sw_glm_eval() reports the same value in v_cmd. */
 double sw__glm_speed(const sw_glm_params *p, const sw_situation *s, double phi);

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "steer_internal.h"
 #include "swerve/steer.h"
 
 double sw_wall_heading(const sw_wall_params *p, const sw_situation *s, double phi)
@@ -14,6 +15,6 @@ double sw_wall_heading(const sw_wall_params *p, const sw_situation *s, double ph
 	if (!c)
 		return s->has_target ? atan2(s->ty - s->y, s->tx - s->x) : phi;
 	double corr = p->gain * (c->clearance - p->distance);
-	corr = fmax(-M_PI / 4, fmin(M_PI / 4, corr));
-	return atan2(c->dy, c->dx) + p->side * (M_PI / 2 - corr);
+	corr = fmax(-SW_WALL_CORR_MAX, fmin(SW_WALL_CORR_MAX, corr));
+	return atan2(c->dy, c->dx) + p->side * (SW_PI_2 - corr);
 }
