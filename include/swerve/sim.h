@@ -135,7 +135,8 @@ SW_API void sw_world_destroy(sw_world *w);
 
 /** Advances every agent by one macro step (model->run.step).  On a numeric failure it returns
  * SW_ENUMERIC and adds a diagnostic naming the agent, the time and the last good state; the world
- * then keeps the last good state. */
+ * then keeps the last good state.  When an allocation fails (a signal's switch that cannot be
+ * recorded) it returns SW_ENOMEM with the same diagnostic. */
 SW_API int sw_world_step(sw_world *w, sw_diag *diag);
 
 /** The model the world runs (never NULL). */

@@ -488,12 +488,15 @@ static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, 
 {
 	if (st == SW_EZENO || st == SW_EMODEL)
 		return st; /* already reported with its own message */
+	/* Out of memory stays SW_ENOMEM (a signal's switch not recorded, hybrid.c fire); every
+	 * other failure of the unit's step is numerical. */
+	int code = st == SW_ENOMEM ? SW_ENOMEM : SW_ENUMERIC;
 	if (u >= w->n)
 		return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, w->m->signals[u - w->n].line, 0,
 				   "signal '%s' (mode '%s') at t = %.9g s: %s",
 				   w->m->signals[u - w->n].name, sw_world_mode_name(w, u, w->mode[u]),
 				   w->t, what),
-		       SW_ENUMERIC;
+		       code;
 	const sw_agent *a = &w->m->agents[u];
 	char vars[200] = "";
 	for (int k = 0, len = 0; w->aut[u] && k < w->aut[u]->n_vars && len < (int)sizeof vars; k++)
@@ -504,7 +507,7 @@ static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, 
 		    "heading = %.17g, speed = %.17g%s",
 		    a->name, sw_world_mode_name(w, u, w->mode[u]), w->t, what,
 		    y0[SW_STATE_X], y0[SW_STATE_Y], y0[SW_STATE_PHI], y0[SW_STATE_V], vars);
-	return SW_ENUMERIC;
+	return code;
 }
 
 /* Unit u over [t0, t1]: on failure its state is restored to t0 and the error reported. */
