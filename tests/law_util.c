@@ -1,6 +1,7 @@
 /* tests/law_util.c - what the crowd-law suites (test_ttc.c, test_sf.c, test_csm.c) share: a
  * scenario text with one blank filled in, and the thread-count scene (24 agents on a ring swap
- * places through its centre). */
+ * places through its centre); and what the SteerSuite suites (test_steersuite.c,
+ * test_steersuite_emit.c) share: a small test case imported from memory. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,4 +75,25 @@ double *test_ring_run(const char *law, double radius, const char *run_attrs, int
 	sw_world_destroy(w);
 	sw_model_free(m);
 	return y;
+}
+
+const char *const TEST_SS_HEAD =
+    "<?xml version=\"1.0\"?>\n"
+    "<SteerBenchTestCase xmlns=\"http://www.magix.ucla.edu/steerbench\">\n"
+    "<header><version>1.0</version><name>t</name>\n"
+    "<worldBounds><xmin>-20</xmin><xmax>20</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-20</zmin>"
+    "<zmax>20</zmax></worldBounds></header>\n";
+
+int test_ss_import(const char *body, const sw_steersuite_def *def, sw_model **m, char **xml,
+		   sw_diag *d)
+{
+	size_t n = strlen(TEST_SS_HEAD) + strlen(body) + 32;
+	char *buf = malloc(n);
+	ck_assert_ptr_nonnull(buf);
+	snprintf(buf, n, "%s%s</SteerBenchTestCase>\n", TEST_SS_HEAD, body);
+	sw_steersuite_def dd = def ? *def : sw_default_steersuite_def();
+	sw_diag_init(d);
+	int st = sw_steersuite_import_memory(buf, strlen(buf), "case.xml", &dd, xml, NULL, m, d);
+	free(buf);
+	return st;
 }

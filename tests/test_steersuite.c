@@ -15,12 +15,7 @@
 static const double PI = 3.14159265358979323846;
 
 /* The header every in-memory case starts with; the body begins on line 5. */
-static const char *const HEAD =
-    "<?xml version=\"1.0\"?>\n"
-    "<SteerBenchTestCase xmlns=\"http://www.magix.ucla.edu/steerbench\">\n"
-    "<header><version>1.0</version><name>t</name>\n"
-    "<worldBounds><xmin>-20</xmin><xmax>20</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-20</zmin>"
-    "<zmax>20</zmax></worldBounds></header>\n";
+#define HEAD TEST_SS_HEAD
 
 /* Deterministic constant-speed GLM for a goal: no heading noise, speed = desiredSpeed. */
 #define EXACT                                                                                      \
@@ -41,16 +36,9 @@ static void dump(const sw_diag *d)
 /* Imports HEAD + body + the closing tag with the given seed. */
 static int import_case(const char *body, uint64_t seed, sw_model **m, char **xml, sw_diag *d)
 {
-	size_t n = strlen(HEAD) + strlen(body) + 32;
-	char *buf = malloc(n);
-	ck_assert_ptr_nonnull(buf);
-	snprintf(buf, n, "%s%s</SteerBenchTestCase>\n", HEAD, body);
 	sw_steersuite_def def = sw_default_steersuite_def();
 	def.seed = seed;
-	sw_diag_init(d);
-	int st = sw_steersuite_import_memory(buf, strlen(buf), "case.xml", &def, xml, NULL, m, d);
-	free(buf);
-	return st;
+	return test_ss_import(body, &def, m, xml, d);
 }
 
 /* import_case() that must succeed (prints the diagnostics when it does not). */

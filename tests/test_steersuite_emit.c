@@ -228,12 +228,6 @@ END_TEST
 
 /* --- emitters ------------------------------------------------------------------------------ */
 
-static const char *const HEAD =
-    "<?xml version=\"1.0\"?>\n"
-    "<SteerBenchTestCase xmlns=\"http://www.magix.ucla.edu/steerbench\">\n"
-    "<header><version>1.0</version><name>t</name>\n"
-    "<worldBounds><xmin>-20</xmin><xmax>20</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-20</zmin>"
-    "<zmax>20</zmax></worldBounds></header>\n";
 
 /* An emitter at (0, 0) facing +x, radius 0.5, initial speed 1, walking at 1 m/s (GLM keeping
  * its speed) to (5, 0): reached within 1.25 m.  %s: more goals. */
@@ -250,18 +244,10 @@ static const char *const EMITTER =
 
 static int import_case(const char *body, double duration, sw_model **m, char **xml, sw_diag *d)
 {
-	size_t n = strlen(HEAD) + strlen(body) + 32;
-	char *buf = malloc(n);
-	ck_assert_ptr_nonnull(buf);
-	snprintf(buf, n, "%s%s</SteerBenchTestCase>\n", HEAD, body);
 	sw_steersuite_def def = sw_default_steersuite_def();
 	def.duration = duration;
-	sw_diag_init(d);
-	int st = sw_steersuite_import_memory(buf, strlen(buf), "case.xml", &def, xml, NULL, m, d);
-	free(buf);
-	return st;
+	return test_ss_import(body, &def, m, xml, d);
 }
-
 /* The emitted walker reaches its goal at t1 = 3.75 s, the next one stands at the emitter for
  * two frames (0.1 s) and walks from t = 3.85 s, reaches at 7.6 s; the third starts at 7.7 s and
  * is at x = 0.3 at t = 8: three emitted, 7.8 m walked, never done (the run lasts its 8 s). */
@@ -396,19 +382,11 @@ static const char *const SQUARE_IN_THE_WAY =
 START_TEST(test_pedestrian_detours_round_an_obstacle_in_its_way)
 {
 	for (int fields = 0; fields < 2; fields++) {
-		size_t n = strlen(HEAD) + strlen(SQUARE_IN_THE_WAY) + 32;
-		char *buf = malloc(n);
-		ck_assert_ptr_nonnull(buf);
-		snprintf(buf, n, "%s%s</SteerBenchTestCase>\n", HEAD, SQUARE_IN_THE_WAY);
 		sw_steersuite_def def = sw_default_steersuite_def();
 		def.fields = fields;
 		sw_model *m = NULL;
 		sw_diag d;
-		sw_diag_init(&d);
-		ck_assert_int_eq(sw_steersuite_import_memory(buf, strlen(buf), "case.xml", &def, NULL,
-							     NULL, &m, &d),
-				 SW_SUCCESS);
-		free(buf);
+		ck_assert_int_eq(test_ss_import(SQUARE_IN_THE_WAY, &def, &m, NULL, &d), SW_SUCCESS);
 		ck_assert_int_eq(m->n_fields, fields);
 		sw_world *w = NULL;
 		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "swerve/core.h"
+#include "swerve/io.h"
 #include "swerve/model.h"
 
 Suite *core_suite(void);
@@ -62,5 +63,14 @@ double *test_ring_run(const char *law, double radius, const char *run_attrs, int
 
 /** Directory of test fixtures (tests/data), relative to the repository root. */
 #define SW_TEST_DATA "tests/data"
+
+/** The <header> of the small SteerSuite test cases of the SteerSuite suites: a 40 m square world
+ * (tests/law_util.c). */
+extern const char *const TEST_SS_HEAD;
+
+/** Imports TEST_SS_HEAD + body + the closing tag, named case.xml, with def (NULL: the defaults);
+ * the model into *m, the scenario text into *xml when xml is not NULL, diagnostics into d. */
+int test_ss_import(const char *body, const sw_steersuite_def *def, sw_model **m, char **xml,
+		   sw_diag *d);
 
 #endif
