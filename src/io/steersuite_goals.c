@@ -328,20 +328,10 @@ static void reset_num(ss_writer *sw, const char *var, double v, int line)
 	ss_end(sw);
 }
 
-static void transition_to(ss_writer *sw, const char *to, const char *guard, const char *label,
-			  int k, int line, int ends, const ss_emission *emit,
-			  const char *const *also);
-
-/* A transition labelled label<k>; one that ends the goal (`ends`) and starts another restarts
- * the budget clock c; one to an emitter's `emit` also starts the next agent where the emitter
- * stands (emit). */
-static void transition(ss_writer *sw, const char *to, const char *guard, const char *label,
-		       int k, int line, int ends, const ss_emission *emit)
-{
-	transition_to(sw, to, guard, label, k, line, ends, emit, NULL);
-}
-
-/* transition(), with a reset var := value (`also`: {var, value}, or NULL) after the others. */
+/* A transition labelled label<k>.  One that ends the goal (`ends` 1) and starts another restarts
+ * the budget clock c, and with `ends` 2 also the detour counter `stalls`; one to an emitter's
+ * `emit` also starts the next agent where the emitter stands (emit).  `also` (or NULL): more
+ * resets, as pairs var, value, ended by NULL. */
 static void transition_to(ss_writer *sw, const char *to, const char *guard, const char *label,
 			  int k, int line, int ends, const ss_emission *emit,
 			  const char *const *also)
@@ -374,6 +364,13 @@ static void transition_to(ss_writer *sw, const char *to, const char *guard, cons
 		ss_end(sw);
 	}
 	ss_end(sw);
+}
+
+/* transition_to() without further resets. */
+static void transition(ss_writer *sw, const char *to, const char *guard, const char *label,
+		       int k, int line, int ends, const ss_emission *emit)
+{
+	transition_to(sw, to, guard, label, k, line, ends, emit, NULL);
 }
 
 static int has_key(const ss_goal *g, const char *key)
