@@ -240,9 +240,9 @@ void bench_crowd_all(int max_n)
 	/* The crowd laws (the pedestrian behaviour's ttc and csm, and sf) on the same rings at
 	 * N = 10^4. */
 	if (max_n >= 10000) {
-		bench_crowd_law(SW_LAW_TTC, 10000);
-		bench_crowd_law(SW_LAW_CSM, 10000);
-		bench_crowd_law(SW_LAW_SF, 10000);
+		bench_crowd_law(SW_LAW_TTC, 10000, 0);
+		bench_crowd_law(SW_LAW_CSM, 10000, 0);
+		bench_crowd_law(SW_LAW_SF, 10000, 0);
 	}
 }
 
@@ -251,10 +251,13 @@ void bench_crowd_one(int n, int threads)
 	speed(n, threads, threads);
 }
 
-void bench_crowd_law(sw_law law, int n)
+void bench_crowd_law(sw_law law, int n, int threads)
 {
 	g_law = law;
-	speed(n, 1, 2);
+	if (threads > 0)
+		speed(n, threads, threads);
+	else
+		speed(n, 1, 2);
 	g_law = SW_LAW_GLM;
 }
 

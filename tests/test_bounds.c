@@ -293,7 +293,7 @@ static ck_layout layout_of(const sw_world *w)
 	l.mode = l.y + dim * sizeof(double);
 	l.tkind = l.mode + (size_t)w->nu * sizeof(int);
 	l.tindex = l.tkind + n;
-	l.hist_len = l.tindex + n * sizeof(int) + n * SW_RNG_TYPE->size +
+	l.hist_len = l.tindex + n * sizeof(int) + (w->rng_state ? n * SW_RNG_TYPE->size : 0) +
 		     n * sizeof(sw_agent_metrics) + no * sizeof(double) + no + n +
 		     3 * n * sizeof(double);
 	l.hist_head = l.hist_len + sizeof(int);

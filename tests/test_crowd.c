@@ -1095,6 +1095,47 @@ START_TEST(a_resumed_world_continues_bit_for_bit)
 }
 END_TEST
 
+/* Crowd models whose sensing changes an agent's state after the snapshot was taken (a
+ * time-to-collision agent's speed floored at 0; the speed model's algebraic heading and speed):
+ * a world restored mid-run steps on with the same bits as the world it came from, over the next
+ * 150 steps.  (The snapshot's velocities are in the checkpoint: rebuilt from the restored states,
+ * they differed in the first step.) */
+static const char *crowd_resumes[] = {"models/crowd_circle_ttc.xml", "models/crowd_door.xml"};
+
+START_TEST(crowd_worlds_restored_mid_run_step_on_bit_for_bit)
+{
+	sw_model *m = NULL;
+	ck_assert_int_eq(sw_scenario_load(crowd_resumes[_i], &m, NULL), SW_SUCCESS);
+	sw_world *a = NULL, *b = NULL;
+	ck_assert_int_eq(sw_world_create(m, NULL, &a, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_create(m, NULL, &b, NULL), SW_SUCCESS);
+	for (int k = 0; k < 400; k++)
+		ck_assert_int_eq(sw_world_step(a, NULL), SW_SUCCESS);
+	void *ck = NULL;
+	size_t len = 0;
+	ck_assert_int_eq(sw_world_checkpoint(a, &ck, &len), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_restore(b, ck, len, "ck", NULL), SW_SUCCESS);
+	for (int k = 0; k < 150; k++) {
+		ck_assert_int_eq(sw_world_step(a, NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_step(b, NULL), SW_SUCCESS);
+		for (int u = 0; u < sw_world_n_units(a); u++) {
+			int da = 0, db = 0;
+			const double *ya = sw_world_unit_state(a, u, &da);
+			const double *yb = sw_world_unit_state(b, u, &db);
+			ck_assert_int_eq(da, db);
+			ck_assert_msg(memcmp(ya, yb, (size_t)da * sizeof *ya) == 0,
+				      "%s: unit %d differs %d steps after the restore", crowd_resumes[_i],
+				      u, k + 1);
+			ck_assert_int_eq(sw_world_unit_mode(a, u), sw_world_unit_mode(b, u));
+		}
+	}
+	free(ck);
+	sw_world_destroy(a);
+	sw_world_destroy(b);
+	sw_model_free(m);
+}
+END_TEST
+
 Suite *crowd_suite(void)
 {
 	Suite *s = suite_create("crowd");
@@ -1111,6 +1152,8 @@ Suite *crowd_suite(void)
 	tcase_add_test(tc, threads_waiting_for_work_sleep);
 	tcase_add_loop_test(tc, a_resumed_world_continues_bit_for_bit, 0,
 			    (int)(sizeof scenarios / sizeof scenarios[0]));
+	tcase_add_loop_test(tc, crowd_worlds_restored_mid_run_step_on_bit_for_bit, 0,
+			    (int)(sizeof crowd_resumes / sizeof *crowd_resumes));
 	tcase_add_test(tc, flock_attractors_match_their_closed_forms);
 	tcase_add_test(tc, perception_buffers_grow_for_dense_crowds);
 	tcase_add_test(tc, walls_hide_agents_and_discs);

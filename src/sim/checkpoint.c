@@ -3,10 +3,14 @@
  * Everything a step changes is saved: time and step count, every unit's state and mode, the
  * steering targets, the random streams, the metrics and their per-obstacle minima and overlap
  * flags, the sensed flow of the single-evaluation path, the position history of progress(), and
- * the SteerBench accumulators.  What a world derives from its model when it is created (steer
+ * the SteerBench accumulators, and the velocities and headings of the snapshot (snap_v, snap_h:
+ * taken before the sensing's algebraic outputs -- a time-to-collision agent's speed floored at 0,
+ * a speed model's heading and speed -- changed the states they come from, so they cannot be
+ * rebuilt from the saved states).  What a world derives from its model when it is created (steer
  * entries, drawn personalities, fields, indexes) is not: a checkpoint is restored into a world
  * freshly created from the same model, and then continues exactly as the uninterrupted world
- * would (tested bit for bit).  The snapshot and the neighbour grid are rebuilt from the states.
+ * would (tested bit for bit).  The snapshot's positions and the neighbour grid are rebuilt from
+ * the states.
  *
  * Format: "SWCK", a format version, a layout key (counts and sizes that must match the world
  * restored into), the sections in a fixed order, and a 64-bit FNV-1a checksum of all that; the
@@ -20,7 +24,8 @@
 
 #include "sim_internal.h"
 
-#define CK_VERSION 1u
+/* 2: the snapshot's velocities and headings (snap_v, snap_h) after the position history */
+#define CK_VERSION 2u
 
 /* A growable output buffer. */
 typedef struct {
@@ -66,6 +71,12 @@ static void get(ibuf *b, void *data, size_t n)
 	b->at += n;
 }
 
+/* Bytes of the agents' random streams (none when no mode draws: world.c). */
+static size_t rng_bytes(const sw_world *w)
+{
+	return w->rng_state ? (size_t)w->n * SW_RNG_TYPE->size : 0;
+}
+
 static size_t total_dim(const sw_world *w)
 {
 	return w->off[w->nu - 1] + (size_t)w->dim[w->nu - 1];
@@ -104,17 +115,26 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 	put(&b, w->mode, (size_t)w->nu * sizeof *w->mode);
 	put(&b, w->tkind, n * sizeof *w->tkind);
 	put(&b, w->tindex, n * sizeof *w->tindex);
-	put(&b, w->rng_state, n * SW_RNG_TYPE->size);
+	put(&b, w->rng_state, rng_bytes(w));
 	put(&b, w->metrics, n * sizeof *w->metrics);
 	put(&b, w->min_clear, no * sizeof *w->min_clear);
 	put(&b, w->overlap, no);
 	put(&b, w->agent_overlap, n);
-	put(&b, w->fast, 3 * n * sizeof *w->fast);
+	for (size_t i = 0; i < n; i++) { /* the three GLM entries of each (sw__fast) */
+		/* a crowd law's flow is not kept: its agent's entry reads as nothing sensed */
+		static const double none[3] = {NAN, 0.0, 0.0};
+		int crowd = sw__crowd_law(sw__steer_of(w, (int)i, w->mode[i])->law);
+		put(&b, crowd ? none : sw__fast(w, (int)i), 3 * sizeof *w->fast);
+	}
 	if (w->hist) {
 		put(&b, &w->hist_len, sizeof w->hist_len);
 		put(&b, &w->hist_head, sizeof w->hist_head);
 		put(&b, w->hist, n * SW_HISTORY * 3 * sizeof *w->hist);
 	}
+	if (w->snap_v)
+		put(&b, w->snap_v, 2 * n * sizeof *w->snap_v);
+	if (w->snap_h)
+		put(&b, w->snap_h, 2 * n * sizeof *w->snap_h);
 	if (w->sb) {
 		void *sbp = NULL;
 		size_t sbn = 0;
@@ -193,7 +213,7 @@ static int check_values(const sw_world *w, ibuf b, char *why, size_t n_why)
 	}
 	if (w->hist) { /* after rng, metrics, min_clear, overlap, agent_overlap and fast */
 		size_t n = (size_t)w->n, no = n * (size_t)m->n_obstacles;
-		b.at += n * SW_RNG_TYPE->size + n * sizeof *w->metrics + no * sizeof *w->min_clear +
+		b.at += rng_bytes(w) + n * sizeof *w->metrics + no * sizeof *w->min_clear +
 			no + n + 3 * n * sizeof *w->fast;
 		int len = 0, head = 0;
 		get(&b, &len, sizeof len);
@@ -241,10 +261,11 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	ibuf probe = b;
 	size_t need = sizeof w->t + sizeof w->steps + total_dim(w) * sizeof *w->y +
 		      (size_t)w->nu * sizeof *w->mode + n * (sizeof *w->tkind + sizeof *w->tindex) +
-		      n * SW_RNG_TYPE->size + n * sizeof *w->metrics + no * (sizeof(double) + 1) + n +
+		      rng_bytes(w) + n * sizeof *w->metrics + no * (sizeof(double) + 1) + n +
 		      3 * n * sizeof *w->fast;
 	if (w->hist)
 		need += 2 * sizeof(int) + n * SW_HISTORY * 3 * sizeof *w->hist;
+	need += ((w->snap_v != NULL) + (w->snap_h != NULL)) * 2 * n * sizeof(double);
 	if (need > probe.n - probe.at)
 		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
 				   "the checkpoint is truncated; expected an intact checkpoint"),
@@ -271,7 +292,7 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	get(&b, w->mode, (size_t)w->nu * sizeof *w->mode);
 	get(&b, w->tkind, n * sizeof *w->tkind);
 	get(&b, w->tindex, n * sizeof *w->tindex);
-	get(&b, w->rng_state, n * SW_RNG_TYPE->size);
+	get(&b, w->rng_state, rng_bytes(w));
 	get(&b, w->metrics, n * sizeof *w->metrics);
 	get(&b, w->min_clear, no * sizeof *w->min_clear);
 	get(&b, w->overlap, no);
@@ -280,12 +301,24 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	if (w->pg_touch)
 		memset(w->pg_touch, 1, n); /* and through the primitive index: every obstacle */
 	get(&b, w->agent_overlap, n);
-	get(&b, w->fast, 3 * n * sizeof *w->fast);
+	for (size_t i = 0; i < n; i++) {
+		double *f = sw__fast(w, (int)i);
+		get(&b, f, 3 * sizeof *w->fast);
+		/* A crowd law's flow is not kept (its fourth entry is not in the checkpoint): the
+		 * first step evaluates it again, to the same bits. */
+		if (sw__crowd_law(sw__steer_of(w, (int)i, w->mode[i])->law))
+			f[0] = NAN;
+	}
 	if (w->hist) {
 		get(&b, &w->hist_len, sizeof w->hist_len);
 		get(&b, &w->hist_head, sizeof w->hist_head);
 		get(&b, w->hist, n * SW_HISTORY * 3 * sizeof *w->hist);
 	}
+	/* applied after the snapshot below, which would overwrite them */
+	size_t at_v = b.at, at_h = b.at + (w->snap_v ? 2 * n * sizeof *w->snap_v : 0);
+	b.at = at_h + (w->snap_h ? 2 * n * sizeof *w->snap_h : 0);
+	if (b.at > b.n)
+		b.short_read = 1;
 	int st = SW_SUCCESS;
 	if (w->sb) {
 		size_t sbn = 0;
@@ -307,5 +340,9 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	}
 	free(undo);
 	sw__snapshot(w);
+	if (w->snap_v)
+		memcpy(w->snap_v, b.p + at_v, 2 * n * sizeof *w->snap_v);
+	if (w->snap_h)
+		memcpy(w->snap_h, b.p + at_h, 2 * n * sizeof *w->snap_h);
 	return SW_SUCCESS;
 }

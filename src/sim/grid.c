@@ -7,7 +7,7 @@
  *
  * Two layouts, chosen at every build:
  *   - dense: when the bounding box of the agents has no more cells than the hashed table has
- *     buckets (1 to 2 per agent: any crowd), cell (ix, iy) is bucket (iy - iy0) nx + (ix - ix0), so the cells of one row of a
+ *     buckets (1/2 to 1 per agent: any crowd), cell (ix, iy) is bucket (iy - iy0) nx + (ix - ix0), so the cells of one row of a
  *     query are one run of consecutive slots and no slot belongs to a cell outside the query;
  *   - hashed: otherwise (a few agents kilometres apart), cells are hashed into a power-of-two
  *     table, linear in ix; a slot may then belong to a far cell that shares the bucket.
@@ -60,12 +60,14 @@ int sw__grid_alloc(struct sw_world *w)
 	}
 	w->grid_cell = pmax + 2.0 * rmax;
 	w->grid_rmax = rmax;
+	/* Between a half and one bucket per agent: the hashed layout's chains stay short, and a
+	 * crowd's bounding box (a few agents per cell) still fits the dense layout. */
 	unsigned nb = 16;
-	while (nb < (unsigned)w->n)
+	while (2 * nb < (unsigned)w->n)
 		nb *= 2;
 	w->grid_buckets = (int)nb;
 	/* The dense layout uses the hashed one's table when the box has no more cells than it
-	 * (between 1 and 2 per agent).  grid_found is the first thread's buffer
+	 * (between 1/2 and 1 per agent).  grid_found is the first thread's buffer
 	 * (sw_world_set_threads). */
 	w->grid_cap = nb;
 	w->grid_start = calloc((size_t)nb + 1, sizeof *w->grid_start);

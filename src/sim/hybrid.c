@@ -119,7 +119,7 @@ static int fire(struct sw_world *w, int u, const sw_atrans *tr, double t, double
 		      y[SW_STATE_PHI] - pre[SW_STATE_PHI]);
 	y[SW_STATE_DIM] = 0.0; /* time_in_mode */
 	if (u < w->n)
-		w->fast[3 * (size_t)u] = NAN; /* the sensed flow belonged to the old mode and state */
+		sw__fast(w, u)[0] = NAN; /* the sensed flow belonged to the old mode and state */
 	int from = w->mode[u];
 	w->mode[u] = tr->to;
 	if (u < w->n && a->modes[tr->to].arrival)

@@ -28,25 +28,29 @@ static void fast_flow(const double y[], const double fast[3], double dydt[])
 	dydt[SW_STATE_PHI] = fast[0];
 }
 
-/* The sensed flow of agent u, when it is valid at time t. */
-static const double *sensed(const struct sw_world *w, int u, double t)
+/* Agent u's entry in w->fast when it holds what it sensed for time t (the step start), and that
+ * came from its mode's law being GLM (glm) or a crowd law (!glm); else NULL. */
+static const double *sensed_as(const struct sw_world *w, int u, double t, int glm)
 {
-	const double *f = w->fast + 3 * (size_t)u;
-	return !isnan(f[0]) && t == w->t ? f : NULL;
+	const double *f = sw__fast(w, u);
+	if (isnan(f[0]) || t != w->t)
+		return NULL;
+	sw_law law = sw__steer_of(w, u, w->mode[u])->law;
+	return (glm ? law == SW_LAW_GLM : sw__crowd_law(law)) ? f : NULL;
 }
 
-/* The crowd law's flow of agent u sensed at the step start (step.c sense_one), when it is valid at
- * time t for the state y in the current mode: (dx, dy, dphi, dv) with the same bits as
- * sw_steer_rhs would give there (the same law, state and situation); NULL otherwise. */
-static const double *sensed_law(const struct sw_world *w, int u, double t, const double y[])
+/* The GLM heading rate, cosine and sine of agent u sensed for time t (step.c glm_sense). */
+static const double *sensed(const struct sw_world *w, int u, double t)
 {
-	if (!w->fast_law || u >= w->n || t != w->t)
-		return NULL;
-	const double *f = w->fast_law + SW_FAST_LAW * (size_t)u;
-	return f[4] == y[SW_STATE_X] && f[5] == y[SW_STATE_Y] && f[6] == y[SW_STATE_PHI] &&
-			       f[7] == y[SW_STATE_V] && f[8] == w->mode[u]
-		       ? f
-		       : NULL;
+	return sensed_as(w, u, t, 1);
+}
+
+/* The crowd law's flow of agent u sensed for time t (step.c sense_one): (dx, dy, dphi, dv) with
+ * the same bits as sw_steer_rhs would give at the agent's state, which no jump has changed since
+ * (a jump clears the entry). */
+static const double *sensed_law(const struct sw_world *w, int u, double t)
+{
+	return sensed_as(w, u, t, 0);
 }
 
 /* dydt of a crowd law from its sensed flow (sensed_law); the other entries are 0 as in
@@ -69,7 +73,7 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 	const sw_amode *md = &a->modes[w->mode[u]];
 	memset(dydt, 0, (size_t)w->dim[u] * sizeof *dydt);
 	const double *f = u < w->n && md->moves ? sensed(w, u, t) : NULL;
-	const double *fl = u < w->n && md->moves && !f ? sensed_law(w, u, t, y) : NULL;
+	const double *fl = u < w->n && md->moves && !f ? sensed_law(w, u, t) : NULL;
 	if (u < w->n && md->moves && w->dim3) { /* 3-D agent (space3.c; its own fast path) */
 		int st = sw__flow3(w, u, t, y, dydt);
 		if (st != SW_SUCCESS)
@@ -117,7 +121,7 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 		memset(dydt, 0, SW_STATE_DIM * sizeof *dydt);
 		fast_flow(y, sensed(w, u, t), dydt);
 		st = SW_SUCCESS;
-	} else if ((fl = sensed_law(w, u, t, y)) != NULL) {
+	} else if ((fl = sensed_law(w, u, t)) != NULL) {
 		law_flow(fl, dydt);
 		st = SW_SUCCESS;
 	} else {

@@ -59,7 +59,8 @@ struct sw_world {
 	int n_steer;            /* entries in steer */
 	unsigned char *tkind;   /* per agent current steering target: kind (TGT_*) */
 	int *tindex;            /* and index */
-	unsigned char *rng_state; /* per agent random stream: SW_RNG_TYPE states in one block */
+	unsigned char *rng_state; /* per agent random stream: SW_RNG_TYPE states in one block; NULL
+				     when no mode draws (only GLM's heading noise does) */
 	sw_agent_metrics *metrics;
 	double *min_clear;      /* n * n_obstacles minimum clearances */
 	unsigned char *overlap; /* n * n_obstacles: overlapping at the last check */
@@ -144,13 +145,16 @@ struct sw_world {
 	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */
 	double *snap_v;         /* per agent velocity at the snapshot (0 when not moving), when a law
 				   anticipates collisions (ttc); else NULL */
-	double *fast;           /* per agent: sensed GLM heading rate at w->t (with y[V]), or NAN,
-				   then cos and sin of the heading (3 per agent) */
-	int fast_on;            /* 1 (default): use it (and fast_law) */
-	double *fast_law;       /* per agent, when some agent runs ttc, sf or csm under Euler: the
-				   flow its law gave when it sensed at w->t (dx, dy, dphi, dv), the
-				   state it had then (x, y, phi, v) and its mode (SW_FAST_LAW per
-				   agent; x is NAN when not valid); else NULL */
+	double *fast;           /* per agent, fast_stride doubles (sw__fast): what it sensed at w->t
+				   for the next step's start; the first is NAN when nothing is kept.
+				   GLM: its heading rate (with y[V]), then cos and sin of the
+				   heading; ttc, sf, csm (when fast_crowd): the flow (dx, dy, dphi,
+				   dv) of its law.  Which of the two a valid entry holds is the law
+				   of the agent's mode: every jump clears the entry. */
+	int fast_stride;        /* 3, or 4 when fast_crowd */
+	int fast_crowd;         /* 1: some agent runs ttc, sf or csm under explicit Euler in 2-D,
+				   and keeps its law's flow */
+	int fast_on;            /* 1 (default): use it */
 	int sense_group;        /* agents sensed together at most (SW_SENSE_GROUP; tests: 1) */
 	struct sw_steerbench *sb; /* SteerBench accumulators (steerbench.c) */
 	unsigned char *gone;    /* per agent: done and left the world (run.leave_when_done), at
@@ -253,8 +257,17 @@ static inline int sw__image_queries(const struct sw_world *w, sw_vec2 p, double 
 	return 2;
 }
 
-/** Doubles per agent in fast_law. */
-#define SW_FAST_LAW 9
+/** Whether a law is one of the crowd laws (ttc, sf, csm), whose sensed flow w->fast keeps. */
+static inline int sw__crowd_law(sw_law law)
+{
+	return law == SW_LAW_TTC || law == SW_LAW_SF || law == SW_LAW_CSM;
+}
+
+/** Agent i's entry in w->fast. */
+static inline double *sw__fast(const struct sw_world *w, int i)
+{
+	return w->fast + (size_t)w->fast_stride * (size_t)i;
+}
 
 /** Radius of agent j. */
 static inline double sw__radius(const struct sw_world *w, int j)

@@ -205,7 +205,7 @@ int sw__sense3(struct sw_world *w, int i, const sw_steer_def *def, int moving)
 		    p->weights != SW_WEIGHTS_DYNAMIC) {
 			/* The single-evaluation path of step.c in 3-D: omega~ of (1) with the
 			 * relaxed weights, the operations of sw_glm3_eval (tested bit for bit). */
-			double *f = w->fast + 3 * (size_t)i;
+			double *f = sw__fast(w, i);
 			for (int k = 0; k < 3; k++)
 				f[k] = fabs(y[SW_STATE_WTAR]) * tm.omega_tar[k] +
 				       fabs(y[SW_STATE_WOBS]) * tm.omega_obs[k];
@@ -225,7 +225,7 @@ int sw__flow3(struct sw_world *w, int u, double t, const double *y, double *dydt
 	const double *q = y + dim - SW_STATE3_DIM;
 	double *dq = dydt + dim - SW_STATE3_DIM;
 	sw_glm3_terms tm;
-	const double *f = w->fast + 3 * (size_t)u;
+	const double *f = sw__fast(w, u);
 	if (!w->type && t == w->t && !isnan(f[0])) {
 		/* sensed at this state (sw__sense3): omega~, and the commanded speed in y[V] */
 		memcpy(tm.omega, f, sizeof tm.omega);

@@ -19,7 +19,7 @@
  * first (and, with one sub-step, only) flow evaluation at t0 reuses it with y[V] instead of
  * perceiving again (the
  * arithmetic is the same as sw_steer_rhs's, so results are bit for bit those of the full path --
- * tested).  The crowd laws (ttc, sf, csm) keep their whole sensed flow (fast_law) the same way,
+ * tested).  The crowd laws (ttc, sf, csm) keep their whole sensed flow (in fast) the same way,
  * used while the agent's state and mode are those it was sensed with (tested likewise).
  *
  * Parallelism (a pool of POSIX threads, sim/pool.c, which sleeps rather than spins when the machine
@@ -144,7 +144,7 @@ static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const s
 {
 	const sw_glm_params *p = &def->glm;
 	const sw_personality *pers = sw__pers(w, i);
-	double *y = agent_y(w, i), *fast = w->fast + 3 * (size_t)i;
+	double *y = agent_y(w, i), *fast = sw__fast(w, i);
 	if (p->weights != SW_WEIGHTS_DYNAMIC) {
 		double wt[2];
 		if (p->weights == SW_WEIGHTS_RESTART) {
@@ -312,7 +312,7 @@ static int finish_group(struct sw_world *w, glm_group *g, double dt)
 	sw_glm_terms tm[SW_SENSE_GROUP];
 	for (int k = 0; k < g->n; k++) {
 		int i = g->idx[k];
-		double *fast = w->fast + 3 * (size_t)i;
+		double *fast = sw__fast(w, i);
 		sw_steer_velocity(1.0, agent_y(w, i)[SW_STATE_PHI], fast + 1); /* kept for the flow */
 		p[k] = &g->def[k]->glm;
 		sp[k] = &g->s[k];
@@ -352,21 +352,16 @@ static int sense_one(struct sw_world *w, int i, const sw_steer_def *def, int mv,
 		y[SW_STATE_OMEGA] = 0.0;
 	} else {
 		sw_steer_algebraic(def, sw__pers(w, i), &s, y);
-		if (w->fast_law && w->fast_on &&
-		    (def->law == SW_LAW_TTC || def->law == SW_LAW_SF || def->law == SW_LAW_CSM)) {
+		if (w->fast_crowd && w->fast_on && sw__crowd_law(def->law)) {
 			/* The flow the next step starts with: the same law, state and situation
-			 * (integrate.c uses it while the state and mode are these). */
-			double d[SW_STATE_DIM], *f = w->fast_law + SW_FAST_LAW * (size_t)i;
+			 * (integrate.c uses it while the agent stays in this mode, whose every jump
+			 * clears it). */
+			double d[SW_STATE_DIM], *f = sw__fast(w, i);
 			if (sw_steer_rhs(def, sw__pers(w, i), &s, y, d, NULL) == SW_SUCCESS) {
-				f[0] = d[SW_STATE_X];
 				f[1] = d[SW_STATE_Y];
 				f[2] = d[SW_STATE_PHI];
 				f[3] = d[SW_STATE_V];
-				f[5] = y[SW_STATE_Y];
-				f[6] = y[SW_STATE_PHI];
-				f[7] = y[SW_STATE_V];
-				f[8] = w->mode[i];
-				f[4] = y[SW_STATE_X]; /* last: valid */
+				f[0] = d[SW_STATE_X]; /* valid unless NAN (then the full path fails) */
 			}
 		}
 	}
@@ -381,9 +376,7 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 	w->fault_u = -1;
 	for (int i = lo; i < hi; i++) {
 		int st = SW_SUCCESS, mv = sw__moving(w, i);
-		w->fast[3 * (size_t)i] = NAN;
-		if (w->fast_law)
-			w->fast_law[SW_FAST_LAW * (size_t)i + 4] = NAN;
+		sw__fast(w, i)[0] = NAN;
 		if (mv)
 			pick_target(w, i, w->t);
 		const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
@@ -813,11 +806,8 @@ int sw_world_threads(const sw_world *w)
 void sw_world_set_fast_path(sw_world *w, int on)
 {
 	w->fast_on = on ? 1 : 0;
-	for (int i = 0; !w->fast_on && i < w->n; i++) {
-		w->fast[3 * (size_t)i] = NAN;
-		if (w->fast_law)
-			w->fast_law[SW_FAST_LAW * (size_t)i + 4] = NAN;
-	}
+	for (int i = 0; !w->fast_on && i < w->n; i++)
+		sw__fast(w, i)[0] = NAN;
 }
 
 /* --- the step ------------------------------------------------------------------------------- */

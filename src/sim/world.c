@@ -64,7 +64,6 @@ void sw_world_destroy(sw_world *w)
 	free(w->hist);
 	sw__hybrid_free(w);
 	free(w->fast);
-	free(w->fast_law);
 	free(w->agent_rad);
 	free(w->pers);
 	free(w->occl);
@@ -239,15 +238,20 @@ static int layout(sw_world *w)
 	/* The crowd laws' sensed flows (step.c sense_one, integrate.c), with explicit Euler. */
 	int crowd = 0;
 	for (int k = 0; k < used; k++)
-		crowd |= w->steer[k].law == SW_LAW_TTC || w->steer[k].law == SW_LAW_SF ||
-			 w->steer[k].law == SW_LAW_CSM;
-	if (crowd && strcmp(m->run.integrator, "euler") == 0 && !m->dim3) {
-		w->fast_law = malloc(SW_FAST_LAW * (size_t)w->n * sizeof *w->fast_law);
-		if (!w->fast_law)
-			return SW_ENOMEM;
-		for (int i = 0; i < w->n; i++)
-			w->fast_law[SW_FAST_LAW * (size_t)i + 4] = NAN;
-	}
+		crowd |= sw__crowd_law(w->steer[k].law);
+	/* Random streams only where something draws from them: the heading noise of GLM. */
+	int noise = 0;
+	for (int k = 0; k < used; k++)
+		noise |= w->steer[k].law == SW_LAW_GLM && w->steer[k].glm.sigma_phi > 0.0;
+	if (noise && !(w->rng_state = calloc((size_t)w->n + 1, SW_RNG_TYPE->size)))
+		return SW_ENOMEM;
+	w->fast_crowd = crowd && strcmp(m->run.integrator, "euler") == 0 && !m->dim3;
+	w->fast_stride = w->fast_crowd ? 4 : 3;
+	w->fast = calloc((size_t)w->fast_stride * (size_t)w->n + 1, sizeof *w->fast);
+	if (!w->fast)
+		return SW_ENOMEM;
+	for (int i = 0; i < w->n; i++)
+		sw__fast(w, i)[0] = NAN;
 	return SW_SUCCESS;
 }
 
@@ -357,7 +361,6 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->steer_first = calloc((size_t)n + 1, sizeof *w->steer_first);
 	w->tkind = calloc((size_t)n + 1, sizeof *w->tkind);
 	w->tindex = calloc((size_t)n + 1, sizeof *w->tindex);
-	w->rng_state = calloc((size_t)n + 1, SW_RNG_TYPE->size);
 	w->metrics = calloc((size_t)n + 1, sizeof *w->metrics);
 	w->min_clear = calloc(no + 1, sizeof *w->min_clear);
 	w->overlap = calloc(no + 1, 1);
@@ -372,7 +375,6 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->ctx = calloc(ns, sizeof *w->ctx);
 	w->scratch = calloc((size_t)w->cap, sizeof *w->scratch);
 	w->sig_mode0 = calloc((size_t)w->ns + 1, sizeof *w->sig_mode0);
-	w->fast = calloc(3 * (size_t)n + 1, sizeof *w->fast);
 	w->occl = calloc((size_t)m->n_prims + 1, sizeof *w->occl);
 	for (int i = 0; i < n; i++)
 		w->agent_rmax = fmax(w->agent_rmax, m->agents[i].radius);
@@ -398,9 +400,9 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	if (need_hist)
 		w->hist = calloc((size_t)n * SW_HISTORY * 3 + 1, sizeof *w->hist);
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
-	    !w->tindex || !w->rng_state || !w->metrics || !w->min_clear || !w->overlap ||
+	    !w->tindex || !w->metrics || !w->min_clear || !w->overlap ||
 	    !w->clear_until || !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
-	    !w->fast || !w->occl || (radii_differ && !w->agent_rad) ||
+	    !w->occl || (radii_differ && !w->agent_rad) ||
 	    (m->run.leave_when_done && !w->gone) ||
 	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) ||
 	    layout(w) != SW_SUCCESS || sw__hybrid_alloc(w) != SW_SUCCESS ||
@@ -422,8 +424,6 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	}
 	for (int u = 0; u < nu; u++) {
 		double *y = agent_y(w, u);
-		if (u < n)
-			w->fast[3 * (size_t)u] = NAN;
 		if (u < n) {
 			const sw_agent *a = &m->agents[u];
 			y[SW_STATE_X] = a->position.x;
@@ -435,8 +435,10 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 			y[SW_STATE_WOBS] = 1.0;
 			if (w->dim3)
 				sw__start3(w, u);
-			gsl_rng rng = sw__rng(w, u);
-			sw_rng_stream_seed(&rng, w->seed, (uint64_t)u);
+			if (w->rng_state) {
+				gsl_rng rng = sw__rng(w, u);
+				sw_rng_stream_seed(&rng, w->seed, (uint64_t)u);
+			}
 			w->metrics[u].t_reached = NAN;
 			w->metrics[u].min_clearance = INFINITY;
 			w->metrics[u].min_agent_clearance = INFINITY;
