@@ -6,12 +6,13 @@
  * discs at their own state variables, a target (sometimes moving, sometimes absent), a finite or
  * infinite perception radius, random law parameters.  At random states in each scene the emitted
  * trees are compiled (sw_expr_compile_ast) and evaluated (sw_expr_eval), and compared with
- * sw_steer_rhs() applied to the situation built by perceive() below, a transcription of the rules
- * of src/sim/perceive.c (disc -> centre with rho = radius; segment -> closest point with rho = 0
- * when clearance < wall_near * half length, else midpoint with rho = dist sin(half subtended
- * angle); cut-off clearance <= perception; other agents as discs; wall_near only for GLM).  GLM
- * weights are SW_WEIGHTS_DYNAMIC on the native side.  Agreement: |a - b| <= 1e-9 max(1, |a|, |b|)
- * for every entry (the native GLM loop may take the SLEEF path, ~1e-15 off the scalar one).
+ * sw_steer_rhs() applied to the situation built by et_perceive() below, a transcription of the
+ * rules of src/sim/et_perceive.c (disc -> centre with rho = radius; segment -> closest point with
+ * rho = 0 when clearance < wall_near * half length, else midpoint with rho = dist sin(half
+ * subtended angle); cut-off clearance <= perception; other agents as discs; wall_near only for
+ * GLM).  GLM weights are SW_WEIGHTS_DYNAMIC on the native side.  Agreement: |a - b| <= 1e-9 max(1,
+ * |a|, |b|) for every entry (the native GLM loop may take the SLEEF path, ~1e-15 off the scalar
+ * one).
  *
  * States are drawn anywhere in the scene and, half of the time, close to an obstacle (clearance
  * in [-0.2, 1.2]), where the near/far wall rule, the floored clearance, q = 1 (window step) and
@@ -26,352 +27,32 @@
 #include "swerve/core.h"
 #include "swerve/expr.h"
 #include "swerve/steer.h"
+#include "emit_util.h"
 #include "tests.h"
-
-#define PI 3.14159265358979323846
-#define TWIN_REL 1e-9
-#define MAX_OBS 100
-#define MAX_AGENTS 4
-/* Slots: the 7 state entries, the time, then x and y of each other agent. */
-#define SLOT_T SW_STATE_DIM
-#define SLOT_AGENT(j) (SW_STATE_DIM + 1 + 2 * (j))
-#define N_SLOTS (SW_STATE_DIM + 1 + 2 * MAX_AGENTS)
-
-static const char *const state_names[SW_STATE_DIM] = {"x",     "y",     "heading", "turn_rate",
-						      "speed", "w_tar", "w_obs"};
-static const char *const agent_names[2 * MAX_AGENTS] = {"x1", "y1", "x2", "y2",
-							"x3", "y3", "x4", "y4"};
-
-static gsl_rng *rng_new(unsigned long seed)
-{
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(r, seed);
-	return r;
-}
-
-static double unif(gsl_rng *r, double lo, double hi)
-{
-	return lo + (hi - lo) * gsl_rng_uniform(r);
-}
-
-static int coin(gsl_rng *r, double p)
-{
-	return gsl_rng_uniform(r) < p;
-}
-
-/* A scene: the emitter's context plus what the native side needs. */
-typedef struct scene {
-	sw_emit_ctx ctx;
-	sw_emit_obstacle obs[MAX_OBS];
-	sw_emit_agent agents[MAX_AGENTS];
-	double agent_xy[MAX_AGENTS][2];
-	double t;
-} scene;
-
-static void scene_init(scene *sc)
-{
-	memset(sc, 0, sizeof *sc);
-	sw_emit_ctx *c = &sc->ctx;
-	for (int k = 0; k < SW_STATE_DIM; k++) {
-		c->slot[k] = k;
-		c->name[k] = state_names[k];
-	}
-	c->t_slot = SLOT_T;
-	c->t_name = "t";
-	c->radius = 0.25;
-	c->perception = INFINITY;
-	c->obs = sc->obs;
-	c->agents = sc->agents;
-}
-
-static void add_disc(scene *sc, double x, double y, double r, double vx, double vy)
-{
-	sw_emit_obstacle *o = &sc->obs[sc->ctx.n_obs];
-	memset(o, 0, sizeof *o);
-	o->ax = x;
-	o->ay = y;
-	o->radius = r;
-	o->vx = vx;
-	o->vy = vy;
-	o->id = sc->ctx.n_obs++;
-}
-
-static void add_segment(scene *sc, double ax, double ay, double bx, double by, double vx, double vy)
-{
-	sw_emit_obstacle *o = &sc->obs[sc->ctx.n_obs];
-	memset(o, 0, sizeof *o);
-	o->is_segment = 1;
-	o->ax = ax;
-	o->ay = ay;
-	o->bx = bx;
-	o->by = by;
-	o->vx = vx;
-	o->vy = vy;
-	o->id = sc->ctx.n_obs++;
-}
-
-static void add_agent(scene *sc, double x, double y, double r)
-{
-	int j = sc->ctx.n_agents++;
-	sw_emit_agent *a = &sc->agents[j];
-	a->x_slot = SLOT_AGENT(j);
-	a->y_slot = SLOT_AGENT(j) + 1;
-	a->x_name = agent_names[2 * j];
-	a->y_name = agent_names[2 * j + 1];
-	a->radius = r;
-	a->id = -1 - j;
-	sc->agent_xy[j][0] = x;
-	sc->agent_xy[j][1] = y;
-}
-
-/* A random scene: 0..8 discs, 0..3 segments, some moving, 0..3 agents, target, perception. */
-static void random_scene(gsl_rng *r, scene *sc)
-{
-	scene_init(sc);
-	sc->ctx.radius = unif(r, 0.0, 0.4);
-	sc->t = coin(r, 0.3) ? 0.0 : unif(r, 0.0, 8.0);
-	int nd = (int)gsl_rng_uniform_int(r, 9), ns = (int)gsl_rng_uniform_int(r, 4);
-	for (int i = 0; i < nd; i++) {
-		int mv = coin(r, 0.3);
-		add_disc(sc, unif(r, -6.0, 6.0), unif(r, -6.0, 6.0),
-			 coin(r, 0.1) ? 0.0 : unif(r, 0.05, 1.2), mv ? unif(r, -1.0, 1.0) : 0.0,
-			 mv ? unif(r, -1.0, 1.0) : 0.0);
-	}
-	for (int i = 0; i < ns; i++) {
-		int mv = coin(r, 0.2);
-		double ax = unif(r, -6.0, 6.0), ay = unif(r, -6.0, 6.0), len = unif(r, 0.2, 8.0);
-		double th = unif(r, -PI, PI);
-		if (coin(r, 0.05))
-			len = 0.0; /* degenerate */
-		add_segment(sc, ax, ay, ax + len * cos(th), ay + len * sin(th),
-			    mv ? unif(r, -1.0, 1.0) : 0.0, mv ? unif(r, -1.0, 1.0) : 0.0);
-	}
-	int na = (int)gsl_rng_uniform_int(r, 4);
-	for (int j = 0; j < na; j++)
-		add_agent(sc, unif(r, -6.0, 6.0), unif(r, -6.0, 6.0), unif(r, 0.1, 0.4));
-	sc->ctx.has_target = coin(r, 0.85);
-	sc->ctx.tx = unif(r, -8.0, 8.0);
-	sc->ctx.ty = unif(r, -8.0, 8.0);
-	if (coin(r, 0.3)) {
-		sc->ctx.tvx = unif(r, -0.8, 0.8);
-		sc->ctx.tvy = unif(r, -0.8, 0.8);
-	}
-	sc->ctx.perception = coin(r, 0.5) ? INFINITY : unif(r, 0.3, 6.0);
-}
-
-/* --- the native side: perception as src/sim/perceive.c ------------------------------------- */
-
-static void put(sw_percept *o, double dx, double dy, double rho, double c, int id)
-{
-	o->dx = dx;
-	o->dy = dy;
-	o->dist = sqrt(dx * dx + dy * dy);
-	o->rho = rho;
-	o->clearance = c;
-	o->id = id;
-}
-
-static void perceive(const scene *sc, const double *y, double wall_near, sw_situation *s,
-		     sw_percept *buf)
-{
-	const sw_emit_ctx *c = &sc->ctx;
-	double px = y[SW_STATE_X], py = y[SW_STATE_Y], t = sc->t, ra = c->radius;
-	s->x = px;
-	s->y = py;
-	s->radius = ra;
-	s->has_target = c->has_target;
-	s->tx = c->tx + c->tvx * t;
-	s->ty = c->ty + c->tvy * t;
-	int n = 0;
-	for (int k = 0; k < c->n_obs; k++) {
-		const sw_emit_obstacle *o = &c->obs[k];
-		double ax = o->ax + o->vx * t, ay = o->ay + o->vy * t;
-		double bx = o->bx + o->vx * t, by = o->by + o->vy * t;
-		if (!o->is_segment) {
-			double dx = ax - px, dy = ay - py;
-			double cl = sqrt(dx * dx + dy * dy) - o->radius - ra;
-			if (cl <= c->perception)
-				put(&buf[n++], dx, dy, o->radius, cl, k);
-			continue;
-		}
-		/* sw_segment_closest */
-		double abx = bx - ax, aby = by - ay, len2 = abx * abx + aby * aby, u = 0.0;
-		if (len2 > 0.0) {
-			u = ((px - ax) * abx + (py - ay) * aby) / len2;
-			u = u < 0.0 ? 0.0 : (u > 1.0 ? 1.0 : u);
-		}
-		double cx = ax + abx * u, cy = ay + aby * u;
-		double cl = sqrt((cx - px) * (cx - px) + (cy - py) * (cy - py)) - ra;
-		if (cl > c->perception)
-			continue;
-		double half = 0.5 * sqrt(abx * abx + aby * aby);
-		if (cl < wall_near * half) {
-			put(&buf[n++], cx - px, cy - py, 0.0, cl, k);
-		} else {
-			double mx = (ax + bx) * 0.5, my = (ay + by) * 0.5;
-			double dax = ax - px, day = ay - py, dbx = bx - px, dby = by - py;
-			double ang = atan2(fabs(dax * dby - day * dbx), dax * dbx + day * dby);
-			double dmx = mx - px, dmy = my - py;
-			put(&buf[n++], dmx, dmy, sqrt(dmx * dmx + dmy * dmy) * sin(0.5 * ang), cl,
-			    k);
-		}
-	}
-	for (int j = 0; j < c->n_agents; j++) {
-		double dx = sc->agent_xy[j][0] - px, dy = sc->agent_xy[j][1] - py;
-		double cl = sqrt(dx * dx + dy * dy) - c->agents[j].radius - ra;
-		if (cl <= c->perception)
-			put(&buf[n++], dx, dy, c->agents[j].radius, cl, -1 - j);
-	}
-	s->n_obs = n;
-	s->obs = buf;
-}
-
-static double wall_near_of(const sw_steer_def *d)
-{
-	return d->law == SW_LAW_GLM ? d->glm.wall_near : INFINITY;
-}
-
-/* Native right-hand side at state y of the scene. */
-static int native_rhs(const sw_steer_def *def, const sw_personality *pers, const scene *sc,
-		      const double *y, double *dydt)
-{
-	sw_situation s;
-	sw_percept buf[MAX_OBS + MAX_AGENTS];
-	perceive(sc, y, wall_near_of(def), &s, buf);
-	return sw_steer_rhs(def, pers, &s, y, dydt, NULL);
-}
-
-/* A random state; half of the time close to an obstacle or agent of the scene. */
-static void random_state(gsl_rng *r, const scene *sc, double *y)
-{
-	y[SW_STATE_X] = unif(r, -7.0, 7.0);
-	y[SW_STATE_Y] = unif(r, -7.0, 7.0);
-	int n = sc->ctx.n_obs + sc->ctx.n_agents;
-	if (n > 0 && coin(r, 0.5)) {
-		int k = (int)gsl_rng_uniform_int(r, (unsigned long)n);
-		double cx, cy, rad;
-		if (k < sc->ctx.n_obs) {
-			const sw_emit_obstacle *o = &sc->obs[k];
-			double u = o->is_segment ? unif(r, -0.2, 1.2) : 0.0;
-			cx = o->ax + u * (o->bx - o->ax) + o->vx * sc->t;
-			cy = o->ay + u * (o->by - o->ay) + o->vy * sc->t;
-			rad = o->is_segment ? 0.0 : o->radius;
-		} else {
-			int j = k - sc->ctx.n_obs;
-			cx = sc->agent_xy[j][0];
-			cy = sc->agent_xy[j][1];
-			rad = sc->agents[j].radius;
-		}
-		double ang = unif(r, -PI, PI), dist = rad + sc->ctx.radius + unif(r, -0.2, 1.2);
-		if (dist < 1e-3)
-			dist = 1e-3;
-		y[SW_STATE_X] = cx + dist * cos(ang);
-		y[SW_STATE_Y] = cy + dist * sin(ang);
-	}
-	y[SW_STATE_PHI] = coin(r, 0.2) ? unif(r, -20.0, 20.0) : unif(r, -PI, PI);
-	y[SW_STATE_OMEGA] = unif(r, -3.0, 3.0);
-	y[SW_STATE_V] = unif(r, -1.0, 1.5);
-	y[SW_STATE_WTAR] = unif(r, -1.2, 1.2);
-	y[SW_STATE_WOBS] = unif(r, -1.2, 1.2);
-}
-
-static void fill_slots(const scene *sc, const double *y, double *slots)
-{
-	for (int k = 0; k < SW_STATE_DIM; k++)
-		slots[k] = y[k];
-	slots[SLOT_T] = sc->t;
-	for (int j = 0; j < MAX_AGENTS; j++) {
-		slots[SLOT_AGENT(j)] = sc->agent_xy[j][0];
-		slots[SLOT_AGENT(j) + 1] = sc->agent_xy[j][1];
-	}
-}
-
-/* Emits and compiles the law for the scene into e[]; fails the test otherwise. */
-static void emit_compiled(const sw_steer_def *def, const sw_personality *pers, const scene *sc,
-			  sw_expr *e[SW_STATE_DIM])
-{
-	sw_expr_ast *out[SW_STATE_DIM];
-	int st = sw_steer_emit(def, pers, &sc->ctx, out);
-	ck_assert_int_eq(st, SW_SUCCESS);
-	for (int k = 0; k < SW_STATE_DIM; k++) {
-		ck_assert_ptr_nonnull(out[k]);
-		ck_assert_int_le(out[k]->height, SW_EXPR_MAX_HEIGHT);
-		ck_assert_int_eq(sw_expr_compile_ast(out[k], NULL, &e[k]), SW_SUCCESS);
-		sw_expr_ast_free(out[k]);
-	}
-}
-
-static double rel_diff(double a, double b)
-{
-	double m = fmax(1.0, fmax(fabs(a), fabs(b)));
-	if (a == b)
-		return 0.0;
-	return fabs(a - b) / m;
-}
-
-/* Draws the law's parameters for one scene. */
-typedef void (*def_maker)(gsl_rng *r, sw_steer_def *d, sw_personality *p);
-
-/* The twin check: n_scenes scenes x per_scene states; returns the largest relative difference
- * and fails at the first one above TWIN_REL. */
-static double twin_check(unsigned long seed, def_maker make, int n_scenes, int per_scene)
-{
-	gsl_rng *r = rng_new(seed);
-	static scene sc; /* large: keep it off the stack */
-	double worst = 0.0;
-	for (int i = 0; i < n_scenes; i++) {
-		random_scene(r, &sc);
-		sw_steer_def def = sw_default_steer_def();
-		sw_personality pers = sw_default_personality();
-		make(r, &def, &pers);
-		sw_expr *e[SW_STATE_DIM];
-		emit_compiled(&def, &pers, &sc, e);
-		for (int k = 0; k < per_scene; k++) {
-			double y[SW_STATE_DIM], dy[SW_STATE_DIM], slots[N_SLOTS];
-			random_state(r, &sc, y);
-			if (native_rhs(&def, &pers, &sc, y, dy) != SW_SUCCESS)
-				continue; /* not finite natively (e.g. a percept at distance 0) */
-			fill_slots(&sc, y, slots);
-			for (int j = 0; j < SW_STATE_DIM; j++) {
-				double v = sw_expr_eval(e[j], slots, NULL);
-				double d = rel_diff(v, dy[j]);
-				ck_assert_msg(
-				    d <= TWIN_REL,
-				    "law %d scene %d state %d entry %d: emitted %.17g, native "
-				    "%.17g (x=%.17g y=%.17g phi=%.17g)",
-				    (int)def.law, i, k, j, v, dy[j], y[0], y[1], y[2]);
-				if (d > worst)
-					worst = d;
-			}
-		}
-		for (int j = 0; j < SW_STATE_DIM; j++)
-			sw_expr_free(e[j]);
-	}
-	gsl_rng_free(r);
-	return worst;
-}
 
 /* --- law configurations --------------------------------------------------------------------- */
 
 static void glm_random_params(gsl_rng *r, sw_glm_params *g)
 {
 	g->weights = SW_WEIGHTS_DYNAMIC;
-	g->a = unif(r, 0.5, 2.0);
-	g->d0 = unif(r, 0.4, 3.0);
-	g->delta = coin(r, 0.1) ? unif(r, 0.0, 1e-3) : unif(r, 0.3, 1.2);
-	g->margin = coin(r, 0.5) ? -1.0 : unif(r, 0.0, 0.6);
-	g->r_floor = coin(r, 0.5) ? 1e-3 : unif(r, 0.01, 0.2);
-	g->wall_near = coin(r, 0.2) ? INFINITY : unif(r, 0.3, 2.0);
-	g->a1_scale = unif(r, 0.2, 0.6);
-	g->g21 = unif(r, 0.01, 0.1);
-	g->c1 = unif(r, 1.0, 3.0);
-	g->c2 = unif(r, 1.0, 3.0);
-	g->eps = unif(r, 0.02, 0.2);
-	g->speed = coin(r, 0.6) ? SW_SPEED_T2C : coin(r, 0.5) ? SW_SPEED_CONTACT : SW_SPEED_CONSTANT;
-	g->v_max = unif(r, 0.5, 1.5);
-	g->d1 = unif(r, 0.1, 0.8);
-	g->t2c = unif(r, 0.5, 2.0);
-	g->arrive = coin(r, 0.3);
+	g->a = et_unif(r, 0.5, 2.0);
+	g->d0 = et_unif(r, 0.4, 3.0);
+	g->delta = et_coin(r, 0.1) ? et_unif(r, 0.0, 1e-3) : et_unif(r, 0.3, 1.2);
+	g->margin = et_coin(r, 0.5) ? -1.0 : et_unif(r, 0.0, 0.6);
+	g->r_floor = et_coin(r, 0.5) ? 1e-3 : et_unif(r, 0.01, 0.2);
+	g->wall_near = et_coin(r, 0.2) ? INFINITY : et_unif(r, 0.3, 2.0);
+	g->a1_scale = et_unif(r, 0.2, 0.6);
+	g->g21 = et_unif(r, 0.01, 0.1);
+	g->c1 = et_unif(r, 1.0, 3.0);
+	g->c2 = et_unif(r, 1.0, 3.0);
+	g->eps = et_unif(r, 0.02, 0.2);
+	g->speed = et_coin(r, 0.6)   ? SW_SPEED_T2C
+		   : et_coin(r, 0.5) ? SW_SPEED_CONTACT
+				     : SW_SPEED_CONSTANT;
+	g->v_max = et_unif(r, 0.5, 1.5);
+	g->d1 = et_unif(r, 0.1, 0.8);
+	g->t2c = et_unif(r, 0.5, 2.0);
+	g->arrive = et_coin(r, 0.3);
 }
 
 static void make_glm(gsl_rng *r, sw_steer_def *d, sw_personality *p)
@@ -388,15 +69,15 @@ static void make_glm_personality(gsl_rng *r, sw_steer_def *d, sw_personality *p)
 	unsigned k = (unsigned)gsl_rng_uniform_int(r, 3); /* agility, mass or both */
 	p->has_agility = k != 1;
 	p->has_mass = k != 0;
-	p->agility = unif(r, -0.1, 1.1); /* clamped to [0, 1] */
-	p->mass = unif(r, -0.1, 1.1);
-	p->lambda_k_min = unif(r, 0.2, 1.0);
-	p->lambda_k_max = unif(r, 5.0, 25.0);
-	p->lambda_m_min = unif(r, 0.2, 1.0);
-	p->lambda_m_max = unif(r, 5.0, 25.0);
+	p->agility = et_unif(r, -0.1, 1.1); /* clamped to [0, 1] */
+	p->mass = et_unif(r, -0.1, 1.1);
+	p->lambda_k_min = et_unif(r, 0.2, 1.0);
+	p->lambda_k_max = et_unif(r, 5.0, 25.0);
+	p->lambda_m_min = et_unif(r, 0.2, 1.0);
+	p->lambda_m_max = et_unif(r, 5.0, 25.0);
 	/* Courage changes the parameters once (as the model does); both sides get the result. */
-	p->has_courage = coin(r, 0.5);
-	p->courage = unif(r, 0.0, 1.0);
+	p->has_courage = et_coin(r, 0.5);
+	p->courage = et_unif(r, 0.0, 1.0);
 	d->glm = sw_glm_with_personality(&d->glm, p);
 }
 
@@ -404,36 +85,36 @@ static void make_fw(gsl_rng *r, sw_steer_def *d, sw_personality *p)
 {
 	(void)p;
 	d->law = SW_LAW_FW;
-	d->fw.b = unif(r, 1.0, 5.0);
-	d->fw.kg = unif(r, 2.0, 10.0);
-	d->fw.c1 = unif(r, 0.1, 1.0);
-	d->fw.c2 = unif(r, 0.1, 1.0);
-	d->fw.ko = unif(r, 50.0, 250.0);
-	d->fw.c3 = unif(r, 2.0, 8.0);
-	d->fw.c4 = unif(r, 0.2, 1.6);
-	d->fw.speed = unif(r, 0.5, 1.5);
+	d->fw.b = et_unif(r, 1.0, 5.0);
+	d->fw.kg = et_unif(r, 2.0, 10.0);
+	d->fw.c1 = et_unif(r, 0.1, 1.0);
+	d->fw.c2 = et_unif(r, 0.1, 1.0);
+	d->fw.ko = et_unif(r, 50.0, 250.0);
+	d->fw.c3 = et_unif(r, 2.0, 8.0);
+	d->fw.c4 = et_unif(r, 0.2, 1.6);
+	d->fw.speed = et_unif(r, 0.5, 1.5);
 }
 
 static void make_pf(gsl_rng *r, sw_steer_def *d, sw_personality *p)
 {
 	(void)p;
 	d->law = SW_LAW_PF;
-	d->pf.kp = unif(r, 0.2, 2.0);
-	d->pf.eta = unif(r, 0.2, 2.0);
-	d->pf.rho0 = coin(r, 0.05) ? 1e-4 : unif(r, 0.3, 3.0); /* sometimes below r_floor */
-	d->pf.r_floor = coin(r, 0.5) ? 1e-3 : unif(r, 0.01, 0.2);
-	d->pf.speed = unif(r, 0.3, 1.0);
+	d->pf.kp = et_unif(r, 0.2, 2.0);
+	d->pf.eta = et_unif(r, 0.2, 2.0);
+	d->pf.rho0 = et_coin(r, 0.05) ? 1e-4 : et_unif(r, 0.3, 3.0); /* sometimes below r_floor */
+	d->pf.r_floor = et_coin(r, 0.5) ? 1e-3 : et_unif(r, 0.01, 0.2);
+	d->pf.speed = et_unif(r, 0.3, 1.0);
 }
 
 static void make_wall(gsl_rng *r, sw_steer_def *d, sw_personality *p)
 {
 	(void)p;
 	d->law = SW_LAW_WALL;
-	d->wall.a = unif(r, 0.5, 3.0);
-	d->wall.side = coin(r, 0.5) ? 1 : -1;
-	d->wall.distance = unif(r, 0.2, 1.0);
-	d->wall.gain = unif(r, 0.5, 3.0);
-	d->wall.speed = unif(r, 0.3, 1.2);
+	d->wall.a = et_unif(r, 0.5, 3.0);
+	d->wall.side = et_coin(r, 0.5) ? 1 : -1;
+	d->wall.distance = et_unif(r, 0.2, 1.0);
+	d->wall.gain = et_unif(r, 0.5, 3.0);
+	d->wall.speed = et_unif(r, 0.3, 1.2);
 }
 
 /* Worst relative differences seen, printed once by the last twin test (for the record). */
@@ -445,31 +126,31 @@ static void report(const char *law, double worst)
 
 START_TEST(test_twin_glm)
 {
-	report("glm", twin_check(11, make_glm, 500, 20));
+	report("glm", et_twin_check(11, make_glm, NULL, 500, 20));
 }
 END_TEST
 
 START_TEST(test_twin_glm_personality)
 {
-	report("glm+personality", twin_check(12, make_glm_personality, 500, 20));
+	report("glm+personality", et_twin_check(12, make_glm_personality, NULL, 500, 20));
 }
 END_TEST
 
 START_TEST(test_twin_fw)
 {
-	report("fw", twin_check(13, make_fw, 500, 20));
+	report("fw", et_twin_check(13, make_fw, NULL, 500, 20));
 }
 END_TEST
 
 START_TEST(test_twin_pf)
 {
-	report("pf", twin_check(14, make_pf, 500, 20));
+	report("pf", et_twin_check(14, make_pf, NULL, 500, 20));
 }
 END_TEST
 
 START_TEST(test_twin_wall)
 {
-	report("wall", twin_check(15, make_wall, 500, 20));
+	report("wall", et_twin_check(15, make_wall, NULL, 500, 20));
 }
 END_TEST
 
@@ -479,53 +160,53 @@ END_TEST
  * twin of test_eval_obstacle_ahead_turns_away) and the speed law sees it in front. */
 START_TEST(test_glm_obstacle_ahead)
 {
-	static scene sc;
-	scene_init(&sc);
-	add_disc(&sc, 2.0, 0.05, 0.5, 0.0, 0.0);
+	static et_scene sc;
+	et_scene_init(&sc);
+	et_add_disc(&sc, 2.0, 0.05, 0.5, 0.0, 0.0);
 	sc.ctx.has_target = 1;
 	sc.ctx.tx = 6.0;
 	sw_steer_def d = sw_default_steer_def();
 	sw_expr *e[SW_STATE_DIM];
-	emit_compiled(&d, NULL, &sc, e);
+	et_emit_compiled(&d, NULL, &sc, e);
 	double y[SW_STATE_DIM] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0};
 	double slots[N_SLOTS];
-	fill_slots(&sc, y, slots);
+	et_fill_slots(&sc, y, slots);
 	ck_assert(sw_expr_eval(e[SW_STATE_PHI], slots, NULL) <
 		  -0.01); /* obstacle left: turn right */
 	double v = sw_expr_eval(e[SW_STATE_X], slots, NULL);
 	/* clearance 2.0006 - 0.75 = 1.2506; v = (r - d1) / t2c = 0.7506 */
 	ck_assert(fabs(v - (hypot(2.0, 0.05) - 0.75 - 0.5)) < 1e-12);
 	y[SW_STATE_PHI] = PI; /* facing away: nothing in front, v = v_max */
-	fill_slots(&sc, y, slots);
+	et_fill_slots(&sc, y, slots);
 	ck_assert(fabs(sw_expr_eval(e[SW_STATE_X], slots, NULL) + 1.0) < 1e-12);
 	for (int j = 0; j < SW_STATE_DIM; j++)
 		sw_expr_free(e[j]);
 }
 END_TEST
 
-/* The perception cut-off and the wall near/far switch happen where perceive.c puts them. */
+/* The perception cut-off and the wall near/far switch happen where et_perceive.c puts them. */
 START_TEST(test_perception_and_wall_switch)
 {
-	static scene sc;
-	scene_init(&sc);
-	add_segment(&sc, -2.0, 1.0, 2.0, 1.0, 0.0, 0.0); /* half length 2 */
+	static et_scene sc;
+	et_scene_init(&sc);
+	et_add_segment(&sc, -2.0, 1.0, 2.0, 1.0, 0.0, 0.0); /* half length 2 */
 	sc.ctx.perception = 3.0;
 	sc.ctx.radius = 0.0;
 	sw_steer_def d = sw_default_steer_def();
 	d.glm.weights = SW_WEIGHTS_DYNAMIC;
 	d.glm.wall_near = 0.5; /* near below clearance 1 */
 	sw_expr *e[SW_STATE_DIM];
-	emit_compiled(&d, NULL, &sc, e);
+	et_emit_compiled(&d, NULL, &sc, e);
 	double prev = 0.0;
 	/* Walk away from the wall along -y: near (< 1), far (1..3), unseen (> 3). */
 	const double ys[] = {0.5, 0.05, -0.05, -1.5, -1.95, -2.05, -4.0};
 	for (size_t i = 0; i < sizeof ys / sizeof ys[0]; i++) {
 		double y[SW_STATE_DIM] = {0.3, ys[i], 0.4, 0.0, 0.0, 0.7, 0.9}, dy[SW_STATE_DIM];
 		double slots[N_SLOTS];
-		fill_slots(&sc, y, slots);
-		ck_assert_int_eq(native_rhs(&d, NULL, &sc, y, dy), SW_SUCCESS);
+		et_fill_slots(&sc, y, slots);
+		ck_assert_int_eq(et_native_rhs(&d, NULL, &sc, y, dy), SW_SUCCESS);
 		double v = sw_expr_eval(e[SW_STATE_PHI], slots, NULL);
-		ck_assert_msg(rel_diff(v, dy[SW_STATE_PHI]) <= TWIN_REL, "y=%g: %.17g vs %.17g",
+		ck_assert_msg(et_rel_diff(v, dy[SW_STATE_PHI]) <= TWIN_REL, "y=%g: %.17g vs %.17g",
 			      ys[i], v, dy[SW_STATE_PHI]);
 		if (1.0 - ys[i] > 3.0)
 			ck_assert(v == 0.0); /* unseen */
@@ -542,7 +223,7 @@ END_TEST
 /* --- derivatives (for the exporter's linearisation) ----------------------------------------- */
 
 /* Central difference of entry j of the native rhs in state entry k with step h. */
-static double native_fd(const sw_steer_def *d, const sw_personality *p, const scene *sc,
+static double native_fd(const sw_steer_def *d, const sw_personality *p, et_scene *sc,
 			const double *y0, int j, int k, double h)
 {
 	double yp[SW_STATE_DIM], ym[SW_STATE_DIM], fp[SW_STATE_DIM], fm[SW_STATE_DIM];
@@ -550,8 +231,8 @@ static double native_fd(const sw_steer_def *d, const sw_personality *p, const sc
 	memcpy(ym, y0, sizeof ym);
 	yp[k] += h;
 	ym[k] -= h;
-	if (native_rhs(d, p, sc, yp, fp) != SW_SUCCESS ||
-	    native_rhs(d, p, sc, ym, fm) != SW_SUCCESS)
+	if (et_native_rhs(d, p, sc, yp, fp) != SW_SUCCESS ||
+	    et_native_rhs(d, p, sc, ym, fm) != SW_SUCCESS)
 		return NAN;
 	return (fp[j] - fm[j]) / (2.0 * h);
 }
@@ -559,13 +240,13 @@ static double native_fd(const sw_steer_def *d, const sw_personality *p, const sc
 /* d(flow j)/d(x) of the emitted tree against central differences of the native rhs at random
  * smooth points (where two step sizes agree, i.e. no if/min switch nearby).  Returns the number
  * of points compared. */
-static int derivative_check(unsigned long seed, def_maker make, int j, int tries)
+static int derivative_check(unsigned long seed, et_def_maker make, int j, int tries)
 {
-	gsl_rng *r = rng_new(seed);
-	static scene sc;
+	gsl_rng *r = et_rng_new(seed);
+	static et_scene sc;
 	int compared = 0;
 	for (int i = 0; i < tries; i++) {
-		random_scene(r, &sc);
+		et_random_scene(r, &sc);
 		sw_steer_def def = sw_default_steer_def();
 		sw_personality pers = sw_default_personality();
 		make(r, &def, &pers);
@@ -577,14 +258,14 @@ static int derivative_check(unsigned long seed, def_maker make, int j, int tries
 		ck_assert_int_eq(sw_expr_compile_ast(dt, NULL, &e), SW_SUCCESS);
 		for (int k = 0; k < 5; k++) {
 			double y[SW_STATE_DIM], slots[N_SLOTS];
-			random_state(r, &sc, y);
+			et_random_state(r, &sc, y);
 			double h = 1e-5;
 			double f1 = native_fd(&def, &pers, &sc, y, j, SW_STATE_X, h);
 			double f2 = native_fd(&def, &pers, &sc, y, j, SW_STATE_X, 0.5 * h);
 			if (!isfinite(f1) || !isfinite(f2) ||
 			    fabs(f1 - f2) > 1e-7 * fmax(1.0, fabs(f2)))
 				continue; /* a switch or a steep spot nearby */
-			fill_slots(&sc, y, slots);
+			et_fill_slots(&sc, y, slots);
 			double d = sw_expr_eval(e, slots, NULL);
 			ck_assert_msg(fabs(d - f2) <= 1e-6 * fmax(1.0, fabs(f2)),
 				      "law %d: d/dx = %.12g, differences %.12g", (int)def.law, d,
@@ -632,18 +313,18 @@ static long tree_size(const sw_expr_ast *a)
  * and the size grows linearly. */
 static long crowded_size(int n, int *height)
 {
-	static scene sc;
-	scene_init(&sc);
-	gsl_rng *r = rng_new(31);
+	static et_scene sc;
+	et_scene_init(&sc);
+	gsl_rng *r = et_rng_new(31);
 	for (int i = 0; i < n; i++) {
-		double x = unif(r, -6.0, 6.0), y = unif(r, -6.0, 6.0);
+		double x = et_unif(r, -6.0, 6.0), y = et_unif(r, -6.0, 6.0);
 		if (i % 3 == 2)
-			add_segment(&sc, x, y, x + 2.0, y + 1.0, 0.1, 0.0);
+			et_add_segment(&sc, x, y, x + 2.0, y + 1.0, 0.1, 0.0);
 		else
-			add_disc(&sc, x, y, 0.3, i % 2 ? 0.2 : 0.0, 0.0);
+			et_add_disc(&sc, x, y, 0.3, i % 2 ? 0.2 : 0.0, 0.0);
 	}
 	for (int j = 0; j < MAX_AGENTS; j++)
-		add_agent(&sc, unif(r, -6.0, 6.0), unif(r, -6.0, 6.0), 0.25);
+		et_add_agent(&sc, et_unif(r, -6.0, 6.0), et_unif(r, -6.0, 6.0), 0.25);
 	gsl_rng_free(r);
 	sc.ctx.has_target = 1;
 	sc.ctx.tx = 8.0;
@@ -687,15 +368,15 @@ END_TEST
 
 START_TEST(test_emit_errors)
 {
-	static scene sc;
-	scene_init(&sc);
+	static et_scene sc;
+	et_scene_init(&sc);
 	sw_steer_def d = sw_default_steer_def();
 	sw_expr_ast *out[SW_STATE_DIM];
 	ck_assert_int_eq(sw_steer_emit(NULL, NULL, &sc.ctx, out), SW_EUSAGE);
 	ck_assert_int_eq(sw_steer_emit(&d, NULL, NULL, out), SW_EUSAGE);
 	ck_assert_int_eq(sw_steer_emit(&d, NULL, &sc.ctx, NULL), SW_EUSAGE);
 	/* something moves but there is no time variable */
-	add_disc(&sc, 1.0, 1.0, 0.2, 0.5, 0.0);
+	et_add_disc(&sc, 1.0, 1.0, 0.2, 0.5, 0.0);
 	sc.ctx.t_slot = -1;
 	ck_assert_int_eq(sw_steer_emit(&d, NULL, &sc.ctx, out), SW_EUSAGE);
 	for (int k = 0; k < SW_STATE_DIM; k++)
@@ -717,20 +398,21 @@ END_TEST
  * relies on), with no non-finite number printed. */
 START_TEST(test_emitted_trees_print_and_parse)
 {
-	static scene sc;
-	gsl_rng *r = rng_new(41);
+	static et_scene sc;
+	gsl_rng *r = et_rng_new(41);
 	sw_expr_var vars[N_SLOTS];
 	int nv = 0;
 	for (int k = 0; k < SW_STATE_DIM; k++)
-		vars[nv++] = (sw_expr_var){state_names[k], k, SW_EXPR_REAL};
+		vars[nv++] = (sw_expr_var){et_state_names[k], k, SW_EXPR_REAL};
 	vars[nv++] = (sw_expr_var){"t", SLOT_T, SW_EXPR_REAL};
 	for (int j = 0; j < MAX_AGENTS; j++) {
-		vars[nv++] = (sw_expr_var){agent_names[2 * j], SLOT_AGENT(j), SW_EXPR_REAL};
-		vars[nv++] = (sw_expr_var){agent_names[2 * j + 1], SLOT_AGENT(j) + 1, SW_EXPR_REAL};
+		for (int q = 0; q < 4; q++)
+			vars[nv++] = (sw_expr_var){et_agent_names[4 * j + q], SLOT_AGENT(j) + q,
+						   SW_EXPR_REAL};
 	}
 	sw_expr_symbols sym = {vars, nv, NULL, 0, NULL, NULL, NULL};
 	for (int i = 0; i < 8; i++) {
-		random_scene(r, &sc);
+		et_random_scene(r, &sc);
 		sw_steer_def d = sw_default_steer_def();
 		sw_personality p = sw_default_personality();
 		d.law = (sw_law)(i % 4);
@@ -753,8 +435,8 @@ START_TEST(test_emitted_trees_print_and_parse)
 			ck_assert_int_eq(sw_expr_compile_ast(back, NULL, &e2), SW_SUCCESS);
 			for (int m = 0; m < 20; m++) {
 				double y[SW_STATE_DIM], slots[N_SLOTS];
-				random_state(r, &sc, y);
-				fill_slots(&sc, y, slots);
+				et_random_state(r, &sc, y);
+				et_fill_slots(&sc, y, slots);
 				double a = sw_expr_eval(e1, slots, NULL),
 				       b = sw_expr_eval(e2, slots, NULL);
 				ck_assert(a == b || (isnan(a) && isnan(b)));

@@ -23,6 +23,7 @@ Suite *io_automata_suite(void);
 Suite *scenarios_suite(void);
 Suite *render_suite(void);
 Suite *emit_suite(void);
+Suite *emit_crowd_suite(void);
 Suite *export_suite(void);
 Suite *interval_suite(void);
 Suite *analyze_suite(void);

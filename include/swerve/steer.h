@@ -604,6 +604,9 @@ typedef struct sw_emit_agent {
 	const char *x_name, *y_name; /**< their names */
 	double radius;        /**< its radius (m) */
 	int id;               /**< -1 - agent index, as sw_percept.id */
+	int v_slot, phi_slot; /**< slots of its speed and heading: <ttc> and <sf> read its velocity
+				   speed (cos heading, sin heading), as the simulator's snapshot */
+	const char *v_name, *phi_name; /**< their names; NULL for laws that do not read them */
 } sw_emit_agent;
 
 /** What the emitter needs: where the agent's state lives in the exported model (slots and

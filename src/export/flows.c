@@ -342,7 +342,7 @@ static int emit_scene(struct xb *b, xl_ctx *c, sw_emit_ctx *ec, sw_emit_obstacle
 		if (kx < 0 || ky < 0)
 			return SW_ENOMEM;
 		oth[n++] = (sw_emit_agent){kx, ky, c->comp->vars[kx].name, c->comp->vars[ky].name,
-					   m->agents[j].radius, -1 - j};
+					   m->agents[j].radius, -1 - j, -1, -1, NULL, NULL};
 	}
 	ec->n_agents = n;
 	ec->agents = oth;

@@ -14,6 +14,9 @@
  *   - with a finite perception radius P every obstacle term becomes if(clearance <= P, term,
  *     value without the obstacle).
  *
+ * The crowd laws <ttc>, <sf>, <csm> are emitted by emit_crowd.c; the tree helpers and the scene
+ * above are shared through emit_internal.h.
+ *
  * Each law mirrors the operation order of its native code (glm.c, fw.c, pf.c, wall.c, rhs.c) so
  * that the two agree to rounding; where the native code has a numerical shortcut the tree keeps
  * the exact formula it stands for:
@@ -40,10 +43,9 @@
  * far about seven times that (test_tree_sizes_and_heights prints sizes with SW_EMIT_REPORT set).
  * Every constructor takes ownership of its operands and returns NULL on failure, so a failure
  * anywhere propagates to the root and is reported once. */
-#include <math.h>
 #include <stdlib.h>
 
-#include "steer_internal.h"
+#include "emit_internal.h"
 
 /* Sums and minima of at most this many terms are folded left (the native order). */
 #define SW_EMIT_LINEAR 32
@@ -54,120 +56,22 @@
  * 1 - W then differ by from glm.c, and exp(2 x) never overflows, so the derivative trees of the
  * window stay finite (the quotient rule would give inf / inf). */
 #define SW_EMIT_X_SAT 300.0
-/* Most outputs of one per-obstacle builder. */
-#define SW_EMIT_K 5
 
-typedef sw_expr_ast ast;
+/* --- folds and the scene (emit_internal.h) ------------------------------------------------- */
 
-/* --- tree helpers: each takes ownership of its operands and propagates NULL ----------------- */
-
-/* A number; a negative one as the negation of its magnitude, the tree the parser builds from
- * its printed text (so emitted trees print and parse back to equal trees). */
-static ast *num(double v)
-{
-	if (signbit(v) && !isnan(v))
-		return sw_expr_ast_node(SW_EXPR_NEG, sw_expr_ast_number(-v), NULL, NULL);
-	return sw_expr_ast_number(v);
-}
-
-static ast *cp(const ast *a)
-{
-	return a ? sw_expr_ast_clone(a) : NULL;
-}
-
-static ast *op1(sw_expr_op op, ast *a)
-{
-	return sw_expr_ast_node(op, a, NULL, NULL);
-}
-
-static ast *op2(sw_expr_op op, ast *a, ast *b)
-{
-	return sw_expr_ast_node(op, a, b, NULL);
-}
-
-static ast *ifx(ast *c, ast *a, ast *b)
-{
-	return sw_expr_ast_node(SW_EXPR_IF, c, a, b);
-}
-
-#define ADD(a, b) op2(SW_EXPR_ADD, a, b)
-#define SUB(a, b) op2(SW_EXPR_SUB, a, b)
-#define MUL(a, b) op2(SW_EXPR_MUL, a, b)
-#define DIV(a, b) op2(SW_EXPR_DIV, a, b)
-#define MIN(a, b) op2(SW_EXPR_MIN, a, b)
-#define MAX(a, b) op2(SW_EXPR_MAX, a, b)
-#define LT(a, b) op2(SW_EXPR_LT, a, b)
-#define LE(a, b) op2(SW_EXPR_LE, a, b)
-#define GT(a, b) op2(SW_EXPR_GT, a, b)
-#define EQ(a, b) op2(SW_EXPR_EQ, a, b)
-#define ATAN2(a, b) op2(SW_EXPR_ATAN2, a, b)
-#define NEG(a) op1(SW_EXPR_NEG, a)
-#define SIN(a) op1(SW_EXPR_SIN, a)
-#define COS(a) op1(SW_EXPR_COS, a)
-#define EXP(a) op1(SW_EXPR_EXP, a)
-#define SQRT(a) op1(SW_EXPR_SQRT, a)
-#define ABS(a) op1(SW_EXPR_ABS, a)
-
-/* Folds terms[0..n-1] (taken) with a binary op: left to right up to SW_EMIT_LINEAR terms (the
- * native loop's order), balanced halves beyond.  n == 0 gives NULL (callers handle it). */
-static ast *fold(sw_expr_op op, ast **terms, int n)
+ast *sw__emit_fold(sw_expr_op op, ast **terms, int n)
 {
 	if (n <= 0)
 		return NULL;
 	if (n > SW_EMIT_LINEAR) {
 		int h = n / 2;
-		return op2(op, fold(op, terms, h), fold(op, terms + h, n - h));
+		return op2(op, sw__emit_fold(op, terms, h), sw__emit_fold(op, terms + h, n - h));
 	}
 	ast *acc = terms[0];
 	for (int i = 1; i < n; i++)
 		acc = op2(op, acc, terms[i]);
 	return acc;
 }
-
-static void free_all(ast **a, int n)
-{
-	for (int i = 0; i < n; i++) {
-		sw_expr_ast_free(a[i]);
-		a[i] = NULL;
-	}
-}
-
-/* --- the scene ------------------------------------------------------------------------------ */
-
-/* The emission: context plus the state variables. */
-typedef struct em {
-	const sw_emit_ctx *c;
-} em;
-
-static ast *var(const em *e, int k)
-{
-	return sw_expr_ast_variable(e->c->name[k], e->c->slot[k], SW_EXPR_REAL);
-}
-
-/* p0 + v t (p0 alone when v == 0). */
-static ast *moving(const em *e, double p0, double v)
-{
-	if (v == 0.0)
-		return num(p0);
-	return ADD(num(p0),
-		   MUL(num(v), sw_expr_ast_variable(e->c->t_name, e->c->t_slot, SW_EXPR_REAL)));
-}
-
-/* One percept as trees (all owned): vector to the reference point, its length, rho (NULL: the
- * constant rho_c) and the clearance. */
-typedef struct pex {
-	ast *dx, *dy, *dist, *rho, *clr;
-	double rho_c;
-} pex;
-
-/* An obstacle or agent as the perception presents it: p[0] is the percept (the near one for a
- * segment seen both ways), p[1] the far percept when `near` (the condition choosing p[0]) is set;
- * `clr` of p[0] is the clearance that the perception radius cuts. */
-typedef struct item {
-	int is_agent;
-	ast *near;
-	pex p[2];
-} item;
 
 static void pex_free(pex *p)
 {
@@ -181,11 +85,6 @@ static void pex_free(pex *p)
 static int pex_ok(const pex *p)
 {
 	return p->dx && p->dy && p->dist && p->clr;
-}
-
-static ast *len(const ast *dx, const ast *dy)
-{
-	return SQRT(ADD(MUL(cp(dx), cp(dx)), MUL(cp(dy), cp(dy))));
 }
 
 /* A disc of radius rho at (X, Y) (trees, taken) seen by the agent: (X - x, Y - y). */
@@ -238,7 +137,7 @@ static void segment_pex(const em *e, const sw_emit_obstacle *o, pex *near, pex *
 	sw_expr_ast_free(py);
 }
 
-static void items_free(item *it, int n)
+void sw__emit_items_free(item *it, int n)
 {
 	if (!it)
 		return;
@@ -250,10 +149,7 @@ static void items_free(item *it, int n)
 	free(it);
 }
 
-/* Builds the items of the scene in the perception's order (obstacles, then agents).  wall_near
- * as sw__wall_near(): the GLM parameter, INFINITY for the other laws.  Returns NULL when memory
- * runs out. */
-static item *items_build(const em *e, double wall_near, int *n)
+item *sw__emit_items_build(const em *e, double wall_near, int *n)
 {
 	const sw_emit_ctx *c = e->c;
 	int total = c->n_obs + c->n_agents;
@@ -292,26 +188,21 @@ static item *items_build(const em *e, double wall_near, int *n)
 		const sw_emit_agent *a = &c->agents[j];
 		item *m = &it[c->n_obs + j];
 		m->is_agent = 1;
+		m->agent = j;
 		disc_pex(e, sw_expr_ast_variable(a->x_name, a->x_slot, SW_EXPR_REAL),
 			 sw_expr_ast_variable(a->y_name, a->y_slot, SW_EXPR_REAL), a->radius,
 			 &m->p[0]);
 		ok = ok && pex_ok(&m->p[0]);
 	}
 	if (!ok) {
-		items_free(it, total);
+		sw__emit_items_free(it, total);
 		return NULL;
 	}
 	return it;
 }
 
-/* A builder turns one percept into k trees (out[0..k-1], new). */
-typedef void (*builder)(const em *e, const void *law, const pex *p, ast **out);
-
-/* The k terms of item m: the builder's over the percept, if() over near/far, then the
- * perception cut-off clearance <= limit (none when limit is +inf) with fallback values.
- * Returns 1 when every tree was built. */
-static int item_terms(const em *e, const item *m, builder b, const void *law, int k, double limit,
-		      const double *fallback, ast **out)
+int sw__emit_item_terms(const em *e, const item *m, builder b, const void *law, int k, double limit,
+			const double *fallback, ast **out)
 {
 	ast *far[SW_EMIT_K] = {NULL};
 	b(e, law, &m->p[0], out);
@@ -331,36 +222,14 @@ static int item_terms(const em *e, const item *m, builder b, const void *law, in
 	return 1;
 }
 
-/* cos(phi) dx + sin(phi) dy and sin(phi) dx - cos(phi) dy: the dot and cross products of the
- * heading with (dx, dy). */
-static ast *dot_h(const em *e, const ast *dx, const ast *dy)
-{
-	return ADD(MUL(COS(var(e, SW_STATE_PHI)), cp(dx)), MUL(SIN(var(e, SW_STATE_PHI)), cp(dy)));
-}
-
-static ast *cross_h(const em *e, const ast *dx, const ast *dy)
-{
-	return SUB(MUL(SIN(var(e, SW_STATE_PHI)), cp(dx)), MUL(COS(var(e, SW_STATE_PHI)), cp(dy)));
-}
-
 /* wrap(phi - atan2(dy, dx)) in (-pi, pi]. */
 static ast *rel_angle(const em *e, const ast *dx, const ast *dy)
 {
 	return ATAN2(cross_h(e, dx, dy), dot_h(e, dx, dy));
 }
 
-/* Target vector (T(t) - p) into *dx, *dy. */
-static void target_vec(const em *e, ast **dx, ast **dy)
-{
-	const sw_emit_ctx *c = e->c;
-	*dx = SUB(moving(e, c->tx, c->tvx), var(e, SW_STATE_X));
-	*dy = SUB(moving(e, c->ty, c->tvy), var(e, SW_STATE_Y));
-}
-
-/* Folds the per-item terms of every item (n items, k outputs) into sums[0..k-1], output j with
- * the operator ops[j]; an empty fold (no items) is NULL.  Returns 1 on success. */
-static int sum_items(const em *e, const item *it, int n, builder b, const void *law, int k,
-		     double limit, const double *fallback, const sw_expr_op *ops, ast **sums)
+int sw__emit_sum_items(const em *e, const item *it, int n, builder b, const void *law, int k,
+		       double limit, const double *fallback, const sw_expr_op *ops, ast **sums)
 {
 	for (int j = 0; j < k; j++)
 		sums[j] = NULL;
@@ -372,7 +241,7 @@ static int sum_items(const em *e, const item *it, int n, builder b, const void *
 	int ok = 1;
 	for (int i = 0; i < n && ok; i++) {
 		ast *out[SW_EMIT_K];
-		ok = item_terms(e, &it[i], b, law, k, limit, fallback, out);
+		ok = sw__emit_item_terms(e, &it[i], b, law, k, limit, fallback, out);
 		for (int j = 0; ok && j < k; j++)
 			terms[(size_t)j * (size_t)n + (size_t)i] = out[j];
 	}
@@ -382,7 +251,7 @@ static int sum_items(const em *e, const item *it, int n, builder b, const void *
 		return 0;
 	}
 	for (int j = 0; j < k; j++) {
-		sums[j] = fold(ops[j], terms + (size_t)j * (size_t)n, n);
+		sums[j] = sw__emit_fold(ops[j], terms + (size_t)j * (size_t)n, n);
 		ok = ok && sums[j];
 	}
 	free(terms);
@@ -481,15 +350,16 @@ static int emit_glm(const em *e, const sw_glm_params *p, const sw_personality *p
 	const sw_emit_ctx *c = e->c;
 	glm_law g = {p, p->margin < 0.0 ? p->d1 : p->margin};
 	int n = 0;
-	item *it = items_build(e, p->wall_near, &n);
+	item *it = sw__emit_items_build(e, p->wall_near, &n);
 	if (!it)
 		return SW_ENOMEM;
 	const double fallback[G_K] = {0.0, 0.0, 0.0, 0.0, p->v_max};
 	const sw_expr_op ops[G_K] = {SW_EXPR_ADD, SW_EXPR_ADD, SW_EXPR_ADD, SW_EXPR_ADD,
 				     SW_EXPR_MIN};
 	ast *s[G_K];
-	int ok = sum_items(e, it, n, glm_obstacle, &g, G_K, c->perception, fallback, ops, s);
-	items_free(it, n);
+	int ok =
+	    sw__emit_sum_items(e, it, n, glm_obstacle, &g, G_K, c->perception, fallback, ops, s);
+	sw__emit_items_free(it, n);
 	if (!ok)
 		return SW_ENOMEM;
 	/* Branch on what the scene has, never on a NULL tree: a failure must reach the roots. */
@@ -595,12 +465,12 @@ static int emit_fw(const em *e, const sw_fw_params *p, ast *out[SW_STATE_DIM])
 {
 	const sw_emit_ctx *c = e->c;
 	int n = 0;
-	item *it = items_build(e, INFINITY, &n);
+	item *it = sw__emit_items_build(e, INFINITY, &n);
 	if (!it)
 		return SW_ENOMEM;
 	ast **terms = calloc((size_t)n + 2, sizeof *terms);
 	if (!terms) {
-		items_free(it, n);
+		sw__emit_items_free(it, n);
 		return SW_ENOMEM;
 	}
 	/* -b phi' - kg wrap(phi - psi_g) (exp(-c1 d_g) + c2) + sum of the obstacle terms. */
@@ -617,14 +487,15 @@ static int emit_fw(const em *e, const sw_fw_params *p, ast *out[SW_STATE_DIM])
 	}
 	const double zero = 0.0;
 	for (int i = 0; i < n && ok; i++)
-		ok = item_terms(e, &it[i], fw_obstacle, p, 1, c->perception, &zero, &terms[k++]);
-	items_free(it, n);
+		ok = sw__emit_item_terms(e, &it[i], fw_obstacle, p, 1, c->perception, &zero,
+					 &terms[k++]);
+	sw__emit_items_free(it, n);
 	if (!ok) {
 		free_all(terms, k);
 		free(terms);
 		return SW_ENOMEM;
 	}
-	out[SW_STATE_OMEGA] = fold(SW_EXPR_ADD, terms, k);
+	out[SW_STATE_OMEGA] = sw__emit_fold(SW_EXPR_ADD, terms, k);
 	free(terms);
 	out[SW_STATE_PHI] = var(e, SW_STATE_OMEGA);
 	out[SW_STATE_X] = MUL(num(p->speed), COS(var(e, SW_STATE_PHI)));
@@ -652,7 +523,7 @@ static int emit_pf(const em *e, const sw_pf_params *p, ast *out[SW_STATE_DIM])
 {
 	const sw_emit_ctx *c = e->c;
 	int n = 0;
-	item *it = items_build(e, INFINITY, &n);
+	item *it = sw__emit_items_build(e, INFINITY, &n);
 	if (!it)
 		return SW_ENOMEM;
 	/* An obstacle acts when perceived and max(clearance, r_floor) <= rho0, that is when
@@ -669,13 +540,13 @@ static int emit_pf(const em *e, const sw_pf_params *p, ast *out[SW_STATE_DIM])
 	double limit = fmin(c->perception, p->rho0);
 	for (int i = 0; ok && acts && i < n; i++) {
 		ast *o[2];
-		ok = item_terms(e, &it[i], pf_obstacle, p, 2, limit, zero, o);
+		ok = sw__emit_item_terms(e, &it[i], pf_obstacle, p, 2, limit, zero, o);
 		if (ok) {
 			gx[k] = o[0];
 			gy[k++] = o[1];
 		}
 	}
-	items_free(it, n);
+	sw__emit_items_free(it, n);
 	if (!ok) {
 		if (gx)
 			free_all(gx, k);
@@ -685,7 +556,7 @@ static int emit_pf(const em *e, const sw_pf_params *p, ast *out[SW_STATE_DIM])
 		free(gy);
 		return SW_ENOMEM;
 	}
-	ast *fx = fold(SW_EXPR_ADD, gx, k), *fy = fold(SW_EXPR_ADD, gy, k);
+	ast *fx = sw__emit_fold(SW_EXPR_ADD, gx, k), *fy = sw__emit_fold(SW_EXPR_ADD, gy, k);
 	free(gx);
 	free(gy);
 	if (k == 0) { /* no gradient: keep the heading */
@@ -712,8 +583,7 @@ static ast *wall_psi(const em *e, const sw_wall_params *p, const pex *o)
 	(void)e;
 	ast *corr = MUL(num(p->gain), SUB(cp(o->clr), num(p->distance)));
 	corr = MAX(num(-SW_WALL_CORR_MAX), MIN(num(SW_WALL_CORR_MAX), corr));
-	return ADD(ATAN2(cp(o->dy), cp(o->dx)),
-		   MUL(num((double)p->side), SUB(num(SW_PI_2), corr)));
+	return ADD(ATAN2(cp(o->dy), cp(o->dx)), MUL(num((double)p->side), SUB(num(SW_PI_2), corr)));
 }
 
 /* Tournament over (key, value) pairs [lo, hi): the value of the first smallest key.  Keys and
@@ -737,7 +607,7 @@ static int emit_wall(const em *e, const sw_wall_params *p, ast *out[SW_STATE_DIM
 {
 	const sw_emit_ctx *c = e->c;
 	int n = 0;
-	item *it = items_build(e, INFINITY, &n);
+	item *it = sw__emit_items_build(e, INFINITY, &n);
 	if (!it)
 		return SW_ENOMEM;
 	/* Candidates: perceived primitives (not agents).  A key is the clearance, or a value above
@@ -757,7 +627,7 @@ static int emit_wall(const em *e, const sw_wall_params *p, ast *out[SW_STATE_DIM
 		ok = key[m] && val[m];
 		m++;
 	}
-	items_free(it, n);
+	sw__emit_items_free(it, n);
 	ast *none = NULL;
 	if (ok && c->has_target) {
 		ast *dx, *dy;
@@ -823,9 +693,9 @@ static int check_ctx(const sw_steer_def *def, const sw_personality *pers, const 
 	case SW_LAW_FW: need[SW_STATE_OMEGA] = 1; break;
 	case SW_LAW_PF:
 	case SW_LAW_WALL: break;
-	case SW_LAW_TTC: /* no symbolic form yet (export refuses them, export/network.c) */
-	case SW_LAW_SF:
-	case SW_LAW_CSM: return 0;
+	case SW_LAW_TTC:
+	case SW_LAW_SF: need[SW_STATE_PHI] = need[SW_STATE_V] = 1; break;
+	case SW_LAW_CSM: need[SW_STATE_PHI] = 1; break;
 	default: return 0;
 	}
 	for (int k = 0; k < SW_STATE_DIM; k++)
@@ -839,6 +709,11 @@ static int check_ctx(const sw_steer_def *def, const sw_personality *pers, const 
 	for (int j = 0; j < c->n_agents; j++)
 		if (!c->agents[j].x_name || !c->agents[j].y_name || c->agents[j].x_slot < 0 ||
 		    c->agents[j].y_slot < 0)
+			return 0;
+	/* the second-order laws read the others' velocities */
+	for (int j = 0; (def->law == SW_LAW_TTC || def->law == SW_LAW_SF) && j < c->n_agents; j++)
+		if (!c->agents[j].v_name || !c->agents[j].phi_name || c->agents[j].v_slot < 0 ||
+		    c->agents[j].phi_slot < 0)
 			return 0;
 	return 1;
 }
@@ -859,17 +734,22 @@ int sw_steer_emit(const sw_steer_def *def, const sw_personality *pers, const sw_
 	case SW_LAW_FW: st = emit_fw(&e, &def->fw, out); break;
 	case SW_LAW_PF: st = emit_pf(&e, &def->pf, out); break;
 	case SW_LAW_WALL: st = emit_wall(&e, &def->wall, out); break;
-	case SW_LAW_TTC:
-	case SW_LAW_SF:
-	case SW_LAW_CSM: break; /* refused by check_ctx */
+	case SW_LAW_TTC: st = sw__emit_ttc(&e, &def->ttc, out); break;
+	case SW_LAW_SF: st = sw__emit_sf(&e, &def->sf, out); break;
+	case SW_LAW_CSM: st = sw__emit_csm(&e, &def->csm, out); break;
 	}
 	/* Entries a law leaves alone have derivative 0 (a NULL among the others is a failure). */
-	static const unsigned touched[4] = {[SW_LAW_GLM] = 0x7fu,
+	static const unsigned touched[7] = {[SW_LAW_GLM] = 0x7fu,
 					    [SW_LAW_FW] = 1u << SW_STATE_X | 1u << SW_STATE_Y |
 							  1u << SW_STATE_PHI | 1u << SW_STATE_OMEGA,
 					    [SW_LAW_PF] = 1u << SW_STATE_X | 1u << SW_STATE_Y,
 					    [SW_LAW_WALL] = 1u << SW_STATE_X | 1u << SW_STATE_Y |
-							    1u << SW_STATE_PHI};
+							    1u << SW_STATE_PHI,
+					    [SW_LAW_TTC] = 1u << SW_STATE_X | 1u << SW_STATE_Y |
+							   1u << SW_STATE_PHI | 1u << SW_STATE_V,
+					    [SW_LAW_SF] = 1u << SW_STATE_X | 1u << SW_STATE_Y |
+							  1u << SW_STATE_PHI | 1u << SW_STATE_V,
+					    [SW_LAW_CSM] = 1u << SW_STATE_X | 1u << SW_STATE_Y};
 	for (int k = 0; st == SW_SUCCESS && k < SW_STATE_DIM; k++)
 		if (!(touched[def->law] >> k & 1u))
 			out[k] = num(0.0);
