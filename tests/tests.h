@@ -25,6 +25,7 @@ Suite *render_suite(void);
 Suite *emit_suite(void);
 Suite *emit_crowd_suite(void);
 Suite *export_suite(void);
+Suite *export_glm_suite(void);
 Suite *interval_suite(void);
 Suite *analyze_suite(void);
 Suite *plot_suite(void);

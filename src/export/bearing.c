@@ -78,16 +78,16 @@ static int decide_ifs(sw_expr_ast **pa, const double *lo, const double *hi, cuto
 	return *pa ? 0 : -1;
 }
 
-/* a with every atan2 replaced by 0 (a new tree): what the profile must accept once bearings are
- * state. */
-static sw_expr_ast *without_atan2(const sw_expr_ast *a)
+/* a with every atan2 and asin replaced by 0 (a new tree): what the profile must accept once
+ * they are state. */
+static sw_expr_ast *without_lifted(const sw_expr_ast *a)
 {
-	if (a->op == SW_EXPR_ATAN2)
+	if (a->op == SW_EXPR_ATAN2 || a->op == SW_EXPR_ASIN)
 		return xn_num(0);
 	sw_expr_ast *t = sw_expr_ast_clone(a);
 	for (int i = 0; t && i < t->nkid; i++) {
 		sw_expr_ast_free(t->kid[i]);
-		if (!(t->kid[i] = without_atan2(a->kid[i]))) {
+		if (!(t->kid[i] = without_lifted(a->kid[i]))) {
 			sw_expr_ast_free(t);
 			return NULL;
 		}
@@ -95,45 +95,73 @@ static sw_expr_ast *without_atan2(const sw_expr_ast *a)
 	return t;
 }
 
-sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
-			     const sw_expr_ast *flow)
+/* Start box of agent ag's state (its world state widened by the --initial ranges) into
+ * slo, shi (n slots, the others unbounded), and of x, y into *xlo.. (the reachable box's centre). */
+static void start_box(const struct xb *b, int agent, int n, double *slo, double *shi)
 {
-	sw_export_profile p = b->def.profile;
-	if (def->law != SW_LAW_FW || c->a || b->scene_moves || b->def.linear ||
-	    (p != SW_PROFILE_HYST && p != SW_PROFILE_JULIAREACH))
-		return NULL;
-	const sw_agent *ag = &c->m->agents[c->agent];
-	double T = b->def.time_horizon > 0 ? b->def.time_horizon : c->m->run.duration;
-	double reach = fabs(def->fw.speed) * T;
-	double xlo = ag->position.x, xhi = xlo, ylo = ag->position.y, yhi = ylo;
+	const sw_agent *ag = &b->m->agents[agent];
+	int dim = 0;
+	const double *y = sw_world_unit_state(b->w, agent, &dim);
+	for (int k = 0; k < n; k++) {
+		slo[k] = k < SW_STATE_DIM && k < dim ? y[k] : -INFINITY;
+		shi[k] = k < SW_STATE_DIM && k < dim ? y[k] : INFINITY;
+	}
 	for (int r = 0; r < b->def.n_ranges; r++) {
 		const sw_export_range *g = &b->def.ranges[r];
 		if (!g->agent || strcmp(g->agent, ag->name) != 0 || !g->var)
 			continue;
-		if (strcmp(g->var, "x") == 0)
-			xlo = fmin(xlo, g->lo), xhi = fmax(xhi, g->hi);
-		if (strcmp(g->var, "y") == 0)
-			ylo = fmin(ylo, g->lo), yhi = fmax(yhi, g->hi);
+		for (int k = 0; k < SW_STATE_DIM && k < n; k++)
+			if (strcmp(g->var, xb_state_names[k]) == 0)
+				slo[k] = fmin(slo[k], g->lo), shi[k] = fmax(shi[k], g->hi);
 	}
+}
+
+sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
+			     const sw_expr_ast *flow)
+{
+	sw_export_profile p = b->def.profile;
+	if ((def->law != SW_LAW_FW && def->law != SW_LAW_GLM) || c->a || b->scene_moves ||
+	    b->def.linear || (p != SW_PROFILE_HYST && p != SW_PROFILE_JULIAREACH))
+		return NULL;
+	const sw_agent *ag = &c->m->agents[c->agent];
+	double T = b->def.time_horizon > 0 ? b->def.time_horizon : c->m->run.duration;
+	double speed = def->law == SW_LAW_FW ? fabs(def->fw.speed) : fabs(def->glm.v_max);
+	double reach = speed * T;
 	int n = c->comp->n_vars;
 	double *lo = malloc(((size_t)n + 1) * sizeof *lo), *hi = malloc(((size_t)n + 1) * sizeof *hi);
+	double *slo = malloc(((size_t)n + 1) * sizeof *slo), *shi = malloc(((size_t)n + 1) * sizeof *shi);
 	sw_expr_ast *t = sw_expr_ast_clone(flow);
-	if (!lo || !hi || !t) {
+	if (!lo || !hi || !slo || !shi || !t) {
 		free(lo);
 		free(hi);
+		free(slo);
+		free(shi);
 		sw_expr_ast_free(t);
 		b->status = SW_ENOMEM;
 		return NULL;
 	}
+	start_box(b, c->agent, n, slo, shi);
+	double xlo = fmin(slo[SW_STATE_X], ag->position.x), xhi = fmax(shi[SW_STATE_X], ag->position.x);
+	double ylo = fmin(slo[SW_STATE_Y], ag->position.y), yhi = fmax(shi[SW_STATE_Y], ag->position.y);
 	for (int k = 0; k < n; k++)
 		lo[k] = -INFINITY, hi[k] = INFINITY;
 	lo[SW_STATE_X] = xlo - reach, hi[SW_STATE_X] = xhi + reach;
 	lo[SW_STATE_Y] = ylo - reach, hi[SW_STATE_Y] = yhi + reach;
 	cutoffs co = {b, c, loc, 0, 0};
-	int ok = decide_ifs(&t, lo, hi, &co) == 0;
+	int ok;
+	if (def->law == SW_LAW_GLM) {
+		xf_box bx = {n, lo, hi, NULL, 0};
+		int dec = xf_glm_flow(b, c, loc, def, &t, &bx, slo, shi);
+		ok = dec >= 0 && decide_ifs(&t, lo, hi, &co) == 0;
+		xf_box_free(&bx);
+	} else {
+		ok = decide_ifs(&t, lo, hi, &co) == 0;
+	}
 	free(lo);
 	free(hi);
-	sw_expr_ast *probe = ok ? without_atan2(t) : NULL;
+	free(slo);
+	free(shi);
+	sw_expr_ast *probe = ok ? without_lifted(t) : NULL;
 	const char *why = NULL;
 	sw_expr_ast *q = probe ? xr_profile(probe, p, &why) : NULL;
 	sw_expr_ast_free(probe);
@@ -149,7 +177,7 @@ sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_de
 			"x in [%.10g, %.10g], y in [%.10g, %.10g] (start +- speed %.10g x horizon "
 			"%.10g s): exact up to the horizon",
 			co.decided, ag->perception, xlo - reach, xhi + reach, ylo - reach, yhi + reach,
-			fabs(def->fw.speed), T);
+			speed, T);
 	if (co.relaxed)
 		xb_note(b, c->where, 1,
 			"%d perception cut-offs if(clearance <= %.10g, term, 0) undecided over the "
@@ -158,15 +186,15 @@ sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_de
 	return t;
 }
 
-/* The first atan2 node of a (depth first), or NULL. */
-static const sw_expr_ast *find_atan2(const sw_expr_ast *a)
+/* The first node of kind op in a (depth first), or NULL. */
+static const sw_expr_ast *find_op(const sw_expr_ast *a, sw_expr_op op)
 {
 	if (!a)
 		return NULL;
-	if (a->op == SW_EXPR_ATAN2)
+	if (a->op == op)
 		return a;
 	for (int i = 0; i < a->nkid; i++) {
-		const sw_expr_ast *f = find_atan2(a->kid[i]);
+		const sw_expr_ast *f = find_op(a->kid[i], op);
 		if (f)
 			return f;
 	}
@@ -261,6 +289,98 @@ static void wrap_bearing(struct xb *b, sw_hcomponent *c, int l, int k)
 	}
 }
 
+/* The rate of lifted variable k in every location (flows[l], new): a bearing's by
+ * bearing_rate(), anything else its time derivative; NULL entries with *why on failure. */
+static int lifted_rates(struct xb *b, sw_hcomponent *c, int k, sw_expr_ast **flows,
+			const char **why)
+{
+	const sw_expr_ast *g = c->vars[k].lifted;
+	for (int l = 0; l < c->n_locations; l++) {
+		flows[l] = g->op == SW_EXPR_ATAN2 ? bearing_rate(b, c, l, g, why)
+						  : xb_lie_derivative(b, c, l, g, why);
+		if (!flows[l])
+			return 0;
+	}
+	return 1;
+}
+
+/* Invariant dpsi <= asin(N / R) (d >= R) of a lifted GLM half-width k whose d a zone of agent u
+ * names, in every location where it moves; the zone or NULL. */
+static const xb_zone_t *half_width_zone(struct xb *b, sw_hcomponent *c, int u, int k)
+{
+	const sw_expr_ast *q = c->vars[k].lifted->kid[0];
+	const xb_zone_t *z = NULL;
+	for (int j = 0; !z && j < b->n_zones; j++)
+		if (b->zones[j].agent == u && q->op == SW_EXPR_DIV && q->kid[0]->op == SW_EXPR_NUM &&
+		    q->kid[0]->value == b->zones[j].N && sw_expr_ast_equal(q->kid[1], b->zones[j].d))
+			z = &b->zones[j];
+	for (int l = 0; z && l < c->n_locations && b->status == SW_SUCCESS; l++) {
+		const sw_expr_ast *fl = c->locations[l].flow[k];
+		if (!(fl->op == SW_EXPR_NUM && fl->value == 0.0))
+			xb_inv_add(b, l, xn_op(SW_EXPR_LE, xn_var(c, k), xn_num(asin(z->N / z->R))));
+	}
+	return z;
+}
+
+/* What a lifted variable is, for report.txt. */
+static void lifted_note(struct xb *b, sw_hcomponent *c, int u, int k, const char *where)
+{
+	int half = c->vars[k].lifted->op == SW_EXPR_ASIN; /* the profile has no asin to print */
+	char *arg = half ? xw_expr(b->h, c->vars[k].lifted->kid[0]) : NULL;
+	size_t n = arg ? strlen(arg) + 8 : 0;
+	char *text = half ? (arg ? malloc(n) : NULL) : xw_expr(b->h, c->vars[k].lifted);
+	if (text && half)
+		snprintf(text, n, "asin(%s)", arg);
+	free(arg);
+	if (!text) {
+		b->status = SW_ENOMEM;
+		return;
+	}
+	if (half) {
+		const xb_zone_t *z = half_width_zone(b, c, u, k);
+		snprintf(c->vars[k].meaning, sizeof c->vars[k].meaning, "GLM half-width: %.70s",
+			 text);
+		if (z)
+			xb_note(b, where, 1,
+				"the GLM window half-width %s (eqs. (5)-(6)) is the state variable %s "
+				"(flow: its time derivative q' / sqrt(1 - q^2)); its contact branch, the "
+				"window cap and the speed law (12) are decided on the region distance >= "
+				"%.10g m, kept by the invariant %s <= %.10g; the unsafe set of that "
+				"obstacle is widened to the same disc (a flowpipe leaving the region "
+				"touches it)",
+				text, c->vars[k].name, z->R, c->vars[k].name, asin(z->N / z->R));
+		else
+			xb_note(b, where, 1,
+				"the GLM window half-width %s (eqs. (5)-(6)) is the state variable %s "
+				"(flow: its time derivative q' / sqrt(1 - q^2)); its branches are "
+				"decided over the reachable box",
+				text, c->vars[k].name);
+		free(text);
+		return;
+	}
+	int moving = 0;
+	for (int l = 0; l < c->n_locations && b->status == SW_SUCCESS; l++) {
+		const sw_expr_ast *fl = c->locations[l].flow[k];
+		if (fl->op == SW_EXPR_NUM && fl->value == 0.0)
+			continue;
+		wrap_bearing(b, c, l, k);
+		moving = 1;
+	}
+	snprintf(c->vars[k].meaning, sizeof c->vars[k].meaning, "bearing: %.80s", text);
+	xb_note(b, where, 1,
+		"the bearing %s (FW eq. (13), GLM eqs. (3)-(4)) is the state variable %s: its flow "
+		"is its time derivative (heading' - psi' with psi the direction to the point), its "
+		"initial value atan2 over the initial set%s; the law's terms in it stay exact",
+		text, c->vars[k].name,
+		moving ? ", and self-loops wrap it into [-pi, pi] as the simulator does "
+			 "(both values at +-pi)"
+		       : "");
+	free(text);
+}
+
+/* Every atan2 (bearings) and asin (GLM half-widths, lift.c) of the flows of c becomes a lifted
+ * state variable: first all of them with placeholder flows, each replaced in every flow by its
+ * variable; then their rates, which read x', y' and heading' with the others as variables. */
 int xb_lift_bearings(struct xb *b, sw_hcomponent *c, int u, const char *unit)
 {
 	if (!b->bearings)
@@ -268,60 +388,62 @@ int xb_lift_bearings(struct xb *b, sw_hcomponent *c, int u, const char *unit)
 	b->bearings = 0;
 	char where[256];
 	snprintf(where, sizeof where, "%.60s (%.60s)", c->id, unit);
+	int first = c->n_state;
 	for (;;) {
 		const sw_expr_ast *f = NULL;
-		for (int l = 0; !f && l < c->n_locations; l++)
-			for (int k = 0; !f && k < c->n_state; k++)
-				f = find_atan2(c->locations[l].flow[k]);
+		for (int pass = 0; !f && pass < 2; pass++)
+			for (int l = 0; !f && l < c->n_locations; l++)
+				for (int k = 0; !f && k < c->n_state; k++)
+					f = find_op(c->locations[l].flow[k],
+						    pass ? SW_EXPR_ASIN : SW_EXPR_ATAN2);
 		if (!f || b->status != SW_SUCCESS)
 			break;
 		sw_expr_ast *g = sw_expr_ast_clone(f);
 		sw_expr_ast **flows = calloc((size_t)c->n_locations + 1, sizeof *flows);
 		char *text = g ? xw_expr(b->h, g) : NULL;
-		const char *why = NULL;
 		int ok = g && flows && text;
 		for (int l = 0; ok && l < c->n_locations; l++)
-			ok = (flows[l] = bearing_rate(b, c, l, g, &why)) != NULL;
+			ok = (flows[l] = xn_num(0)) != NULL;
 		if (!ok) {
 			for (int l = 0; flows && l < c->n_locations; l++)
 				sw_expr_ast_free(flows[l]);
 			free(flows);
 			sw_expr_ast_free(g);
 			free(text);
-			if (why)
-				return xb_refuse(b, 0, "%s: a bearing's time derivative has no form in "
-						       "the profile (%s)", where, why);
 			return b->status = SW_ENOMEM;
 		}
 		int k = xb_add_lifted(b, c, u, g, flows, text);
 		free(flows);
-		if (k < 0) {
-			free(text);
+		free(text);
+		if (k < 0)
 			return b->status;
-		}
 		for (int l = 0; l < c->n_locations && b->status == SW_SUCCESS; l++)
 			for (int j = 0; j < c->n_state && b->status == SW_SUCCESS; j++)
 				if (replace_equal(&c->locations[l].flow[j], c->vars[k].lifted, c, k))
 					b->status = SW_ENOMEM;
-		int moving = 0;
-		for (int l = 0; l < c->n_locations && b->status == SW_SUCCESS; l++) {
-			const sw_expr_ast *fl = c->locations[l].flow[k];
-			if (fl->op == SW_EXPR_NUM && fl->value == 0.0)
-				continue;
-			wrap_bearing(b, c, l, k);
-			moving = 1;
-		}
-		snprintf(c->vars[k].meaning, sizeof c->vars[k].meaning, "bearing: %.80s", text);
-		xb_note(b, where, 1,
-			"the bearing %s (FW, eq. (13)) is the state variable %s: its flow is its time "
-			"derivative (heading' - psi' with psi the direction to the point), its initial "
-			"value atan2 over the initial set%s; the FW turning acceleration stays exact",
-			text, c->vars[k].name,
-			moving ? ", and self-loops wrap it into [-pi, pi] as the simulator does "
-				 "(both values at +-pi)"
-			       : "");
-		free(text);
 	}
+	int last = c->n_state;
+	for (int k = first; k < last && b->status == SW_SUCCESS; k++) {
+		sw_expr_ast **flows = calloc((size_t)c->n_locations + 1, sizeof *flows);
+		const char *why = NULL;
+		int ok = flows && lifted_rates(b, c, k, flows, &why);
+		for (int l = 0; flows && l < c->n_locations; l++) {
+			if (ok) {
+				sw_expr_ast_free(c->locations[l].flow[k]);
+				c->locations[l].flow[k] = flows[l];
+			} else {
+				sw_expr_ast_free(flows[l]);
+			}
+		}
+		free(flows);
+		if (!ok && why)
+			return xb_refuse(b, 0, "%s: the time derivative of a lifted atan2 or asin has "
+					       "no form in the profile (%s)", where, why);
+		if (!ok)
+			return b->status = SW_ENOMEM;
+	}
+	for (int k = first; k < last && b->status == SW_SUCCESS; k++)
+		lifted_note(b, c, u, k, where);
 	/* The flows now read bearings as variables: into the profile (abs -> sqrt). */
 	for (int l = 0; l < c->n_locations && b->status == SW_SUCCESS; l++)
 		for (int j = 0; j < c->n_state && b->status == SW_SUCCESS; j++) {

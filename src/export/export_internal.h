@@ -90,6 +90,14 @@ int xb_max_disjuncts(const struct xb *b);
 
 /* ---- the builder (build.c, flows.c) --------------------------------------------------- */
 
+/* A region of exact GLM flows (lift.c): agent's flows are exact where the distance d (a tree over
+ * the agent's x, y) to disc primitive prim is at least R; N = radius + r_a + margin. */
+typedef struct xb_zone_t {
+	int agent, prim;
+	sw_expr_ast *d;
+	double N, R;
+} xb_zone_t;
+
 /* Bound of an input in one location. */
 typedef struct {
 	int loc, var;
@@ -113,6 +121,8 @@ struct xb {
 	int n_bounds, cap_bounds;
 	xr_conj *inv;                   /* per location: invariant atoms */
 	int bearings;                   /* flows of the component keep atan2 for bearing.c */
+	xb_zone_t *zones;               /* GLM regions (lift.c); network.c widens unsafe sets */
+	int n_zones, cap_zones;
 };
 
 extern const char *const xb_state_names[SW_STATE_DIM];
@@ -172,6 +182,36 @@ int xb_add_lifted(struct xb *b, sw_hcomponent *c, int u, sw_expr_ast *f, sw_expr
 sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
 			     const sw_expr_ast *flow);
 int xb_lift_bearings(struct xb *b, sw_hcomponent *c, int u, const char *unit);
+
+/* Deciding branches over a region (lift.c).  A box over the n variables of a component, with
+ * facts: subtrees known to lie in [lo, hi] over the region. */
+typedef struct xf_fact {
+	sw_expr_ast *expr;
+	double lo, hi;
+} xf_fact;
+
+typedef struct xf_box {
+	int n;
+	double *lo, *hi;
+	xf_fact *fact;
+	int n_facts;
+} xf_box;
+
+/* Decides boolean cond over the box (bisecting): 1, 0, or -1 undecided. */
+int xf_decide_cond(const sw_expr_ast *cond, const xf_box *bx);
+/* Interval of a over the box with its facts (sw_expr_interval's status). */
+int xf_interval(const sw_expr_ast *a, const xf_box *bx, double *lo, double *hi);
+/* Replaces in *pa every if, min, max, sign and abs that the box decides by the branch taken,
+ * counting them in *decided; SW_ENOMEM or SW_SUCCESS. */
+int xf_decide(sw_expr_ast **pa, const xf_box *bx, int *decided);
+void xf_box_free(xf_box *bx);
+/* GLM flow *pt of location loc made exact over its region (lift.c, header): unit bearings,
+ * regions of the discs (facts, zones), decisions, the competition input.  slo, shi: the start
+ * box of the state.  Returns the number of decisions, or -1 when the flow cannot be kept. */
+int xf_glm_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, sw_expr_ast **pt,
+		xf_box *bx, const double *slo, const double *shi);
+/* Records the region d >= R of agent's exact flows near disc prim (once per pair). */
+int xb_zone(struct xb *b, int agent, int prim, const sw_expr_ast *d, double N, double R);
 
 /* Unique instance names of agents and signals into b->unit_name (build.c). */
 int xb_unit_names(struct xb *b);

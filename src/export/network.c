@@ -291,9 +291,24 @@ static void forbidden_sets(xb *b)
 			for (int k = obs->prim_first; k < obs->prim_first + obs->prim_count; k++) {
 				const sw_prim *pr = &m->prims[k];
 				if (!pr->is_segment) {
+					/* a GLM region of exact flows (lift.c) widens the set */
+					double r = pr->radius + ra;
+					char zw[240];
+					snprintf(zw, sizeof zw, "%s", what);
+					for (int z = 0; z < b->n_zones; z++)
+						if (b->zones[z].agent == i && b->zones[z].prim == k &&
+						    b->zones[z].R > r) {
+							r = b->zones[z].R;
+							snprintf(zw, sizeof zw,
+								 "agent '%.40s' within %.4g m of obstacle "
+								 "'%.40s' (overlap: %.4g m; GLM exact-flow "
+								 "region)",
+								 m->agents[i].name, r, obs->name,
+								 pr->radius + ra);
+						}
 					snprintf(name, sizeof name, "%s__%s", inst, ob);
-					add_forbidden(b, disc_set(h, inst, pr->a, v, pr->radius + ra),
-						      name, what);
+					zw[159] = '\0'; /* sw_hforbidden.what */
+					add_forbidden(b, disc_set(h, inst, pr->a, v, r), name, zw);
 					continue;
 				}
 				snprintf(name, sizeof name, "%s__%s_%d", inst, ob, ++piece);
@@ -570,6 +585,9 @@ int sw_hybrid_build(const sw_model *m, const sw_export_def *def, sw_hybrid **out
 	free(b.unit_name);
 	free(b.map);
 	free(b.bounds);
+	for (int z = 0; z < b.n_zones; z++)
+		sw_expr_ast_free(b.zones[z].d);
+	free(b.zones);
 	if (b.status != SW_SUCCESS) {
 		sw_hybrid_free(b.h);
 		return b.status;
