@@ -22,6 +22,7 @@ int main(void)
 	srunner_add_suite(sr, emit_crowd_suite());
 	srunner_add_suite(sr, export_suite());
 	srunner_add_suite(sr, export_glm_suite());
+	srunner_add_suite(sr, export_parts_suite());
 	srunner_add_suite(sr, interval_suite());
 	srunner_add_suite(sr, analyze_suite());
 	srunner_add_suite(sr, plot_suite());

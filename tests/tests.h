@@ -26,6 +26,7 @@ Suite *emit_suite(void);
 Suite *emit_crowd_suite(void);
 Suite *export_suite(void);
 Suite *export_glm_suite(void);
+Suite *export_parts_suite(void);
 Suite *interval_suite(void);
 Suite *analyze_suite(void);
 Suite *plot_suite(void);

@@ -227,10 +227,22 @@ SW_API int sw_hybrid_json(const sw_hybrid *h, FILE *f);
 SW_API int sw_hybrid_report(const sw_hybrid *h, sw_export_format fmt, FILE *f);
 
 /** Writes the files of format fmt and report.txt into directory dir (created if missing), each
- * atomically (temporary file + rename).  SpaceEx XML is validated against the schema first.
+ * atomically (temporary file + rename); a SpaceEx export of independent systems
+ * (sw_hybrid_parts) is written as one model and cfg set per system, NAME__AGENT.xml ....  SpaceEx XML is validated against the schema first.
  * Returns SW_SUCCESS, SW_EUSAGE (exact profile with SpaceEx), SW_EIO with a diagnostic. */
 SW_API int sw_hybrid_write(const sw_hybrid *h, sw_export_format fmt, const char *dir,
 			   sw_diag *diag);
+
+/** Independent systems of h (src/export/split.c): groups of agents that neither read each other's
+ * variables nor share a label, each as its own network view with the signals and the clock it
+ * reads and the unsafe sets that read it, named NAME__AGENT (its first agent).  *parts receives
+ * n >= 2 views (free with sw_hybrid_parts_free; they borrow h's components and instances, so h
+ * must outlive them), or NULL with *n_parts = 0 when h is one system.  Returns SW_SUCCESS,
+ * SW_EUSAGE or SW_ENOMEM.  sw_hybrid_write() writes SpaceEx exports as these parts. */
+SW_API int sw_hybrid_parts(const sw_hybrid *h, sw_hybrid ***parts, int *n_parts);
+
+/** Frees the n views of sw_hybrid_parts() (NULL allowed). */
+SW_API void sw_hybrid_parts_free(sw_hybrid **parts, int n);
 
 /** Validates a SpaceEx document (len bytes) against schema/spaceex.rng; problems go to diag
  * citing name:line.  Returns SW_SUCCESS or SW_EINPUT. */

@@ -319,6 +319,12 @@ static void read_last_box(const char *path, vresult *r)
 }
 
 /* The verdict of one set from what Flow* printed. */
+/* One HyST + Flow* job: unsafe set `set` of system sys (-1: the plain cfg, no unsafe set). */
+typedef struct vjob {
+	const sw_hybrid *sys;
+	int set;
+} vjob;
+
 static verdict set_verdict(const vresult *r)
 {
 	if (strcmp(r->flowstar, "UNSAFE") == 0)
@@ -555,8 +561,8 @@ static void json_num(FILE *f, double x)
 
 /* Writes the JSON summary to path (through a temporary file renamed into place). */
 static int write_summary(const char *path, const sw_model *m, const sw_hybrid *h,
-			 const vresult *res, verdict v, const witness *w, const vsettings *s,
-			 double horizon, const char *jar, const char *flowstar)
+			 const vjob *jobs, int n, const vresult *res, verdict v, const witness *w,
+			 const vsettings *s, double horizon, const char *jar, const char *flowstar)
 {
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -582,13 +588,16 @@ static int write_summary(const char *path, const sw_model *m, const sw_hybrid *h
 	fputs(", \"timeout\": ", f);
 	json_num(f, s->timeout);
 	fprintf(f, ", \"samples\": %d, \"seed\": %lu},\n  \"unsafe_sets\": [", s->samples, s->seed);
-	int n = h->n_forbidden ? h->n_forbidden : 1;
 	for (int k = 0; k < n; k++) {
 		const vresult *r = &res[k];
+		const sw_hybrid *y = jobs[k].sys;
+		int q0 = jobs[k].set;
 		fputs(k ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-		json_str(f, h->n_forbidden ? h->forbidden[k].name : "");
+		json_str(f, q0 >= 0 ? y->forbidden[q0].name : "");
+		fputs(", \"system\": ", f);
+		json_str(f, y->name);
 		fputs(", \"what\": ", f);
-		json_str(f, h->n_forbidden ? h->forbidden[k].what : "reachability only");
+		json_str(f, q0 >= 0 ? y->forbidden[q0].what : "reachability only");
 		fputs(", \"verdict\": ", f);
 		json_str(f, verdict_name[r->v]);
 		fprintf(f, ", \"completed\": %s, \"flowpipes\": %ld, \"flowstar_result\": ",
@@ -824,10 +833,23 @@ int cmd_verify(int argc, char **argv)
 		return st == SW_EIO || st == SW_ENOMEM ? EXIT_RUNTIME : cli_exit_code(st);
 	}
 
-	/* One HyST + Flow* job per unsafe set, one at a time; the plain cfg when there is none. */
-	int n_sets = h->n_forbidden ? h->n_forbidden : 1;
-	vresult *res = calloc((size_t)n_sets, sizeof *res);
-	if (!res) {
+	/* One HyST + Flow* job per unsafe set of each independent system (export/split.c), one at
+	 * a time; a system's plain cfg when it has none. */
+	sw_hybrid **parts = NULL;
+	int n_parts = 0;
+	if (sw_hybrid_parts(h, &parts, &n_parts) != SW_SUCCESS)
+		n_parts = 0, parts = NULL;
+	const sw_hybrid *one[1] = {h};
+	const sw_hybrid *const *sys = n_parts ? (const sw_hybrid *const *)parts : one;
+	int n_sys = n_parts ? n_parts : 1, n_jobs = 0;
+	for (int p = 0; p < n_sys; p++)
+		n_jobs += sys[p]->n_forbidden ? sys[p]->n_forbidden : 1;
+	vresult *res = calloc((size_t)n_jobs, sizeof *res);
+	vjob *jobs = calloc((size_t)n_jobs, sizeof *jobs);
+	if (!res || !jobs) {
+		free(res);
+		free(jobs);
+		sw_hybrid_parts_free(parts, n_parts);
 		if (!keep)
 			remove_tree(work);
 		sw_hybrid_free(h);
@@ -835,23 +857,45 @@ int cmd_verify(int argc, char **argv)
 		free(ranges);
 		return EXIT_RUNTIME;
 	}
+	n_jobs = 0;
+	for (int p = 0; p < n_sys; p++)
+		for (int k = 0; k < (sys[p]->n_forbidden ? sys[p]->n_forbidden : 1); k++)
+			jobs[n_jobs++] = (vjob){sys[p], sys[p]->n_forbidden ? k : -1};
+	/* the size of what HyST flattens, stated up front */
+	for (int p = 0; cli_verbosity >= 0 && p < n_sys; p++) {
+		const sw_hybrid *y = sys[p];
+		int agents = 0, dim = 0;
+		double locs = 1;
+		for (int i = 0; i < y->n_instances; i++) {
+			agents += y->instances[i].agent >= 0;
+			dim += y->components[y->instances[i].component].n_state;
+			locs *= y->components[y->instances[i].component].n_locations;
+		}
+		printf("system %s: %d agent%s%s, product of %.6g locations, %d state variables, %d "
+		       "unsafe set%s\n",
+		       y->name, agents, agents == 1 ? "" : "s",
+		       agents > 1 ? " interacting (one product automaton)" : "", locs, dim,
+		       y->n_forbidden, y->n_forbidden == 1 ? "" : "s");
+	}
 	char xml[SW_NAME_MAX + 8], cfg[4 * SW_NAME_MAX + 32], sub[4 * SW_NAME_MAX + 32];
-	snprintf(xml, sizeof xml, "%s.xml", h->name);
 	verdict v = V_SAFE;
-	for (int k = 0; k < n_sets; k++) {
-		if (h->n_forbidden) {
-			snprintf(cfg, sizeof cfg, "%s.forbid-%s.cfg", h->name, h->forbidden[k].name);
-			snprintf(sub, sizeof sub, "flowstar-%s", h->forbidden[k].name);
+	for (int k = 0; k < n_jobs; k++) {
+		const sw_hybrid *y = jobs[k].sys;
+		int q = jobs[k].set;
+		snprintf(xml, sizeof xml, "%s.xml", y->name);
+		if (q >= 0) {
+			snprintf(cfg, sizeof cfg, "%s.forbid-%s.cfg", y->name, y->forbidden[q].name);
+			snprintf(sub, sizeof sub, "flowstar-%s", y->forbidden[q].name);
 		} else {
-			snprintf(cfg, sizeof cfg, "%s.cfg", h->name);
-			snprintf(sub, sizeof sub, "flowstar");
+			snprintf(cfg, sizeof cfg, "%s.cfg", y->name);
+			snprintf(sub, sizeof sub, n_parts ? "flowstar-%s" : "flowstar", y->name);
 		}
 		check_set(java, jar, flowstar, work, xml, cfg, sub, &s, &res[k]);
 		const vresult *r = &res[k];
 		if (r->v > v)
 			v = r->v;
 		if (cli_verbosity >= 0) {
-			printf("%-28s %-10s", h->n_forbidden ? h->forbidden[k].name : "(no unsafe set)",
+			printf("%-28s %-10s", q >= 0 ? y->forbidden[q].name : n_parts ? y->name : "(no unsafe set)",
 			       verdict_name[r->v]);
 			if (r->flowpipes >= 0)
 				printf(" %ld flowpipes%s", r->flowpipes,
@@ -904,7 +948,8 @@ int cmd_verify(int argc, char **argv)
 		   : v == V_UNKNOWN    ? EXIT_UNKNOWN
 		   : v == V_INCOMPLETE ? EXIT_INCOMPLETE
 				       : EXIT_RUNTIME;
-	if (out && write_summary(out, m, h, res, v, &w, &s, def.time_horizon, jar, flowstar) != 0) {
+	if (out && write_summary(out, m, h, jobs, n_jobs, res, v, &w, &s, def.time_horizon, jar,
+				 flowstar) != 0) {
 		fprintf(stderr, "swerve verify: cannot write %s: %s\n", out, strerror(errno));
 		code = EXIT_RUNTIME;
 	}
@@ -913,6 +958,8 @@ int cmd_verify(int argc, char **argv)
 	if (!keep)
 		remove_tree(work);
 	free(res);
+	free(jobs);
+	sw_hybrid_parts_free(parts, n_parts);
 	sw_hybrid_free(h);
 	sw_model_free(m);
 	free(ranges);

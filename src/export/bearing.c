@@ -24,8 +24,9 @@
  *     the reachable box (x, y within the start, widened by --initial, +- speed T: FW's speed is
  *     constant), exact up to the cfg horizon T; an undecided one becomes term * u with an input
  *     u in [0, 1] (the obstacle terms are tiny near the perception radius, exp(-c4 d)).
- * Only plain-law FW agents in a static scene are lifted (a behaviour automaton may mix laws and
- * speeds, a moving scene puts t into the bearing). */
+ * FW and GLM agents in a static scene are lifted, plain or through a behaviour automaton whose
+ * moving modes all use them (the reachable box then takes the fastest mode's speed); a moving
+ * scene puts t into the bearing.  GLM: lift.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,16 @@ static sw_expr_ast *without_lifted(const sw_expr_ast *a)
 	return t;
 }
 
+static int reads_var(const sw_expr_ast *a, int k)
+{
+	if (a->op == SW_EXPR_VAR && a->slot == k)
+		return 1;
+	for (int i = 0; i < a->nkid; i++)
+		if (reads_var(a->kid[i], k))
+			return 1;
+	return 0;
+}
+
 /* Start box of agent ag's state (its world state widened by the --initial ranges) into
  * slo, shi (n slots, the others unbounded), and of x, y into *xlo.. (the reachable box's centre). */
 static void start_box(const struct xb *b, int agent, int n, double *slo, double *shi)
@@ -120,12 +131,26 @@ sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_de
 			     const sw_expr_ast *flow)
 {
 	sw_export_profile p = b->def.profile;
-	if ((def->law != SW_LAW_FW && def->law != SW_LAW_GLM) || c->a || b->scene_moves ||
-	    b->def.linear || (p != SW_PROFILE_HYST && p != SW_PROFILE_JULIAREACH))
+	if ((def->law != SW_LAW_FW && def->law != SW_LAW_GLM) || b->scene_moves || b->def.linear ||
+	    (p != SW_PROFILE_HYST && p != SW_PROFILE_JULIAREACH))
 		return NULL;
 	const sw_agent *ag = &c->m->agents[c->agent];
 	double T = b->def.time_horizon > 0 ? b->def.time_horizon : c->m->run.duration;
-	double speed = def->law == SW_LAW_FW ? fabs(def->fw.speed) : fabs(def->glm.v_max);
+	/* another agent's position (perceived agents) has no flow here: its bearing's rate would
+	 * need the other's velocity, so such flows keep the over-approximation */
+	for (int k = c->comp->n_state; k < c->comp->n_vars; k++)
+		if (c->comp->vars[k].role == SW_HVAR_READ && reads_var(flow, k))
+			return NULL;
+	/* the reachable box: the fastest of the agent's moving modes (FW and GLM only) */
+	double speed = 0.0;
+	for (int q = 0; q < (c->a ? c->a->n_modes : 1); q++) {
+		const sw_steer_def *d = c->a ? &c->a->modes[q].steer : def;
+		if (c->a && !c->a->modes[q].moves)
+			continue;
+		if (d->law != SW_LAW_FW && d->law != SW_LAW_GLM)
+			return NULL;
+		speed = fmax(speed, d->law == SW_LAW_FW ? fabs(d->fw.speed) : fabs(d->glm.v_max));
+	}
 	double reach = speed * T;
 	int n = c->comp->n_vars;
 	double *lo = malloc(((size_t)n + 1) * sizeof *lo), *hi = malloc(((size_t)n + 1) * sizeof *hi);

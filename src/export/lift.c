@@ -495,9 +495,13 @@ int xf_glm_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, sw_ex
 
 int xb_zone(struct xb *b, int agent, int prim, const sw_expr_ast *d, double N, double R)
 {
+	/* modes of an automaton may need different radii: the region is the largest */
 	for (int k = 0; k < b->n_zones; k++)
-		if (b->zones[k].agent == agent && b->zones[k].prim == prim)
+		if (b->zones[k].agent == agent && b->zones[k].prim == prim && b->zones[k].N == N &&
+		    sw_expr_ast_equal(b->zones[k].d, d)) {
+			b->zones[k].R = fmax(b->zones[k].R, R);
 			return SW_SUCCESS;
+		}
 	if (xi_grow((void **)&b->zones, &b->cap_zones, b->n_zones + 1, sizeof *b->zones))
 		return b->status = SW_ENOMEM;
 	xb_zone_t *z = &b->zones[b->n_zones];

@@ -214,6 +214,24 @@ int sw_hybrid_json(const sw_hybrid *h, FILE *f)
 
 /* ---- report --------------------------------------------------------------------------- */
 
+/* One line on a system HyST flattens: its agents, and the product's size stated up front. */
+static void system_line(FILE *f, const sw_hybrid *h)
+{
+	int agents = 0, dim = 0;
+	double locs = 1;
+	for (int i = 0; i < h->n_instances; i++) {
+		const sw_hcomponent *c = &h->components[h->instances[i].component];
+		agents += h->instances[i].agent >= 0;
+		dim += c->n_state;
+		locs *= c->n_locations;
+	}
+	fprintf(f, "  system %s: %d instance%s (%d agent%s%s), product of %.6g locations, %d state "
+		   "variables, %d unsafe set%s\n",
+		h->name, h->n_instances, h->n_instances == 1 ? "" : "s", agents,
+		agents == 1 ? "" : "s", agents > 1 ? " interacting: they perceive each other" : "",
+		locs, dim, h->n_forbidden, h->n_forbidden == 1 ? "" : "s");
+}
+
 int sw_hybrid_report(const sw_hybrid *h, sw_export_format fmt, FILE *f)
 {
 	if (!h || !f)
@@ -225,16 +243,28 @@ int sw_hybrid_report(const sw_hybrid *h, sw_export_format fmt, FILE *f)
 		h->scenario_file[0] ? " (" : "", h->scenario_file, h->scenario_file[0] ? ")" : "",
 		sw_export_profile_name(h->def.profile));
 	/* Only what this export wrote (each --format rewrites this report). */
-	if (fmt == SW_EXPORT_SPACEEX) {
+	sw_hybrid **parts = NULL;
+	int n_parts = 0;
+	if (fmt == SW_EXPORT_SPACEEX && sw_hybrid_parts(h, &parts, &n_parts) != SW_SUCCESS)
+		return SW_ENOMEM;
+	if (fmt == SW_EXPORT_SPACEEX && n_parts) {
+		fprintf(f, "files:    %d independent systems (agents that cannot perceive each other "
+			   "are not a product): per system S below, S.xml, S.cfg and one "
+			   "S.forbid-SET.cfg per unsafe set of S\n", n_parts);
+		for (int p = 0; p < n_parts; p++)
+			system_line(f, parts[p]);
+	} else if (fmt == SW_EXPORT_SPACEEX) {
 		fprintf(f, "files:    %s.xml (SpaceEx model), %s.cfg (settings, no unsafe set)", h->name,
 			h->name);
 		if (h->n_forbidden > 0)
 			fprintf(f, " and %d %s.forbid-SET.cfg (one per unsafe set, below)",
 				h->n_forbidden, h->name);
 		fputs("\n", f);
+		system_line(f, h);
 	} else {
 		fprintf(f, "files:    %s.%s\n", h->name, fmt == SW_EXPORT_DOT ? "dot" : "json");
 	}
+	sw_hybrid_parts_free(parts, n_parts);
 	fputs("numbers in this report are rounded to 10 digits; the files hold them exactly\n\n", f);
 	fputs("components:\n", f);
 	for (int c = 0; c < h->n_components; c++) {

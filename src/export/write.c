@@ -91,20 +91,39 @@ int sw_hybrid_write(const sw_hybrid *h, sw_export_format fmt, const char *dir, s
 			    "with --profile spaceex, hyst or juliareach");
 		return SW_EUSAGE;
 	}
-	char name[320], *xml = NULL;
-	size_t len = 0;
-	if (fmt == SW_EXPORT_SPACEEX) {
-		int st = sw_hybrid_spaceex_xml(h, &xml, &len);
-		if (st != SW_SUCCESS)
-			return st;
-		snprintf(name, sizeof name, "%s.xml", h->name);
-		if (sw_spaceex_validate(xml, len, name, diag) != SW_SUCCESS) {
-			free(xml);
-			return SW_EINPUT;
-		}
+	char name[320];
+	/* SpaceEx: one model per independent system (split.c), or the whole network */
+	sw_hybrid **parts = NULL;
+	int n_parts = 0, st = SW_SUCCESS;
+	if (fmt == SW_EXPORT_SPACEEX && (st = sw_hybrid_parts(h, &parts, &n_parts)) != SW_SUCCESS)
+		return st;
+	const sw_hybrid *one[1] = {h};
+	const sw_hybrid *const *sys = n_parts ? (const sw_hybrid *const *)parts : one;
+	int n_sys = n_parts ? n_parts : 1;
+	char **xml = calloc((size_t)n_sys, sizeof *xml);
+	size_t *len = calloc((size_t)n_sys, sizeof *len);
+	if (!xml || !len)
+		st = SW_ENOMEM;
+	for (int p = 0; fmt == SW_EXPORT_SPACEEX && st == SW_SUCCESS && p < n_sys; p++) {
+		st = sw_hybrid_spaceex_xml(sys[p], &xml[p], &len[p]);
+		snprintf(name, sizeof name, "%s.xml", sys[p]->name);
+		if (st == SW_SUCCESS && sw_spaceex_validate(xml[p], len[p], name, diag) != SW_SUCCESS)
+			st = SW_EINPUT;
+	}
+	if (st != SW_SUCCESS) {
+		for (int p = 0; xml && p < n_sys; p++)
+			free(xml[p]);
+		free(xml);
+		free(len);
+		sw_hybrid_parts_free(parts, n_parts);
+		return st;
 	}
 	if (sw_make_dirs(dir) != 0) {
+		for (int p = 0; p < n_sys; p++)
+			free(xml[p]);
 		free(xml);
+		free(len);
+		sw_hybrid_parts_free(parts, n_parts);
 		sw_diag_add(diag, SW_SEV_ERROR, dir, 0, 0, "cannot create output directory: %s",
 			    strerror(errno));
 		return SW_EIO;
@@ -113,15 +132,20 @@ int sw_hybrid_write(const sw_hybrid *h, sw_export_format fmt, const char *dir, s
 	FILE *f;
 	switch (fmt) {
 	case SW_EXPORT_SPACEEX:
-		if ((f = batch_open(&b, name)) != NULL)
-			fwrite(xml, 1, len, f);
-		snprintf(name, sizeof name, "%s.cfg", h->name);
-		if ((f = batch_open(&b, name)) != NULL)
-			sw_hybrid_spaceex_cfg(h, -1, f);
-		for (int k = 0; k < h->n_forbidden; k++) {
-			snprintf(name, sizeof name, "%s.forbid-%s.cfg", h->name, h->forbidden[k].name);
+		for (int p = 0; p < n_sys; p++) {
+			const sw_hybrid *v = sys[p];
+			snprintf(name, sizeof name, "%s.xml", v->name);
 			if ((f = batch_open(&b, name)) != NULL)
-				sw_hybrid_spaceex_cfg(h, k, f);
+				fwrite(xml[p], 1, len[p], f);
+			snprintf(name, sizeof name, "%s.cfg", v->name);
+			if ((f = batch_open(&b, name)) != NULL)
+				sw_hybrid_spaceex_cfg(v, -1, f);
+			for (int k = 0; k < v->n_forbidden; k++) {
+				snprintf(name, sizeof name, "%s.forbid-%s.cfg", v->name,
+					 v->forbidden[k].name);
+				if ((f = batch_open(&b, name)) != NULL)
+					sw_hybrid_spaceex_cfg(v, k, f);
+			}
 		}
 		break;
 	case SW_EXPORT_DOT:
@@ -136,10 +160,14 @@ int sw_hybrid_write(const sw_hybrid *h, sw_export_format fmt, const char *dir, s
 		break;
 	default: b.failed = 1; break;
 	}
+	for (int p = 0; p < n_sys; p++)
+		free(xml[p]);
 	free(xml);
+	free(len);
+	sw_hybrid_parts_free(parts, n_parts);
 	if ((f = batch_open(&b, "report.txt")) != NULL)
 		sw_hybrid_report(h, fmt, f);
-	int st = batch_finish(&b);
+	st = batch_finish(&b);
 	if (st == SW_SUCCESS && h->def.progress)
 		h->def.progress(1.0, h->def.progress_ctx);
 	return st;
