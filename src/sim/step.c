@@ -41,6 +41,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "sim_internal.h"
+#include "steer/steer_internal.h" /* sw__crowd_sense */
 
 /* Fewest agents per thread when the number of threads is chosen automatically. */
 #define SW_AUTO_BLOCK 1024
@@ -350,20 +351,20 @@ static int sense_one(struct sw_world *w, int i, const sw_steer_def *def, int mv,
 	if (!mv) {
 		y[SW_STATE_V] = 0.0;
 		y[SW_STATE_OMEGA] = 0.0;
+	} else if (w->fast_crowd && w->fast_on && sw__crowd_law(def->law)) {
+		/* The algebraic outputs and the flow the next step starts with: the same law, state
+		 * and situation (integrate.c uses it while the agent stays in this mode, whose every
+		 * jump clears it); the heading's cosine and sine from the snapshot (ttc, sf). */
+		double d[4], *f = sw__fast(w, i);
+		const double *he = def->law != SW_LAW_CSM ? f + 1 : NULL;
+		if (sw__crowd_sense(def, &s, he, y, d) == SW_SUCCESS) {
+			f[1] = d[1];
+			f[2] = d[2];
+			f[3] = d[3];
+			f[0] = d[0]; /* valid */
+		}
 	} else {
 		sw_steer_algebraic(def, sw__pers(w, i), &s, y);
-		if (w->fast_crowd && w->fast_on && sw__crowd_law(def->law)) {
-			/* The flow the next step starts with: the same law, state and situation
-			 * (integrate.c uses it while the agent stays in this mode, whose every jump
-			 * clears it). */
-			double d[SW_STATE_DIM], *f = sw__fast(w, i);
-			if (sw_steer_rhs(def, sw__pers(w, i), &s, y, d, NULL) == SW_SUCCESS) {
-				f[1] = d[SW_STATE_Y];
-				f[2] = d[SW_STATE_PHI];
-				f[3] = d[SW_STATE_V];
-				f[0] = d[SW_STATE_X]; /* valid unless NAN (then the full path fails) */
-			}
-		}
 	}
 	return sense_tail(w, i, &s, dt, SW_SUCCESS);
 }
@@ -825,13 +826,32 @@ void sw__snapshot(struct sw_world *w)
 		w->snap_h[2 * (size_t)j + 1] = sin(phi);
 	}
 	/* Velocities for the time-to-collision law: speed along the heading (PF: its algebraic
-	 * heading); an agent that stands still (arrived, or in a mode that does not move) has none. */
-	for (int j = 0; w->snap_v && j < w->n; j++) {
+	 * heading); an agent that stands still (arrived, or in a mode that does not move) has none.
+	 * A moving ttc or sf agent keeps its heading's cosine and sine in its sensed-flow entry for
+	 * its sensing (sense_one), which follows without changing the heading. */
+	for (int j = 0; (w->snap_v || w->fast_crowd) && j < w->n; j++) {
 		const double *yj = w->y + w->off[j];
-		if (sw__moving(w, j))
-			sw_steer_velocity(yj[SW_STATE_V], yj[SW_STATE_PHI], w->snap_v + 2 * (size_t)j);
-		else
-			w->snap_v[2 * (size_t)j] = w->snap_v[2 * (size_t)j + 1] = 0.0;
+		int mv = sw__moving(w, j);
+		double *e = NULL;
+		if (mv && w->fast_crowd) {
+			sw_law law = sw__steer_of(w, j, w->mode[j])->law;
+			if (law == SW_LAW_TTC || law == SW_LAW_SF) {
+				e = sw__fast(w, j) + 1;
+				e[-1] = NAN; /* no flow kept: the entry holds the heading */
+				sw_steer_velocity(1.0, yj[SW_STATE_PHI], e);
+			}
+		}
+		if (!w->snap_v)
+			continue;
+		double *v = w->snap_v + 2 * (size_t)j;
+		if (e) { /* sw_steer_velocity(y[V], y[PHI]) with its cosine and sine */
+			v[0] = yj[SW_STATE_V] * e[0];
+			v[1] = yj[SW_STATE_V] * e[1];
+		} else if (mv) {
+			sw_steer_velocity(yj[SW_STATE_V], yj[SW_STATE_PHI], v);
+		} else {
+			v[0] = v[1] = 0.0;
+		}
 	}
 	if (w->dim3)
 		sw__snapshot3(w);

@@ -79,12 +79,23 @@ static void velocity_rhs(const double a[2], const double e[2], double v, double 
 	dydt[SW_STATE_PHI] = perp / (backwards ? copysign(fmax(fabs(v), v_min), v) : fmax(v, v_min));
 }
 
+/* The heading's unit vector: he when given (the simulator's snapshot computed it), else from phi;
+ * the same bits either way. */
+static const double *heading(const double *he, double phi, double e[2])
+{
+	if (he)
+		return he;
+	sw_steer_velocity(1.0, phi, e);
+	return e;
+}
+
 /* TTC: a = sw_ttc_accel(); the position moves with u less what would close on a static obstacle
  * faster than its clearance / t_contact (sw_ttc_wall_velocity). */
-static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const double y[], double dydt[])
+static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const double y[],
+		    const double *he, double dydt[])
 {
-	double e[2], a[2], v = y[SW_STATE_V];
-	sw_steer_velocity(1.0, y[SW_STATE_PHI], e);
+	double eb[2], a[2], v = y[SW_STATE_V];
+	const double *e = heading(he, y[SW_STATE_PHI], eb);
 	double u[2] = {v * e[0], v * e[1]};
 	sw_ttc_accel(p, s, u, a);
 	velocity_rhs(a, e, v, p->v_min, 0, dydt);
@@ -93,10 +104,11 @@ static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const double 
 
 /* SF: a = sw_sf_accel(); the speed is signed (the law's velocity is a free vector: the body
  * force may push an agent backwards); the position moves with u. */
-static void sf_rhs(const sw_sf_params *p, const sw_situation *s, const double y[], double dydt[])
+static void sf_rhs(const sw_sf_params *p, const sw_situation *s, const double y[],
+		   const double *he, double dydt[])
 {
-	double e[2], a[2], v = y[SW_STATE_V];
-	sw_steer_velocity(1.0, y[SW_STATE_PHI], e);
+	double eb[2], a[2], v = y[SW_STATE_V];
+	const double *e = heading(he, y[SW_STATE_PHI], eb);
 	sw_sf_accel(p, s, v, e, a);
 	velocity_rhs(a, e, v, p->v_min, 1, dydt);
 	dydt[SW_STATE_X] = v * e[0];
@@ -154,8 +166,8 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 		sw_steer_velocity(def->wall.speed, y[SW_STATE_PHI], &dydt[SW_STATE_X]);
 		break;
 	}
-	case SW_LAW_TTC: ttc_rhs(&def->ttc, s, y, dydt); break;
-	case SW_LAW_SF: sf_rhs(&def->sf, s, y, dydt); break;
+	case SW_LAW_TTC: ttc_rhs(&def->ttc, s, y, NULL, dydt); break;
+	case SW_LAW_SF: sf_rhs(&def->sf, s, y, NULL, dydt); break;
 	case SW_LAW_CSM: csm_rhs(&def->csm, s, y, dydt); break;
 	default: return SW_EUSAGE;
 	}
@@ -195,4 +207,44 @@ void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers, con
 		break;
 	}
 	}
+}
+
+int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, const double *he,
+		    double y[SW_STATE_DIM], double flow[4])
+{
+	double d[SW_STATE_DIM] = {0.0};
+	switch (def->law) {
+	case SW_LAW_TTC:
+		y[SW_STATE_V] = fmax(y[SW_STATE_V], 0.0); /* as sw_steer_algebraic */
+		ttc_rhs(&def->ttc, s, y, he, d);
+		break;
+	case SW_LAW_SF: sf_rhs(&def->sf, s, y, he, d); break;
+	case SW_LAW_CSM: {
+		/* sw_steer_algebraic, then csm_rhs at the new heading: the model's velocity does not
+		 * depend on the heading unless its direction vanishes, when it is 0 times the
+		 * heading's cosine and sine (signed zeros: evaluated again at the new heading). */
+		const sw_csm_params *p = &def->csm;
+		double u[2], c[2];
+		double phi = sw_csm_velocity(p, s, y[SW_STATE_PHI], u);
+		sw__hard_walls(p->t_contact, p->range, s, u, c);
+		y[SW_STATE_V] = sqrt(c[0] * c[0] + c[1] * c[1]);
+		y[SW_STATE_PHI] = phi;
+		if (u[0] == 0.0 && u[1] == 0.0) {
+			csm_rhs(p, s, y, d);
+		} else {
+			d[SW_STATE_X] = c[0];
+			d[SW_STATE_Y] = c[1];
+		}
+		break;
+	}
+	default: return SW_EUSAGE;
+	}
+	flow[0] = d[SW_STATE_X];
+	flow[1] = d[SW_STATE_Y];
+	flow[2] = d[SW_STATE_PHI];
+	flow[3] = d[SW_STATE_V];
+	for (int k = 0; k < 4; k++)
+		if (!isfinite(flow[k]))
+			return SW_ENUMERIC;
+	return SW_SUCCESS;
 }

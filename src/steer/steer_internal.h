@@ -78,6 +78,15 @@ int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, d
 void sw__hard_walls(double t_contact, double range, const sw_situation *s, const double u[2],
 		    double out[2]);
 
+/* A crowd law's (ttc, sf, csm) sensing of a moving agent, as the simulator does it at a step's
+ * end: its algebraic outputs written into y (sw_steer_algebraic) and the flow sw_steer_rhs then
+ * gives at y, as (dx, dy, dphi, dv) into flow, with the same bits as those two calls but each
+ * quantity computed once.  he: the heading's cosine and sine (sw_steer_velocity(1, phi)) when
+ * the caller has them, else NULL.  SW_SUCCESS, SW_ENUMERIC when the flow is not finite (y is
+ * written still), SW_EUSAGE for another law. */
+int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, const double *he,
+		    double y[SW_STATE_DIM], double flow[4]);
+
 /* x clamped to [0, 1]; NaN maps to 0. */
 static inline double sw__unit(double x)
 {

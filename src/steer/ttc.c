@@ -28,6 +28,45 @@
 
 #include "steer_internal.h"
 
+/* The pair force of the file comment on f (x the relative position, v the relative velocity, r
+ * the sum of radii); returns tau.  One pass: tau from the roots (d, sqrt(d)) the force then
+ * reuses, the same operations in the same order as computing tau first and the force from it. */
+static inline double pair_force(const sw_ttc_params *p, double x0, double x1, double v0, double v1,
+				double r, double f[2])
+{
+	f[0] = f[1] = 0.0;
+	double c = x0 * x0 + x1 * x1 - r * r, tau = 0.0, sd = 0.0;
+	if (!(c < 0.0)) {
+		double a = v0 * v0 + v1 * v1, b = -(x0 * v0 + x1 * v1);
+		if (!(a > 0.0) || !(b > 0.0))
+			return INFINITY;
+		double d = b * b - a * c;
+		if (!(d > 0.0))
+			return INFINITY;
+		sd = sqrt(d);
+		tau = c / (b + sd);
+		if (tau == INFINITY)
+			return tau;
+	}
+	if (tau == 0.0) { /* overlap: straight apart (no direction at coincident centres) */
+		double len = sqrt(x0 * x0 + x1 * x1);
+		if (len > 0.0) {
+			f[0] = p->f_max * x0 / len;
+			f[1] = p->f_max * x1 / len;
+		}
+		return tau;
+	}
+	/* -E'(tau) / sqrt(d): the factor of (x + tau v). */
+	double g = p->k * exp(-tau / p->tau0) / (tau * tau) * (2.0 / tau + 1.0 / p->tau0) / sd;
+	double nx = x0 + tau * v0, ny = x1 + tau * v1;
+	double mag = g * sqrt(nx * nx + ny * ny);
+	if (mag > p->f_max)
+		g *= p->f_max / mag;
+	f[0] = g * nx;
+	f[1] = g * ny;
+	return tau;
+}
+
 double sw_ttc_tau(const double x[2], const double v[2], double r)
 {
 	double c = x[0] * x[0] + x[1] * x[1] - r * r;
@@ -53,31 +92,7 @@ double sw_ttc_energy(const sw_ttc_params *p, double tau)
 double sw_ttc_force(const sw_ttc_params *p, const double x[2], const double v[2], double r,
 		    double f[2])
 {
-	f[0] = f[1] = 0.0;
-	double tau = sw_ttc_tau(x, v, r);
-	if (tau == INFINITY)
-		return tau;
-	double len = sqrt(x[0] * x[0] + x[1] * x[1]);
-	if (tau == 0.0) { /* overlap: straight apart (no direction at coincident centres) */
-		if (len > 0.0) {
-			f[0] = p->f_max * x[0] / len;
-			f[1] = p->f_max * x[1] / len;
-		}
-		return tau;
-	}
-	double a = v[0] * v[0] + v[1] * v[1];
-	double b = -(x[0] * v[0] + x[1] * v[1]);
-	double c = x[0] * x[0] + x[1] * x[1] - r * r;
-	double sd = sqrt(b * b - a * c);
-	/* -E'(tau) / sqrt(d): the factor of (x + tau v). */
-	double g = p->k * exp(-tau / p->tau0) / (tau * tau) * (2.0 / tau + 1.0 / p->tau0) / sd;
-	double nx = x[0] + tau * v[0], ny = x[1] + tau * v[1];
-	double mag = g * sqrt(nx * nx + ny * ny);
-	if (mag > p->f_max)
-		g *= p->f_max / mag;
-	f[0] = g * nx;
-	f[1] = g * ny;
-	return tau;
+	return pair_force(p, x[0], x[1], v[0], v[1], r, f);
 }
 
 void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double vel[2],
@@ -106,13 +121,13 @@ void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double ve
 		const sw_percept *o = &s->obs[i];
 		if (!(o->clearance <= p->range))
 			continue;
-		double x[2] = {-o->dx, -o->dy}, v[2] = {vel[0], vel[1]}, f[2];
+		double v0 = vel[0], v1 = vel[1], f[2];
 		if (o->id < 0 && s->agent_v) { /* agent -1 - id */
 			const double *vj = s->agent_v + 2 * (size_t)(-1 - o->id);
-			v[0] -= vj[0];
-			v[1] -= vj[1];
+			v0 -= vj[0];
+			v1 -= vj[1];
 		}
-		sw_ttc_force(p, x, v, o->rho + s->radius, f);
+		pair_force(p, -o->dx, -o->dy, v0, v1, o->rho + s->radius, f);
 		ax += f[0];
 		ay += f[1];
 
