@@ -548,6 +548,45 @@ static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag
 	return SW_SUCCESS;
 }
 
+/* The snapshot's headings and velocities of agents [lo, hi) (each agent writes only its own
+ * entries: a pass over blocks of agents when threads are on).  Headings (cos, sin) for the laws
+ * that align.  Velocities for the time-to-collision law: speed along the heading (PF: its
+ * algebraic heading); an agent that stands still (arrived, or in a mode that does not move) has
+ * none.  A moving ttc or sf agent keeps its heading's cosine and sine in its sensed-flow entry
+ * for its sensing (sense_one), which follows without changing the heading. */
+static void snap_motion(struct sw_world *w, int lo, int hi)
+{
+	for (int j = lo; w->snap_h && j < hi; j++) {
+		double phi = w->y[w->off[j] + SW_STATE_PHI];
+		w->snap_h[2 * (size_t)j] = cos(phi);
+		w->snap_h[2 * (size_t)j + 1] = sin(phi);
+	}
+	for (int j = lo; (w->snap_v || w->fast_crowd) && j < hi; j++) {
+		const double *yj = w->y + w->off[j];
+		int mv = sw__moving(w, j);
+		double *e = NULL;
+		if (mv && w->fast_crowd) {
+			sw_law law = sw__steer_of(w, j, w->mode[j])->law;
+			if (law == SW_LAW_TTC || law == SW_LAW_SF) {
+				e = sw__fast(w, j) + 1;
+				e[-1] = NAN; /* no flow kept: the entry holds the heading */
+				sw_steer_velocity(1.0, yj[SW_STATE_PHI], e);
+			}
+		}
+		if (!w->snap_v)
+			continue;
+		double *v = w->snap_v + 2 * (size_t)j;
+		if (e) { /* sw_steer_velocity(y[V], y[PHI]) with its cosine and sine */
+			v[0] = yj[SW_STATE_V] * e[0];
+			v[1] = yj[SW_STATE_V] * e[1];
+		} else if (mv) {
+			sw_steer_velocity(yj[SW_STATE_V], yj[SW_STATE_PHI], v);
+		} else {
+			v[0] = v[1] = 0.0;
+		}
+	}
+}
+
 /* --- threads -------------------------------------------------------------------------------- */
 
 /* Buffers a transition event of a view (delivered after step 2 in agent order). */
@@ -694,7 +733,7 @@ static int pass_threads(const struct sw_world *w)
 }
 
 /* A pass over the agents: its phase (0: advance over [t0, t1], 1: sense, dt the step just
- * taken) and its number of blocks. */
+ * taken, 2: the snapshot's headings and velocities) and its number of blocks. */
 typedef struct pass {
 	struct sw_world *w;
 	int phase, nt;
@@ -710,6 +749,10 @@ static void pass_block(void *ctx, int k)
 	int n = ps->w->n, lo = (int)((long)n * k / ps->nt), hi = (int)((long)n * (k + 1) / ps->nt);
 	if (ps->phase == 1) {
 		th->status = sw__sense_range(v, lo, hi, ps->dt);
+		return;
+	}
+	if (ps->phase == 2) {
+		snap_motion(v, lo, hi);
 		return;
 	}
 	for (int i = lo; i < hi; i++) {
@@ -820,39 +863,11 @@ void sw__snapshot(struct sw_world *w)
 		w->snap[2 * (size_t)j] = w->y[w->off[j] + SW_STATE_X];
 		w->snap[2 * (size_t)j + 1] = w->y[w->off[j] + SW_STATE_Y];
 	}
-	for (int j = 0; w->snap_h && j < w->n; j++) {
-		double phi = w->y[w->off[j] + SW_STATE_PHI];
-		w->snap_h[2 * (size_t)j] = cos(phi);
-		w->snap_h[2 * (size_t)j + 1] = sin(phi);
-	}
-	/* Velocities for the time-to-collision law: speed along the heading (PF: its algebraic
-	 * heading); an agent that stands still (arrived, or in a mode that does not move) has none.
-	 * A moving ttc or sf agent keeps its heading's cosine and sine in its sensed-flow entry for
-	 * its sensing (sense_one), which follows without changing the heading. */
-	for (int j = 0; (w->snap_v || w->fast_crowd) && j < w->n; j++) {
-		const double *yj = w->y + w->off[j];
-		int mv = sw__moving(w, j);
-		double *e = NULL;
-		if (mv && w->fast_crowd) {
-			sw_law law = sw__steer_of(w, j, w->mode[j])->law;
-			if (law == SW_LAW_TTC || law == SW_LAW_SF) {
-				e = sw__fast(w, j) + 1;
-				e[-1] = NAN; /* no flow kept: the entry holds the heading */
-				sw_steer_velocity(1.0, yj[SW_STATE_PHI], e);
-			}
-		}
-		if (!w->snap_v)
-			continue;
-		double *v = w->snap_v + 2 * (size_t)j;
-		if (e) { /* sw_steer_velocity(y[V], y[PHI]) with its cosine and sine */
-			v[0] = yj[SW_STATE_V] * e[0];
-			v[1] = yj[SW_STATE_V] * e[1];
-		} else if (mv) {
-			sw_steer_velocity(yj[SW_STATE_V], yj[SW_STATE_PHI], v);
-		} else {
-			v[0] = v[1] = 0.0;
-		}
-	}
+	/* A cosine and a sine per agent are worth the threads (the steps' other serial part). */
+	if ((w->snap_h || w->snap_v || w->fast_crowd) && pass_threads(w) > 1)
+		for_agents(w, 2, w->t, w->t, 0.0, NULL);
+	else
+		snap_motion(w, 0, w->n);
 	if (w->dim3)
 		sw__snapshot3(w);
 	int done = 0;

@@ -26,26 +26,33 @@
 
 #include "swerve/steer.h"
 
-double sw_sf_force(const sw_sf_params *p, const double x[2], const double du[2], double r,
-		   const double e[2], double f[2])
+/* sw_sf_force on scalars (inlined into sw_sf_accel's loop; the public function wraps it). */
+static inline double pair_force(const sw_sf_params *p, double x0, double x1, double du0,
+				double du1, double r, const double e[2], double f[2])
 {
 	f[0] = f[1] = 0.0;
-	double d = sqrt(x[0] * x[0] + x[1] * x[1]);
+	double d = sqrt(x0 * x0 + x1 * x1);
 	if (!(d > 0.0))
 		return -r; /* coincident centres: no direction */
-	double nx = x[0] / d, ny = x[1] / d, overlap = r - d;
+	double nx = x0 / d, ny = x1 / d, overlap = r - d;
 	/* cos phi = e.(-n): 1 when the percept is straight ahead. */
 	double w = p->lambda + (1.0 - p->lambda) * 0.5 * (1.0 - (e[0] * nx + e[1] * ny));
 	double normal = w * p->a * exp(overlap / p->b);
 	if (overlap > 0.0) {
 		normal += p->k * overlap;
-		double tx = -ny, ty = nx, slide = p->kappa * overlap * (du[0] * tx + du[1] * ty);
+		double tx = -ny, ty = nx, slide = p->kappa * overlap * (du0 * tx + du1 * ty);
 		f[0] = slide * tx;
 		f[1] = slide * ty;
 	}
 	f[0] += normal * nx;
 	f[1] += normal * ny;
 	return -overlap;
+}
+
+double sw_sf_force(const sw_sf_params *p, const double x[2], const double du[2], double r,
+		   const double e[2], double f[2])
+{
+	return pair_force(p, x[0], x[1], du[0], du[1], r, e, f);
 }
 
 double sw_sf_potential(const sw_sf_params *p, const double x[2], double r)
@@ -75,13 +82,13 @@ void sw_sf_accel(const sw_sf_params *p, const sw_situation *s, double v, const d
 		const sw_percept *o = &s->obs[i];
 		if (!(o->clearance <= p->range))
 			continue;
-		double x[2] = {-o->dx, -o->dy}, du[2] = {-vel[0], -vel[1]}, f[2];
+		double du0 = -vel[0], du1 = -vel[1], f[2];
 		if (o->id < 0 && s->agent_v) { /* agent -1 - id */
 			const double *vj = s->agent_v + 2 * (size_t)(-1 - o->id);
-			du[0] += vj[0];
-			du[1] += vj[1];
+			du0 += vj[0];
+			du1 += vj[1];
 		}
-		sw_sf_force(p, x, du, o->rho + s->radius, em, f);
+		pair_force(p, -o->dx, -o->dy, du0, du1, o->rho + s->radius, em, f);
 		fx += f[0];
 		fy += f[1];
 	}
