@@ -242,6 +242,262 @@ START_TEST(test_crowd_trees_print_and_parse)
 }
 END_TEST
 
+static long tree_size(const sw_expr_ast *a)
+{
+	long n = 1;
+	for (int i = 0; i < a->nkid; i++)
+		n += tree_size(a->kid[i]);
+	return n;
+}
+
+/* --- export: the exported flows are the native law ----------------------------------------- */
+
+/* Four agents crossing around a pillar beside a wall (hard walls on for <ttc> and <csm>). */
+static const char crowd_xml[] =
+    "<scenario name=\"crowd_export\">\n"
+    "  <run duration=\"2\" step=\"0.01\" integrator=\"euler\"/>\n"
+    "  <world>\n"
+    "    <target name=\"e\" x=\"6\" y=\"0.5\" radius=\"0.3\"/>\n"
+    "    <target name=\"w\" x=\"-6\" y=\"-0.5\" radius=\"0.3\"/>\n"
+    "    <target name=\"n\" x=\"0.5\" y=\"6\" radius=\"0.3\"/>\n"
+    "    <disc name=\"pillar\" x=\"0.3\" y=\"0.2\" radius=\"0.4\"/>\n"
+    "    <segment name=\"wall\" x1=\"-6\" y1=\"-2\" x2=\"6\" y2=\"-2\"/>\n"
+    "  </world>\n"
+    "  <agent name=\"a\" x=\"-4\" y=\"0\" heading=\"0\" speed=\"1\" radius=\"0.25\" "
+    "target=\"e\"><%s/></agent>\n"
+    "  <agent name=\"b\" x=\"4\" y=\"0.3\" heading=\"180deg\" speed=\"1\" radius=\"0.25\" "
+    "perception=\"3\" target=\"w\"><%s/></agent>\n"
+    "  <agent name=\"c\" x=\"0\" y=\"-1.5\" heading=\"90deg\" speed=\"0.8\" radius=\"0.3\" "
+    "target=\"n\"><%s/></agent>\n"
+    "  <agent name=\"d\" x=\"-1\" y=\"3\" heading=\"-60deg\" speed=\"1.2\" radius=\"0.2\" "
+    "target=\"e\"><%s/></agent>\n"
+    "</scenario>\n";
+
+static sw_model *crowd_model(const char *law, sw_diag *d)
+{
+	char xml[4096];
+	snprintf(xml, sizeof xml, crowd_xml, law, law, law, law);
+	sw_model *m = NULL;
+	sw_diag_init(d);
+	if (sw_scenario_load_memory(xml, strlen(xml), "crowd_export.xml", &m, d) != SW_SUCCESS)
+		return NULL;
+	return m;
+}
+
+static sw_hybrid *crowd_build(const sw_model *m, sw_export_profile p, int linear, sw_diag *d)
+{
+	sw_export_def def = sw_default_export_def();
+	def.profile = p;
+	def.linear = linear;
+	sw_diag_init(d);
+	sw_hybrid *h = NULL;
+	sw_hybrid_build(m, &def, &h, d);
+	return h;
+}
+
+/* The state entry k of the agent owning network variable net, or -1. */
+static int net_owner(const sw_hybrid *h, const char *net, int *k)
+{
+	for (int i = 0; i < h->n_instances; i++) {
+		const sw_hinstance *in = &h->instances[i];
+		for (int v = 0; in->agent >= 0 && v < SW_STATE_DIM; v++)
+			if (strcmp(in->map[v], net) == 0) {
+				*k = v;
+				return in->agent;
+			}
+	}
+	return -1;
+}
+
+/* The native scene of agent i of m with the others at their states ys[j]. */
+static void model_scene(const sw_model *m, int i, double ys[][SW_STATE_DIM], et_scene *sc)
+{
+	et_scene_init(sc);
+	const sw_agent *ag = &m->agents[i];
+	for (int k = 0; k < m->n_prims; k++) {
+		const sw_prim *p = &m->prims[k];
+		if (p->is_segment)
+			et_add_segment(sc, p->a.x, p->a.y, p->b.x, p->b.y, 0.0, 0.0);
+		else
+			et_add_disc(sc, p->a.x, p->a.y, p->radius, 0.0, 0.0);
+	}
+	for (int j = 0; j < m->n_agents; j++) {
+		if (j == i)
+			continue;
+		int q = sc->ctx.n_agents;
+		et_add_agent(sc, ys[j][SW_STATE_X], ys[j][SW_STATE_Y], m->agents[j].radius);
+		sc->agent_vphi[q][0] = ys[j][SW_STATE_V];
+		sc->agent_vphi[q][1] = ys[j][SW_STATE_PHI];
+	}
+	sc->ctx.radius = ag->radius;
+	sc->ctx.perception = ag->perception;
+	sc->ctx.has_target = 1;
+	sc->ctx.tx = m->targets[ag->target].position.x;
+	sc->ctx.ty = m->targets[ag->target].position.y;
+}
+
+/* Exports the crowd in the exact profile, parses every agent's steering flows back from their
+ * printed text and compares them with sw_steer_rhs() on the situation the simulator would
+ * perceive, at n random joint states; returns the largest relative difference. */
+static double export_twin(const char *law, int n, long *nodes)
+{
+	sw_diag d;
+	sw_model *m = crowd_model(law, &d);
+	ck_assert_ptr_nonnull(m);
+	sw_hybrid *h = crowd_build(m, SW_PROFILE_EXACT, 0, &d);
+	if (!h) {
+		char msg[800];
+		sw_diag_format(&d, 0, msg, sizeof msg);
+		ck_abort_msg("%s: export refused: %s", law, msg);
+	}
+	ck_assert_int_eq(h->n_instances, m->n_agents);
+	gsl_rng *r = et_rng_new(81);
+	static et_scene sc;
+	double worst = 0.0;
+	*nodes = 0;
+	for (int ii = 0; ii < h->n_instances; ii++) {
+		const sw_hinstance *in = &h->instances[ii];
+		const sw_hcomponent *c = &h->components[in->component];
+		int i = in->agent;
+		sw_expr_var *vars = calloc((size_t)c->n_vars, sizeof *vars);
+		int(*src)[2] = calloc((size_t)c->n_vars, sizeof *src);
+		double *slots = calloc((size_t)c->n_vars + 1, sizeof *slots);
+		ck_assert(vars && src && slots);
+		for (int k = 0; k < c->n_vars; k++) {
+			vars[k] = (sw_expr_var){c->vars[k].name, k, SW_EXPR_REAL};
+			src[k][0] = k < SW_STATE_DIM ? i : net_owner(h, in->map[k], &src[k][1]);
+			if (k < SW_STATE_DIM)
+				src[k][1] = k;
+		}
+		sw_expr_symbols sym = {vars, c->n_vars, NULL, 0, NULL, NULL, NULL};
+		sw_expr *f[SW_STATE_DIM];
+		for (int k = 0; k < SW_STATE_DIM; k++) {
+			const sw_expr_ast *a = c->locations[0].flow[k];
+			*nodes += tree_size(a);
+			int len = sw_expr_ast_print(a, SW_EXPR_SYNTAX_PLAIN, NULL, 0);
+			char *text = malloc((size_t)len + 1);
+			ck_assert_ptr_nonnull(text);
+			sw_expr_ast_print(a, SW_EXPR_SYNTAX_PLAIN, text, (size_t)len + 1);
+			sw_diag_init(&d);
+			ck_assert_msg(sw_expr_compile(text, &sym, NULL, &d, &f[k]) == SW_SUCCESS,
+				      "%s: flow %d does not parse back", law, k);
+			free(text);
+		}
+		int tested = 0;
+		for (int s = 0; s < n; s++) {
+			double ys[8][SW_STATE_DIM] = {{0}};
+			for (int j = 0; j < m->n_agents; j++) {
+				ys[j][SW_STATE_X] = et_unif(r, -3.0, 3.0);
+				ys[j][SW_STATE_Y] = et_unif(r, -2.5, 3.0);
+				ys[j][SW_STATE_PHI] = et_unif(r, -PI, PI);
+				ys[j][SW_STATE_V] = et_unif(r, 0.0, 1.6);
+			}
+			model_scene(m, i, ys, &sc);
+			double dy[SW_STATE_DIM];
+			if (et_native_rhs(&m->agents[i].steer, &m->agents[i].personality, &sc,
+					  ys[i], dy) != SW_SUCCESS)
+				continue;
+			for (int k = 0; k < c->n_vars; k++)
+				slots[k] = src[k][0] >= 0 ? ys[src[k][0]][src[k][1]] : 0.0;
+			for (int k = 0; k < SW_STATE_DIM; k++) {
+				double v = sw_expr_eval(f[k], slots, NULL);
+				double e = et_rel_diff(v, dy[k]);
+				ck_assert_msg(e <= TWIN_REL,
+					      "%s agent %d state %d entry %d: exported %.17g, "
+					      "native %.17g",
+					      law, i, s, k, v, dy[k]);
+				worst = fmax(worst, e);
+			}
+			tested++;
+		}
+		ck_assert_int_ge(tested, n - n / 10);
+		for (int k = 0; k < SW_STATE_DIM; k++)
+			sw_expr_free(f[k]);
+		free(vars);
+		free(src);
+		free(slots);
+	}
+	gsl_rng_free(r);
+	sw_hybrid_free(h);
+	sw_model_free(m);
+	return worst;
+}
+
+START_TEST(test_export_crowd_flows_equal_native)
+{
+	static const char *const laws[] = {"ttc", "sf", "csm t-contact=\"0\""};
+	for (int l = 0; l < 3; l++) {
+		long nodes;
+		double worst = export_twin(laws[l], 300, &nodes);
+		if (getenv("SW_EMIT_REPORT"))
+			fprintf(stderr, "export twin %-20s max rel diff %.3g, %ld flow nodes\n",
+				laws[l], worst, nodes);
+	}
+}
+END_TEST
+
+/* Where the export cannot be exact it refuses, naming the agent, the law and why: the tool
+ * profiles and --linear; a <ttc> agent reading the velocity of a <csm> agent. */
+START_TEST(test_export_crowd_refusals)
+{
+	sw_diag d;
+	char msg[800];
+	sw_model *m = crowd_model("ttc", &d);
+	ck_assert_ptr_nonnull(m);
+	for (int p = SW_PROFILE_SPACEEX; p <= SW_PROFILE_JULIAREACH + 1; p++) {
+		int linear = p > SW_PROFILE_JULIAREACH;
+		sw_hybrid *h =
+		    crowd_build(m, linear ? SW_PROFILE_EXACT : (sw_export_profile)p, linear, &d);
+		ck_assert_ptr_null(h);
+		sw_diag_format(&d, 0, msg, sizeof msg);
+		ck_assert_msg(strstr(msg, "crowd_export.xml:10") && strstr(msg, "<ttc>") &&
+				  strstr(msg, "cannot be exported in the") &&
+				  strstr(msg, linear ? "linear" : sw_export_profile_name(p)),
+			      "got '%s'", msg);
+	}
+	sw_model_free(m);
+	/* csm with its hard walls on beside two static obstacles and three agents: too large */
+	m = crowd_model("csm", &d);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(crowd_build(m, SW_PROFILE_EXACT, 0, &d));
+	sw_diag_format(&d, 0, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "crowd_export.xml:10") &&
+			  strstr(msg, "flows of the csm in this scene cannot be exported") &&
+			  strstr(msg, "t-contact"),
+		      "got '%s'", msg);
+	sw_model_free(m);
+	/* 22 sf agents: 22 x 21 agent-percept terms, more than an export takes */
+	char *big = malloc(1 << 14);
+	ck_assert_ptr_nonnull(big);
+	int len = sprintf(big, "<scenario name=\"many\"><world><target name=\"g\" x=\"50\" "
+			       "y=\"0\"/></world>");
+	for (int k = 0; k < 22; k++)
+		len += sprintf(big + len,
+			       "\n<agent name=\"p%d\" x=\"%d\" y=\"0\" target=\"g\"><sf/></agent>",
+			       k, k);
+	len += sprintf(big + len, "</scenario>");
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(big, (size_t)len, "many.xml", &m, &d), SW_SUCCESS);
+	free(big);
+	ck_assert_ptr_null(crowd_build(m, SW_PROFILE_EXACT, 0, &d));
+	sw_diag_format(&d, 0, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "many.xml:") && strstr(msg, "more than 400 agent-percept terms"),
+		      "got '%s'", msg);
+	sw_model_free(m);
+	/* a ttc agent among csm agents */
+	char xml[4096];
+	snprintf(xml, sizeof xml, crowd_xml, "ttc", "csm", "csm", "csm");
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(xml, strlen(xml), "crowd_export.xml", &m, &d),
+			 SW_SUCCESS);
+	ck_assert_ptr_null(crowd_build(m, SW_PROFILE_EXACT, 0, &d));
+	sw_diag_format(&d, 0, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "crowd_export.xml:10") && strstr(msg, "velocity of agent 'b'"),
+		      "got '%s'", msg);
+	sw_model_free(m);
+}
+END_TEST
+
 Suite *emit_crowd_suite(void)
 {
 	Suite *s = suite_create("emit_crowd");
@@ -257,5 +513,10 @@ Suite *emit_crowd_suite(void)
 	tcase_add_test(th, test_crowd_emit_errors);
 	tcase_add_test(th, test_crowd_trees_print_and_parse);
 	suite_add_tcase(s, th);
+	TCase *tx = tcase_create("export");
+	tcase_set_timeout(tx, 300);
+	tcase_add_test(tx, test_export_crowd_flows_equal_native);
+	tcase_add_test(tx, test_export_crowd_refusals);
+	suite_add_tcase(s, tx);
 	return s;
 }

@@ -53,8 +53,8 @@ Suite *worlddef_suite(void);
  * diagnostics in d) when refused (tests/law_util.c). */
 sw_model *test_load_filled(const char *fmt, const char *fill, const char *name, sw_diag *d);
 
-/** Checks that export refuses model m (a crowd law has no symbolic form) with a message naming
- * `where` (file:line) and `what`; frees m. */
+/** Checks that export in the default (spaceex) profile refuses model m (the crowd laws export in
+ * the exact profile only) with a message naming `where` (file:line) and `what`; frees m. */
 void test_export_refuses(sw_model *m, const char *where, const char *what);
 
 /** The thread-count scene of the crowd-law suites (tests/law_util.c): 24 agents of radius 0.2 m on a

@@ -19,6 +19,8 @@
  *   FW                 turn_rate' = -b turn_rate + u, |u| <= kg pi (1 + c2) + N ko peak(c3)
  *   wall following     heading' = u, |u| <= |a|
  *   potential field    x' = u_x, y' = u_y, |u| <= speed
+ *   <ttc>, <sf>, <csm>  none: exported in the exact profile only (network.c refuse_laws); <ttc>
+ *                      and <sf> read the other agents' heading and speed (their velocities)
  * Every replacement is recorded for the report. */
 #include <math.h>
 #include <stdarg.h>
@@ -93,11 +95,15 @@ int xb_time_var(xl_ctx *c)
 
 int xb_other_agent_var(xl_ctx *c, int j, int coord)
 {
+	/* x, y, and for the laws that read velocities (<ttc>, <sf>) heading and speed */
+	static const char *const what[4] = {"x", "y", "heading", "speed"};
+	static const char *const unit[4] = {"position x", "position y", "heading", "speed"};
+	static const char *const si[4] = {"m", "m", "rad", "m/s"};
 	char name[SW_NAME_MAX], net[2 * SW_NAME_MAX], meaning[96];
-	snprintf(name, sizeof name, "o%d_%s", j < c->agent ? j + 1 : j, coord ? "y" : "x");
-	snprintf(net, sizeof net, "%s_%s", c->b->unit_name[j], coord ? "y" : "x");
-	snprintf(meaning, sizeof meaning, "position %s of agent '%.60s' (m)", coord ? "y" : "x",
-		 c->m->agents[j].name);
+	snprintf(name, sizeof name, "o%d_%s", j < c->agent ? j + 1 : j, what[coord]);
+	snprintf(net, sizeof net, "%s_%s", c->b->unit_name[j], what[coord]);
+	snprintf(meaning, sizeof meaning, "%s of agent '%.60s' (%s)", unit[coord],
+		 c->m->agents[j].name, si[coord]);
 	return xb_read_var(c, name, net, meaning);
 }
 
@@ -301,7 +307,7 @@ static int overapprox(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
 	}
 	case SW_LAW_TTC:
 	case SW_LAW_SF:
-	case SW_LAW_CSM: break; /* refused before any flow is built (network.c refuse_laws) */
+	case SW_LAW_CSM: break; /* exported in the exact profile only (network.c refuse_laws) */
 	}
 	if (b->status != SW_SUCCESS)
 		return b->status;
@@ -317,9 +323,10 @@ static int overapprox(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
 	return SW_SUCCESS;
 }
 
-/* The emitter's view of the scene: obstacles and the other agents. */
+/* The emitter's view of the scene: obstacles and the other agents (with their heading and
+ * speed when the law reads velocities). */
 static int emit_scene(struct xb *b, xl_ctx *c, sw_emit_ctx *ec, sw_emit_obstacle *obs,
-		      sw_emit_agent *oth)
+		      sw_emit_agent *oth, int velocities)
 {
 	const sw_model *m = b->m;
 	for (int k = 0; k < m->n_prims; k++) {
@@ -341,8 +348,12 @@ static int emit_scene(struct xb *b, xl_ctx *c, sw_emit_ctx *ec, sw_emit_obstacle
 		int kx = xb_other_agent_var(c, j, 0), ky = xb_other_agent_var(c, j, 1);
 		if (kx < 0 || ky < 0)
 			return SW_ENOMEM;
-		oth[n++] = (sw_emit_agent){kx, ky, c->comp->vars[kx].name, c->comp->vars[ky].name,
-					   m->agents[j].radius, -1 - j, -1, -1, NULL, NULL};
+		int kp = velocities ? xb_other_agent_var(c, j, 2) : -1;
+		int kv = velocities ? xb_other_agent_var(c, j, 3) : -1;
+		if (velocities && (kp < 0 || kv < 0))
+			return SW_ENOMEM;
+		oth[n++] = (sw_emit_agent){kx, ky, NULL, NULL, m->agents[j].radius, -1 - j,
+					   kv, kp, NULL, NULL};
 	}
 	ec->n_agents = n;
 	ec->agents = oth;
@@ -394,7 +405,8 @@ int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int 
 	}
 	sw_emit_obstacle *obs = calloc((size_t)m->n_prims + 1, sizeof *obs);
 	sw_emit_agent *oth = calloc((size_t)m->n_agents + 1, sizeof *oth);
-	int st = obs && oth ? emit_scene(b, c, &ec, obs, oth) : SW_ENOMEM;
+	int vel = def->law == SW_LAW_TTC || def->law == SW_LAW_SF;
+	int st = obs && oth ? emit_scene(b, c, &ec, obs, oth, vel) : SW_ENOMEM;
 	/* names last: the scene may have added variables (vars may have moved) */
 	for (int k = 0; k < SW_STATE_DIM; k++) {
 		ec.slot[k] = k;
@@ -405,6 +417,10 @@ int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int 
 	for (int j = 0; st == SW_SUCCESS && j < ec.n_agents; j++) {
 		oth[j].x_name = c->comp->vars[oth[j].x_slot].name;
 		oth[j].y_name = c->comp->vars[oth[j].y_slot].name;
+		if (vel) {
+			oth[j].phi_name = c->comp->vars[oth[j].phi_slot].name;
+			oth[j].v_name = c->comp->vars[oth[j].v_slot].name;
+		}
 	}
 	sw_expr_ast *out[SW_STATE_DIM] = {NULL};
 	const sw_personality *pp = &ag->personality;
@@ -441,6 +457,14 @@ int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int 
 	free(oth);
 	if (st == SW_ENOMEM)
 		return b->status = SW_ENOMEM;
+	if (st == SW_EUSAGE &&
+	    (def->law == SW_LAW_TTC || def->law == SW_LAW_SF || def->law == SW_LAW_CSM))
+		return xb_refuse(b, ag->line,
+				 "%s: the flows of the %s in this scene cannot be exported: they "
+				 "would exceed 10^6 expression nodes (a term per agent and obstacle; "
+				 "the hard walls, t-contact > 0, triple them per static obstacle; "
+				 "emit_crowd.c); expected fewer agents and obstacles or t-contact=\"0\"",
+				 c->where, sw_law_name(def->law));
 	if (st != SW_SUCCESS)
 		return xb_refuse(b, ag->line, "%s: the symbolic emitter of the law failed (%s)",
 				 c->where, sw_strerror(st));

@@ -519,26 +519,112 @@ static void build_all(xb *b)
 /* Refuses the laws that have no symbolic flow (steer/emit.c): the time-to-collision and social
  * force laws (their forces depend on the other agents' velocities, which are not state of the
  * exported model's planar laws yet).  Cites the agent (its line) and the mode that uses it. */
+/* The crowd laws <ttc>, <sf>, <csm> (steer/emit_crowd.c) export in the exact profile only: their
+ * flows need if, min and max (cut-offs, tau's cases, the swept strip, the hard walls), which the
+ * tools' profiles lack, and no interval over-approximation of them is known here.  Two more
+ * refusals keep the exported flows equal to the simulated ones: <ttc> and <sf> read the other
+ * agents' velocities speed (cos heading, sin heading), so those must be state in every moving
+ * mode of theirs (not the algebraic outputs the simulator rewrites after each step: <csm>, GLM
+ * without a mass lag, the potential field), and a jump from such a mode into a <ttc> or <sf> mode
+ * would hand over a velocity the export's heading and speed never followed. */
+static int algebraic_velocity(const sw_steer_def *d, const sw_agent *ag)
+{
+	return d->law == SW_LAW_CSM || d->law == SW_LAW_PF ||
+	       (d->law == SW_LAW_GLM && !ag->personality.has_mass);
+}
+
+static int crowd_law(const sw_steer_def *d)
+{
+	return d->law == SW_LAW_TTC || d->law == SW_LAW_SF || d->law == SW_LAW_CSM;
+}
+
+static const char *crowd_law_name(const sw_steer_def *d)
+{
+	return d->law == SW_LAW_SF    ? "social force law <sf>"
+	       : d->law == SW_LAW_CSM ? "collision-free speed model <csm>"
+				      : "time-to-collision law <ttc>";
+}
+
+/* Whether agent j has a moving mode with an algebraic velocity. */
+static int algebraic_agent(const sw_model *m, int j)
+{
+	const sw_agent *ag = &m->agents[j];
+	const struct sw_automaton *a = ag->behaviour >= 0 ? m->automata[ag->behaviour] : NULL;
+	for (int q = 0; q < (a ? a->n_modes : 1); q++) {
+		const sw_steer_def *d = a ? &a->modes[q].steer : &ag->steer;
+		if ((!a || a->modes[q].moves) && algebraic_velocity(d, ag))
+			return 1;
+	}
+	return 0;
+}
+
+/* The refusals of the crowd law d of agent i (mode q of automaton a, or its plain law). */
+static int refuse_crowd_mode(xb *b, int i, const struct sw_automaton *a, int q,
+			     const sw_steer_def *d)
+{
+	const sw_model *m = b->m;
+	const sw_agent *ag = &m->agents[i];
+	char who[2 * SW_NAME_MAX + 96];
+	snprintf(who, sizeof who, "agent '%s'%s%s%s uses the %s", ag->name, a ? " (mode '" : "",
+		 a ? a->modes[q].name : "", a ? "')" : "", crowd_law_name(d));
+	if (b->def.profile != SW_PROFILE_EXACT || b->def.linear)
+		return xb_refuse(b, ag->line,
+				 "%s, which cannot be exported in the %s profile: its flows need "
+				 "if, min and max and no over-approximation is known; expected "
+				 "--profile exact (without --linear)",
+				 who, b->def.linear ? "linear" : sw_export_profile_name(b->def.profile));
+	if (d->law == SW_LAW_CSM)
+		return SW_SUCCESS;
+	for (int j = 0; m->run.agents_perceive && j < m->n_agents; j++)
+		if (j != i && algebraic_agent(m, j))
+			return xb_refuse(b, ag->line,
+					 "%s, which reads the velocity of agent '%s'; that velocity "
+					 "cannot be exported: it is algebraic in a mode of that agent "
+					 "(csm, glm without a mass lag or potential), not state; "
+					 "expected agents with ttc, sf, fw, wall or glm with mass",
+					 who, m->agents[j].name);
+	for (int k = 0; a && k < a->n_trans; k++) {
+		const sw_atrans *tr = &a->trans[k];
+		if (tr->to == q && a->modes[tr->from].moves &&
+		    algebraic_velocity(&a->modes[tr->from].steer, ag))
+			return xb_refuse(b, tr->line,
+					 "%s; the jump into it from mode '%s' cannot be exported: the "
+					 "simulator hands over the velocity that mode computed, which "
+					 "the exported heading and speed do not follow",
+					 who, a->modes[tr->from].name);
+	}
+	return SW_SUCCESS;
+}
+
+/* Most agent-percept terms the crowd laws' flows of one export may hold: each is thousands of
+ * expression nodes (about 6 500 in a <ttc> heading flow), so 400 take about 1 GB to build. */
+#define XB_CROWD_TERMS_MAX 400
+#define XB_STR(x) #x
+#define XB_XSTR(x) XB_STR(x)
+
 static int refuse_laws(xb *b)
 {
 	const sw_model *m = b->m;
+	long terms = 0;
+	int others = m->run.agents_perceive ? m->n_agents - 1 : 0;
 	for (int i = 0; i < m->n_agents; i++) {
 		const sw_agent *ag = &m->agents[i];
 		const struct sw_automaton *a = ag->behaviour >= 0 ? m->automata[ag->behaviour] : NULL;
 		for (int q = 0; q < (a ? a->n_modes : 1); q++) {
 			const sw_steer_def *d = a ? &a->modes[q].steer : &ag->steer;
-			if ((d->law != SW_LAW_TTC && d->law != SW_LAW_SF && d->law != SW_LAW_CSM) ||
-			    (a && !a->modes[q].moves))
+			if (!crowd_law(d) || (a && !a->modes[q].moves))
 				continue;
-			char who[2 * SW_NAME_MAX + 32];
-			snprintf(who, sizeof who, "agent '%s'%s%s%s", ag->name,
-				 a ? " (mode '" : "", a ? a->modes[q].name : "", a ? "')" : "");
-			return xb_refuse(b, ag->line,
-					 "%s uses the %s, which cannot be exported yet (it has no "
-					 "symbolic form); expected glm, fw, potential or wall",
-					 who, d->law == SW_LAW_SF    ? "social force law <sf>"
-					      : d->law == SW_LAW_CSM ? "collision-free speed model <csm>"
-								  : "time-to-collision law <ttc>");
+			if (refuse_crowd_mode(b, i, a, q, d) != SW_SUCCESS)
+				return b->status;
+			terms += m->n_prims + others;
+			if (terms > XB_CROWD_TERMS_MAX)
+				return xb_refuse(b, ag->line,
+						 "the crowd laws of this scene cannot be exported: their "
+						 "flows would hold more than %s agent-percept terms (each "
+						 "thousands of expression nodes; agents x (obstacles + other "
+						 "agents) per crowd-law mode); expected a smaller scene (agent "
+						 "'%s' is where the count passes it)",
+						 XB_XSTR(XB_CROWD_TERMS_MAX), ag->name);
 		}
 	}
 	return SW_SUCCESS;

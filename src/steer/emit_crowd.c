@@ -30,8 +30,10 @@
  *   - the hard walls (<ttc>, <csm> with t_contact > 0, sw__hard_walls): two passes over the
  *     static obstacles in order, each out -= if(acts, max(excess, 0) n, 0).  Each step uses the
  *     running velocity three times, so the tree grows by a factor of about 3 per obstacle and
- *     pass; beyond SW_EMIT_MAX_NODES nodes per flow the emitter gives up with SW_EUSAGE (the
- *     export refuses such scenes and says why) rather than build a tree no tool could read.
+ *     pass.
+ * Beyond SW_EMIT_MAX_NODES nodes per flow (large crowds: a term per percept, quadratic for <csm>
+ * whose spacing reads the direction; or the hard walls) the emitter gives up with SW_EUSAGE, the
+ * export refusing such scenes and saying why, rather than build a tree no tool could read.
  *
  * <csm> is first order: the flow of x and y is the cut velocity; heading and speed are
  * algebraic outputs the simulator rewrites after every step (rhs.c sw_steer_algebraic), their
@@ -98,18 +100,27 @@ static ast *sum_after(ast *first, ast **terms, int n)
 	return s;
 }
 
-/* A growable list of trees with a failure flag. */
+/* A list of trees with a failure flag and their total size. */
 typedef struct list {
 	ast **t;
 	int n;
 	int ok;
+	long nodes;
 } list;
 
 static void list_push(list *l, ast *a)
 {
 	if (!a)
 		l->ok = 0;
+	l->nodes += tree_size(a);
 	l->t[l->n++] = a;
+}
+
+/* Whether the terms so far already make a flow larger than SW_EMIT_MAX_NODES (the heading and
+ * speed flows of <ttc> and <sf> hold both components of the acceleration). */
+static int too_big(const list *a, const list *b)
+{
+	return a->nodes + (b ? b->nodes : 0) > SW_EMIT_MAX_NODES;
 }
 
 static void list_free(list *l)
@@ -125,6 +136,7 @@ static int list_init(list *l, int cap)
 {
 	l->t = calloc((size_t)cap + 1, sizeof *l->t);
 	l->n = 0;
+	l->nodes = 0;
 	l->ok = l->t != NULL;
 	return l->ok;
 }
@@ -141,6 +153,10 @@ static int hard_walls(const item *it, int n, double t_contact, double limit, ast
 			if (m->is_agent)
 				continue;
 			const pex *o = &m->p[0];
+			/* each output takes its own running value twice and the other's once */
+			long s0 = tree_size(out[0]), s1 = tree_size(out[1]);
+			if (2 * s0 + s1 > SW_EMIT_MAX_NODES || s0 + 2 * s1 > SW_EMIT_MAX_NODES)
+				return SW_EUSAGE;
 			/* n = d / |d|, cap = max(clearance, 0) / t_contact, excess = out.n - cap */
 			ast *acts = GT(cp(o->dist), num(0.0));
 			if (limit != INFINITY)
@@ -155,9 +171,6 @@ static int hard_walls(const item *it, int n, double t_contact, double limit, ast
 			out[1] = SUB(out[1], my);
 			if (!out[0] || !out[1])
 				return SW_ENOMEM;
-			if (tree_size(out[0]) > SW_EMIT_MAX_NODES ||
-			    tree_size(out[1]) > SW_EMIT_MAX_NODES)
-				return SW_EUSAGE;
 		}
 	return SW_SUCCESS;
 }
@@ -265,6 +278,12 @@ int sw__emit_ttc(const em *e, const sw_ttc_params *p, ast *out[SW_STATE_DIM])
 		list_push(&fy, cut(&it[i].p[0], limit, f[1]));
 		ok = fx.ok && fy.ok;
 	}
+	if (ok && too_big(&fx, &fy)) {
+		list_free(&fx);
+		list_free(&fy);
+		sw__emit_items_free(it, n);
+		return SW_EUSAGE;
+	}
 	ast *g[2];
 	ttc_goal(e, p, g);
 	ast *acc[2] = {NULL, NULL};
@@ -347,6 +366,11 @@ int sw__emit_sf(const em *e, const sw_sf_params *p, ast *out[SW_STATE_DIM])
 		ok = fx.ok && fy.ok;
 	}
 	sw__emit_items_free(it, n);
+	if (ok && too_big(&fx, &fy)) {
+		list_free(&fx);
+		list_free(&fy);
+		return SW_EUSAGE;
+	}
 	/* driving velocity v0 e0 */
 	ast *g[2] = {NULL, NULL};
 	if (c->has_target) {
@@ -452,8 +476,9 @@ int sw__emit_csm(const em *e, const sw_csm_params *p, ast *out[SW_STATE_DIM])
 			in = AND(LE(cp(o->clr), num(limit)), in);
 		ast *v = MIN(MAX(DIV(cp(o->clr), num(p->time_gap)), num(0.0)), num(p->v0));
 		list_push(&vs, ifx(in, v, num(p->v0)));
-		ok = vs.ok;
+		ok = vs.ok && !too_big(&vs, NULL);
 	}
+	int big = vs.ok && too_big(&vs, NULL);
 	ast *v = NULL;
 	if (ok) {
 		v = vs.n ? sw__emit_fold(SW_EXPR_MIN, vs.t, vs.n) : num(p->v0);
@@ -469,7 +494,9 @@ int sw__emit_csm(const em *e, const sw_csm_params *p, ast *out[SW_STATE_DIM])
 	ast *moves = GT(zl, num(0.0));
 	ast *u[2] = {ifx(cp(moves), MUL(cp(v), dir[0]), num(0.0)),
 		     ifx(moves, MUL(v, dir[1]), num(0.0))};
-	int st = u[0] && u[1] ? hard_walls(it, n, p->t_contact, limit, u) : SW_ENOMEM;
+	int st = big            ? SW_EUSAGE
+		 : u[0] && u[1] ? hard_walls(it, n, p->t_contact, limit, u)
+				: SW_ENOMEM;
 	sw__emit_items_free(it, n);
 	out[SW_STATE_X] = u[0];
 	out[SW_STATE_Y] = u[1];
