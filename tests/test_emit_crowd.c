@@ -254,6 +254,78 @@ static long tree_size(const sw_expr_ast *a)
 	return n;
 }
 
+/* --- derivatives: finite, and equal to differences of the native law where it is smooth ------ */
+
+/* d(flow j)/d(state k) of the emitted tree against central differences of the native rhs at
+ * random states of random scenes (where two step sizes agree: no switch nearby); every
+ * derivative evaluated is finite.  Returns the number of points compared. */
+static int derivative_check(unsigned long seed, et_def_maker make, int j, int k, int tries)
+{
+	gsl_rng *r = et_rng_new(seed);
+	static et_scene sc;
+	int compared = 0;
+	for (int i = 0; i < tries; i++) {
+		sw_steer_def def = sw_default_steer_def();
+		sw_personality pers = sw_default_personality();
+		make(r, &def, &pers);
+		def.ttc.t_contact = 0.0; /* flows j here do not read the hard walls */
+		crowd_scene(r, &sc, &def);
+		sw_expr_ast *out[SW_STATE_DIM], *dt = NULL;
+		ck_assert_int_eq(sw_steer_emit(&def, &pers, &sc.ctx, out), SW_SUCCESS);
+		ck_assert_int_eq(sw_expr_ast_derivative(out[j], k, NULL, NULL, &dt), SW_SUCCESS);
+		sw_expr *e = NULL;
+		ck_assert_int_eq(sw_expr_compile_ast(dt, NULL, &e), SW_SUCCESS);
+		for (int q = 0; q < 5; q++) {
+			double y[SW_STATE_DIM], slots[N_SLOTS], f[2];
+			et_random_state(r, &sc, y);
+			double h[2] = {1e-6, 5e-7}, y0 = y[k];
+			int ok = 1;
+			for (int m = 0; m < 2 && ok; m++) {
+				double fp[SW_STATE_DIM], fm[SW_STATE_DIM];
+				y[k] = y0 + h[m];
+				ok = et_native_rhs(&def, &pers, &sc, y, fp) == SW_SUCCESS;
+				y[k] = y0 - h[m];
+				ok = ok && et_native_rhs(&def, &pers, &sc, y, fm) == SW_SUCCESS;
+				f[m] = (fp[j] - fm[j]) / (2.0 * h[m]);
+			}
+			y[k] = y0;
+			et_fill_slots(&sc, y, slots);
+			double d = sw_expr_eval(e, slots, NULL);
+			if (!ok)
+				continue;
+			ck_assert_msg(isfinite(d), "law %d: d(flow %d)/d(state %d) = %g",
+				      (int)def.law, j, k, d);
+			if (!isfinite(f[0]) || !isfinite(f[1]) ||
+			    fabs(f[0] - f[1]) > 1e-6 * fmax(1.0, fabs(f[1])))
+				continue; /* a switch or a steep spot nearby */
+			ck_assert_msg(fabs(d - f[1]) <= 1e-5 * fmax(1.0, fabs(f[1])),
+				      "law %d: d(flow %d)/d(state %d) = %.12g, differences %.12g",
+				      (int)def.law, j, k, d, f[1]);
+			compared++;
+		}
+		sw_expr_free(e);
+		sw_expr_ast_free(dt);
+		for (int m = 0; m < SW_STATE_DIM; m++)
+			sw_expr_ast_free(out[m]);
+	}
+	gsl_rng_free(r);
+	return compared;
+}
+
+START_TEST(test_derivatives_ttc_sf)
+{
+	int n1 = derivative_check(91, make_ttc, SW_STATE_PHI, SW_STATE_X, 40);
+	int n2 = derivative_check(92, make_sf, SW_STATE_V, SW_STATE_Y, 40);
+	int n3 = derivative_check(93, make_sf, SW_STATE_PHI, SW_STATE_PHI, 40);
+	if (getenv("SW_EMIT_REPORT"))
+		fprintf(stderr, "emit derivatives: ttc %d, sf %d + %d smooth points compared\n", n1,
+			n2, n3);
+	ck_assert_int_ge(n1, 50);
+	ck_assert_int_ge(n2, 50);
+	ck_assert_int_ge(n3, 50);
+}
+END_TEST
+
 /* --- export: the exported flows are the native law ----------------------------------------- */
 
 /* Four agents crossing around a pillar beside a wall (hard walls on for <ttc> and <csm>). */
@@ -516,6 +588,7 @@ Suite *emit_crowd_suite(void)
 	tcase_add_test(th, test_hard_walls_corner_two_passes);
 	tcase_add_test(th, test_crowd_emit_errors);
 	tcase_add_test(th, test_crowd_trees_print_and_parse);
+	tcase_add_test(th, test_derivatives_ttc_sf);
 	suite_add_tcase(s, th);
 	TCase *tx = tcase_create("export");
 	tcase_set_timeout(tx, 300);
