@@ -42,22 +42,21 @@ typedef struct cutoffs {
 	int decided, relaxed; /* cut-offs decided, and written with an input */
 } cutoffs;
 
-/* Replaces every if() of *pa whose condition the box decides by the branch taken; an undecided
- * if(cond, term, 0) becomes term * u with a new input u in [0, 1] (both values of the if are in
- * term [0, 1]: an over-approximation, one input per cut-off since each holds on its own);
- * -1 for any other undecided if. */
-static int decide_ifs(sw_expr_ast **pa, const double *lo, const double *hi, cutoffs *co)
+/* Replaces every if() of *pa whose condition the box decides (xf_decide_cond, lift.c) by the
+ * branch taken; an undecided if(cond, term, 0) becomes term * u with a new input u in [0, 1]
+ * (both values of the if are in term [0, 1]: an over-approximation, one input per cut-off since
+ * each holds on its own); -1 for any other undecided if. */
+static int decide_ifs(sw_expr_ast **pa, const xf_box *bx, cutoffs *co)
 {
 	sw_expr_ast *a = *pa;
 	for (int i = 0; i < a->nkid; i++)
-		if (decide_ifs(&a->kid[i], lo, hi, co) != 0)
+		if (decide_ifs(&a->kid[i], bx, co) != 0)
 			return -1;
 	if (a->op != SW_EXPR_IF)
 		return 0;
-	double l, h;
-	int st = sw_expr_interval(a->kid[0], lo, hi, &l, &h);
-	if (st == SW_SUCCESS && l == h && (l == 0 || l == 1)) {
-		int keep = l == 1 ? 1 : 2;
+	int r = xf_decide_cond(a->kid[0], bx);
+	if (r >= 0) {
+		int keep = r == 1 ? 1 : 2;
 		*pa = a->kid[keep];
 		a->kid[keep] = NULL;
 		sw_expr_ast_free(a);
@@ -173,15 +172,10 @@ sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_de
 	lo[SW_STATE_X] = xlo - reach, hi[SW_STATE_X] = xhi + reach;
 	lo[SW_STATE_Y] = ylo - reach, hi[SW_STATE_Y] = yhi + reach;
 	cutoffs co = {b, c, loc, 0, 0};
-	int ok;
-	if (def->law == SW_LAW_GLM) {
-		xf_box bx = {n, lo, hi, NULL, 0};
-		int dec = xf_glm_flow(b, c, loc, def, &t, &bx, slo, shi);
-		ok = dec >= 0 && decide_ifs(&t, lo, hi, &co) == 0;
-		xf_box_free(&bx);
-	} else {
-		ok = decide_ifs(&t, lo, hi, &co) == 0;
-	}
+	xf_box bx = {n, lo, hi, NULL, 0};
+	int ok = def->law != SW_LAW_GLM || xf_glm_flow(b, c, loc, def, &t, &bx, slo, shi) >= 0;
+	ok = ok && decide_ifs(&t, &bx, &co) == 0;
+	xf_box_free(&bx);
 	free(lo);
 	free(hi);
 	free(slo);
