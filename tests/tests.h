@@ -48,6 +48,7 @@ Suite *sf_suite(void);
 Suite *csm_suite(void);
 Suite *pedestrian_suite(void);
 Suite *worlddef_suite(void);
+Suite *params_suite(void);
 
 /** The scenario text fmt with its one %s replaced by fill, loaded as file `name`; NULL (and the
  * diagnostics in d) when refused (tests/law_util.c). */

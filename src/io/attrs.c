@@ -6,6 +6,7 @@
  * structs and names unknown attributes with the list of expected ones.  Values the schema admits
  * but the model cannot use (INF, NaN, integers out of range) are refused here. */
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,107 +18,45 @@
 
 #include "core/core_internal.h"
 #include "io/io_internal.h"
+#include "steer/steer_internal.h" /* the laws' parameter tables */
 
 /* Longest attribute value quoted in a message. */
 #define QUOTE_MAX 40
-
-_Static_assert(SW_WEIGHTS_RELAX == 0 && SW_WEIGHTS_RESTART == 1 && SW_WEIGHTS_DYNAMIC == 2,
-	       "weights choices follow the enum");
-_Static_assert(SW_SPEED_T2C == 0 && SW_SPEED_CONSTANT == 1 && SW_SPEED_CONTACT == 2,
-	       "speed choices follow the enum");
-
-static const char *const weights_modes[] = {"relax", "restart", "dynamic", NULL};
-static const char *const speed_modes[] = {"t2c", "constant", "contact", NULL};
 
 const sw__attr_spec sw__no_attrs[] = {SW__END};
 
 const sw__attr_spec sw__point_attrs[] = {SW__REQ_NUM("x", sw_vec2, x), SW__REQ_NUM("y", sw_vec2, y),
 					 SW__END};
 
-static const sw__attr_spec glm_attrs[] = {
-    SW__NUM("a", sw_glm_params, a),
-    SW__NUM("d0", sw_glm_params, d0),
-    SW__ANGLE("delta", sw_glm_params, delta),
-    SW__NUM("margin", sw_glm_params, margin),
-    SW__NUM("r-floor", sw_glm_params, r_floor),
-    SW__NUM("wall-near", sw_glm_params, wall_near),
-    SW__NUM("a1-scale", sw_glm_params, a1_scale),
-    SW__NUM("g21", sw_glm_params, g21),
-    SW__NUM("c1", sw_glm_params, c1),
-    SW__NUM("c2", sw_glm_params, c2),
-    SW__CHOICE("weights", sw_glm_params, weights, weights_modes),
-    SW__NUM("eps", sw_glm_params, eps),
-    SW__NUM("w-floor", sw_glm_params, w_floor),
-    SW__NUM("w-restart", sw_glm_params, w_restart),
-    SW__CHOICE("speed", sw_glm_params, speed, speed_modes),
-    SW__NUM("v-max", sw_glm_params, v_max),
-    SW__NUM("d1", sw_glm_params, d1),
-    SW__NUM("t2c", sw_glm_params, t2c),
-    SW__BOOL("arrive", sw_glm_params, arrive),
-    SW__NUM("sigma", sw_glm_params, sigma_phi),
-    SW__NUM("cohesion", sw_glm_params, cohesion),
-    SW__NUM("alignment", sw_glm_params, alignment),
-    SW__OTHER("field", 0),
-    SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
-    SW__END};
+/* The law elements' attribute tables, built once from the laws' parameter tables
+ * (steer/params.c): the parameters in their order, then (except <wall>) field, lookahead and
+ * corners, read by read_field. */
+#define LAW_SPECS_MAX 40
+static sw__attr_spec law_specs[SW__N_LAWS][LAW_SPECS_MAX];
+static pthread_once_t law_specs_once = PTHREAD_ONCE_INIT;
 
-static const sw__attr_spec fw_attrs[] = {SW__NUM("b", sw_fw_params, b),
-					 SW__NUM("kg", sw_fw_params, kg),
-					 SW__NUM("c1", sw_fw_params, c1),
-					 SW__NUM("c2", sw_fw_params, c2),
-					 SW__NUM("ko", sw_fw_params, ko),
-					 SW__NUM("c3", sw_fw_params, c3),
-					 SW__NUM("c4", sw_fw_params, c4),
-					 SW__NUM("speed", sw_fw_params, speed),
-					 SW__OTHER("field", 0),
-					 SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
-					 SW__END};
-
-static const sw__attr_spec potential_attrs[] = {
-    SW__NUM("kp", sw_pf_params, kp),       SW__NUM("eta", sw_pf_params, eta),
-    SW__NUM("rho0", sw_pf_params, rho0),   SW__NUM("r-floor", sw_pf_params, r_floor),
-    SW__NUM("speed", sw_pf_params, speed), SW__OTHER("field", 0),
-    SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),             SW__END};
-
-/* side is read by sw__read_law (right = +1, left = -1). */
-static const sw__attr_spec wall_attrs[] = {SW__NUM("a", sw_wall_params, a),
-					   SW__OTHER("side", 0),
-					   SW__NUM("distance", sw_wall_params, distance),
-					   SW__NUM("gain", sw_wall_params, gain),
-					   SW__NUM("speed", sw_wall_params, speed),
-					   SW__END};
-
-static const sw__attr_spec ttc_attrs[] = {SW__NUM("k", sw_ttc_params, k),
-					  SW__NUM("tau0", sw_ttc_params, tau0),
-					  SW__NUM("xi", sw_ttc_params, xi),
-					  SW__NUM("v-pref", sw_ttc_params, v_pref),
-					  SW__NUM("range", sw_ttc_params, range),
-					  SW__NUM("f-max", sw_ttc_params, f_max),
-					  SW__NUM("v-min", sw_ttc_params, v_min),
-					  SW__ANGLE("bias", sw_ttc_params, bias),
-					  SW__NUM("t-arrive", sw_ttc_params, t_arrive),
-					  SW__NUM("t-contact", sw_ttc_params, t_contact),
-					  SW__OTHER("field", 0),
-					  SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
-					  SW__END};
-
-static const sw__attr_spec sf_attrs[] = {
-    SW__NUM("tau", sw_sf_params, tau),       SW__NUM("v0", sw_sf_params, v0),
-    SW__NUM("a", sw_sf_params, a),           SW__NUM("b", sw_sf_params, b),
-    SW__NUM("k", sw_sf_params, k),           SW__NUM("kappa", sw_sf_params, kappa),
-    SW__NUM("mass", sw_sf_params, mass),     SW__NUM("lambda", sw_sf_params, lambda),
-    SW__NUM("range", sw_sf_params, range),   SW__NUM("v-min", sw_sf_params, v_min),
-    SW__OTHER("field", 0),                   SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
-    SW__END};
-
-static const sw__attr_spec csm_attrs[] = {
-    SW__NUM("v0", sw_csm_params, v0),         SW__NUM("time-gap", sw_csm_params, time_gap),
-    SW__NUM("a", sw_csm_params, a),           SW__NUM("d", sw_csm_params, d),
-    SW__NUM("a-wall", sw_csm_params, a_wall), SW__NUM("d-wall", sw_csm_params, d_wall),
-    SW__NUM("range", sw_csm_params, range),   SW__NUM("t-arrive", sw_csm_params, t_arrive),
-    SW__NUM("t-contact", sw_csm_params, t_contact),
-    SW__OTHER("field", 0),                    SW__OTHER("lookahead", 0), SW__OTHER("corners", 0),
-    SW__END};
+static void build_law_specs(void)
+{
+	for (int l = 0; l < SW__N_LAWS; l++) {
+		const sw__law_table *t = sw__law_table_of((sw_law)l);
+		sw__attr_spec *o = law_specs[l];
+		int n = 0;
+		for (int k = 0; k < t->n && n < LAW_SPECS_MAX - 4; k++) {
+			const sw__law_param *q = &t->p[k];
+			static const sw__attr_kind kind[] = {
+			    [SW__P_NUM] = SW__A_NUMBER, [SW__P_ANGLE] = SW__A_ANGLE,
+			    [SW__P_BOOL] = SW__A_BOOL,   [SW__P_CHOICE] = SW__A_CHOICE,
+			    [SW__P_SIDE] = SW__A_OTHER}; /* the side: read_side */
+			o[n++] = (sw__attr_spec){q->name, kind[q->type], q->off, 0, q->choices, 0};
+		}
+		if (t->law != SW_LAW_WALL) {
+			o[n++] = (sw__attr_spec)SW__OTHER("field", 0);
+			o[n++] = (sw__attr_spec)SW__OTHER("lookahead", 0);
+			o[n++] = (sw__attr_spec)SW__OTHER("corners", 0);
+		}
+		o[n] = (sw__attr_spec)SW__END;
+	}
+}
 
 const sw__attr_spec sw__personality_attrs[] = {
     SW__OTHER("agility", 0), /* a number or a distribution: read_trait() */
@@ -132,20 +71,11 @@ const sw__attr_spec sw__personality_attrs[] = {
 
 const sw__attr_spec *sw__law_attrs(const char *element)
 {
-	if (strcmp(element, "glm") == 0)
-		return glm_attrs;
-	if (strcmp(element, "fw") == 0)
-		return fw_attrs;
-	if (strcmp(element, "potential") == 0)
-		return potential_attrs;
-	if (strcmp(element, "wall") == 0)
-		return wall_attrs;
-	if (strcmp(element, "ttc") == 0)
-		return ttc_attrs;
-	if (strcmp(element, "sf") == 0)
-		return sf_attrs;
-	if (strcmp(element, "csm") == 0)
-		return csm_attrs;
+	const sw__law_table *t = sw__law_table_named(element);
+	if (t) {
+		pthread_once(&law_specs_once, build_law_specs);
+		return law_specs[t->law];
+	}
 	if (strcmp(element, "personality") == 0)
 		return sw__personality_attrs;
 	return NULL;
@@ -558,37 +488,17 @@ static int read_field(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer)
 int sw__read_law(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer, const sw__attr_spec *extra,
 		 void *extra_base)
 {
-	int bad;
-	if (sw__is_element(node, "glm")) {
-		steer->law = SW_LAW_GLM;
-		steer->glm = sw_default_glm_params();
-		bad = sw__read_attrs2(ld, node, glm_attrs, &steer->glm, extra, extra_base);
-	} else if (sw__is_element(node, "fw")) {
-		steer->law = SW_LAW_FW;
-		steer->fw = sw_default_fw_params();
-		bad = sw__read_attrs2(ld, node, fw_attrs, &steer->fw, extra, extra_base);
-	} else if (sw__is_element(node, "potential")) {
-		steer->law = SW_LAW_PF;
-		steer->pf = sw_default_pf_params();
-		bad = sw__read_attrs2(ld, node, potential_attrs, &steer->pf, extra, extra_base);
-	} else if (sw__is_element(node, "ttc")) {
-		steer->law = SW_LAW_TTC;
-		steer->ttc = sw_default_ttc_params();
-		bad = sw__read_attrs2(ld, node, ttc_attrs, &steer->ttc, extra, extra_base);
-	} else if (sw__is_element(node, "sf")) {
-		steer->law = SW_LAW_SF;
-		steer->sf = sw_default_sf_params();
-		bad = sw__read_attrs2(ld, node, sf_attrs, &steer->sf, extra, extra_base);
-	} else if (sw__is_element(node, "csm")) {
-		steer->law = SW_LAW_CSM;
-		steer->csm = sw_default_csm_params();
-		bad = sw__read_attrs2(ld, node, csm_attrs, &steer->csm, extra, extra_base);
-	} else {
-		steer->law = SW_LAW_WALL;
-		steer->wall = sw_default_wall_params();
-		bad = sw__read_attrs2(ld, node, wall_attrs, &steer->wall, extra, extra_base);
+	/* A law element (the callers check): its table; anything else reads as <wall>, as before. */
+	const sw__law_table *t = sw__law_table_named((const char *)node->name);
+	if (!t)
+		t = sw__law_table_of(SW_LAW_WALL);
+	steer->law = t->law;
+	sw_steer_def d = sw_default_steer_def(); /* the law's defaults */
+	memcpy((char *)steer + t->def_off, (const char *)&d + t->def_off, t->size);
+	int bad = sw__read_attrs2(ld, node, sw__law_attrs(t->element), (char *)steer + t->def_off,
+				  extra, extra_base);
+	if (t->law == SW_LAW_WALL)
 		bad += read_side(ld, node, &steer->wall.side);
-	}
 	bad += read_field(ld, node, steer);
 	return bad + sw__no_children(ld, node, "no child elements (parameters are attributes)");
 }

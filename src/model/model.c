@@ -10,6 +10,7 @@
 
 #include "automaton_impl.h"
 #include "model_internal.h"
+#include "steer/steer_internal.h" /* the laws' parameter tables */
 
 sw_obstacle_def sw_default_obstacle_def(void)
 {
@@ -361,128 +362,65 @@ int sw_model_add_target(sw_model *m, const sw_target_def *def, sw_diag *diag)
 	return SW_SUCCESS;
 }
 
-static void check_glm(checker *c, const sw_glm_params *p)
+/* "a, b or c" of a NULL-terminated list of names into buf. */
+static void or_list(char *buf, size_t n, const char *const *names)
 {
-	need_finite(c, "glm a", p->a);
-	positive(c, "glm d0", p->d0);
-	nonneg(c, "glm delta", p->delta);
-	need_finite(c, "glm margin", p->margin);
-	positive(c, "glm r-floor", p->r_floor);
-	positive(c, "glm wall-near", p->wall_near);
-	nonneg(c, "glm a1-scale", p->a1_scale);
-	nonneg(c, "glm g21", p->g21);
-	nonneg(c, "glm c1", p->c1);
-	nonneg(c, "glm c2", p->c2);
-	positive(c, "glm eps", p->eps);
-	positive(c, "glm w-floor", p->w_floor);
-	positive(c, "glm w-restart", p->w_restart);
-	nonneg(c, "glm v-max", p->v_max);
-	need_finite(c, "glm d1", p->d1);
-	positive(c, "glm t2c", p->t2c);
-	nonneg(c, "glm sigma", p->sigma_phi);
-	nonneg(c, "glm cohesion", p->cohesion);
-	nonneg(c, "glm alignment", p->alignment);
-	if ((unsigned)p->weights > SW_WEIGHTS_DYNAMIC)
-		bad(c, "glm weights", p->weights, "relax, restart or dynamic");
-	if ((unsigned)p->speed > SW_SPEED_CONTACT)
-		bad(c, "glm speed", p->speed, "t2c, constant or contact");
+	int count = 0;
+	while (names[count])
+		count++;
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < count && at < n; k++)
+		at += (size_t)snprintf(buf + at, n - at, "%s%s",
+				       k == 0 ? "" : k + 1 == count ? " or " : ", ", names[k]);
 }
 
-static void check_fw(checker *c, const sw_fw_params *p)
-{
-	nonneg(c, "fw b", p->b);
-	nonneg(c, "fw kg", p->kg);
-	nonneg(c, "fw c1", p->c1);
-	nonneg(c, "fw c2", p->c2);
-	nonneg(c, "fw ko", p->ko);
-	nonneg(c, "fw c3", p->c3);
-	nonneg(c, "fw c4", p->c4);
-	nonneg(c, "fw speed", p->speed);
-}
-
-static void check_pf(checker *c, const sw_pf_params *p)
-{
-	nonneg(c, "potential kp", p->kp);
-	nonneg(c, "potential eta", p->eta);
-	positive(c, "potential rho0", p->rho0);
-	positive(c, "potential r-floor", p->r_floor);
-	nonneg(c, "potential speed", p->speed);
-}
-
-static void check_wall(checker *c, const sw_wall_params *p)
-{
-	nonneg(c, "wall a", p->a);
-	if (p->side != 1 && p->side != -1)
-		bad(c, "wall side", p->side, "right (+1) or left (-1)");
-	nonneg(c, "wall distance", p->distance);
-	nonneg(c, "wall gain", p->gain);
-	nonneg(c, "wall speed", p->speed);
-}
-
-/* Speeds above this are refused as input mistakes (m/s; the fastest sprinters run about 12). */
-#define TTC_V_PREF_MAX 15.0
-
-static void check_ttc(checker *c, const sw_ttc_params *p)
-{
-	positive(c, "ttc k", p->k);
-	positive(c, "ttc tau0", p->tau0);
-	positive(c, "ttc xi", p->xi);
-	nonneg(c, "ttc v-pref", p->v_pref);
-	if (p->v_pref > TTC_V_PREF_MAX)
-		bad(c, "ttc v-pref", p->v_pref, "a speed of at most 15 m/s");
-	positive(c, "ttc range", p->range);
-	positive(c, "ttc f-max", p->f_max);
-	positive(c, "ttc v-min", p->v_min);
-	nonneg(c, "ttc t-arrive", p->t_arrive);
-	nonneg(c, "ttc t-contact", p->t_contact);
-	if (!(fabs(p->bias) <= M_PI))
-		bad(c, "ttc bias", p->bias, "an angle in [-pi, pi]");
-}
-
-static void check_sf(checker *c, const sw_sf_params *p)
-{
-	positive(c, "sf tau", p->tau);
-	nonneg(c, "sf v0", p->v0);
-	if (p->v0 > TTC_V_PREF_MAX)
-		bad(c, "sf v0", p->v0, "a speed of at most 15 m/s");
-	positive(c, "sf a", p->a);
-	positive(c, "sf b", p->b);
-	positive(c, "sf k", p->k);
-	positive(c, "sf kappa", p->kappa);
-	positive(c, "sf mass", p->mass);
-	unit(c, "sf lambda", p->lambda);
-	positive(c, "sf range", p->range);
-	positive(c, "sf v-min", p->v_min);
-}
-
-static void check_csm(checker *c, const sw_csm_params *p)
-{
-	nonneg(c, "csm v0", p->v0);
-	if (p->v0 > TTC_V_PREF_MAX)
-		bad(c, "csm v0", p->v0, "a speed of at most 15 m/s");
-	positive(c, "csm time-gap", p->time_gap);
-	nonneg(c, "csm a", p->a);
-	positive(c, "csm d", p->d);
-	nonneg(c, "csm a-wall", p->a_wall);
-	positive(c, "csm d-wall", p->d_wall);
-	positive(c, "csm range", p->range);
-	nonneg(c, "csm t-arrive", p->t_arrive);
-	nonneg(c, "csm t-contact", p->t_contact);
-}
-
+/* Checks every parameter of the law's table (steer/params.c) in the table's order; a field is
+ * named "<element> <attribute>", as the scenario writes it. */
 int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const char *what,
 		     sw_diag *diag)
 {
 	checker c = {diag, m, line, what, 0};
-	switch (def->law) {
-	case SW_LAW_GLM: check_glm(&c, &def->glm); break;
-	case SW_LAW_FW: check_fw(&c, &def->fw); break;
-	case SW_LAW_PF: check_pf(&c, &def->pf); break;
-	case SW_LAW_WALL: check_wall(&c, &def->wall); break;
-	case SW_LAW_TTC: check_ttc(&c, &def->ttc); break;
-	case SW_LAW_SF: check_sf(&c, &def->sf); break;
-	case SW_LAW_CSM: check_csm(&c, &def->csm); break;
-	default: bad(&c, "law", def->law, "glm, fw, potential, wall, ttc, sf or csm");
+	const sw__law_table *t = sw__law_table_of(def->law);
+	if (!t) {
+		bad(&c, "law", def->law, "glm, fw, potential, wall, ttc, sf or csm");
+		return SW_EINPUT;
+	}
+	const char *params = (const char *)def + t->def_off;
+	for (int k = 0; k < t->n; k++) {
+		const sw__law_param *q = &t->p[k];
+		char field[64], list[96];
+		snprintf(field, sizeof field, "%s %s", t->element, q->name);
+		double v = sw__law_param_get(q, params);
+		switch (q->check) {
+		case SW__CK_NONE: break;
+		case SW__CK_FINITE: need_finite(&c, field, v); break;
+		case SW__CK_POS: positive(&c, field, v); break;
+		case SW__CK_NONNEG: nonneg(&c, field, v); break;
+		case SW__CK_UNIT: unit(&c, field, v); break;
+		case SW__CK_SPEED:
+			nonneg(&c, field, v);
+			if (v > SW__SPEED_MAX)
+				bad(&c, field, v, "a speed of at most 15 m/s");
+			break;
+		case SW__CK_PI:
+			if (!(fabs(v) <= M_PI))
+				bad(&c, field, v, "an angle in [-pi, pi]");
+			break;
+		case SW__CK_CHOICE: {
+			int most = 0;
+			while (q->choices[most + 1])
+				most++;
+			or_list(list, sizeof list, q->choices);
+			if (!(v >= 0 && v <= most))
+				bad(&c, field, v, list);
+			break;
+		}
+		case SW__CK_SIDE:
+			if (v != 1 && v != -1)
+				bad(&c, field, v, "right (+1) or left (-1)");
+			break;
+		}
 	}
 	return c.bad ? SW_EINPUT : SW_SUCCESS;
 }

@@ -87,6 +87,61 @@ void sw__hard_walls(double t_contact, double range, const sw_situation *s, const
 int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, const double *he,
 		    double y[SW_STATE_DIM], double flow[4]);
 
+/* --- parameter tables (params.c) ---------------------------------------------------------- */
+
+/* Number of laws (sw_law values 0 .. SW__N_LAWS - 1). */
+#define SW__N_LAWS 7
+
+/* How a parameter is stored and written: NUM, ANGLE ("deg"/"rad" suffix allowed) a double;
+ * BOOL, CHOICE (index into the names), SIDE (wall side, +1 right or -1 left) an int. */
+typedef enum { SW__P_NUM, SW__P_ANGLE, SW__P_BOOL, SW__P_CHOICE, SW__P_SIDE } sw__param_type;
+
+/* The values the model accepts (model/model.c sw__check_steer): any, finite, > 0, >= 0, in
+ * [0, 1], a speed (>= 0 and at most SW__SPEED_MAX), an angle in [-pi, pi], one of the choices,
+ * +1 or -1. */
+typedef enum {
+	SW__CK_NONE,
+	SW__CK_FINITE,
+	SW__CK_POS,
+	SW__CK_NONNEG,
+	SW__CK_UNIT,
+	SW__CK_SPEED,
+	SW__CK_PI,
+	SW__CK_CHOICE,
+	SW__CK_SIDE
+} sw__param_check;
+
+/* Speeds above this are refused as input mistakes (m/s; the fastest sprinters run about 12). */
+#define SW__SPEED_MAX 15.0
+
+/* One parameter of a law. */
+typedef struct sw__law_param {
+	const char *name;           /* attribute of the law's element */
+	sw__param_type type;
+	size_t off;                 /* offset in the law's parameter struct */
+	double def;                 /* default */
+	sw__param_check check;
+	const char *const *choices; /* CHOICE: the names of 0, 1, ... (NULL-terminated) */
+} sw__law_param;
+
+/* The table of one law: its element, parameter struct and rows, in the order the reader lists
+ * them. */
+typedef struct sw__law_table {
+	const char *element; /* "glm", "fw", "potential", "wall", "ttc", "sf", "csm" */
+	sw_law law;
+	size_t size;         /* sizeof the parameter struct */
+	size_t def_off;      /* offset of the parameter struct in sw_steer_def */
+	const sw__law_param *p;
+	int n;
+} sw__law_table;
+
+/* The table of a law, or of the law element named element; NULL for others. */
+const sw__law_table *sw__law_table_of(sw_law law);
+const sw__law_table *sw__law_table_named(const char *element);
+
+/* The value of parameter p in a law's parameter struct (an int parameter as a double). */
+double sw__law_param_get(const sw__law_param *p, const void *params);
+
 /* x clamped to [0, 1]; NaN maps to 0. */
 static inline double sw__unit(double x)
 {

@@ -1,0 +1,243 @@
+/* steer/params.c - one table per steering law: every parameter's attribute name in the scenario
+ * format, where it lives in the law's parameter struct, its type, its default and the values the
+ * model accepts.
+ *
+ * The tables drive the defaults (sw_default_*_params), the scenario and automaton readers (the
+ * attribute tables of io/attrs.c are built from them, in the same order), the model's checks
+ * (model/model.c sw__check_steer), the comparison of two steer definitions (sw_steer_def_equal),
+ * and a test that docs/scenario-format.md documents every attribute with its default
+ * (tests/test_steer.c).  A new parameter is one row here and its field in swerve/steer.h.
+ *
+ * Defaults (docs/models.md lists their sources):
+ *   - glm: the published settings (docs/models.md section 1.6);
+ *   - fw: Fajen & Warren (2003);
+ *   - ttc: Karamouzas, Skinner & Guy (2014): k, tau0, the goal relaxation xi, the preferred speed
+ *     and the neighbour range of their simulations; f_max, v_min, bias, t_arrive and t_contact
+ *     are swerve's;
+ *   - sf: Helbing, Farkas & Vicsek (2000): tau, A, B, k, kappa and the mass; the desired speed is
+ *     the mean of Helbing & Molnar (1995); lambda = 1 is the 2000 paper's isotropic law; range and
+ *     v_min are swerve's;
+ *   - csm: Tordeux, Chraibi & Seyfried (2016): the time gap and the repulsion of neighbours
+ *     (a, D) of their simulations; walls (a_wall, d_wall) as JuPedSim implements the generalised
+ *     model; the free speed is Weidmann's (1993); range, t_arrive and t_contact are swerve's;
+ *   - potential and wall: swerve's. */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "steer_internal.h"
+
+static const char *const weights_names[] = {"relax", "restart", "dynamic", NULL};
+static const char *const speed_names[] = {"t2c", "constant", "contact", NULL};
+
+_Static_assert(SW_WEIGHTS_RELAX == 0 && SW_WEIGHTS_RESTART == 1 && SW_WEIGHTS_DYNAMIC == 2,
+	       "weights names follow the enum");
+_Static_assert(SW_SPEED_T2C == 0 && SW_SPEED_CONSTANT == 1 && SW_SPEED_CONTACT == 2,
+	       "speed names follow the enum");
+
+#define NUM(n, T, f, d, ck) {n, SW__P_NUM, offsetof(T, f), d, SW__CK_##ck, NULL}
+#define ANGLE(n, T, f, d, ck) {n, SW__P_ANGLE, offsetof(T, f), d, SW__CK_##ck, NULL}
+#define BOOL(n, T, f, d) {n, SW__P_BOOL, offsetof(T, f), d, SW__CK_NONE, NULL}
+#define CHOICE(n, T, f, d, list) {n, SW__P_CHOICE, offsetof(T, f), d, SW__CK_CHOICE, list}
+
+static const sw__law_param glm_params[] = {
+    NUM("a", sw_glm_params, a, 1.0, FINITE),
+    NUM("d0", sw_glm_params, d0, 1.0, POS),
+    ANGLE("delta", sw_glm_params, delta, 0.8, NONNEG),
+    NUM("margin", sw_glm_params, margin, -1.0, FINITE),
+    NUM("r-floor", sw_glm_params, r_floor, 1e-3, POS),
+    NUM("wall-near", sw_glm_params, wall_near, 1.0, POS),
+    NUM("a1-scale", sw_glm_params, a1_scale, 0.4, NONNEG),
+    NUM("g21", sw_glm_params, g21, 0.05, NONNEG),
+    NUM("c1", sw_glm_params, c1, 2.0, NONNEG),
+    NUM("c2", sw_glm_params, c2, 2.0, NONNEG),
+    CHOICE("weights", sw_glm_params, weights, SW_WEIGHTS_RELAX, weights_names),
+    NUM("eps", sw_glm_params, eps, 0.05, POS),
+    NUM("w-floor", sw_glm_params, w_floor, 1e-3, POS),
+    NUM("w-restart", sw_glm_params, w_restart, 1e-2, POS),
+    CHOICE("speed", sw_glm_params, speed, SW_SPEED_T2C, speed_names),
+    NUM("v-max", sw_glm_params, v_max, 1.0, NONNEG),
+    NUM("d1", sw_glm_params, d1, 0.5, FINITE),
+    NUM("t2c", sw_glm_params, t2c, 1.0, POS),
+    BOOL("arrive", sw_glm_params, arrive, 0),
+    NUM("sigma", sw_glm_params, sigma_phi, 0.02, NONNEG),
+    NUM("cohesion", sw_glm_params, cohesion, 0.0, NONNEG),
+    NUM("alignment", sw_glm_params, alignment, 0.0, NONNEG),
+};
+
+static const sw__law_param fw_params[] = {
+    NUM("b", sw_fw_params, b, 3.25, NONNEG),   NUM("kg", sw_fw_params, kg, 7.50, NONNEG),
+    NUM("c1", sw_fw_params, c1, 0.40, NONNEG), NUM("c2", sw_fw_params, c2, 0.40, NONNEG),
+    NUM("ko", sw_fw_params, ko, 198.0, NONNEG), NUM("c3", sw_fw_params, c3, 6.5, NONNEG),
+    NUM("c4", sw_fw_params, c4, 0.8, NONNEG),  NUM("speed", sw_fw_params, speed, 1.0, NONNEG),
+};
+
+static const sw__law_param pf_params[] = {
+    NUM("kp", sw_pf_params, kp, 1.0, NONNEG),
+    NUM("eta", sw_pf_params, eta, 1.0, NONNEG),
+    NUM("rho0", sw_pf_params, rho0, 1.0, POS),
+    NUM("r-floor", sw_pf_params, r_floor, 1e-3, POS),
+    NUM("speed", sw_pf_params, speed, 0.5, NONNEG),
+};
+
+/* side: "right" (+1) or "left" (-1), read by io/attrs.c itself. */
+static const sw__law_param wall_params[] = {
+    NUM("a", sw_wall_params, a, 2.0, NONNEG),
+    {"side", SW__P_SIDE, offsetof(sw_wall_params, side), 1, SW__CK_SIDE, NULL},
+    NUM("distance", sw_wall_params, distance, 0.6, NONNEG),
+    NUM("gain", sw_wall_params, gain, 1.5, NONNEG),
+    NUM("speed", sw_wall_params, speed, 0.8, NONNEG),
+};
+
+static const sw__law_param ttc_params[] = {
+    NUM("k", sw_ttc_params, k, 1.5, POS),
+    NUM("tau0", sw_ttc_params, tau0, 3.0, POS),
+    NUM("xi", sw_ttc_params, xi, 0.54, POS),
+    NUM("v-pref", sw_ttc_params, v_pref, 1.3, SPEED),
+    NUM("range", sw_ttc_params, range, 10.0, POS),
+    NUM("f-max", sw_ttc_params, f_max, 20.0, POS),
+    NUM("v-min", sw_ttc_params, v_min, 0.1, POS),
+    ANGLE("bias", sw_ttc_params, bias, 0.0, PI),
+    NUM("t-arrive", sw_ttc_params, t_arrive, 0.0, NONNEG),
+    NUM("t-contact", sw_ttc_params, t_contact, 0.1, NONNEG),
+};
+
+static const sw__law_param sf_params[] = {
+    NUM("tau", sw_sf_params, tau, 0.5, POS),       NUM("v0", sw_sf_params, v0, 1.34, SPEED),
+    NUM("a", sw_sf_params, a, 2000.0, POS),        NUM("b", sw_sf_params, b, 0.08, POS),
+    NUM("k", sw_sf_params, k, 1.2e5, POS),         NUM("kappa", sw_sf_params, kappa, 2.4e5, POS),
+    NUM("mass", sw_sf_params, mass, 80.0, POS),    NUM("lambda", sw_sf_params, lambda, 1.0, UNIT),
+    NUM("range", sw_sf_params, range, 3.0, POS),   NUM("v-min", sw_sf_params, v_min, 0.01, POS),
+};
+
+static const sw__law_param csm_params[] = {
+    NUM("v0", sw_csm_params, v0, 1.34, SPEED),
+    NUM("time-gap", sw_csm_params, time_gap, 1.0, POS),
+    NUM("a", sw_csm_params, a, 5.0, NONNEG),
+    NUM("d", sw_csm_params, d, 0.1, POS),
+    NUM("a-wall", sw_csm_params, a_wall, 5.0, NONNEG),
+    NUM("d-wall", sw_csm_params, d_wall, 0.02, POS),
+    NUM("range", sw_csm_params, range, 2.0, POS),
+    NUM("t-arrive", sw_csm_params, t_arrive, 0.0, NONNEG),
+    NUM("t-contact", sw_csm_params, t_contact, 0.1, NONNEG),
+};
+
+#define TABLE(L, el, T, member, rows)                                                              \
+	[L] = {el, L, sizeof(T), offsetof(sw_steer_def, member), rows,                             \
+	       (int)(sizeof rows / sizeof *rows)}
+
+static const sw__law_table tables[SW__N_LAWS] = {
+    TABLE(SW_LAW_GLM, "glm", sw_glm_params, glm, glm_params),
+    TABLE(SW_LAW_FW, "fw", sw_fw_params, fw, fw_params),
+    TABLE(SW_LAW_PF, "potential", sw_pf_params, pf, pf_params),
+    TABLE(SW_LAW_WALL, "wall", sw_wall_params, wall, wall_params),
+    TABLE(SW_LAW_TTC, "ttc", sw_ttc_params, ttc, ttc_params),
+    TABLE(SW_LAW_SF, "sf", sw_sf_params, sf, sf_params),
+    TABLE(SW_LAW_CSM, "csm", sw_csm_params, csm, csm_params),
+};
+
+const sw__law_table *sw__law_table_of(sw_law law)
+{
+	return (unsigned)law < SW__N_LAWS ? &tables[law] : NULL;
+}
+
+const sw__law_table *sw__law_table_named(const char *element)
+{
+	for (int k = 0; element && k < SW__N_LAWS; k++)
+		if (strcmp(tables[k].element, element) == 0)
+			return &tables[k];
+	return NULL;
+}
+
+double sw__law_param_get(const sw__law_param *p, const void *params)
+{
+	const char *at = (const char *)params + p->off;
+	if (p->type == SW__P_NUM || p->type == SW__P_ANGLE)
+		return *(const double *)(const void *)at;
+	return *(const int *)(const void *)at;
+}
+
+/* The defaults of law into *params (a zeroed struct first: padding included, so that the
+ * defaults compare equal byte for byte). */
+static void fill_defaults(sw_law law, void *params)
+{
+	const sw__law_table *t = &tables[law];
+	memset(params, 0, t->size);
+	for (int k = 0; k < t->n; k++) {
+		char *at = (char *)params + t->p[k].off;
+		if (t->p[k].type == SW__P_NUM || t->p[k].type == SW__P_ANGLE)
+			*(double *)(void *)at = t->p[k].def;
+		else
+			*(int *)(void *)at = (int)t->p[k].def;
+	}
+}
+
+sw_glm_params sw_default_glm_params(void)
+{
+	sw_glm_params p;
+	fill_defaults(SW_LAW_GLM, &p);
+	return p;
+}
+
+sw_fw_params sw_default_fw_params(void)
+{
+	sw_fw_params p;
+	fill_defaults(SW_LAW_FW, &p);
+	return p;
+}
+
+sw_pf_params sw_default_pf_params(void)
+{
+	sw_pf_params p;
+	fill_defaults(SW_LAW_PF, &p);
+	return p;
+}
+
+sw_wall_params sw_default_wall_params(void)
+{
+	sw_wall_params p;
+	fill_defaults(SW_LAW_WALL, &p);
+	return p;
+}
+
+sw_ttc_params sw_default_ttc_params(void)
+{
+	sw_ttc_params p;
+	fill_defaults(SW_LAW_TTC, &p);
+	return p;
+}
+
+sw_sf_params sw_default_sf_params(void)
+{
+	sw_sf_params p;
+	fill_defaults(SW_LAW_SF, &p);
+	return p;
+}
+
+sw_csm_params sw_default_csm_params(void)
+{
+	sw_csm_params p;
+	fill_defaults(SW_LAW_CSM, &p);
+	return p;
+}
+
+const char *sw_law_name(sw_law law)
+{
+	return (unsigned)law < SW__N_LAWS ? tables[law].element : "unknown";
+}
+
+int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q)
+{
+	if (p->law != q->law || strcmp(p->field, q->field) != 0 || p->lookahead != q->lookahead ||
+	    p->avoid_corners != q->avoid_corners)
+		return 0;
+	const sw__law_table *t = sw__law_table_of(p->law);
+	if (!t)
+		return 1; /* an unknown law: nothing more to compare */
+	/* Parameter by parameter, not memcmp: padding bytes are not part of the value. */
+	const char *x = (const char *)p + t->def_off, *y = (const char *)q + t->def_off;
+	for (int k = 0; k < t->n; k++)
+		if (sw__law_param_get(&t->p[k], x) != sw__law_param_get(&t->p[k], y))
+			return 0;
+	return 1;
+}
