@@ -442,10 +442,11 @@ static double cpu_seconds(void)
 	return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* Threads waiting for the next pass sleep after a short bounded spin: on a busy machine a spinning
+/* Threads waiting for the next pass sleep after a bounded spin: on a busy machine a spinning
  * waiter takes the processor its partner needs (libgomp's default spin, about 300 000 polls,
  * made -j 2 twenty times slower than -j 1 under load).  Between steps the caller pauses
- * 5 x 20 ms; the process may spend well under a millisecond of processor time meanwhile. */
+ * 5 x 20 ms; a worker polls at most 1 ms of each pause (sim/pool.c SPIN_MAX) before it sleeps,
+ * so the process spends at most about 5 ms of processor time meanwhile, not most of the 100 ms. */
 START_TEST(threads_waiting_for_work_sleep)
 {
 	sw_model *m = circle_model(8, 3.0);
@@ -459,7 +460,7 @@ START_TEST(threads_waiting_for_work_sleep)
 		nanosleep(&(struct timespec){0, 20000000}, NULL);
 		spent += cpu_seconds() - c0;
 	}
-	ck_assert_msg(spent < 2e-3, "%.1f ms of processor time while idle", 1e3 * spent);
+	ck_assert_msg(spent < 8e-3, "%.1f ms of processor time while idle", 1e3 * spent);
 	sw_world_destroy(w);
 	sw_model_free(m);
 }

@@ -11,7 +11,7 @@
  * crowds then ran 2.5 times slower).
  *
  * Method.  Every waiter (a worker waiting for work, the caller waiting for the workers) polls
- * for a bounded number of rounds, then sleeps on a condition variable.  The bound adapts per
+ * for a bounded time, then sleeps on a condition variable.  The bound adapts per
  * waiter, like an adaptive mutex: it doubles (up to SPIN_MAX) when the wait ended while
  * polling and halves (down to SPIN_MIN) when it had to sleep.  On an idle machine with small
  * blocks the partner arrives within the polls and nobody sleeps; with large blocks, or when the
@@ -36,14 +36,23 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "swerve/core.h"
 
-/* Polls before a waiter sleeps: the bound's range.  One poll is a CPU pause hint (tens of
- * cycles), so SPIN_MAX is some tens of microseconds, about one pass of a 100-agent block. */
-#define SPIN_MAX 4096
-#define SPIN_MIN 16
+/* How long a waiter polls before it sleeps, in nanoseconds: the bound's range.  SPIN_MAX is
+ * longer than the serial gap between two passes of a step (the snapshot and the neighbour grid
+ * of 10^4 agents, 0.1-0.2 ms).  With a bound of some tens of microseconds a worker slept through
+ * every such gap, and on the 2-core virtual machine it woke about 0.5 ms late: the caller had
+ * claimed both blocks of a 10^4-agent crowd pass by then, and two threads ran no faster than one
+ * (bench_swerve crowd-ttc 10000: x1.0; x1.4-1.7 with this bound).  On a busy machine the adaptation
+ * still halves the bound at every wait that ends asleep (four busy loops on the two processors:
+ * swerve run -j 2 of models/crowd_circle_glm.xml took 1.00 s against 0.88 s with -j 1, and of
+ * crowd_circle_ttc.xml -d 20 1.46 s against 1.63 s; not the twenty-fold of a long spin).  Time,
+ * not a count of polls: a pause hint costs from 10 to over 100 cycles depending on the CPU. */
+#define SPIN_MAX 1000000
+#define SPIN_MIN 2000
 
 typedef struct worker {
 	struct sw_pool *p;
@@ -60,7 +69,7 @@ struct sw_pool {
 	pthread_cond_t done;  /* finished reached parts */
 	atomic_uint gen;      /* bumped by each job and by stop */
 	_Atomic uint64_t claim; /* the current job's generation (high half) and next part (low) */
-	atomic_int finished;  /* parts of the current job done */
+	atomic_uint finished; /* parts of the current job done */
 	int parts;            /* the current job */
 	sw_pool_fn fn;
 	void *ctx;
@@ -75,6 +84,29 @@ static inline void cpu_relax(void)
 #elif defined(__aarch64__)
 	__asm__ __volatile__("yield");
 #endif
+}
+
+/* Monotonic time, ns. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Polls *a until it differs from `from` (differ) or equals it (!differ), for at most spin ns;
+ * returns whether that happened (the clock is read every 64 polls). */
+static int poll_for(atomic_uint *a, unsigned from, int differ, int spin)
+{
+	uint64_t t0 = now_ns();
+	for (unsigned s = 1;; s++) {
+		unsigned v = atomic_load_explicit(a, memory_order_acquire);
+		if ((v != from) == differ)
+			return 1;
+		cpu_relax();
+		if ((s & 63) == 0 && now_ns() - t0 >= (uint64_t)spin)
+			return 0;
+	}
 }
 
 /* The adaptive bound after a wait that ended while polling (ok) or in a sleep. */
@@ -108,7 +140,7 @@ static int run_parts(sw_pool *p, unsigned gen, int parts, sw_pool_fn fn, void *c
 		fn(ctx, k);
 		ran++;
 	}
-	return ran > 0 && atomic_fetch_add(&p->finished, ran) + ran == parts;
+	return ran > 0 && atomic_fetch_add(&p->finished, (unsigned)ran) + (unsigned)ran == (unsigned)parts;
 }
 
 static void *work(void *arg)
@@ -117,11 +149,7 @@ static void *work(void *arg)
 	sw_pool *p = me->p;
 	unsigned seen = 0; /* the pool is created with gen 0 */
 	for (;;) {
-		int ok = 0;
-		for (int s = 0; s < me->spin && !ok; s++) {
-			ok = atomic_load_explicit(&p->gen, memory_order_acquire) != seen;
-			cpu_relax();
-		}
+		int ok = poll_for(&p->gen, seen, 1, me->spin);
 		adapt(&me->spin, ok);
 		pthread_mutex_lock(&p->mu);
 		while (atomic_load(&p->gen) == seen)
@@ -228,16 +256,12 @@ void sw__pool_run(sw_pool *p, int n, sw_pool_fn fn, void *ctx)
 	pthread_mutex_unlock(&p->mu);
 	if (run_parts(p, gen, n, fn, ctx))
 		return; /* the caller finished the last part: nobody to wait for */
-	int ok = 0;
-	for (int s = 0; s < p->spin && !ok; s++) {
-		ok = atomic_load_explicit(&p->finished, memory_order_acquire) == n;
-		cpu_relax();
-	}
+	int ok = poll_for(&p->finished, (unsigned)n, 0, p->spin);
 	adapt(&p->spin, ok);
 	if (ok)
 		return;
 	pthread_mutex_lock(&p->mu);
-	while (atomic_load(&p->finished) != n)
+	while (atomic_load(&p->finished) != (unsigned)n)
 		pthread_cond_wait(&p->done, &p->mu);
 	pthread_mutex_unlock(&p->mu);
 }
