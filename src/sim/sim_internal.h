@@ -132,6 +132,7 @@ struct sw_world {
 	long grid_ix0, grid_iy0, grid_nx, grid_ny; /* dense layout: first cell and box size */
 	/* threads and the single-evaluation path (step.c) */
 	int n_threads;
+	int split_nt[3];        /* blocks the thread's lo/hi were set for, per kind of pass (0: none) */
 	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
 	struct sw_thread *th;   /* n_threads of them */
 	struct sw_pool *pool;   /* their workers (pool.c), NULL with one thread */
@@ -212,6 +213,10 @@ typedef struct sw_thread {
 	double *evy;
 	size_t n_evy, cap_evy;
 	sw_percept3 *scratch3; /* 3-D worlds: the thread's 3-D percepts (cap3) */
+	/* block k of each kind of pass (step.c SW_PASSES): agents [lo, hi), and how long the last
+	 * one took, s (for the balance of the next) */
+	int lo[3], hi[3];
+	double took[3];
 } sw_thread;
 
 /** Agent i's personality (its drawn traits when the scenario draws any). */
