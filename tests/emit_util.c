@@ -1,6 +1,7 @@
 /* tests/emit_util.c - random scenes, native perception and the twin check shared by the emitter
  * tests (declarations and the rules followed: tests/emit_util.h, tests/test_emit.c). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -334,4 +335,10 @@ double et_twin_check(unsigned long seed, et_def_maker make, et_scene_maker scene
 	}
 	gsl_rng_free(r);
 	return worst;
+}
+
+void et_report(const char *law, double worst)
+{
+	if (getenv("SW_EMIT_REPORT"))
+		fprintf(stderr, "emit twin %-16s max rel diff %.3g\n", law, worst);
 }

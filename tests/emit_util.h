@@ -78,4 +78,7 @@ typedef void (*et_scene_maker)(gsl_rng *r, et_scene *sc, const sw_steer_def *d);
 double et_twin_check(unsigned long seed, et_def_maker make, et_scene_maker scene, int n_scenes,
 		     int per_scene);
 
+/* Prints a twin check's largest difference for law when SW_EMIT_REPORT is set. */
+void et_report(const char *law, double worst);
+
 #endif

@@ -118,39 +118,33 @@ static void make_wall(gsl_rng *r, sw_steer_def *d, sw_personality *p)
 }
 
 /* Worst relative differences seen, printed once by the last twin test (for the record). */
-static void report(const char *law, double worst)
-{
-	if (getenv("SW_EMIT_REPORT"))
-		fprintf(stderr, "emit twin %-16s max rel diff %.3g\n", law, worst);
-}
-
 START_TEST(test_twin_glm)
 {
-	report("glm", et_twin_check(11, make_glm, NULL, 500, 20));
+	et_report("glm", et_twin_check(11, make_glm, NULL, 500, 20));
 }
 END_TEST
 
 START_TEST(test_twin_glm_personality)
 {
-	report("glm+personality", et_twin_check(12, make_glm_personality, NULL, 500, 20));
+	et_report("glm+personality", et_twin_check(12, make_glm_personality, NULL, 500, 20));
 }
 END_TEST
 
 START_TEST(test_twin_fw)
 {
-	report("fw", et_twin_check(13, make_fw, NULL, 500, 20));
+	et_report("fw", et_twin_check(13, make_fw, NULL, 500, 20));
 }
 END_TEST
 
 START_TEST(test_twin_pf)
 {
-	report("pf", et_twin_check(14, make_pf, NULL, 500, 20));
+	et_report("pf", et_twin_check(14, make_pf, NULL, 500, 20));
 }
 END_TEST
 
 START_TEST(test_twin_wall)
 {
-	report("wall", et_twin_check(15, make_wall, NULL, 500, 20));
+	et_report("wall", et_twin_check(15, make_wall, NULL, 500, 20));
 }
 END_TEST
 

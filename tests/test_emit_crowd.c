@@ -94,27 +94,21 @@ static void crowd_scene(gsl_rng *r, et_scene *sc, const sw_steer_def *d)
 		et_random_scene_n(r, sc, 6, 3, 3, 1);
 }
 
-static void report(const char *law, double worst)
-{
-	if (getenv("SW_EMIT_REPORT"))
-		fprintf(stderr, "emit twin %-16s max rel diff %.3g\n", law, worst);
-}
-
 START_TEST(test_twin_ttc)
 {
-	report("ttc", et_twin_check(61, make_ttc, crowd_scene, 500, 20));
+	et_report("ttc", et_twin_check(61, make_ttc, crowd_scene, 500, 20));
 }
 END_TEST
 
 START_TEST(test_twin_sf)
 {
-	report("sf", et_twin_check(62, make_sf, crowd_scene, 500, 20));
+	et_report("sf", et_twin_check(62, make_sf, crowd_scene, 500, 20));
 }
 END_TEST
 
 START_TEST(test_twin_csm)
 {
-	report("csm", et_twin_check(63, make_csm, crowd_scene, 500, 20));
+	et_report("csm", et_twin_check(63, make_csm, crowd_scene, 500, 20));
 }
 END_TEST
 

@@ -172,54 +172,21 @@ static void fill_defaults(sw_law law, void *params)
 	}
 }
 
-sw_glm_params sw_default_glm_params(void)
-{
-	sw_glm_params p;
-	fill_defaults(SW_LAW_GLM, &p);
-	return p;
-}
-
-sw_fw_params sw_default_fw_params(void)
-{
-	sw_fw_params p;
-	fill_defaults(SW_LAW_FW, &p);
-	return p;
-}
-
-sw_pf_params sw_default_pf_params(void)
-{
-	sw_pf_params p;
-	fill_defaults(SW_LAW_PF, &p);
-	return p;
-}
-
-sw_wall_params sw_default_wall_params(void)
-{
-	sw_wall_params p;
-	fill_defaults(SW_LAW_WALL, &p);
-	return p;
-}
-
-sw_ttc_params sw_default_ttc_params(void)
-{
-	sw_ttc_params p;
-	fill_defaults(SW_LAW_TTC, &p);
-	return p;
-}
-
-sw_sf_params sw_default_sf_params(void)
-{
-	sw_sf_params p;
-	fill_defaults(SW_LAW_SF, &p);
-	return p;
-}
-
-sw_csm_params sw_default_csm_params(void)
-{
-	sw_csm_params p;
-	fill_defaults(SW_LAW_CSM, &p);
-	return p;
-}
+/* The public sw_default_*_params() of each law, from its table. */
+#define DEFAULTS(T, fn, law)                                                                       \
+	T fn(void)                                                                                 \
+	{                                                                                          \
+		T p;                                                                               \
+		fill_defaults(law, &p);                                                            \
+		return p;                                                                          \
+	}
+DEFAULTS(sw_glm_params, sw_default_glm_params, SW_LAW_GLM)
+DEFAULTS(sw_fw_params, sw_default_fw_params, SW_LAW_FW)
+DEFAULTS(sw_pf_params, sw_default_pf_params, SW_LAW_PF)
+DEFAULTS(sw_wall_params, sw_default_wall_params, SW_LAW_WALL)
+DEFAULTS(sw_ttc_params, sw_default_ttc_params, SW_LAW_TTC)
+DEFAULTS(sw_sf_params, sw_default_sf_params, SW_LAW_SF)
+DEFAULTS(sw_csm_params, sw_default_csm_params, SW_LAW_CSM)
 
 const char *sw_law_name(sw_law law)
 {
