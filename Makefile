@@ -241,7 +241,7 @@ asan: deps
 		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		build-asan/check_swerve build-asan/swerve
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-		UBSAN_OPTIONS=print_stacktrace=1 SWERVE=build-asan/swerve \
+		UBSAN_OPTIONS=print_stacktrace=1 SWERVE=build-asan/swerve SW_TEST_SCALE=0.1 \
 		CK_FORK=no CK_DEFAULT_TIMEOUT=1200 build-asan/check_swerve
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 		sh tests/cli_test.sh build-asan/swerve

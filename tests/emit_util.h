@@ -73,8 +73,9 @@ typedef void (*et_def_maker)(gsl_rng *r, sw_steer_def *d, sw_personality *p);
 /* Draws a scene for the law d (NULL in et_twin_check: et_random_scene before the law). */
 typedef void (*et_scene_maker)(gsl_rng *r, et_scene *sc, const sw_steer_def *d);
 
-/* The twin check: n_scenes scenes x per_scene states; returns the largest relative difference
- * and fails at the first one above TWIN_REL. */
+/* The twin check: n_scenes scenes x per_scene states (n_scenes scaled by the environment's
+ * SW_TEST_SCALE when it is in (0, 1)); returns the largest relative difference and fails at the
+ * first one above TWIN_REL. */
 double et_twin_check(unsigned long seed, et_def_maker make, et_scene_maker scene, int n_scenes,
 		     int per_scene);
 
