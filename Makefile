@@ -43,7 +43,7 @@ LIB_SRC := \
 	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c src/model/model3.c src/model/periodic.c src/model/advice.c \
 	src/plan/grid.c src/plan/solve.c src/plan/distance.c src/plan/store.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
-	src/sim/hybrid.c src/sim/locate.c src/sim/rate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c \
+	src/sim/hybrid.c src/sim/locate.c src/sim/rate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c src/sim/worker.c \
 	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/override.c \
 	src/io/field_read.c src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c \

@@ -253,7 +253,7 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 					if (j != i && dx * dx + dy * dy <= r2)
 						want[nw++] = j;
 				}
-				int ng = sw__grid_query(w, i, p, reach, &got);
+				int ng = sw__grid_query(w, sw__serial(w), i, p, reach, &got);
 				ck_assert_int_eq(ng, nw);
 				ck_assert(memcmp(got, want, (size_t)nw * sizeof *want) == 0);
 				checked += nw > 16;
@@ -303,7 +303,7 @@ START_TEST(grouped_sensing_equals_one_agent_at_a_time)
 	static sw_percept big[400];
 	sw_situation s1;
 	int n1 = sw_world_perceive(ref, 0, &s1, big, 400);
-	ck_assert_int_lt(ref->cap - n1, ref->m->n_prims);
+	ck_assert_int_lt(sw__serial(ref)->cap - n1, ref->m->n_prims);
 	ref->sense_group = 1;
 	for (int k = 0; k < 5; k++)
 		ck_assert_int_eq(sw_world_step(ref, NULL), SW_SUCCESS);
@@ -841,7 +841,7 @@ START_TEST(an_overlap_left_beyond_the_index_reach_ends)
 		y[SW_STATE_Y] = at[s].y;
 		w->metrics[0].path_length += sw_v2_dist(was, at[s]);
 		was = at[s];
-		ck_assert_int_eq(sw__sense_range(w, 0, 1, 0.1), SW_SUCCESS);
+		ck_assert_int_eq(sw__sense_range(w, sw__serial(w), 0, 1, 0.1), SW_SUCCESS);
 		if (s == 0) /* beyond the perception radius of everything: still the true minimum */
 			ck_assert_double_eq_tol(w->metrics[0].min_clearance, 14.5, 1e-12);
 	}
@@ -949,7 +949,8 @@ START_TEST(nearest_clearance_through_the_index_is_the_global_one)
 					for (int j = 0; j < m->n_obstacles; j++)
 						want = fmin(want,
 							    sw_model_obstacle_clearance(m, j, t, p, r));
-					double got = sw__nearest_clearance(w, i, t, p, r);
+					double got =
+					    sw__nearest_clearance(w, sw__serial(w), i, t, p, r);
 					ck_assert_msg(got == want, "(%g, %g) t %g agent %d: %.17g, all %.17g",
 						      x, y, t, i, got, want);
 					inside += want < -10.0;

@@ -14,28 +14,28 @@
 #include "tests.h"
 
 /* A margin crossing zero at t = 1.25 + a tiny offset (not a step end, not a nice double). */
-static double linear(struct sw_world *w, int u, double t0, double t, const double *y,
-		     const void *arg)
+static double linear(const struct sw_world *w, sw_worker *wk, int u, double t0, double t,
+		     const double *y, const void *arg)
 {
-	(void)w, (void)u, (void)t0, (void)y;
+	(void)w, (void)wk, (void)u, (void)t0, (void)y;
 	return t - *(const double *)arg;
 }
 
 /* A margin with a kink at the crossing (steep before, flat after): no interpolation step
  * lands on it, so Brent's bracket must be shrunk to event-tol to get close. */
-static double kinked(struct sw_world *w, int u, double t0, double t, const double *y,
-		     const void *arg)
+static double kinked(const struct sw_world *w, sw_worker *wk, int u, double t0, double t,
+		     const double *y, const void *arg)
 {
-	(void)w, (void)u, (void)t0, (void)y;
+	(void)w, (void)wk, (void)u, (void)t0, (void)y;
 	double d = t - *(const double *)arg;
 	return d < 0.0 ? d : 1e-3 * d;
 }
 
 /* A margin whose sign never tells: the bracket cannot even be set. */
-static double undefined(struct sw_world *w, int u, double t0, double t, const double *y,
-			const void *arg)
+static double undefined(const struct sw_world *w, sw_worker *wk, int u, double t0, double t,
+			const double *y, const void *arg)
 {
-	(void)w, (void)u, (void)t0, (void)t, (void)y, (void)arg;
+	(void)w, (void)wk, (void)u, (void)t0, (void)t, (void)y, (void)arg;
 	return NAN;
 }
 
@@ -69,10 +69,10 @@ static void with_event_tol(sw_world **w, sw_model **m, double tol)
 
 /* m(t) = h - (t - c)^2 with c = arg[0], h = arg[1]: a bump inside the step; true on
  * (c - sqrt h, c + sqrt h) when h > 0, touching zero at c when h = 0. */
-static double bump(struct sw_world *w, int u, double t0, double t, const double *y,
-		   const void *arg)
+static double bump(const struct sw_world *w, sw_worker *wk, int u, double t0, double t,
+		   const double *y, const void *arg)
 {
-	(void)w, (void)u, (void)t0, (void)y;
+	(void)w, (void)wk, (void)u, (void)t0, (void)y;
 	const double *p = arg;
 	double m = p[1] - (t - p[0]) * (t - p[0]);
 	return m == 0.0 ? 1e-300 : m; /* true at zero, as sw__locate's margins are */
@@ -80,7 +80,7 @@ static double bump(struct sw_world *w, int u, double t0, double t, const double 
 
 static double at(sw__margin_fn f, double t, const void *arg)
 {
-	return f(NULL, 0, 1.0, t, NULL, arg);
+	return f(NULL, NULL, 0, 1.0, t, NULL, arg);
 }
 
 START_TEST(locates_to_the_tolerance_on_the_true_side)
@@ -96,8 +96,8 @@ START_TEST(locates_to_the_tolerance_on_the_true_side)
 		sw__margin_fn f = k < 6 ? linear : kinked;
 		with_event_tol(&w, &m, tol);
 		double ts = NAN;
-		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, at(f, 1.0, &cross), at(f, 1.5, &cross),
-					    rate, 0, f, &cross, &ts),
+		ck_assert_int_eq(sw__locate(w, sw__serial(w), 0, 1.0, 1.5, y0, at(f, 1.0, &cross),
+					    at(f, 1.5, &cross), rate, 0, f, &cross, &ts),
 				 SW_SUCCESS);
 		ck_assert(ts >= cross);            /* the upper end: known to be past the crossing */
 		ck_assert(ts - cross <= tol);      /* within event-tol of it */
@@ -128,11 +128,13 @@ START_TEST(sees_every_bump_inside_a_step)
 		double m0 = at(bump, 1.0, p), m1 = at(bump, 1.5, p), ts = NAN;
 		ck_assert(m0 < 0.0 && m1 < 0.0);
 		/* ends only (no rate bound): not seen, as before this locator */
-		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, m0, m1, INFINITY, 0, bump, p, &ts),
+		ck_assert_int_eq(sw__locate(w, sw__serial(w), 0, 1.0, 1.5, y0, m0, m1, INFINITY, 0,
+					    bump, p, &ts),
 				 SW_SUCCESS);
 		ck_assert(isinf(ts));
-		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, m0, m1, L, 0, bump, p, &ts),
-				 SW_SUCCESS);
+		ck_assert_int_eq(
+		    sw__locate(w, sw__serial(w), 0, 1.0, 1.5, y0, m0, m1, L, 0, bump, p, &ts),
+		    SW_SUCCESS);
 		double first = p[0] - sqrt(p[1]), s = 2.0 * sqrt(p[1]);
 		double early = s > 0.0 ? fmin(tol * L / s, sqrt(L * tol)) : sqrt(L * tol);
 		ck_assert_msg(ts <= first + tol + 1e-15 && ts >= first - early - 1e-15,
@@ -155,8 +157,8 @@ START_TEST(strict_needs_a_positive_margin)
 	const double hs[] = {1e-4, -1e-9, -1e-3};
 	for (int k = 0; k < 3; k++) {
 		double p[2] = {1.3, hs[k]}, ts = NAN;
-		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, at(bump, 1.0, p), at(bump, 1.5, p),
-					    1.0, 1, bump, p, &ts),
+		ck_assert_int_eq(sw__locate(w, sw__serial(w), 0, 1.0, 1.5, y0, at(bump, 1.0, p),
+					    at(bump, 1.5, p), 1.0, 1, bump, p, &ts),
 				 SW_SUCCESS);
 		if (k == 0)
 			ck_assert(at(bump, ts, p) > 0.0 && ts - (1.3 - 1e-2) <= 1e-6);
@@ -166,8 +168,8 @@ START_TEST(strict_needs_a_positive_margin)
 	/* not strict: the miss by 1e-9 (within L event_tol / 2) counts, the one by 1e-3 not */
 	for (int k = 1; k < 3; k++) {
 		double p[2] = {1.3, hs[k]}, ts = NAN;
-		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, at(bump, 1.0, p), at(bump, 1.5, p),
-					    1.0, 0, bump, p, &ts),
+		ck_assert_int_eq(sw__locate(w, sw__serial(w), 0, 1.0, 1.5, y0, at(bump, 1.0, p),
+					    at(bump, 1.5, p), 1.0, 0, bump, p, &ts),
 				 SW_SUCCESS);
 		ck_assert(k == 1 ? fabs(ts - 1.3) < 1e-3 : isinf(ts));
 	}
@@ -183,12 +185,12 @@ START_TEST(no_convergence_is_an_error)
 	double y0[64], ts = 0.0;
 	memcpy(y0, w->y + w->off[0], (size_t)w->dim[0] * sizeof *y0);
 	for (int k = 0; k < 2; k++) {
-		ck_assert_int_eq(sw__locate(w, 0, 1.0, 1.5, y0, -1.0, 1.0, k ? 1.0 : INFINITY, 0,
-					    undefined, NULL, &ts),
+		ck_assert_int_eq(sw__locate(w, sw__serial(w), 0, 1.0, 1.5, y0, -1.0, 1.0,
+					    k ? 1.0 : INFINITY, 0, undefined, NULL, &ts),
 				 SW_ENUMERIC);
-		ck_assert_int_eq(w->fault_locate, 1);
+		ck_assert_int_eq(sw__serial(w)->fault_locate, 1);
 		char buf[256];
-		sw__fault_describe(w, 0, SW_ENUMERIC, y0, buf, sizeof buf);
+		sw__fault_describe(w, sw__serial(w), 0, SW_ENUMERIC, y0, buf, sizeof buf);
 		ck_assert_msg(strstr(buf, "did not converge") && strstr(buf, "t = 1 s"), "%s", buf);
 	}
 	sw_world_destroy(w);

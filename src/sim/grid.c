@@ -48,7 +48,6 @@ int sw__grid_alloc(struct sw_world *w)
 {
 	const sw_model *m = w->m;
 	w->grid_on = 0;
-	w->grid_qz = NAN;
 	if (!m->run.agents_perceive || !m->run.neighbor_grid || w->n < 2)
 		return SW_SUCCESS;
 	double pmax = 0.0, rmax = 0.0;
@@ -67,8 +66,8 @@ int sw__grid_alloc(struct sw_world *w)
 		nb *= 2;
 	w->grid_buckets = (int)nb;
 	/* The dense layout uses the hashed one's table when the box has no more cells than it
-	 * (between 1/2 and 1 per agent).  grid_found is the first thread's buffer
-	 * (sw_world_set_threads). */
+	 * (between 1/2 and 1 per agent).  A query's result goes to the worker's buffer
+	 * (sw_worker found). */
 	w->grid_cap = nb;
 	w->grid_start = calloc((size_t)nb + 1, sizeof *w->grid_start);
 	w->grid_items = calloc((size_t)w->n, sizeof *w->grid_items);
@@ -193,15 +192,15 @@ __attribute__((target("avx512f"))) static int scan_run_avx512(const struct sw_wo
 }
 #endif
 
-/* Appends to found[n..] the items of slots [lo, hi) within sqrt(r2) of p (except i), without
- * branches on the data; returns the new count. */
-static int scan_run(const struct sw_world *w, int lo, int hi, int i, sw_vec2 p, double r2,
-		    int *found, int n)
+/* Appends to found[n..] the items of slots [lo, hi) within sqrt(r2) of p (except i; in 3-D of
+ * the height qz unless NAN), without branches on the data; returns the new count. */
+static int scan_run(const struct sw_world *w, int lo, int hi, int i, sw_vec2 p, double qz,
+		    double r2, int *found, int n)
 {
-	if (!isnan(w->grid_qz)) { /* 3-D: the distance in space (sw__perceive3) */
+	if (!isnan(qz)) { /* 3-D: the distance in space (sw__perceive3) */
 		for (int k = lo; k < hi; k++) {
 			double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
-			double dz = w->grid_pz[k] - w->grid_qz;
+			double dz = w->grid_pz[k] - qz;
 			int j = w->grid_items[k];
 			found[n] = j;
 			n += (dx * dx + dy * dy + dz * dz <= r2) & (j != i);
@@ -308,14 +307,15 @@ void sw__sort_indices(int *a, int n)
 	}
 }
 
-int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out)
+int sw__grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
+		   int **out)
 {
 	long x0 = cell_of(w, p.x - reach), x1 = cell_of(w, p.x + reach);
 	long y0 = cell_of(w, p.y - reach), y1 = cell_of(w, p.y + reach);
 	/* Centres farther than reach cannot be perceived (reach covers perception and both
 	 * radii); the slack keeps rounding from ever dropping one the exact test would keep. */
 	double r2 = reach * reach * (1.0 + 1e-9);
-	int n = 0, *found = w->grid_found;
+	int n = 0, *found = wk->found;
 	if (w->grid_dense) {
 		/* Clip to the occupied box: rows and columns outside it hold no agent. */
 		long cx0 = x0 > w->grid_ix0 ? x0 - w->grid_ix0 : 0;
@@ -324,8 +324,8 @@ int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out
 		long cy1 = y1 - w->grid_iy0 < w->grid_ny - 1 ? y1 - w->grid_iy0 : w->grid_ny - 1;
 		for (long iy = cy0; iy <= cy1 && cx0 <= cx1; iy++) {
 			long c = iy * w->grid_nx;
-			n = scan_run(w, w->grid_start[c + cx0], w->grid_start[c + cx1 + 1], i, p, r2,
-				     found, n);
+			n = scan_run(w, w->grid_start[c + cx0], w->grid_start[c + cx1 + 1], i, p,
+				     wk->grid_qz, r2, found, n);
 		}
 	} else {
 		for (long iy = y0; iy <= y1; iy++)

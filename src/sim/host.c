@@ -9,16 +9,17 @@
 
 /* Evaluation context handed to the expression callbacks. */
 typedef struct {
-	struct sw_world *w;
+	const struct sw_world *w;
+	sw_worker *wk; /* the evaluating worker: slots and grid queries */
 	int u;
 	double t;
 	const double *y;
 } host_ctx;
 
-double *sw__slots(struct sw_world *w, int u, double t, const double *y)
+double *sw__slots(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y)
 {
 	const struct sw_automaton *a = w->aut[u];
-	double *s = w->slots;
+	double *s = wk->slots;
 	memcpy(s, y, SW_STATE_DIM * sizeof *s);
 	s[SW_SLOT_T] = t;
 	memcpy(s + SW_SLOT_TMODE, y + SW_STATE_DIM, (size_t)(1 + a->n_vars) * sizeof *s);
@@ -142,7 +143,7 @@ static double radius(const host_ctx *c)
 static double host_value(void *ctx, int func, const int *names, const double *args, int margin)
 {
 	host_ctx *c = ctx;
-	struct sw_world *w = c->w;
+	const struct sw_world *w = c->w;
 	const sw_model *m = w->m;
 	sw_vec2 p = sw_v2(c->y[SW_STATE_X], c->y[SW_STATE_Y]), q;
 	int kind;
@@ -150,8 +151,8 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		/* 3-D world: dist(target or agent) and neighbors(r) measure in 3-D (space3.c) */
 		double v;
 		int idx = func == SW_HF_DIST ? object_point(c, names[0], p, &q, &kind) : -1;
-		if (sw__host3(w, c->u, c->t, c->y, func, func == SW_HF_DIST ? kind : -1, idx, args,
-			      &v))
+		if (sw__host3(w, c->wk, c->u, c->t, c->y, func, func == SW_HF_DIST ? kind : -1, idx,
+			      args, &v))
 			return v;
 	}
 	switch (func) {
@@ -176,8 +177,7 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		double d = region_margin(m, idx, p);
 		return margin ? d : d > 0.0;
 	}
-	case SW_HF_CLEARANCE:
-		return sw__nearest_clearance(w, c->u, c->t, p, radius(c));
+	case SW_HF_CLEARANCE: return sw__nearest_clearance(w, c->wk, c->u, c->t, p, radius(c));
 	case SW_HF_NEIGHBORS:
 	case SW_HF_ONCOMING: {
 		/* Through the neighbour grid when there is one (its candidates include every
@@ -200,7 +200,7 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		int passes = reach >= 0.0 ? sw__image_queries(w, p, reach, qs) : 1;
 		for (int pass = 0; pass < passes; pass++) {
 			if (w->grid_on && reach >= 0.0)
-				nc = sw__grid_query(w, c->u, pass ? qs[1] : p, reach, &cand);
+				nc = sw__grid_query(w, c->wk, c->u, pass ? qs[1] : p, reach, &cand);
 			for (int k = 0; k < nc; k++) {
 				int j = cand ? cand[k] : k;
 				const double *yj = w->snap + 2 * (size_t)j;
@@ -250,30 +250,32 @@ static double host_margin(void *ctx, int func, const int *names, const double *a
 	return host_value(ctx, func, names, args, 1);
 }
 
-double sw__eval_in(struct sw_world *w, int u, double t, const double *y, const double *slots,
-		   const sw_expr *e)
+double sw__eval_in(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
+		   const double *slots, const sw_expr *e)
 {
-	host_ctx c = {w, u, t, y};
+	host_ctx c = {w, wk, u, t, y};
 	sw_expr_env env = {host_call, host_margin, &c};
 	return sw_expr_eval(e, slots, &env);
 }
 
-double sw__margin_in(struct sw_world *w, int u, double t, const double *y, const double *slots,
-		     const sw_expr *e)
+double sw__margin_in(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
+		     const double *slots, const sw_expr *e)
 {
-	host_ctx c = {w, u, t, y};
+	host_ctx c = {w, wk, u, t, y};
 	sw_expr_env env = {host_call, host_margin, &c};
 	return sw_expr_margin(e, slots, &env);
 }
 
-double sw__eval(struct sw_world *w, int u, double t, const double *y, const sw_expr *e)
+double sw__eval(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
+		const sw_expr *e)
 {
-	return sw__eval_in(w, u, t, y, sw__slots(w, u, t, y), e);
+	return sw__eval_in(w, wk, u, t, y, sw__slots(w, wk, u, t, y), e);
 }
 
-double sw__margin(struct sw_world *w, int u, double t, const double *y, const sw_expr *e)
+double sw__margin(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
+		  const sw_expr *e)
 {
-	return sw__margin_in(w, u, t, y, sw__slots(w, u, t, y), e);
+	return sw__margin_in(w, wk, u, t, y, sw__slots(w, wk, u, t, y), e);
 }
 
 void sw__history_push(struct sw_world *w)

@@ -80,10 +80,11 @@ static void moved(struct sw_world *w, int u, double dx, double dy, double dphi)
 		sw__steerbench_moved(w, u, dx, dy, dphi);
 }
 
-/* Applies transition tr of unit u at time t (state y in place); logs the event.  A signal's
- * switch is recorded for the agents reading it; when there is no room for it (and no memory for
+/* Applies transition tr of unit u at time t (state y in place); logs the event through wk.  A
+ * signal's switch is recorded for the agents reading it (signals advance serially, so the
+ * world's switch list is theirs to write); when there is no room for it (and no memory for
  * more), SW_ENOMEM is returned with nothing changed. */
-static int fire(struct sw_world *w, int u, const sw_atrans *tr, double t, double *y,
+static int fire(struct sw_world *w, sw_worker *wk, int u, const sw_atrans *tr, double t, double *y,
 		sw_diag *diag)
 {
 	if (u >= w->n && w->n_switch == w->cap_switch) {
@@ -95,11 +96,11 @@ static int fire(struct sw_world *w, int u, const sw_atrans *tr, double t, double
 		w->cap_switch = nc;
 	}
 	const struct sw_automaton *a = w->aut[u];
-	double *pre = w->work + 7 * (size_t)w->maxdim;
+	double *pre = wk->y_pre;
 	memcpy(pre, y, (size_t)w->dim[u] * sizeof *pre);
 	for (int r = 0; r < tr->n_resets; r++) {
 		const sw_areset *rs = &tr->resets[r];
-		double v = sw__eval(w, u, t, pre, rs->expr);
+		double v = sw__eval(w, wk, u, t, pre, rs->expr);
 		if (rs->state < 0 && a->vars[rs->var].kind == SW_VAR_INT)
 			v = nearbyint(v);
 		if (rs->state == SW_STATE_V && !(v >= 0.0)) {
@@ -137,31 +138,32 @@ static int fire(struct sw_world *w, int u, const sw_atrans *tr, double t, double
 	if (w->event_fn) {
 		char guard[256];
 		sw_automaton_transition(a, (int)(tr - a->trans), NULL, NULL, NULL, guard, sizeof guard);
-		w->event_fn(w, u, t, from, tr->to, tr->label, guard, w->event_ctx);
+		sw__worker_event(w, wk, u, t, from, tr->to, tr->label, guard);
 	}
 	return SW_SUCCESS;
 }
 
 /* First enabled outgoing transition of u's mode at (t, y), or NULL. */
-static const sw_atrans *enabled(struct sw_world *w, int u, double t, const double *y)
+static const sw_atrans *enabled(const struct sw_world *w, sw_worker *wk, int u, double t,
+				const double *y)
 {
 	const struct sw_automaton *a = w->aut[u];
 	const sw_amode *md = &a->modes[w->mode[u]];
 	for (int k = md->trans_first; k < md->trans_first + md->trans_count; k++) {
 		const sw_atrans *tr = &a->trans[k];
-		if (!tr->guard || sw__eval(w, u, t, y, tr->guard) != 0.0)
+		if (!tr->guard || sw__eval(w, wk, u, t, y, tr->guard) != 0.0)
 			return tr;
 	}
 	return NULL;
 }
 
 /* Fires enabled transitions at instant t until none is (chains), then checks the invariant. */
-static int settle(struct sw_world *w, int u, double t, double *y, sw_diag *diag)
+static int settle(struct sw_world *w, sw_worker *wk, int u, double t, double *y, sw_diag *diag)
 {
 	const struct sw_automaton *a = w->aut[u];
 	int jumps = 0, first_mode = w->mode[u];
 	const sw_atrans *tr;
-	while ((tr = enabled(w, u, t, y)) != NULL) {
+	while ((tr = enabled(w, wk, u, t, y)) != NULL) {
 		if (++jumps > w->zeno_max)
 			return sw_diag_add(diag, SW_SEV_ERROR, w->m->file,
 					   u < w->n ? w->m->agents[u].line : 0, 0,
@@ -170,12 +172,12 @@ static int settle(struct sw_world *w, int u, double t, double *y, sw_diag *diag)
 					   unit_name(w, u), a->name, w->zeno_max, t,
 					   a->modes[first_mode].name, a->modes[w->mode[u]].name),
 			       SW_EZENO;
-		int st = fire(w, u, tr, t, y, diag);
+		int st = fire(w, wk, u, tr, t, y, diag);
 		if (st != SW_SUCCESS)
 			return st;
 	}
 	const sw_amode *md = &a->modes[w->mode[u]];
-	if (md->invariant && sw__eval(w, u, t, y, md->invariant) == 0.0)
+	if (md->invariant && sw__eval(w, wk, u, t, y, md->invariant) == 0.0)
 		return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, u < w->n ? w->m->agents[u].line : 0,
 				   0,
 				   "'%s' (automaton '%s') left the invariant of mode '%s' at t = %.9g "
@@ -185,52 +187,52 @@ static int settle(struct sw_world *w, int u, double t, double *y, sw_diag *diag)
 	return SW_SUCCESS;
 }
 
-int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag)
+int sw__hybrid_start(struct sw_world *w, sw_worker *wk, int u, double t, sw_diag *diag)
 {
 	w->mode[u] = w->aut[u]->initial;
 	if (u < w->n && w->aut[u]->modes[w->mode[u]].arrival)
 		sw__arrived(w, u, t);
 	sw__retarget(w, u, t);
-	int st = settle(w, u, t, w->y + w->off[u], diag);
+	int st = settle(w, wk, u, t, w->y + w->off[u], diag);
 	if (w->jumped && u < w->n) /* where the agent starts is where its path starts */
 		w->jumped[2 * (size_t)u] = w->jumped[2 * (size_t)u + 1] = 0.0;
 	return st;
 }
 
 /* A guard's margin in sw__locate's form: > 0 exactly when true (a comparison true at equality
- * gives +DBL_MIN there); slots: sw__slots(w, u, t, y). */
-static double guard_value(struct sw_world *w, int u, double t, const double *y,
+ * gives +DBL_MIN there); slots: sw__slots(w, wk, u, t, y). */
+static double guard_value(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
 			  const double *slots, const sw_expr *guard)
 {
-	double g = sw__margin_in(w, u, t, y, slots, guard);
-	if (g == 0.0 && sw__eval_in(w, u, t, y, slots, guard) != 0.0)
+	double g = sw__margin_in(w, wk, u, t, y, slots, guard);
+	if (g == 0.0 && sw__eval_in(w, wk, u, t, y, slots, guard) != 0.0)
 		g = DBL_MIN;
 	return g;
 }
 
 /* An invariant's "left" margin: > 0 exactly when the invariant is false. */
-static double leave_value(struct sw_world *w, int u, double t, const double *y,
+static double leave_value(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
 			  const double *slots, const sw_expr *inv)
 {
-	double g = -sw__margin_in(w, u, t, y, slots, inv);
-	if (g == 0.0 && sw__eval_in(w, u, t, y, slots, inv) == 0.0)
+	double g = -sw__margin_in(w, wk, u, t, y, slots, inv);
+	if (g == 0.0 && sw__eval_in(w, wk, u, t, y, slots, inv) == 0.0)
 		g = DBL_MIN;
 	return g;
 }
 
 /* The two as sw__locate's margin functions. */
-static double guard_margin(struct sw_world *w, int u, double t0, double t, const double *y,
-			   const void *guard)
+static double guard_margin(const struct sw_world *w, sw_worker *wk, int u, double t0, double t,
+			   const double *y, const void *guard)
 {
 	(void)t0;
-	return guard_value(w, u, t, y, sw__slots(w, u, t, y), guard);
+	return guard_value(w, wk, u, t, y, sw__slots(w, wk, u, t, y), guard);
 }
 
-static double leave_margin(struct sw_world *w, int u, double t0, double t, const double *y,
-			   const void *inv)
+static double leave_margin(const struct sw_world *w, sw_worker *wk, int u, double t0, double t,
+			   const double *y, const void *inv)
 {
 	(void)t0;
-	return leave_value(w, u, t, y, sw__slots(w, u, t, y), inv);
+	return leave_value(w, wk, u, t, y, sw__slots(w, wk, u, t, y), inv);
 }
 
 /* Whether bound b proves that the old test below (m1 <= 0 and m1 + rate h < 0, at the end of a
@@ -248,7 +250,7 @@ static int proved_false(const sw_margin_bound *b, double h)
  * bound v), or INFINITY.  *s1 holds the slots of (t1, y1), shared by the unit's guards, or NULL
  * when they have to be filled; it is reset to NULL when the search overwrites them.  b: e's
  * bound, carried from the previous step when `carried`, updated for t1. */
-static int first(struct sw_world *w, int u, double t0, double t1, const double *y0,
+static int first(struct sw_world *w, sw_worker *wk, int u, double t0, double t1, const double *y0,
 		 const double *y1, double v, int leave, const sw_expr *e, const double **s1,
 		 sw_margin_bound *b, int carried, double *tstar)
 {
@@ -258,18 +260,19 @@ static int first(struct sw_world *w, int u, double t0, double t1, const double *
 		return SW_SUCCESS;
 	}
 	if (!*s1)
-		*s1 = sw__slots(w, u, t1, y1);
+		*s1 = sw__slots(w, wk, u, t1, y1);
 	int steady;
 	double rate = sw__rate_bound(w, u, e, v, &steady);
-	double m1 = leave ? leave_value(w, u, t1, y1, *s1, e) : guard_value(w, u, t1, y1, *s1, e);
+	double m1 =
+	    leave ? leave_value(w, wk, u, t1, y1, *s1, e) : guard_value(w, wk, u, t1, y1, *s1, e);
 	*b = (sw_margin_bound){m1, rate, v, steady};
 	if (!(m1 > 0.0) && !(m1 + rate * (t1 - t0) >= 0.0 && rate < INFINITY))
 		return SW_SUCCESS; /* false throughout (m <= m1 + rate (t1 - t) < 0), or no bound and
 				      false at the end (compared at the ends only); m0 not needed */
 	*s1 = NULL; /* the margins below fill the slots for other instants */
 	sw__margin_fn fn = leave ? leave_margin : guard_margin;
-	double m0 = fn(w, u, t0, t0, y0, e);
-	return sw__locate(w, u, t0, t1, y0, m0, m1, rate, leave, fn, e, tstar);
+	double m0 = fn(w, wk, u, t0, t0, y0, e);
+	return sw__locate(w, wk, u, t0, t1, y0, m0, m1, rate, leave, fn, e, tstar);
 }
 
 int sw__hybrid_alloc(struct sw_world *w)
@@ -313,10 +316,11 @@ static sw_margin_bound *bounds_of(const struct sw_world *w, int u)
 	return (sw_margin_bound *)(w->carry + w->nu) + (size_t)u * (size_t)w->carry_stride;
 }
 
-int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag *diag)
+int sw__hybrid_advance(struct sw_world *w, sw_worker *wk, int u, double t0, double t1,
+		       sw_diag *diag)
 {
 	double *y = w->y + w->off[u];
-	double *y0 = w->work + 4 * (size_t)w->maxdim;
+	double *y0 = wk->y_piece;
 	int dim = w->dim[u];
 	double t = t0;
 	int first_mode = w->mode[u];
@@ -340,7 +344,7 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 			       SW_EZENO;
 		}
 		memcpy(y0, y, (size_t)dim * sizeof *y0);
-		int st = sw__integrate(w, u, t, t1, y);
+		int st = sw__integrate(w, wk, u, t, t1, y);
 		if (st != SW_SUCCESS)
 			return st;
 		const struct sw_automaton *a = w->aut[u];
@@ -352,8 +356,8 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 			const sw_atrans *tr = &a->trans[k];
 			if (!tr->guard)
 				continue;
-			st = first(w, u, t, t1, y0, y, v, 0, tr->guard, &s1, &mb[k - md->trans_first],
-				   carried, &ts);
+			st = first(w, wk, u, t, t1, y0, y, v, 0, tr->guard, &s1,
+				   &mb[k - md->trans_first], carried, &ts);
 			if (st != SW_SUCCESS)
 				return st;
 			if (ts < tbest) { /* strict: at equal instants document order wins */
@@ -365,18 +369,18 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 			/* Left before any guard fires: an error at that instant (the located
 			 * instant is one where the invariant is false), unless a transition is
 			 * enabled there after all. */
-			st = first(w, u, t, t1, y0, y, v, 1, md->invariant, &s1,
+			st = first(w, wk, u, t, t1, y0, y, v, 1, md->invariant, &s1,
 				   &mb[md->trans_count], carried, &ts);
 			if (st != SW_SUCCESS)
 				return st;
 			if (ts < tbest) {
-				double *yi = w->work + 5 * (size_t)w->maxdim; /* locate.c's, free now */
+				double *yi = wk->y_trial; /* locate.c's, free now */
 				memcpy(yi, y0, (size_t)dim * sizeof *yi);
-				if ((st = sw__integrate(w, u, t, ts, yi)) != SW_SUCCESS)
+				if ((st = sw__integrate(w, wk, u, t, ts, yi)) != SW_SUCCESS)
 					return st;
-				if (sw__eval(w, u, ts, yi, md->invariant) == 0.0) {
+				if (sw__eval(w, wk, u, ts, yi, md->invariant) == 0.0) {
 					memcpy(y, yi, (size_t)dim * sizeof *y);
-					if ((st = settle(w, u, ts, y, diag)) != SW_SUCCESS)
+					if ((st = settle(w, wk, u, ts, y, diag)) != SW_SUCCESS)
 						return st; /* reports the violation */
 					t = ts;
 					carried = 0;
@@ -389,10 +393,10 @@ int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag 
 			return SW_SUCCESS;
 		}
 		memcpy(y, y0, (size_t)dim * sizeof *y);
-		if ((st = sw__integrate(w, u, t, tbest, y)) != SW_SUCCESS)
+		if ((st = sw__integrate(w, wk, u, t, tbest, y)) != SW_SUCCESS)
 			return st;
-		if ((st = fire(w, u, best, tbest, y, diag)) != SW_SUCCESS ||
-		    (st = settle(w, u, tbest, y, diag)) != SW_SUCCESS)
+		if ((st = fire(w, wk, u, best, tbest, y, diag)) != SW_SUCCESS ||
+		    (st = settle(w, wk, u, tbest, y, diag)) != SW_SUCCESS)
 			return st;
 		t = tbest;
 		carried = 0;

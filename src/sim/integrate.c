@@ -67,7 +67,8 @@ static void law_flow(const double f[], double dydt[])
 
 /* Flow of an automaton unit: the mode's steering (or standing still), time_in_mode, clocks and
  * the mode's flow equations. */
-static int automaton_flow(struct sw_world *w, int u, double t, const double y[], double dydt[])
+static int automaton_flow(const struct sw_world *w, sw_worker *wk, int u, double t,
+			  const double y[], double dydt[])
 {
 	const struct sw_automaton *a = w->aut[u];
 	const sw_amode *md = &a->modes[w->mode[u]];
@@ -75,7 +76,7 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 	const double *f = u < w->n && md->moves ? sensed(w, u, t) : NULL;
 	const double *fl = u < w->n && md->moves && !f ? sensed_law(w, u, t) : NULL;
 	if (u < w->n && md->moves && w->dim3) { /* 3-D agent (space3.c; its own fast path) */
-		int st = sw__flow3(w, u, t, y, dydt);
+		int st = sw__flow3(w, wk, u, t, y, dydt);
 		if (st != SW_SUCCESS)
 			return st;
 	} else if (f) {
@@ -85,7 +86,7 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 	} else if (u < w->n && md->moves) {
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
 		sw_situation s;
-		if (sw__perceive_grow(w, u, t, y, sw__wall_near(def), &s) < 0)
+		if (sw__perceive_grow(w, wk, u, t, y, sw__wall_near(def), &s) < 0)
 			return SW_ENOMEM;
 		int st = sw_steer_rhs(def, sw__pers(w, u), &s, y, dydt, NULL);
 		if (st != SW_SUCCESS)
@@ -97,10 +98,10 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 		if (a->vars[k].kind == SW_VAR_CLOCK)
 			*d = 1.0;
 		else if (md->flows[k])
-			*d = sw__eval(w, u, t, y, md->flows[k]);
+			*d = sw__eval(w, wk, u, t, y, md->flows[k]);
 		if (!isfinite(*d)) {
-			w->fault_k = SW_STATE_DIM + 1 + k;
-			w->fault_t = t;
+			wk->fault_k = SW_STATE_DIM + 1 + k;
+			wk->fault_t = t;
 			return SW_ENUMERIC;
 		}
 	}
@@ -109,14 +110,15 @@ static int automaton_flow(struct sw_world *w, int u, double t, const double y[],
 
 int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 {
-	agent_ctx *c = params;
-	struct sw_world *w = c->w;
+	const agent_ctx *c = params;
+	const struct sw_world *w = c->w;
+	sw_worker *wk = c->wk;
 	int u = c->i, st;
 	const double *fl;
 	if (w->aut[u]) {
-		st = automaton_flow(w, u, t, y, dydt);
+		st = automaton_flow(w, wk, u, t, y, dydt);
 	} else if (w->dim3) { /* 3-D plain-law agent (space3.c) */
-		st = sw__flow3(w, u, t, y, dydt);
+		st = sw__flow3(w, wk, u, t, y, dydt);
 	} else if (sensed(w, u, t)) {
 		memset(dydt, 0, SW_STATE_DIM * sizeof *dydt);
 		fast_flow(y, sensed(w, u, t), dydt);
@@ -127,13 +129,13 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 	} else {
 		const sw_steer_def *def = sw__steer_of(w, u, 0);
 		sw_situation s;
-		st = sw__perceive_grow(w, u, t, y, sw__wall_near(def), &s) < 0
+		st = sw__perceive_grow(w, wk, u, t, y, sw__wall_near(def), &s) < 0
 			 ? SW_ENOMEM
 			 : sw_steer_rhs(def, sw__pers(w, u), &s, y, dydt, NULL);
 	}
 	if (st != SW_SUCCESS) {
-		if (w->rhs_status == SW_SUCCESS)
-			w->rhs_status = st;
+		if (wk->rhs_status == SW_SUCCESS)
+			wk->rhs_status = st;
 		return GSL_EBADFUNC;
 	}
 	return GSL_SUCCESS;
@@ -144,9 +146,9 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
  * rough Jacobian for their Newton iterations. */
 int sw__agent_jac(double t, const double y[], double *dfdy, double dfdt[], void *params)
 {
-	agent_ctx *c = params;
+	const agent_ctx *c = params;
 	int n = c->w->dim[c->i];
-	double *f0 = c->w->work + c->w->maxdim, *f1 = f0 + c->w->maxdim, *yp = f1 + c->w->maxdim;
+	double *f0 = c->wk->jac, *f1 = f0 + c->w->maxdim, *yp = f1 + c->w->maxdim;
 	int st = sw__agent_flow(t, y, f0, params);
 	if (st != GSL_SUCCESS)
 		return st;
@@ -168,11 +170,11 @@ int sw__agent_jac(double t, const double y[], double *dfdy, double dfdt[], void 
 	return GSL_SUCCESS;
 }
 
-static int euler(struct sw_world *w, int u, double t0, double t1, double *y)
+static int euler(const struct sw_world *w, sw_worker *wk, int u, double t0, double t1, double *y)
 {
 	int n = w->m->run.substeps, dim = w->dim[u];
 	double h = (t1 - t0) / n;
-	double *dydt = w->work;
+	double *dydt = wk->dydt;
 	for (int k = 0; k < n; k++) {
 		const double *f = w->aut[u] ? NULL : sensed(w, u, t0 + k * h);
 		if (f) {
@@ -188,27 +190,28 @@ static int euler(struct sw_world *w, int u, double t0, double t1, double *y)
 				y[j] += h * 0.0; /* as the loop: turns -0 into +0 */
 			continue;
 		}
-		agent_ctx c = {w, u};
+		agent_ctx c = {w, wk, u};
 		int st = sw__agent_flow(t0 + k * h, y, dydt, &c);
 		if (st != GSL_SUCCESS)
-			return w->rhs_status ? w->rhs_status : SW_ENUMERIC;
+			return wk->rhs_status ? wk->rhs_status : SW_ENUMERIC;
 		for (int j = 0; j < dim; j++)
 			y[j] += h * dydt[j];
 	}
 	return SW_SUCCESS;
 }
 
-int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
+int sw__integrate(struct sw_world *w, sw_worker *wk, int u, double t0, double t1, double *y)
 {
 	if (!(t1 > t0))
 		return SW_SUCCESS;
-	w->rhs_status = SW_SUCCESS;
-	w->fault_k = -1;
-	w->fault_t = NAN;
-	w->fault_locate = 0;
+	wk->rhs_status = SW_SUCCESS;
+	wk->fault_k = -1;
+	wk->fault_t = NAN;
+	wk->fault_locate = 0;
 	if (!w->type)
-		return w->dim3 && u < w->n ? sw__euler3(w, u, t0, t1, y) : euler(w, u, t0, t1, y);
-	w->ctx[u].w = w; /* the world or thread view integrating u now */
+		return w->dim3 && u < w->n ? sw__euler3(w, wk, u, t0, t1, y)
+					   : euler(w, wk, u, t0, t1, y);
+	w->ctx[u].wk = wk; /* the worker integrating u now: its flow's scratch */
 	gsl_odeiv2_driver *d = w->drv[u];
 	gsl_odeiv2_driver_reset(d);
 	double t = t0;
@@ -222,10 +225,10 @@ int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y)
 		gsl_odeiv2_driver_set_nmax(d, SW_ODE_MAX_STEPS);
 		st = gsl_odeiv2_driver_apply(d, &t, t1, y);
 	}
-	if (st != GSL_SUCCESS && isnan(w->fault_t))
-		w->fault_t = t; /* where the driver stopped */
+	if (st != GSL_SUCCESS && isnan(wk->fault_t))
+		wk->fault_t = t; /* where the driver stopped */
 	if (st != GSL_SUCCESS)
-		return w->rhs_status ? w->rhs_status : (st == GSL_EBADFUNC ? SW_ENUMERIC : st);
+		return wk->rhs_status ? wk->rhs_status : (st == GSL_EBADFUNC ? SW_ENUMERIC : st);
 	if (w->dim3 && u < w->n)
 		sw__fix3(w, u, y); /* back to |u| = 1 (space3.c) */
 	return SW_SUCCESS;
@@ -245,18 +248,18 @@ static const char *state_name(const struct sw_world *w, int u, int k)
 		   : "?";
 }
 
-void sw__fault_describe(const struct sw_world *w, int u, int st, const double *y, char *buf,
-			size_t n)
+void sw__fault_describe(const struct sw_world *w, const sw_worker *wk, int u, int st,
+			const double *y, char *buf, size_t n)
 {
 	int bad = -1;
 	for (int j = 0; y && j < w->dim[u] && bad < 0; j++)
 		if (!isfinite(y[j]))
 			bad = j;
-	if (w->fault_locate)
+	if (wk->fault_locate)
 		snprintf(buf, n,
 			 "locating an event (a guard or the arrival) between t = %.17g s and t = "
 			 "%.17g s did not converge to event-tol = %g s",
-			 w->fault_t, w->fault_t1, w->m->run.event_tol);
+			 wk->fault_t, wk->fault_t1, w->m->run.event_tol);
 	else if (st == GSL_FAILURE && w->type && !w->m->run.fixed)
 		/* gsl_odeiv2_evolve_apply gives up once a smaller step would not advance t */
 		snprintf(buf, n,
@@ -264,16 +267,17 @@ void sw__fault_describe(const struct sw_world *w, int u, int st, const double *y
 			 "resolution of t at t = %.17g s (the solution is singular there or "
 			 "blows up; if the model is stiff, an implicit integrator such as msbdf "
 			 "may pass)",
-			 w->fault_t);
+			 wk->fault_t);
 	else if (st == GSL_EMAXITER && w->type && !w->m->run.fixed)
-		snprintf(buf, n,
-			 "the adaptive integrator took more than %lu steps within one macro step "
-			 "and stopped at t = %.17g s (the flow is stiff there; a looser rtol, or an "
-			 "implicit integrator such as msbdf, may pass)",
-			 SW_ODE_MAX_STEPS, w->fault_t);
-	else if (w->fault_k >= 0)
+		snprintf(
+		    buf, n,
+		    "the adaptive integrator took more than %lu steps within one macro step "
+		    "and stopped at t = %.17g s (the flow is stiff there; a looser rtol, or an "
+		    "implicit integrator such as msbdf, may pass)",
+		    SW_ODE_MAX_STEPS, wk->fault_t);
+	else if (wk->fault_k >= 0)
 		snprintf(buf, n, "the flow of '%s' is not finite at t = %.17g s",
-			 state_name(w, u, w->fault_k), w->fault_t);
+			 state_name(w, u, wk->fault_k), wk->fault_t);
 	else if (bad >= 0)
 		snprintf(buf, n, "non-finite state: '%s' became %g during the step",
 			 state_name(w, u, bad), y[bad]);

@@ -26,8 +26,8 @@
  * Without a rate bound (L infinite: margins sim/rate.c does not bound) the margin is compared at
  * the step's ends only, and a sign change is located by GSL's Brent solver to event_tol; a
  * bracket that has not converged after SW_LOCATE_ITER iterations is a failure (SW_ENUMERIC,
- * with w->fault_t, w->fault_t1 and w->fault_locate set for the message naming the unit, its mode
- * and the interval), never a silent accept. */
+ * with the worker's fault_t, fault_t1 and fault_locate set for the message naming the unit, its
+ * mode and the interval), never a silent accept. */
 #include <math.h>
 #include <string.h>
 
@@ -42,6 +42,7 @@
 
 typedef struct {
 	struct sw_world *w;
+	sw_worker *wk;
 	int u;
 	double t0;
 	const double *y0;
@@ -56,12 +57,12 @@ typedef struct {
 static double along_flow(double tau, void *params)
 {
 	locate_ctx *c = params;
-	double *y = c->w->work + 5 * (size_t)c->w->maxdim;
+	double *y = c->wk->y_trial;
 	memcpy(y, c->y0, (size_t)c->w->dim[c->u] * sizeof *y);
-	int st = sw__integrate(c->w, c->u, c->t0, tau, y);
+	int st = sw__integrate(c->w, c->wk, c->u, c->t0, tau, y);
 	if (st != SW_SUCCESS && c->status == SW_SUCCESS)
 		c->status = st;
-	double v = c->margin(c->w, c->u, c->t0, tau, y, c->arg);
+	double v = c->margin(c->w, c->wk, c->u, c->t0, tau, y, c->arg);
 	if (tau <= c->t0 && v > 0.0)
 		v = 0.0; /* false at t0 by the callers' contract (the bracket's lower end) */
 	if (isfinite(v))
@@ -73,11 +74,10 @@ static double along_flow(double tau, void *params)
 /* Brent on [t0, t1] (f0 <= 0 < f1): the upper end of the final bracket. */
 static int brent(locate_ctx *c, double t0, double t1, double f0, double f1, double *tstar)
 {
-	struct sw_world *w = c->w;
 	gsl_function f = {along_flow, c};
 	int done = 0, st = GSL_EINVAL;
 	double lo = t0, hi = t1;
-	gsl_root_fsolver *s = w->root; /* the thread's solver: a step allocates nothing */
+	gsl_root_fsolver *s = c->wk->root; /* the worker's solver: a step allocates nothing */
 	/* GSL reports a bracket without a sign change through its error handler (which aborts by
 	 * default): checked here, so such a margin fails like any other. */
 	if (f0 <= 0.0 && f1 > 0.0)
@@ -116,11 +116,12 @@ static int scan(locate_ctx *c, double a, double ma, double b, double mb, double 
 	return r != 0 ? r : scan(c, mid, mm, b, mb, tstar);
 }
 
-int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0, double m0,
-	       double m1, double rate, int strict, sw__margin_fn margin, const void *arg,
+int sw__locate(struct sw_world *w, sw_worker *wk, int u, double t0, double t1, const double *y0,
+	       double m0, double m1, double rate, int strict, sw__margin_fn margin, const void *arg,
 	       double *tstar)
 {
-	locate_ctx c = {w, u, t0, y0, margin, arg, rate, w->m->run.event_tol, strict, SW_SUCCESS, 0};
+	locate_ctx c = {w,      wk,         u, t0, y0, margin, arg, rate, w->m->run.event_tol,
+			strict, SW_SUCCESS, 0};
 	*tstar = INFINITY;
 	if (!(t1 > t0) || isnan(m1) || (!(rate < INFINITY) && !(m1 > 0.0)))
 		return SW_SUCCESS; /* no bound: compared at the ends only, and false at t1 */
@@ -135,9 +136,9 @@ int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0
 		st = brent(&c, t0, t1, m0, m1, tstar);
 	}
 	if (st == SW_ENUMERIC && c.status == SW_SUCCESS) {
-		w->fault_t = t0;
-		w->fault_t1 = t1;
-		w->fault_locate = 1;
+		wk->fault_t = t0;
+		wk->fault_t1 = t1;
+		wk->fault_locate = 1;
 	}
 	return st;
 }

@@ -83,19 +83,19 @@ static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
 	o->id = id;
 }
 
-/* Whether no wall among the first n of w->occl crosses the segment p-q.  A wall whose bounding box
- * misses the segment's cannot cross it and is skipped before the exact test (same answers). */
-static int visible(const struct sw_world *w, double t, sw_vec2 p, sw_vec2 q, int n)
+/* Whether no wall among occl[0, n) crosses the segment p-q.  A wall whose bounding box misses
+ * the segment's cannot cross it and is skipped before the exact test (same answers). */
+static int visible(const struct sw_world *w, const int *occl, double t, sw_vec2 p, sw_vec2 q, int n)
 {
 	const sw_model *m = w->m;
 	/* plain comparisons: fmin/fmax are library calls here (NaN rules) */
 	double x0 = p.x < q.x ? p.x : q.x, x1 = p.x < q.x ? q.x : p.x;
 	double y0 = p.y < q.y ? p.y : q.y, y1 = p.y < q.y ? q.y : p.y;
 	for (int k = 0; k < n; k++) {
-		const sw_prim *pr = &m->prims[w->occl[k]];
+		const sw_prim *pr = &m->prims[occl[k]];
 		sw_vec2 a = pr->a, b = pr->b;
 		if (m->obstacles[pr->owner].motion.kind != SW_MOTION_NONE)
-			sw_model_prim_at(m, w->occl[k], t, &a, &b);
+			sw_model_prim_at(m, occl[k], t, &a, &b);
 		if ((a.x < x0 && b.x < x0) || (a.x > x1 && b.x > x1) || (a.y < y0 && b.y < y0) ||
 		    (a.y > y1 && b.y > y1))
 			continue;
@@ -105,8 +105,8 @@ static int visible(const struct sw_world *w, double t, sw_vec2 p, sw_vec2 q, int
 	return 1;
 }
 
-int sw__perceive(struct sw_world *w, int i, double t, const double *y, double wall_near,
-		 sw_situation *s, sw_percept *buf, int cap)
+int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
+		 double wall_near, sw_situation *s, sw_percept *buf, int cap)
 {
 	const sw_model *m = w->m;
 	const sw_agent *a = &m->agents[i];
@@ -129,7 +129,7 @@ int sw__perceive(struct sw_world *w, int i, double t, const double *y, double wa
 	int n = 0, n_occl = 0;
 	double occl_reach = a->perception + fmax(w->agent_rmax, w->prim_rmax);
 	const int *plist = NULL; /* through the primitive index when it is on */
-	int np = w->pg_on ? sw__prim_grid_query(w, i, p, &plist) : m->n_prims;
+	int np = w->pg_on ? sw__prim_grid_query(w, wk, i, p, &plist) : m->n_prims;
 	int qi = 0;
 	for (; qi < np && n < cap; qi++) {
 		int k = plist ? plist[qi] : qi;
@@ -146,7 +146,7 @@ int sw__perceive(struct sw_world *w, int i, double t, const double *y, double wa
 		sw_vec2 cp = sw_segment_closest(pa, pb, p, NULL);
 		double c = sw_v2_dist(cp, p) - a->radius;
 		if (c <= occl_reach)
-			w->occl[n_occl++] = k; /* may hide a disc or an agent */
+			wk->occl[n_occl++] = k; /* may hide a disc or an agent */
 		if (c > a->perception)
 			continue;
 		double half = 0.5 * sw_v2_dist(pa, pb);
@@ -169,7 +169,7 @@ int sw__perceive(struct sw_world *w, int i, double t, const double *y, double wa
 		for (int k = 0; k < n; k++) {
 			const sw_percept *o = &buf[k];
 			if (m->prims[o->id].is_segment ||
-			    visible(w, t, p, sw_v2(p.x + o->dx, p.y + o->dy), n_occl))
+			    visible(w, wk->occl, t, p, sw_v2(p.x + o->dx, p.y + o->dy), n_occl))
 				buf[kept++] = *o;
 		}
 		n = kept;
@@ -189,7 +189,7 @@ int sw__perceive(struct sw_world *w, int i, double t, const double *y, double wa
 		for (int pass = 0; pass < passes; pass++) {
 			int *cand = NULL, nc = w->n;
 			if (w->grid_on)
-				nc = sw__grid_query(w, i, q[pass], reach, &cand);
+				nc = sw__grid_query(w, wk, i, q[pass], reach, &cand);
 			for (int k = 0; k < nc && n < cap; k++) {
 				int j = cand ? cand[k] : k;
 				if (j == i || j == chased || sw__gone(w, j))
@@ -200,7 +200,8 @@ int sw__perceive(struct sw_world *w, int i, double t, const double *y, double wa
 				double c = sw_v2_len(d) - rj - a->radius;
 				if (c <= a->perception &&
 				    (n_occl == 0 ||
-				     visible(w, t, p, L > 0.0 ? sw_v2_add(p, d) : sw_v2(yj[0], yj[1]),
+				     visible(w, wk->occl, t, p,
+					     L > 0.0 ? sw_v2_add(p, d) : sw_v2(yj[0], yj[1]),
 					     n_occl))) {
 					put(&buf[n], d, rj, c, -1 - j);
 					if (w->snap_h) {
@@ -218,12 +219,12 @@ int sw__perceive(struct sw_world *w, int i, double t, const double *y, double wa
 	return n;
 }
 
-int sw__perceive_from(struct sw_world *w, int i, double t, const double *y, double wall_near,
-		      sw_situation *s, int used, int shared)
+int sw__perceive_from(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
+		      double wall_near, sw_situation *s, int used, int shared)
 {
 	for (;;) {
-		int room = w->cap - used;
-		int n = sw__perceive(w, i, t, y, wall_near, s, w->scratch + used, room);
+		int room = wk->cap - used;
+		int n = sw__perceive(w, wk, i, t, y, wall_near, s, wk->scratch + used, room);
 		if (n < room)
 			return n;
 		if (shared)
@@ -231,16 +232,16 @@ int sw__perceive_from(struct sw_world *w, int i, double t, const double *y, doub
 		/* Full: this agent perceives more than any agent before it did.  The buffer starts
 		 * with room for the primitives and 256 agents and doubles (so this allocation
 		 * happens a logarithmic number of times per run, not in steady state). */
-		sw_percept *p = realloc(w->scratch, 2 * (size_t)w->cap * sizeof *p);
+		sw_percept *p = realloc(wk->scratch, 2 * (size_t)wk->cap * sizeof *p);
 		if (!p)
 			return -1;
-		w->scratch = p;
-		w->cap *= 2;
+		wk->scratch = p;
+		wk->cap *= 2;
 	}
 }
 
-int sw__perceive_grow(struct sw_world *w, int i, double t, const double *y, double wall_near,
-		      sw_situation *s)
+int sw__perceive_grow(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
+		      double wall_near, sw_situation *s)
 {
-	return sw__perceive_from(w, i, t, y, wall_near, s, 0, 0);
+	return sw__perceive_from(w, wk, i, t, y, wall_near, s, 0, 0);
 }

@@ -4,11 +4,11 @@
  * 200-agent crowd meets a few thousand barriers per second of simulated time.  libgomp's
  * threads spin at a barrier (up to about 300 000 polls) before they sleep; on a machine whose
  * processors are all busy a spinning thread burns the time slice its partner needs to reach the
- * barrier, and `swerve run -j 2` of the GLM circle swap (models/crowd_circle_glm.xml) took 24 s against 0.37 s on one
- * thread (load 13 on two processors).  The remedy, OMP_WAIT_POLICY=passive, is read from the
- * environment once, by libgomp's constructor, before main() runs: a library cannot set it, and
- * forcing it on every user would cost an idle machine a sleep and a wake-up per pass (small
- * crowds then ran 2.5 times slower).
+ * barrier, and `swerve run -j 2` of the GLM circle swap (models/crowd_circle_glm.xml) took 24 s
+ * against 0.37 s on one thread (load 13 on two processors).  The remedy, OMP_WAIT_POLICY=passive,
+ * is read from the environment once, by libgomp's constructor, before main() runs: a library cannot
+ * set it, and forcing it on every user would cost an idle machine a sleep and a wake-up per pass
+ * (small crowds then ran 2.5 times slower).
  *
  * Method.  Every waiter (a worker waiting for work, the caller waiting for the workers) polls
  * for a bounded time, then sleeps on a condition variable.  The bound adapts per
@@ -22,8 +22,8 @@
  * part until none is left, so the caller never waits for a worker that has not been scheduled
  * yet (with more threads than free processors it would otherwise wait a time slice per pass);
  * it waits only for parts already under way.  A part carries its own data (block k of a pass
- * uses the world's view k), so which thread runs it changes nothing and results are the same
- * for any number of threads.
+ * uses the world's worker context k, sim/worker.c: its scratch, events and diagnostics), so
+ * which thread runs it changes nothing and results are the same for any number of threads.
  *
  * Workers block every signal, so that signals reach the calling thread as they would without
  * threads. */

@@ -93,9 +93,7 @@ int sw__prim_grid_alloc(struct sw_world *w)
 	w->pg_start = calloc((size_t)nx * ny + 1, sizeof *w->pg_start);
 	w->pg_moving = calloc((size_t)n_moving + 1, sizeof *w->pg_moving);
 	w->pg_pbox = calloc(4 * (size_t)m->n_prims + 1, sizeof *w->pg_pbox);
-	w->pg_bits = calloc(((size_t)m->n_prims + 63) / 64 + 1, sizeof *w->pg_bits);
-	w->pg_found = calloc((size_t)m->n_prims + 1, sizeof *w->pg_found);
-	if (!w->pg_start || !w->pg_moving || !w->pg_bits || !w->pg_pbox || !w->pg_found)
+	if (!w->pg_start || !w->pg_moving || !w->pg_pbox)
 		return SW_ENOMEM;
 	for (int k = 0; k < m->n_prims; k++)
 		prim_box(m, k, w->pg_pbox + 4 * (size_t)k);
@@ -199,13 +197,14 @@ static double lower_clearance(const struct sw_world *w, int j, double t, sw_vec2
  * measured nearest box first, and an obstacle whose box is farther than the smallest clearance
  * found so far is not measured (lower_clearance): the minimum is unchanged (tested bit for bit
  * against the loop over every obstacle). */
-double sw__nearest_clearance(const struct sw_world *w, int i, double t, sw_vec2 p, double r)
+double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, double t, sw_vec2 p,
+			     double r)
 {
 	const sw_model *m = w->m;
 	double best = INFINITY;
 	if (w->pg_on && i >= 0 && i < w->n) {
 		const int *list;
-		int n = sw__prim_grid_query(w, i, p, &list), last = -1, near = -1;
+		int n = sw__prim_grid_query(w, wk, i, p, &list), last = -1, near = -1;
 		double near_lb = INFINITY;
 		for (int s = 0; s < n; s++) { /* the candidate with the nearest box first */
 			int j = m->prims[list[s]].owner;
@@ -245,21 +244,19 @@ void sw__prim_grid_free(struct sw_world *w)
 	free(w->pg_start);
 	free(w->pg_items);
 	free(w->pg_moving);
-	free(w->pg_bits);
 	free(w->pg_pbox);
-	free(w->pg_found);
 }
 
-int sw__prim_grid_query(const struct sw_world *w, int i, sw_vec2 p, const int **out)
+int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, const int **out)
 {
 	const sw_agent *a = &w->m->agents[i];
 	double r = a->perception + a->radius + fmax(w->agent_rmax, w->prim_rmax);
-	int n = 0, *found = w->pg_found, x0, x1, y0, y1;
+	int n = 0, *found = wk->pg_found, x0, x1, y0, y1;
 	/* A bit per primitive marks the candidates (a primitive can sit in several cells); reading
 	 * the words in order lists them once each, in increasing index order -- the order of the
 	 * loop over all primitives -- and clears them for the next query.  (Sorting the
 	 * concatenated cell lists instead cost a fifth of forest's run time.) */
-	uint64_t *bits = w->pg_bits;
+	uint64_t *bits = wk->pg_bits;
 	double r2 = r * r * (1.0 + 1e-9); /* slack: rounding never drops one the tests would keep */
 	size_t lo = SIZE_MAX, hi = 0;
 	if (cells(p.x - r, p.x + r, w->pg_x0, w->pg_cell, w->pg_nx, &x0, &x1) &&

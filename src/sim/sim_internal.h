@@ -25,10 +25,13 @@ enum { TGT_NONE = 0, TGT_TARGET = 1, TGT_AGENT = 2 };
 #define SW_HISTORY 256
 
 struct sw_world;
+struct sw_worker;
 
-/** What a unit's GSL system receives as params. */
+/** What a unit's GSL system receives as params: the world, the worker integrating the unit now
+ * (sw__integrate sets it) and the unit. */
 typedef struct agent_ctx {
-	struct sw_world *w;
+	const struct sw_world *w;
+	struct sw_worker *wk;
 	int i;
 } agent_ctx;
 
@@ -50,8 +53,7 @@ struct sw_world {
 	uint32_t *off;          /* per unit offset into y (world creation checks the total fits) */
 	double *y;              /* all unit states */
 	double *snap;           /* per agent (x, y) at the start of the step: what others perceive */
-	double *work;           /* scratch: 4 * maxdim */
-	int maxdim;
+	int maxdim;             /* largest unit dimension (the workers' state vectors) */
 	int *mode;              /* per unit mode */
 	const struct sw_automaton **aut; /* per unit automaton, NULL for plain-law agents */
 	sw_steer_def *steer;    /* per agent per mode steering (personality applied) */
@@ -71,17 +73,8 @@ struct sw_world {
 	gsl_odeiv2_system *sys; /* per unit */
 	gsl_odeiv2_driver **drv; /* per unit (NULL for Euler) */
 	agent_ctx *ctx;         /* per unit */
-	sw_percept *scratch;    /* percept buffer (cap entries) */
-	int cap;
-	double *slots;          /* expression slot scratch (max_slots) */
-	int max_slots;
-	int rhs_status;         /* first non-success status of an rhs call in this integration */
-	/* What made the last integration fail (integrate.c, for the failure message): */
-	double fault_t;         /* time reached when it failed (NaN: not known) */
-	int fault_k;            /* state entry whose flow was not finite, or -1 */
-	int fault_locate;       /* 1: event location did not converge in [fault_t, fault_t1] */
-	double fault_t1;
-	int fault_u;            /* first agent whose sensing failed in this pass (step.c), or -1 */
+	int cap0;               /* percepts a worker's buffer starts with (it grows) */
+	int max_slots;          /* expression slots a worker holds */
 	sw_event_fn event_fn;   /* called at every discrete transition (may be NULL) */
 	void *event_ctx;
 	uint64_t seed;          /* the world definition's: seed, stop time, its steps, progress */
@@ -106,7 +99,7 @@ struct sw_world {
 	int grid_on;            /* 1: perception of agents uses the grid */
 	double grid_cell, grid_rmax;
 	int grid_buckets;
-	int *grid_start, *grid_items, *grid_found; /* grid_found: scratch (per thread) */
+	int *grid_start, *grid_items;
 	/* neighbour index of static obstacle primitives (prim_grid.c) */
 	int pg_on, pg_nx, pg_ny, pg_n_moving;
 	double pg_x0, pg_y0, pg_cell;
@@ -118,31 +111,23 @@ struct sw_world {
 				   for a moving obstacle (sw__nearest_clearance's lower bounds) */
 	unsigned char *pg_touch; /* per agent: some obstacle overlapped it at the last measure (or
 				    unknown, after a restore): measure_obstacles checks them all */
-	uint64_t *pg_bits;      /* scratch (per thread): one bit per primitive, all clear between
-				   queries (sw__prim_grid_query) */
-	int *pg_found;          /* scratch (per thread): the query's primitives */
 	double *grid_px, *grid_py; /* bucket order: positions */
 	double *grid_pz;        /* bucket order: heights (3-D worlds only, else NULL) */
-	double grid_qz;         /* height of the agent perceiving now (3-D, set by sw__perceive3
-				   around its planar perception; NAN otherwise): the grid then keeps
-				   only agents within reach in 3-D */
 	size_t grid_cap;        /* buckets grid_start has room for */
 	int grid_avx512;        /* the scan may use AVX-512 (grid.c) */
 	int grid_dense;         /* 1: dense layout of the current build (cells of the box) */
 	long grid_ix0, grid_iy0, grid_nx, grid_ny; /* dense layout: first cell and box size */
-	/* threads and the single-evaluation path (step.c) */
+	/* threads (worker.c) and the single-evaluation path (step.c) */
 	int n_threads;
-	int split_nt[3];        /* blocks the thread's lo/hi were set for, per kind of pass (0: none) */
+	int split_nt[3];        /* blocks the workers' lo/hi were set for, per kind of pass
+				   (SW_PASS_*; 0: none) */
 	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
-	struct sw_thread *th;   /* n_threads of them */
-	struct sw_pool *pool;   /* their workers (pool.c), NULL with one thread */
-	sw_relax_ws *relax;     /* scratch (per thread): the GLM weight relaxation's driver */
-	gsl_root_fsolver *root; /* scratch (per thread): the event locator's Brent solver */
+	struct sw_worker *workers; /* n_threads of them; workers[0] also serves the serial paths */
+	struct sw_pool *pool;   /* the threads that run them (pool.c), NULL with one thread */
 	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
 	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
 	double *agent_rad;      /* per agent radius, NULL when all agents have radius agent_r0 */
 	double agent_r0;
-	int *occl;              /* scratch: walls near the perceiving agent (n_prims) */
 	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */
 	double *snap_v;         /* per agent velocity at the snapshot (0 when not moving), when a law
 				   anticipates collisions (ttc); else NULL */
@@ -169,8 +154,7 @@ struct sw_world {
 	 * state, at offset dim[i] - SW_STATE3_DIM */
 	int dim3;               /* 1: a 3-D world */
 	double *snap3;          /* per agent (z, ux, uy, uz) at the snapshot */
-	sw_percept3 *scratch3;  /* 3-D percepts, cap3 = n_prims + n + 1 (never more) */
-	int cap3;
+	int cap3;               /* 3-D percepts a worker holds: n_prims + n + 1 (never more) */
 };
 
 /** A bound on the margin of one guard (or invariant) of a unit at the end of its last step
@@ -193,31 +177,78 @@ typedef struct sw_tevent {
 	double t;
 	const char *label;
 	char guard[256];
-	size_t yoff; /* the unit's state at the event, in the thread's evy */
+	size_t yoff; /* the unit's state at the event, in the worker's evy */
 } sw_tevent;
 
-/** A thread's view of the world (a shallow copy with private scratch) and its resources. */
-typedef struct sw_thread {
-	struct sw_world view;
-	sw_percept *scratch;
+/** Kinds of pass over the agents (worker.c sw__pass; each balances its blocks on its own):
+ * step 2's advance, step 4's sensing, the snapshot's headings and velocities. */
+enum { SW_PASS_ADVANCE = 0, SW_PASS_SENSE = 1, SW_PASS_MOTION = 2, SW_PASSES = 3 };
+
+/** A worker: everything a stage writes besides the entries of the units it steps -- its
+ * scratch, GSL workspaces, integration status, buffered events and diagnostics (worker.c).
+ *
+ * The stages of a step (step.c) run over blocks of agents, one block per worker, and follow one
+ * rule, which their signatures state:
+ *   - `const struct sw_world *w`: the stage only reads the world (the snapshot, the grids, the
+ *     model, every agent's state);
+ *   - `struct sw_world *w` with a unit u (or agent i): the stage writes unit u's own entries of
+ *     the per-unit arrays (its state y, mode, target, random stream, metrics, clearances, sensed
+ *     flow, carried bounds, jump moves, SteerBench sums, GSL driver and context) and nothing
+ *     else of the world; serial-only writes (a signal's switches) are marked where they happen;
+ *   - `sw_worker *wk`: all other writes go to the worker, which no two threads share.
+ * So a pass is free of data races when each unit is in one block, and its results do not depend
+ * on the blocks.  workers[0] also serves the serial paths (world creation, the signals' advance,
+ * the accessors), which never run during a pass. */
+typedef struct sw_worker {
+	/* perception (perceive.c, grid.c, prim_grid.c, space3.c) */
+	sw_percept *scratch;    /* percepts (cap entries, grown when an agent sees more) */
 	int cap;
-	double *work, *slots;
-	int *found, *occl, *pg_found;
-	uint64_t *pg_bits;
-	sw_relax_ws *relax;
-	gsl_root_fsolver *root;
-	sw_diag *diag;
-	int status;
+	sw_percept3 *scratch3;  /* 3-D worlds: percepts (w->cap3) */
+	int *found;             /* a grid query's agents (n + SW_GRID_SLACK) */
+	int *occl;              /* walls near the perceiving agent (n_prims + 1) */
+	int *pg_found;          /* a primitive query's primitives (n_prims + 1) */
+	uint64_t *pg_bits;      /* one bit per primitive, all clear between queries */
+	double grid_qz;         /* height of the agent perceiving now (3-D, set by sw__perceive3
+				   around its planar perception; NAN otherwise): the grid then keeps
+				   only agents within reach in 3-D */
+	double *slots;          /* expression slots (w->max_slots; host.c) */
+	/* state vectors of w->maxdim entries, cut from one block (work) */
+	double *work;
+	double *dydt;           /* a flow's value (integrate.c euler, space3.c) */
+	double *jac;            /* three: sw__agent_jac's f(y), f(y + h e_j) and y + h e_j */
+	double *y_piece;        /* hybrid.c: the state at the start of a piece of the step */
+	double *y_trial;        /* locate.c: the state at a trial instant (hybrid.c reuses it) */
+	double *y_step;         /* step.c: the unit's state at the start of the step */
+	double *y_pre;          /* hybrid.c: the state before a jump's resets */
+	sw_relax_ws *relax;     /* the GLM weight relaxation's driver */
+	gsl_root_fsolver *root; /* the event locator's Brent solver */
+	/* what made the last integration fail (integrate.c, for the failure message) */
+	int rhs_status;         /* first non-success status of an rhs call in this integration */
+	double fault_t;         /* time reached when it failed (NaN: not known) */
+	int fault_k;            /* state entry whose flow was not finite, or -1 */
+	int fault_locate;       /* 1: event location did not converge in [fault_t, fault_t1] */
+	double fault_t1;
+	int fault_u;            /* first agent whose sensing failed in this block (step.c), or -1 */
+	/* a pass's outputs, merged in block order after it (worker.c) */
+	int defer;              /* 1 during a pass: transition events are buffered */
 	sw_tevent *ev;
 	int n_ev, cap_ev;
 	double *evy;
 	size_t n_evy, cap_evy;
-	sw_percept3 *scratch3; /* 3-D worlds: the thread's 3-D percepts (cap3) */
-	/* block k of each kind of pass (step.c SW_PASSES): agents [lo, hi), and how long the last
-	 * one took, s (for the balance of the next) */
-	int lo[3], hi[3];
-	double took[3];
-} sw_thread;
+	sw_diag *diag;
+	int status;
+	/* its block of each kind of pass: agents [lo, hi), and how long the last one took, s (for
+	 * the balance of the next) */
+	int lo[SW_PASSES], hi[SW_PASSES];
+	double took[SW_PASSES];
+} sw_worker;
+
+/** The worker of the serial paths (creation, the signals, accessors): the first one, idle
+ * outside passes. */
+static inline sw_worker *sw__serial(struct sw_world *w)
+{
+	return &w->workers[0];
+}
 
 /** Agent i's personality (its drawn traits when the scenario draws any). */
 static inline const sw_personality *sw__pers(const struct sw_world *w, int i)
@@ -295,21 +326,39 @@ int sw__moving(const struct sw_world *w, int i);
 /** Records agent i's first arrival at t (summary "reached", "t_reached"): a plain-law agent at
  * its target, a behaviour agent entering a mode marked arrival. */
 void sw__arrived(struct sw_world *w, int i, double t);
-/** Records that agent i reached its target at t (stops it when it stops at targets). */
-void sw__reached(struct sw_world *w, int i, double t);
+/** Records that agent i reached its target at t (stops it when it stops at targets; the event
+ * goes through wk). */
+void sw__reached(struct sw_world *w, sw_worker *wk, int i, double t);
 /** A plain-law agent at the world's creation: its target, and arrival if it starts there. */
-void sw__start_plain(struct sw_world *w, int i);
+void sw__start_plain(struct sw_world *w, sw_worker *wk, int i);
 /** Copies the current states to the snapshot others perceive and rebuilds the grid. */
 void sw__snapshot(struct sw_world *w);
 /** Moving 2-D GLM agents sensed together (their law evaluated by sw_glm_eval_batch). */
 #define SW_SENSE_GROUP 16
-/** Step 4 of step.c for agents [lo, hi) at w->t (dt: the step just taken, for overlap time);
- * returns the first failure in agent order. */
-int sw__sense_range(struct sw_world *w, int lo, int hi, double dt);
-/** Step 4 for every agent, in parallel blocks (sw__sense_range per thread). */
+/** Step 4 of step.c for agents [lo, hi) at w->t (dt: the step just taken, for overlap time) on
+ * worker wk; returns the first failure in agent order (the agent in wk->fault_u). */
+int sw__sense_range(struct sw_world *w, sw_worker *wk, int lo, int hi, double dt);
+/** Step 4 for every agent, in parallel blocks (sw__sense_range per worker). */
 int sw__sense_all(struct sw_world *w, double dt, sw_diag *diag);
-int sw__thread_alloc(const struct sw_world *w, sw_thread *th);
-void sw__thread_free(sw_thread *th);
+
+/* worker.c: workers, and passes over blocks of agents */
+/** Allocates worker wk's buffers for world w (SW_ENOMEM on failure, nothing left allocated). */
+int sw__worker_alloc(const struct sw_world *w, sw_worker *wk);
+void sw__worker_free(sw_worker *wk);
+/** Reports a transition of unit u (from, to at t) to the world's event function: at once on a
+ * serial worker, buffered during a pass (delivered after it in agent order, with the unit's
+ * state as it was at the event). */
+void sw__worker_event(const struct sw_world *w, sw_worker *wk, int u, double t, int from, int to,
+		      const char *label, const char *guard);
+/** A block of a pass: agents [lo, hi) on worker wk; failures go to wk->status (and wk->diag). */
+typedef void (*sw_block_fn)(struct sw_world *w, sw_worker *wk, int lo, int hi, const void *arg);
+/** Runs fn over agents [0, n) in one block per worker (sw__pass_threads of them, in parallel),
+ * then delivers the buffered events and appends the diagnostics in block order; returns the
+ * first failure in agent order and its worker in *failed (may be NULL). */
+int sw__pass(struct sw_world *w, int kind, sw_block_fn fn, const void *arg, sw_diag *diag,
+	     const sw_worker **failed);
+/** Workers a pass over the agents uses. */
+int sw__pass_threads(const struct sw_world *w);
 
 /* grid.c */
 /** Entries a grid query's result buffer has beyond one per agent (the vectorised scan stores 16
@@ -320,8 +369,8 @@ void sw__thread_free(sw_thread *th);
 int sw__prim_grid_alloc(struct sw_world *w);
 void sw__prim_grid_free(struct sw_world *w);
 /** The primitives agent i at p may perceive or be hidden by (every moving one too), in
- * increasing index order, into *out (the world's or view's scratch); returns their number. */
-int sw__prim_grid_query(const struct sw_world *w, int i, sw_vec2 p, const int **out);
+ * increasing index order, into *out (wk's buffer); returns their number. */
+int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, const int **out);
 /* The clearance of agent i at p (radius r) from the nearest obstacle at time t (the guard
  * function clearance()): through the primitive index when it is on, else over every obstacle;
  * the same value either way. */
@@ -332,24 +381,24 @@ int sw__clear_sight(const struct sw_world *w, const sw_model *m, sw_vec2 p, sw_v
 /* rate.c: the largest speed of any obstacle's scripted motion (0 when none moves), the rate
  * bound of clearance() beyond the agent's own speed; kept in the world (obs_speed_max). */
 double sw__obstacle_speed_max(const sw_model *m);
-double sw__nearest_clearance(const struct sw_world *w, int i, double t, sw_vec2 p, double r);
+double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, double t, sw_vec2 p,
+			     double r);
 
 /* perceive.c */
-/* The situation of agent i into buf (capacity cap); writes the neighbour-grid scratch of w (a
- * worker's view during a step), hence the non-const world. */
-int sw__perceive(struct sw_world *w, int i, double t, const double *y, double wall_near,
-		 sw_situation *s, sw_percept *buf, int cap);
+/* The situation of agent i into buf (capacity cap); the grid queries use wk's buffers. */
+int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
+		 double wall_near, sw_situation *s, sw_percept *buf, int cap);
 double sw__wall_near(const sw_steer_def *def);
-/** sw__perceive into the world's (or view's) scratch, grown when full; returns the number of
- * percepts, or -1 when out of memory. */
-int sw__perceive_grow(struct sw_world *w, int i, double t, const double *y, double wall_near,
-		      sw_situation *s);
+/** sw__perceive into wk's percept buffer, grown when full; returns the number of percepts, or -1
+ * when out of memory. */
+int sw__perceive_grow(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
+		      double wall_near, sw_situation *s);
 /** sw__perceive_grow into the scratch from entry `used` on.  With shared != 0 the buffer holds
  * percepts that others still read (entries before `used`, or situations pointing into it): it is
  * not reallocated, and -2 is returned (*s and the rest of the buffer overwritten, nothing
  * perceived) when the rest is too small. */
-int sw__perceive_from(struct sw_world *w, int i, double t, const double *y, double wall_near,
-		      sw_situation *s, int used, int shared);
+int sw__perceive_from(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
+		      double wall_near, sw_situation *s, int used, int shared);
 /** Steering definition agent i uses in mode `mode` (plain-law agents: their law). */
 const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode);
 /** Position of target k at time t. */
@@ -364,9 +413,11 @@ void sw__grid_free(struct sw_world *w);
 void sw__sort_indices(int *a, int n);
 /** Bins the agents' snapshot positions (call after every snapshot). */
 void sw__grid_build(struct sw_world *w);
-/** Agents (other than i) whose snapshot centre may lie within `reach` of p, in increasing index
- * order, into *out (owned by the world); returns their number. */
-int sw__grid_query(struct sw_world *w, int i, sw_vec2 p, double reach, int **out);
+/** Agents (other than i) whose snapshot centre may lie within `reach` of p (in 3-D of the height
+ * wk->grid_qz unless NAN), in increasing index order, into *out (wk's buffer); returns their
+ * number. */
+int sw__grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
+		   int **out);
 
 /* navigate.c */
 /** Resolves the fields named by the nsteer entries of w->steer and builds those the model has
@@ -380,12 +431,14 @@ int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *ta
 		   sw_vec2 *goal);
 
 /* integrate.c */
-int sw__integrate(struct sw_world *w, int u, double t0, double t1, double *y);
+/** Unit u's flow from (t0, y) to t1, y in place; writes unit u's GSL driver and context, and
+ * wk's scratch and fault fields. */
+int sw__integrate(struct sw_world *w, sw_worker *wk, int u, double t0, double t1, double *y);
 /** A margin along unit u's flow at time t (state y; t0: the interval's start), for sw__locate:
  * > 0 exactly where the event holds (a guard is true, an invariant is left, the agent is within
  * its arrival radius); a boundary value that holds is returned as +DBL_MIN. */
-typedef double (*sw__margin_fn)(struct sw_world *w, int u, double t0, double t, const double *y,
-				const void *arg);
+typedef double (*sw__margin_fn)(const struct sw_world *w, sw_worker *wk, int u, double t0, double t,
+				const double *y, const void *arg);
 /** The one event locator (locate.c): the first instant in (t0, t1] where margin is > 0, along
  * u's flow re-integrated from (t0, y0), to run.event_tol, into *tstar (INFINITY: none).  m0, m1:
  * the margin at t0 (<= 0) and t1; rate: a bound on |d margin / dt| over the interval
@@ -393,8 +446,8 @@ typedef double (*sw__margin_fn)(struct sw_world *w, int u, double t0, double t, 
  * is located).  strict: a piece event_tol wide where the margin may, but is not seen to, reach
  * zero is not the event (see locate.c).  Returns SW_SUCCESS, an integration failure, SW_ENOMEM, or SW_ENUMERIC when it
  * does not converge or a margin is not finite. */
-int sw__locate(struct sw_world *w, int u, double t0, double t1, const double *y0, double m0,
-	       double m1, double rate, int strict, sw__margin_fn margin, const void *arg,
+int sw__locate(struct sw_world *w, sw_worker *wk, int u, double t0, double t1, const double *y0,
+	       double m0, double m1, double rate, int strict, sw__margin_fn margin, const void *arg,
 	       double *tstar);
 /* rate.c */
 /** Bound on |d margin / dt| of boolean (or real) expression e of unit u along its flow in its
@@ -409,17 +462,19 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params);
 int sw__agent_jac(double t, const double y[], double *dfdy, double dfdt[], void *params);
 
 /* host.c: expressions of automaton units */
-/** Fills w->slots for unit u at time t with state y; returns the slot array. */
-double *sw__slots(struct sw_world *w, int u, double t, const double *y);
+/** Fills wk->slots for unit u at time t with state y; returns the slot array. */
+double *sw__slots(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y);
 /** Evaluates e (value) / its margin for unit u at (t, y). */
-double sw__eval(struct sw_world *w, int u, double t, const double *y, const sw_expr *e);
-double sw__margin(struct sw_world *w, int u, double t, const double *y, const sw_expr *e);
-/** sw__eval and sw__margin with the slot array sw__slots(w, u, t, y) returned (several
+double sw__eval(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
+		const sw_expr *e);
+double sw__margin(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
+		  const sw_expr *e);
+/** sw__eval and sw__margin with the slot array sw__slots(w, wk, u, t, y) returned (several
  * expressions of one unit at one instant share it). */
-double sw__eval_in(struct sw_world *w, int u, double t, const double *y, const double *slots,
-		   const sw_expr *e);
-double sw__margin_in(struct sw_world *w, int u, double t, const double *y, const double *slots,
-		     const sw_expr *e);
+double sw__eval_in(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
+		   const double *slots, const sw_expr *e);
+double sw__margin_in(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
+		     const double *slots, const sw_expr *e);
 /** Mode of signal s at time t within the current step. */
 int sw__signal_mode(const struct sw_world *w, int s, double t);
 /** Records agent i's position at the end of a step (for progress()). */
@@ -428,7 +483,7 @@ void sw__history_push(struct sw_world *w);
 /* steerbench.c: SteerBench metrics, updated once per agent and step from the step-end state */
 int sw__steerbench_alloc(struct sw_world *w);
 /** Adds the step just ended to agent i's sums (from the step's sensing pass). */
-int sw__steerbench_agent(struct sw_world *w, int i);
+int sw__steerbench_agent(struct sw_world *w, sw_worker *wk, int i);
 /** Agent i's clearance c to obstacle j was just measured (only when SteerBench is on): counts a
  * SteerBench collision episode when the overlap becomes deeper than its 0.001 m threshold. */
 void sw__steerbench_obstacle(struct sw_world *w, int i, int j, double c);
@@ -446,9 +501,10 @@ void sw__steerbench_moved(struct sw_world *w, int i, double dx, double dy, doubl
 
 /* hybrid.c */
 /** Advances automaton unit u over [t0, t1] with exact transition instants. */
-int sw__hybrid_advance(struct sw_world *w, int u, double t0, double t1, sw_diag *diag);
+int sw__hybrid_advance(struct sw_world *w, sw_worker *wk, int u, double t0, double t1,
+		       sw_diag *diag);
 /** Enters the initial mode of unit u at time t (fires transitions enabled at t). */
-int sw__hybrid_start(struct sw_world *w, int u, double t, sw_diag *diag);
+int sw__hybrid_start(struct sw_world *w, sw_worker *wk, int u, double t, sw_diag *diag);
 /** Allocates w->carry (when the world has automaton units); SW_ENOMEM on failure. */
 int sw__hybrid_alloc(struct sw_world *w);
 void sw__hybrid_free(struct sw_world *w);
@@ -463,16 +519,18 @@ void sw__space3_free(struct sw_world *w);
 void sw__start3(struct sw_world *w, int i);
 /** Copies (z, u) of every agent to snap3. */
 void sw__snapshot3(struct sw_world *w);
-/** The 3-D situation of agent i at state y and time t into the world's (view's) scratch3;
- * returns the number of percepts or -1 when out of memory. */
-int sw__perceive3(struct sw_world *w, int i, double t, const double *y, sw_situation3 *s);
+/** The 3-D situation of agent i at state y and time t into wk->scratch3; returns the number of
+ * percepts or -1 when out of memory. */
+int sw__perceive3(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
+		  sw_situation3 *s);
 /** Step 4 of step.c for a 3-D agent after its target was picked: perceives, relaxes the GLM
  * weights (8), writes the commanded speed, measures agent clearances. */
-int sw__sense3(struct sw_world *w, int i, const sw_steer_def *def, int moving);
+int sw__sense3(struct sw_world *w, sw_worker *wk, int i, const sw_steer_def *def, int moving);
 /** The steering part of the flow of 3-D agent u (all of dydt[0, dim) is written). */
-int sw__flow3(struct sw_world *w, int u, double t, const double *y, double *dydt);
+int sw__flow3(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
+	      double *dydt);
 /** Explicit Euler for 3-D agent u over [t0, t1] (the heading rotated, see space3.c). */
-int sw__euler3(struct sw_world *w, int u, double t0, double t1, double *y);
+int sw__euler3(const struct sw_world *w, sw_worker *wk, int u, double t0, double t1, double *y);
 /** Projects the heading back to |u| = 1 and sets heading = its continuous azimuth. */
 void sw__fix3(const struct sw_world *w, int u, double *y);
 /** Heading noise of eq. (1) in 3-D: isotropic increment of standard deviation sd. */
@@ -485,13 +543,14 @@ int sw__closest_target3(const struct sw_world *w, int i, double t);
 double sw__chord3(const struct sw_world *w, int u, const double *y);
 /** Behaviour functions that measure in 3-D (dist of a target or agent, neighbors); returns 1 and
  * sets *out when it handled func. */
-int sw__host3(struct sw_world *w, int u, double t, const double *y, int func, int kind, int idx,
-	      const double *args, double *out);
+int sw__host3(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y, int func,
+	      int kind, int idx, const double *args, double *out);
 
-/* Describes into buf why unit u's step failed with status st: step-size underflow (with the
- * time the integrator reached), a flow that was not finite (naming the variable), a state entry
- * that became non-finite in y (the state after the failed step, may be NULL), or the status. */
-void sw__fault_describe(const struct sw_world *w, int u, int st, const double *y, char *buf,
-			size_t n);
+/* Describes into buf why unit u's step on worker wk failed with status st: step-size underflow
+ * (with the time the integrator reached), a flow that was not finite (naming the variable), a
+ * state entry that became non-finite in y (the state after the failed step, may be NULL), or the
+ * status. */
+void sw__fault_describe(const struct sw_world *w, const sw_worker *wk, int u, int st,
+			const double *y, char *buf, size_t n);
 
 #endif

@@ -55,14 +55,12 @@ int sw__space3_alloc(struct sw_world *w)
 	w->dim3 = 1;
 	w->cap3 = w->m->n_prims + w->n + 1;
 	w->snap3 = calloc(4 * (size_t)w->n + 1, sizeof *w->snap3);
-	w->scratch3 = calloc((size_t)w->cap3, sizeof *w->scratch3);
-	return w->snap3 && w->scratch3 ? SW_SUCCESS : SW_ENOMEM;
+	return w->snap3 ? SW_SUCCESS : SW_ENOMEM;
 }
 
 void sw__space3_free(struct sw_world *w)
 {
 	free(w->snap3);
-	free(w->scratch3);
 }
 
 void sw__start3(struct sw_world *w, int i)
@@ -100,7 +98,8 @@ static double target_z(const struct sw_world *w, int i)
 	return 0.0;
 }
 
-int sw__perceive3(struct sw_world *w, int i, double t, const double *y, sw_situation3 *s)
+int sw__perceive3(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
+		  sw_situation3 *s)
 {
 	const sw_model *m = w->m;
 	const sw_agent *a = &m->agents[i];
@@ -110,9 +109,9 @@ int sw__perceive3(struct sw_world *w, int i, double t, const double *y, sw_situa
 	/* The planar perception returns the agents within reach in projection; with the height
 	 * set, the grid already drops those out of reach in space (a subset that keeps every
 	 * agent the filter below keeps, in the same order). */
-	w->grid_qz = q[SW_STATE3_Z];
-	int np = sw__perceive_grow(w, i, t, y, sw__wall_near(def), &s2);
-	w->grid_qz = NAN;
+	wk->grid_qz = q[SW_STATE3_Z];
+	int np = sw__perceive_grow(w, wk, i, t, y, sw__wall_near(def), &s2);
+	wk->grid_qz = NAN;
 	if (np < 0)
 		return -1;
 	s->x = s2.x;
@@ -126,7 +125,7 @@ int sw__perceive3(struct sw_world *w, int i, double t, const double *y, sw_situa
 	int n = 0;
 	for (int k = 0; k < s2.n_obs && n < w->cap3; k++) {
 		const sw_percept *o = &s2.obs[k];
-		sw_percept3 *r = &w->scratch3[n];
+		sw_percept3 *r = &wk->scratch3[n];
 		*r = (sw_percept3){o->dx, o->dy, 0.0, o->dist, o->rho, o->clearance, o->id,
 				   0.0, 0.0, 0.0};
 		if (o->id < 0) { /* an agent: a sphere, seen in 3-D */
@@ -143,7 +142,7 @@ int sw__perceive3(struct sw_world *w, int i, double t, const double *y, sw_situa
 		n++;
 	}
 	s->n_obs = n;
-	s->obs = w->scratch3;
+	s->obs = wk->scratch3;
 	return n;
 }
 
@@ -173,11 +172,11 @@ static void measure_agents3(struct sw_world *w, int i, const sw_situation3 *s)
 	w->agent_overlap[i] = (unsigned char)hit;
 }
 
-int sw__sense3(struct sw_world *w, int i, const sw_steer_def *def, int moving)
+int sw__sense3(struct sw_world *w, sw_worker *wk, int i, const sw_steer_def *def, int moving)
 {
 	double *y = w->y + w->off[i], *q = st3(w, i, y);
 	sw_situation3 s;
-	if (sw__perceive3(w, i, w->t, y, &s) < 0)
+	if (sw__perceive3(w, wk, i, w->t, y, &s) < 0)
 		return SW_ENOMEM;
 	const sw_glm_params *p = &def->glm;
 	if (!moving) {
@@ -215,7 +214,8 @@ int sw__sense3(struct sw_world *w, int i, const sw_steer_def *def, int moving)
 	return SW_SUCCESS;
 }
 
-int sw__flow3(struct sw_world *w, int u, double t, const double *y, double *dydt)
+int sw__flow3(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
+	      double *dydt)
 {
 	int dim = w->dim[u];
 	memset(dydt, 0, (size_t)dim * sizeof *dydt);
@@ -232,7 +232,7 @@ int sw__flow3(struct sw_world *w, int u, double t, const double *y, double *dydt
 		tm.v_cmd = y[SW_STATE_V];
 	} else {
 		sw_situation3 s;
-		if (sw__perceive3(w, u, t, y, &s) < 0)
+		if (sw__perceive3(w, wk, u, t, y, &s) < 0)
 			return SW_ENOMEM;
 		sw_glm3_eval(p, &s, q + SW_STATE3_UX, y[SW_STATE_WTAR], y[SW_STATE_WOBS], &tm);
 	}
@@ -276,8 +276,8 @@ int sw__flow3(struct sw_world *w, int u, double t, const double *y, double *dydt
 	}
 	for (int k = 0; k < dim; k++)
 		if (!isfinite(dydt[k])) {
-			w->fault_k = k;
-			w->fault_t = t;
+			wk->fault_k = k;
+			wk->fault_t = t;
 			return SW_ENUMERIC;
 		}
 	return SW_SUCCESS;
@@ -295,15 +295,15 @@ void sw__fix3(const struct sw_world *w, int u, double *y)
 		    sw_wrap_angle(atan2(q[SW_STATE3_UY], q[SW_STATE3_UX]) - y[SW_STATE_PHI]);
 }
 
-int sw__euler3(struct sw_world *w, int u, double t0, double t1, double *y)
+int sw__euler3(const struct sw_world *w, sw_worker *wk, int u, double t0, double t1, double *y)
 {
 	int n = w->m->run.substeps, dim = w->dim[u];
 	double h = (t1 - t0) / n;
-	double *dydt = w->work, *q = st3(w, u, y);
+	double *dydt = wk->dydt, *q = st3(w, u, y);
 	for (int k = 0; k < n; k++) {
-		agent_ctx c = {w, u};
+		agent_ctx c = {w, wk, u};
 		if (sw__agent_flow(t0 + k * h, y, dydt, &c) != GSL_SUCCESS)
-			return w->rhs_status ? w->rhs_status : SW_ENUMERIC;
+			return wk->rhs_status ? wk->rhs_status : SW_ENUMERIC;
 		const double *du = dydt + dim - SW_STATE3_DIM + SW_STATE3_UX;
 		double u0[3] = {q[SW_STATE3_UX], q[SW_STATE3_UY], q[SW_STATE3_UZ]};
 		for (int j = 0; j < dim; j++)
@@ -361,8 +361,8 @@ double sw__chord3(const struct sw_world *w, int u, const double *y)
 		    q[SW_STATE3_Z] - w->snap3[4 * (size_t)u]);
 }
 
-int sw__host3(struct sw_world *w, int u, double t, const double *y, int func, int kind, int idx,
-	      const double *args, double *out)
+int sw__host3(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y, int func,
+	      int kind, int idx, const double *args, double *out)
 {
 	const double *q = y + w->dim[u] - SW_STATE3_DIM;
 	if (func == SW_HF_DIST && kind == SW_PARAM_TARGET) {
@@ -380,7 +380,7 @@ int sw__host3(struct sw_world *w, int u, double t, const double *y, int func, in
 	/* The 2-D grid's candidates include every agent within args[0] in 3-D. */
 	int count = 0, *cand = NULL, nc = w->n;
 	if (w->grid_on && args[0] >= 0.0)
-		nc = sw__grid_query(w, u, sw_v2(y[SW_STATE_X], y[SW_STATE_Y]), args[0], &cand);
+		nc = sw__grid_query(w, wk, u, sw_v2(y[SW_STATE_X], y[SW_STATE_Y]), args[0], &cand);
 	for (int k = 0; k < nc; k++) {
 		int j = cand ? cand[k] : k;
 		const double *p = w->snap + 2 * (size_t)j;
@@ -408,10 +408,11 @@ int sw_world_perceive3(sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf, i
 {
 	if (!w->dim3)
 		return -2;
-	int n = sw__perceive3(w, i, w->t, w->y + w->off[i], s);
+	sw_worker *wk = sw__serial(w);
+	int n = sw__perceive3(w, wk, i, w->t, w->y + w->off[i], s);
 	s->n_obs = n < cap ? n : cap; /* what fits */
 	if (s->n_obs > 0)
-		memcpy(buf, w->scratch3, (size_t)s->n_obs * sizeof *buf);
+		memcpy(buf, wk->scratch3, (size_t)s->n_obs * sizeof *buf);
 	else
 		s->n_obs = 0;
 	s->obs = buf;

@@ -114,18 +114,18 @@ int sw__steerbench_alloc(sw_world *w)
 	return SW_SUCCESS;
 }
 
-/* The agents overlapping agent i now (ascending) into w->grid_found (the thread's buffer of
- * n + SW_GRID_SLACK entries); returns their number. */
-static int overlapping(sw_world *w, int i)
+/* The agents overlapping agent i now (ascending) into wk->found (n + SW_GRID_SLACK entries);
+ * returns their number. */
+static int overlapping(const sw_world *w, sw_worker *wk, int i)
 {
 	const sw_model *m = w->m;
 	if (!m->run.agents_perceive)
 		return 0; /* ghosts to each other, as in sim/world.c's metrics */
 	const double *y = w->snap + 2 * (size_t)i;
 	double r = m->agents[i].radius;
-	int *cand = NULL, nc = w->n, k = 0, *out = w->grid_found;
+	int *cand = NULL, nc = w->n, k = 0, *out = wk->found;
 	if (w->grid_on)
-		nc = sw__grid_query(w, i, sw_v2(y[0], y[1]), r + w->grid_rmax, &cand);
+		nc = sw__grid_query(w, wk, i, sw_v2(y[0], y[1]), r + w->grid_rmax, &cand);
 	for (int q = 0; q < nc; q++) {
 		int j = cand ? cand[q] : q;
 		const double *yj = w->snap + 2 * (size_t)j;
@@ -158,7 +158,7 @@ static int contacts_update(struct sw_steerbench *sb, int i, const int *list, int
 	return fresh;
 }
 
-int sw__steerbench_agent(sw_world *w, int i)
+int sw__steerbench_agent(sw_world *w, sw_worker *wk, int i)
 {
 	struct sw_steerbench *sb = w->sb;
 	if (!sb || !sb->enabled[i])
@@ -174,8 +174,8 @@ int sw__steerbench_agent(sw_world *w, int i)
 	const double *y = w->y + w->off[i], *p = sb->prev + 3 * (size_t)i;
 	/* The step has just flagged whether i overlaps any agent: only then look for which ones
 	 * (the usual case costs nothing). */
-	int k = w->agent_overlap[i] ? overlapping(w, i) : 0;
-	int fresh = contacts_update(sb, i, w->grid_found, k);
+	int k = w->agent_overlap[i] ? overlapping(w, wk, i) : 0;
+	int fresh = contacts_update(sb, i, wk->found, k);
 	if (fresh < 0)
 		return SW_ENOMEM;
 	mt->sb_frames++;

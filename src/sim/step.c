@@ -22,30 +22,37 @@
  * tested).  The crowd laws (ttc, sf, csm) keep their whole sensed flow (in fast) the same way,
  * used while the agent's state and mode are those it was sensed with (tested likewise).
  *
- * Parallelism (a pool of POSIX threads, sim/pool.c, which sleeps rather than spins when the machine
- * is busy): steps 2 and 4 split the agents into one contiguous block per thread.
- * An agent's step reads only the snapshot and writes only its own state, mode, target, random
- * stream and metrics, so the result does not depend on the number of threads.  Each block works
- * on its own shallow copy of the world (a "view") with its own scratch buffers, whichever thread
- * runs it; transition events are
- * buffered per thread and delivered after step 2 in agent order, with the unit's state as it was
- * at the event; diagnostics are collected per thread and appended in agent order.  A failing
- * agent does not stop the others: every agent takes its own step, the failed ones are left at
- * their t0 state, the step returns the first failure and the world time stays t0. */
+ * Parallelism (sim/worker.c, on a pool of POSIX threads, sim/pool.c, which sleeps rather than
+ * spins when the machine is busy): steps 2 and 4 are passes that split the agents into one
+ * contiguous block per worker (sw__pass), and each stage is a function of the world, the worker
+ * and a block or unit:
+ *
+ *     advance_block(w, wk, lo, hi) -> advance_unit(w, wk, u) -> sw__integrate, arrival_in_step,
+ *                                     sw__hybrid_advance (hybrid.c, locate.c, host.c)
+ *     sense_block(w, wk, lo, hi)   -> sw__sense_range(w, wk, lo, hi) -> sense_one, finish_group
+ *                                     (perceive.c, grid.c, prim_grid.c, space3.c, steerbench.c)
+ *
+ * A stage reads the world (the snapshot, grids, model and every agent's state: a `const struct
+ * sw_world *` parameter where it writes nothing else) and writes only the entries of the unit it
+ * steps (its state, mode, target, random stream, metrics, clearances, sensed flow) and its worker
+ * (scratch, GSL workspaces, fault record, buffered events, diagnostics, status; see sw_worker in
+ * sim_internal.h).  No two workers share anything, so the result does not depend on the number
+ * of threads or on where the blocks end.  Transition events are buffered per worker and
+ * delivered after step 2 in agent order, with the unit's state as it was at the event;
+ * diagnostics are appended in agent order.  A failing agent does not stop the others: every agent
+ * takes its own step, the failed ones are left at their t0 state, the step returns the first
+ * failure and the world time stays t0.  The signals (step 1) and world creation run on the
+ * serial worker (workers[0], idle between passes). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 
 #include "sim_internal.h"
 #include "steer/steer_internal.h" /* sw__crowd_sense */
-
-/* Fewest agents per thread when the number of threads is chosen automatically. */
-#define SW_AUTO_BLOCK 1024
 
 /* sqrt(x^2 + y^2): see sw_v2_len. */
 static double sw_hypot(double x, double y)
@@ -119,22 +126,21 @@ void sw__arrived(struct sw_world *w, int i, double t)
 	}
 }
 
-void sw__reached(struct sw_world *w, int i, double t)
+void sw__reached(struct sw_world *w, sw_worker *wk, int i, double t)
 {
 	sw__arrived(w, i, t);
 	if (w->m->agents[i].stop_at_target) {
 		w->mode[i] = MODE_ARRIVED;
-		if (w->event_fn)
-			w->event_fn(w, i, t, MODE_STEER, MODE_ARRIVED, "arrive",
-				    "dist(target) <= radius", w->event_ctx);
+		sw__worker_event(w, wk, i, t, MODE_STEER, MODE_ARRIVED, "arrive",
+				 "dist(target) <= radius");
 	}
 }
 
-void sw__start_plain(struct sw_world *w, int i)
+void sw__start_plain(struct sw_world *w, sw_worker *wk, int i)
 {
 	pick_target(w, i, w->t);
 	if (w->tkind[i] == TGT_TARGET && arrival_margin(w, i, w->t, agent_y(w, i)) <= 0.0)
-		sw__reached(w, i, w->t);
+		sw__reached(w, wk, i, w->t);
 }
 
 /* --- step 4: sensing -------------------------------------------------------------------- */
@@ -142,7 +148,8 @@ void sw__start_plain(struct sw_world *w, int i)
 /* GLM weights relaxed for agent i's evaluation tm (at the heading whose cosine and sine are in
  * fast[1], fast[2]; writes y[WTAR], y[WOBS]); with the fast path on, also the heading rate (1)
  * into fast[0]; the commanded speed into y[V]. */
-static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const sw_glm_terms *tm)
+static int glm_sense(struct sw_world *w, sw_worker *wk, int i, const sw_steer_def *def,
+		     const sw_glm_terms *tm)
 {
 	const sw_glm_params *p = &def->glm;
 	const sw_personality *pers = sw__pers(w, i);
@@ -155,7 +162,7 @@ static int glm_sense(struct sw_world *w, int i, const sw_steer_def *def, const s
 			wt[0] = fmax(fabs(y[SW_STATE_WTAR]), p->w_floor);
 			wt[1] = fmax(fabs(y[SW_STATE_WOBS]), p->w_floor);
 		}
-		int st = sw_glm_relax_ws(tm->a1, tm->a2, tm->g12, tm->g21, wt, w->relax);
+		int st = sw_glm_relax_ws(tm->a1, tm->a2, tm->g12, tm->g21, wt, wk->relax);
 		if (st != SW_SUCCESS)
 			return st;
 		y[SW_STATE_WTAR] = wt[0];
@@ -218,7 +225,7 @@ static void measure_obstacle(struct sw_world *w, int i, int j, sw_vec2 p, int *o
  * primitive within the agent's query reach (nor a wide closed polygon, pg_big) is farther than
  * that radius, so it can neither lower the minimum nor overlap, and its flags are already clear.
  * Only the candidates are measured; the results are those of the loop over every obstacle. */
-static void measure_obstacles(struct sw_world *w, int i, double dt)
+static void measure_obstacles(struct sw_world *w, sw_worker *wk, int i, double dt)
 {
 	const sw_model *m = w->m;
 	const double *y = agent_y(w, i);
@@ -228,7 +235,7 @@ static void measure_obstacles(struct sw_world *w, int i, double dt)
 	if (w->pg_on && !m->run.obstacle_clearances && !w->pg_touch[i] &&
 	    mt->min_clearance <= m->agents[i].perception) {
 		const int *list;
-		int n = sw__prim_grid_query(w, i, p, &list), last = -1;
+		int n = sw__prim_grid_query(w, wk, i, p, &list), last = -1;
 		for (int s = 0; s < n; s++) {
 			int j = m->prims[list[s]].owner; /* ascending: an obstacle's primitives in a row */
 			if (j != last)
@@ -285,19 +292,20 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 /* Metrics and SteerBench sums of agent i after its law has run with status st.  An agent that
  * has left the world (leave-when-done) is no longer measured: it stands where it finished,
  * where others may walk through it. */
-static int sense_tail(struct sw_world *w, int i, const sw_situation *s, double dt, int st)
+static int sense_tail(struct sw_world *w, sw_worker *wk, int i, const sw_situation *s, double dt,
+		      int st)
 {
 	if (!sw__gone(w, i)) {
-		measure_obstacles(w, i, dt);
+		measure_obstacles(w, wk, i, dt);
 		measure_agents(w, i, s);
 	}
 	if (st == SW_SUCCESS && dt > 0.0)
-		st = sw__steerbench_agent(w, i); /* a frame ended: SteerBench sums */
+		st = sw__steerbench_agent(w, wk, i); /* a frame ended: SteerBench sums */
 	return st;
 }
 
 /* Moving 2-D GLM agents whose evaluations are made together (sw_glm_eval_batch): their percepts
- * stay in the scratch buffer, one after the other, until the group is finished. */
+ * stay in the worker's percept buffer, one after the other, until the group is finished. */
 typedef struct glm_group {
 	int n, used; /* agents, and percepts they hold in the scratch buffer */
 	int idx[SW_SENSE_GROUP];
@@ -306,7 +314,7 @@ typedef struct glm_group {
 } glm_group;
 
 /* Finishes the sensing of the group's agents, in order; returns the first failure. */
-static int finish_group(struct sw_world *w, glm_group *g, double dt)
+static int finish_group(struct sw_world *w, sw_worker *wk, glm_group *g, double dt)
 {
 	const sw_glm_params *p[SW_SENSE_GROUP];
 	const sw_situation *sp[SW_SENSE_GROUP];
@@ -325,11 +333,11 @@ static int finish_group(struct sw_world *w, glm_group *g, double dt)
 	int status = SW_SUCCESS;
 	for (int k = 0; k < g->n; k++) {
 		int i = g->idx[k];
-		int st = sense_tail(w, i, &g->s[k], dt, glm_sense(w, i, g->def[k], &tm[k]));
+		int st = sense_tail(w, wk, i, &g->s[k], dt, glm_sense(w, wk, i, g->def[k], &tm[k]));
 		if (st != SW_SUCCESS && status == SW_SUCCESS) {
 			status = st;
-			if (w->fault_u < 0)
-				w->fault_u = i;
+			if (wk->fault_u < 0)
+				wk->fault_u = i;
 		}
 	}
 	g->n = g->used = 0;
@@ -337,17 +345,18 @@ static int finish_group(struct sw_world *w, glm_group *g, double dt)
 }
 
 /* Sensing of agent i outside a group (every agent that is not a moving 2-D GLM agent). */
-static int sense_one(struct sw_world *w, int i, const sw_steer_def *def, int mv, double dt)
+static int sense_one(struct sw_world *w, sw_worker *wk, int i, const sw_steer_def *def, int mv,
+		     double dt)
 {
 	double *y = agent_y(w, i);
 	if (w->dim3) { /* 3-D world: space3.c senses (no SteerBench: model3.c) */
-		int st3 = sw__sense3(w, i, def, mv);
-		if (st3 == SW_SUCCESS)
-			measure_obstacles(w, i, dt); /* vertical obstacles: the planar clearance */
+		int st3 = sw__sense3(w, wk, i, def, mv);
+		if (st3 == SW_SUCCESS) /* vertical obstacles: the planar clearance */
+			measure_obstacles(w, wk, i, dt);
 		return st3;
 	}
 	sw_situation s;
-	if (sw__perceive_grow(w, i, w->t, y, sw__wall_near(def), &s) < 0)
+	if (sw__perceive_grow(w, wk, i, w->t, y, sw__wall_near(def), &s) < 0)
 		return SW_ENOMEM;
 	if (!mv) {
 		y[SW_STATE_V] = 0.0;
@@ -367,15 +376,15 @@ static int sense_one(struct sw_world *w, int i, const sw_steer_def *def, int mv,
 	} else {
 		sw_steer_algebraic(def, sw__pers(w, i), &s, y);
 	}
-	return sense_tail(w, i, &s, dt, SW_SUCCESS);
+	return sense_tail(w, wk, i, &s, dt, SW_SUCCESS);
 }
 
-int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
+int sw__sense_range(struct sw_world *w, sw_worker *wk, int lo, int hi, double dt)
 {
 	glm_group g;
 	g.n = g.used = 0;
 	int status = SW_SUCCESS;
-	w->fault_u = -1;
+	wk->fault_u = -1;
 	for (int i = lo; i < hi; i++) {
 		int st = SW_SUCCESS, mv = sw__moving(w, i);
 		sw__fast(w, i)[0] = NAN;
@@ -385,10 +394,11 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 		if (!w->dim3 && mv && def->law == SW_LAW_GLM) {
 			const double *y = agent_y(w, i);
 			double wn = sw__wall_near(def);
-			int n = sw__perceive_from(w, i, w->t, y, wn, &g.s[g.n], g.used, g.n > 0);
+			int n =
+			    sw__perceive_from(w, wk, i, w->t, y, wn, &g.s[g.n], g.used, g.n > 0);
 			if (n == -2) { /* the group holds the buffer: finish it first */
-				st = finish_group(w, &g, dt);
-				n = sw__perceive_from(w, i, w->t, y, wn, &g.s[0], 0, 0);
+				st = finish_group(w, wk, &g, dt);
+				n = sw__perceive_from(w, wk, i, w->t, y, wn, &g.s[0], 0, 0);
 			}
 			if (n < 0) {
 				if (st == SW_SUCCESS)
@@ -398,7 +408,7 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 				g.def[g.n++] = def;
 				g.used += n;
 				if (g.n >= w->sense_group || g.n == SW_SENSE_GROUP) {
-					int sg = finish_group(w, &g, dt);
+					int sg = finish_group(w, wk, &g, dt);
 					if (st == SW_SUCCESS)
 						st = sg;
 				}
@@ -406,19 +416,19 @@ int sw__sense_range(struct sw_world *w, int lo, int hi, double dt)
 		} else {
 			/* Finish the group first, so that failures come in agent order. */
 			if (g.n > 0)
-				st = finish_group(w, &g, dt);
-			int so = sense_one(w, i, def, mv, dt);
+				st = finish_group(w, wk, &g, dt);
+			int so = sense_one(w, wk, i, def, mv, dt);
 			if (st == SW_SUCCESS)
 				st = so;
 		}
 		if (st != SW_SUCCESS && status == SW_SUCCESS) {
 			status = st;
-			if (w->fault_u < 0) /* not set by a group: this agent failed */
-				w->fault_u = i;
+			if (wk->fault_u < 0) /* not set by a group: this agent failed */
+				wk->fault_u = i;
 		}
 	}
 	if (g.n > 0) {
-		int st = finish_group(w, &g, dt);
+		int st = finish_group(w, wk, &g, dt);
 		if (status == SW_SUCCESS)
 			status = st;
 	}
@@ -436,10 +446,10 @@ static int state_finite(const double *y, int dim)
 }
 
 /* The arrival margin in sw__locate's form: > 0 exactly when within the arrival radius. */
-static double arrival_along(struct sw_world *w, int i, double t0, double t, const double *y,
-			    const void *arg)
+static double arrival_along(const struct sw_world *w, sw_worker *wk, int i, double t0, double t,
+			    const double *y, const void *arg)
 {
-	(void)t0, (void)arg;
+	(void)wk, (void)t0, (void)arg;
 	double m = -arrival_margin(w, i, t, y);
 	return m == 0.0 ? DBL_MIN : m;
 }
@@ -449,8 +459,8 @@ static double arrival_along(struct sw_world *w, int i, double t0, double t, cons
  * located (sim/locate.c: the margin |p - q| - radius changes at most at the agent's speed bound
  * plus the target's speed) and the agent's state left there (or, when it does not stop at its
  * target, at t1). */
-static int arrival_in_step(struct sw_world *w, int i, double t0, double t1, const double *y0,
-			   double *y)
+static int arrival_in_step(struct sw_world *w, sw_worker *wk, int i, double t0, double t1,
+			   const double *y0, double *y)
 {
 	if (!state_finite(y, SW_STATE_DIM))
 		return SW_SUCCESS; /* reported by the caller */
@@ -459,22 +469,22 @@ static int arrival_in_step(struct sw_world *w, int i, double t0, double t1, cons
 		    : mo->kind == SW_MOTION_WAYPOINTS ? fabs(mo->speed)
 						      : 0.0;
 	double hi, rate = sw__speed_bound(w, i, 0, y0, y) + tv;
-	double m1 = arrival_along(w, i, t0, t1, y, NULL);
+	double m1 = arrival_along(w, wk, i, t0, t1, y, NULL);
 	if (!(m1 > 0.0) && m1 + rate * (t1 - t0) < 0.0)
 		return SW_SUCCESS; /* out of reach within the step: m <= m1 + rate (t1 - t) < 0 */
-	double m0 = arrival_along(w, i, t0, t0, y0, NULL);
+	double m0 = arrival_along(w, wk, i, t0, t0, y0, NULL);
 	if (m0 > 0.0)
 		return SW_SUCCESS; /* within the radius at the start: found at the last step */
-	int st = sw__locate(w, i, t0, t1, y0, m0, m1, rate, 0, arrival_along, NULL, &hi);
+	int st = sw__locate(w, wk, i, t0, t1, y0, m0, m1, rate, 0, arrival_along, NULL, &hi);
 	if (st != SW_SUCCESS || !(hi <= t1))
 		return st;
 	memcpy(y, y0, (size_t)w->dim[i] * sizeof *y);
-	st = sw__integrate(w, i, t0, hi, y);
+	st = sw__integrate(w, wk, i, t0, hi, y);
 	if (st != SW_SUCCESS)
 		return st;
-	sw__reached(w, i, hi);
+	sw__reached(w, wk, i, hi);
 	if (w->mode[i] != MODE_ARRIVED) /* keeps going: finish the step */
-		st = sw__integrate(w, i, hi, t1, y);
+		st = sw__integrate(w, wk, i, hi, t1, y);
 	return st;
 }
 
@@ -505,25 +515,27 @@ static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, 
 	return code;
 }
 
-/* Unit u over [t0, t1]: on failure its state is restored to t0 and the error reported. */
-static int advance_unit(struct sw_world *w, int u, double t0, double t1, sw_diag *diag)
+/* Unit u over [t0, t1] on worker wk: on failure its state is restored to t0 and the error
+ * reported. */
+static int advance_unit(struct sw_world *w, sw_worker *wk, int u, double t0, double t1,
+			sw_diag *diag)
 {
 	double *y = agent_y(w, u);
-	double *y0 = w->work + 6 * (size_t)w->maxdim;
+	double *y0 = wk->y_step;
 	memcpy(y0, y, (size_t)w->dim[u] * sizeof *y0);
 	int st = SW_SUCCESS;
 	if (w->aut[u]) {
-		st = sw__hybrid_advance(w, u, t0, t1, diag);
+		st = sw__hybrid_advance(w, wk, u, t0, t1, diag);
 	} else if (w->mode[u] != MODE_ARRIVED) {
-		st = sw__integrate(w, u, t0, t1, y);
+		st = sw__integrate(w, wk, u, t0, t1, y);
 		if (st == SW_SUCCESS && w->tkind[u] == TGT_TARGET)
-			st = arrival_in_step(w, u, t0, t1, y0, y);
+			st = arrival_in_step(w, wk, u, t0, t1, y0, y);
 	}
 	if (st == SW_SUCCESS && !state_finite(y, w->dim[u]))
 		st = SW_ENUMERIC;
 	if (st != SW_SUCCESS) {
 		char what[SW_DIAG_MSG / 2];
-		sw__fault_describe(w, u, st, y, what, sizeof what);
+		sw__fault_describe(w, wk, u, st, y, what, sizeof what);
 		memcpy(y, y0, (size_t)w->dim[u] * sizeof *y0);
 		return numeric_failure(w, u, y0, st, what, diag);
 	}
@@ -588,328 +600,48 @@ static void snap_motion(struct sw_world *w, int lo, int hi)
 	}
 }
 
-/* --- threads -------------------------------------------------------------------------------- */
+/* --- passes --------------------------------------------------------------------------------- */
 
-/* Buffers a transition event of a view (delivered after step 2 in agent order). */
-static void buffer_event(const sw_world *view, int u, double t, int from, int to,
-			 const char *label, const char *guard, void *ctx)
+/* Step 2 for a block: agents [lo, hi) over [t0, t1] (arg: the two times). */
+static void advance_block(struct sw_world *w, sw_worker *wk, int lo, int hi, const void *arg)
 {
-	sw_thread *th = ctx;
-	int dim = view->dim[u];
-	if (th->n_ev == th->cap_ev) {
-		int nc = th->cap_ev ? 2 * th->cap_ev : 16;
-		void *p = realloc(th->ev, (size_t)nc * sizeof *th->ev);
-		if (!p)
-			return; /* an event is lost, nothing else (reported by n_lost) */
-		th->ev = p;
-		th->cap_ev = nc;
-	}
-	if (th->n_evy + (size_t)dim > th->cap_evy) {
-		size_t nc = 2 * (th->cap_evy + (size_t)dim);
-		void *p = realloc(th->evy, nc * sizeof *th->evy);
-		if (!p)
-			return;
-		th->evy = p;
-		th->cap_evy = nc;
-	}
-	sw_tevent *e = &th->ev[th->n_ev++];
-	e->u = u;
-	e->t = t;
-	e->from = from;
-	e->to = to;
-	e->label = label;
-	snprintf(e->guard, sizeof e->guard, "%s", guard ? guard : "");
-	e->yoff = th->n_evy;
-	memcpy(th->evy + th->n_evy, view->y + view->off[u], (size_t)dim * sizeof *th->evy);
-	th->n_evy += (size_t)dim;
-}
-
-/* Delivers thread th's buffered events with each unit's state as it was at the event. */
-static void deliver_events(struct sw_world *w, sw_thread *th)
-{
-	for (int k = 0; k < th->n_ev; k++) {
-		const sw_tevent *e = &th->ev[k];
-		double *y = agent_y(w, e->u), *keep = w->work;
-		int dim = w->dim[e->u], mode = w->mode[e->u];
-		memcpy(keep, y, (size_t)dim * sizeof *keep);
-		memcpy(y, th->evy + e->yoff, (size_t)dim * sizeof *y);
-		w->mode[e->u] = e->to;
-		w->event_fn(w, e->u, e->t, e->from, e->to, e->label, e->guard, w->event_ctx);
-		memcpy(y, keep, (size_t)dim * sizeof *y);
-		w->mode[e->u] = mode;
-	}
-	th->n_ev = 0;
-	th->n_evy = 0;
-}
-
-void sw__thread_free(sw_thread *th)
-{
-	if (!th)
-		return;
-	free(th->scratch);
-	free(th->work);
-	free(th->slots);
-	free(th->found);
-	free(th->occl);
-	free(th->pg_found);
-	free(th->pg_bits);
-	free(th->diag);
-	free(th->ev);
-	free(th->evy);
-	sw_relax_ws_free(th->relax);
-	if (th->root)
-		gsl_root_fsolver_free(th->root);
-	free(th->scratch3);
-}
-
-int sw__thread_alloc(const struct sw_world *w, sw_thread *th)
-{
-	memset(th, 0, sizeof *th);
-	th->cap = w->cap;
-	th->scratch = calloc((size_t)th->cap, sizeof *th->scratch);
-	th->work = calloc(8 * (size_t)w->maxdim, sizeof *th->work);
-	th->slots = calloc((size_t)w->max_slots, sizeof *th->slots);
-	th->found = calloc((size_t)w->n + SW_GRID_SLACK, sizeof *th->found);
-	th->occl = calloc((size_t)w->m->n_prims + 1, sizeof *th->occl);
-	th->pg_found = calloc((size_t)w->m->n_prims + 1, sizeof *th->pg_found);
-	th->pg_bits = calloc(((size_t)w->m->n_prims + 63) / 64 + 1, sizeof *th->pg_bits);
-	th->diag = malloc(sizeof *th->diag);
-	th->relax = sw_relax_ws_alloc();
-	th->root = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-	if (w->dim3) /* 3-D percepts (space3.c) */
-		th->scratch3 = calloc((size_t)w->cap3, sizeof *th->scratch3);
-	if (!th->scratch || !th->work || !th->slots || !th->found || !th->occl || !th->pg_found ||
-	    !th->pg_bits || !th->diag || !th->relax || !th->root || (w->dim3 && !th->scratch3)) {
-		sw__thread_free(th);
-		return SW_ENOMEM;
-	}
-	return SW_SUCCESS;
-}
-
-/* Thread k's view of w: the same world with private scratch, events and status. */
-static struct sw_world *make_view(struct sw_world *w, int k)
-{
-	sw_thread *th = &w->th[k];
-	th->view = *w;
-	struct sw_world *v = &th->view;
-	v->scratch = th->scratch;
-	v->cap = th->cap;
-	v->work = th->work;
-	v->slots = th->slots;
-	v->grid_found = th->found;
-	v->occl = th->occl;
-	v->pg_found = th->pg_found;
-	v->pg_bits = th->pg_bits;
-	v->relax = th->relax;
-	v->root = th->root;
-	v->scratch3 = th->scratch3;
-	v->event_fn = w->event_fn ? buffer_event : NULL;
-	v->event_ctx = th;
-	v->rhs_status = SW_SUCCESS;
-	sw_diag_init(th->diag);
-	th->status = SW_SUCCESS;
-	th->n_ev = 0;
-	th->n_evy = 0;
-	return v;
-}
-
-/* Appends thread th's diagnostics to diag. */
-static void merge_diag(const sw_thread *th, sw_diag *diag)
-{
-	for (int k = 0; k < th->diag->count && k < SW_DIAG_MAX; k++) {
-		const sw_diag_entry *e = &th->diag->entry[k];
-		sw_diag_add(diag, e->severity, e->file, e->line, e->column, "%s", e->message);
-	}
-}
-
-/* Threads to use for a pass over the agents.  Chosen automatically (sw_world_set_threads(w, 0)),
- * a thread gets at least SW_AUTO_BLOCK agents: smaller blocks cost more in synchronisation than
- * they save, and much more on a busy machine.  The result is the same for any number. */
-static int pass_threads(const struct sw_world *w)
-{
-	int min_block = w->threads_auto ? SW_AUTO_BLOCK : 1, nt = w->n_threads;
-	if (nt > w->n / min_block)
-		nt = w->n / min_block > 0 ? w->n / min_block : 1;
-	return nt;
-}
-
-/* A pass over the agents: its phase (0: advance over [t0, t1], 1: sense, dt the step just
- * taken, 2: the snapshot's headings and velocities) and its number of blocks. */
-typedef struct pass {
-	struct sw_world *w;
-	int phase, nt;
-	double t0, t1, dt;
-} pass;
-
-/* Monotonic time, s. */
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Block k of a pass: its agents. */
-static void pass_blocks(const pass *ps, int k)
-{
-	sw_thread *th = &ps->w->th[k];
-	struct sw_world *v = &th->view;
-	int lo = th->lo[ps->phase], hi = th->hi[ps->phase];
-	if (ps->phase == 1) {
-		th->status = sw__sense_range(v, lo, hi, ps->dt);
-		return;
-	}
-	if (ps->phase == 2) {
-		snap_motion(v, lo, hi);
-		return;
-	}
+	const double *t = arg;
 	for (int i = lo; i < hi; i++) {
-		int st = advance_unit(v, i, ps->t0, ps->t1, th->diag);
-		if (st != SW_SUCCESS && th->status == SW_SUCCESS)
-			th->status = st;
+		int st = advance_unit(w, wk, i, t[0], t[1], wk->diag);
+		if (st != SW_SUCCESS && wk->status == SW_SUCCESS)
+			wk->status = st;
 	}
 }
 
-/* Block k of a pass, on thread k's view. */
-static void pass_block(void *ctx, int k)
+/* Step 4 for a block (arg: the step just taken). */
+static void sense_block(struct sw_world *w, sw_worker *wk, int lo, int hi, const void *arg)
 {
-	const pass *ps = ctx;
-	sw_thread *th = &ps->w->th[k];
-	double t_start = now_s();
-	pass_blocks(ps, k);
-	th->took[ps->phase] = now_s() - t_start;
+	wk->status = sw__sense_range(w, wk, lo, hi, *(const double *)arg);
 }
 
-/* The blocks of the next pass of a kind (phase): equal numbers of agents at first, then moved
- * so that each block's share of the last pass's time becomes 1 / nt, assuming that time is
- * spread evenly over a block's agents, and going half of the way there (the times are noisy).
- * Crowds are not uniform (a ring's inner agents perceive more): two equal halves of a
- * 10^4-agent circle swap took 1.09 and 1.46 ms to sense.  Which agents a block holds changes no
- * result (every agent's step reads only the snapshot and writes only its own entries; events
- * and diagnostics are delivered in block order, which is agent order). */
-static void balance(struct sw_world *w, int phase, int nt)
+/* The snapshot's headings and velocities for a block. */
+static void motion_block(struct sw_world *w, sw_worker *wk, int lo, int hi, const void *arg)
 {
-	int n = w->n;
-	if (w->split_nt[phase] != nt) { /* first pass of this kind, or another block count */
-		for (int k = 0; k < nt; k++) {
-			w->th[k].lo[phase] = (int)((long)n * k / nt);
-			w->th[k].hi[phase] = (int)((long)n * (k + 1) / nt);
-			w->th[k].took[phase] = 0.0;
-		}
-		w->split_nt[phase] = nt;
-		return;
-	}
-	double total = 0.0;
-	for (int k = 0; k < nt; k++)
-		total += w->th[k].took[phase];
-	if (!(total > 0.0) || !isfinite(total))
-		return;
-	/* Boundary j (between blocks j - 1 and j) where the cumulative time reaches j / nt. */
-	int k = 0;
-	double before = 0.0; /* time of the blocks before k */
-	for (int j = 1; j < nt; j++) {
-		double want = total * j / nt;
-		while (k < nt - 1 && before + w->th[k].took[phase] < want)
-			before += w->th[k++].took[phase];
-		const sw_thread *b = &w->th[k];
-		int b_lo = k > 0 ? w->th[k - 1].hi[phase] : 0; /* its lo may be moved already */
-		double frac = b->took[phase] > 0.0 ? (want - before) / b->took[phase] : 0.5;
-		double target = b_lo + frac * (b->hi[phase] - b_lo);
-		int old = w->th[j - 1].hi[phase], at = (int)lround(0.5 * (old + target));
-		int floor_at = w->th[j - 1].lo[phase]; /* already moved: blocks stay in order */
-		at = at < floor_at ? floor_at : at > n ? n : at;
-		w->th[j].lo[phase] = at;
-	}
-	for (int j = 0; j < nt; j++)
-		w->th[j].hi[phase] = j + 1 < nt ? w->th[j + 1].lo[phase] : n;
-}
-
-/* Runs a phase for agents [0, n) in one block per thread; returns the first failure in agent
- * order. */
-static int for_agents(struct sw_world *w, int phase, double t0, double t1, double dt,
-		      sw_diag *diag)
-{
-	int nt = pass_threads(w);
-	for (int k = 0; k < nt; k++)
-		make_view(w, k);
-	balance(w, phase, nt);
-	pass ps = {w, phase, nt, t0, t1, dt};
-	sw__pool_run(w->pool, nt, pass_block, &ps);
-	int status = SW_SUCCESS;
-	for (int k = 0; k < nt; k++) {
-		sw_thread *th = &w->th[k];
-		th->scratch = th->view.scratch; /* perhaps grown */
-		th->cap = th->view.cap;
-		if (w->event_fn)
-			deliver_events(w, th);
-		merge_diag(th, diag);
-		if (status == SW_SUCCESS && th->status != SW_SUCCESS) {
-			status = th->status;
-			/* Sensing reports nothing itself: name the agent, mode and time here. */
-			int u = th->view.fault_u;
-			if (phase == 1 && status != SW_ENOMEM && u >= 0) {
-				char what[160];
-				snprintf(what, sizeof what,
-					 "its steering law could not be evaluated at the step end "
-					 "(%s: the perceived situation gave no finite heading rate "
-					 "or speed)",
-					 sw_strerror(status));
-				status = numeric_failure(w, u, agent_y(w, u), status, what, diag);
-			}
-		}
-	}
-	return status;
+	(void)wk, (void)arg;
+	snap_motion(w, lo, hi);
 }
 
 int sw__sense_all(struct sw_world *w, double dt, sw_diag *diag)
 {
-	return for_agents(w, 1, w->t, w->t, dt, diag);
-}
-
-int sw_world_set_threads(sw_world *w, int n)
-{
-	if (!w || n < 0)
-		return SW_EUSAGE;
-	w->threads_auto = n == 0;
-	if (n == 0)
-		n = sw__pool_processors();
-	if (n == w->n_threads)
-		return SW_SUCCESS;
-	sw_thread *th = calloc((size_t)n, sizeof *th);
-	if (!th)
-		return SW_ENOMEM;
-	for (int k = 0; k < n; k++)
-		if (sw__thread_alloc(w, &th[k]) != SW_SUCCESS) {
-			for (int j = 0; j < k; j++)
-				sw__thread_free(&th[j]);
-			free(th);
-			return SW_ENOMEM;
-		}
-	sw_pool *pool;
-	if (sw__pool_create(n, &pool) != SW_SUCCESS) {
-		for (int k = 0; k < n; k++)
-			sw__thread_free(&th[k]);
-		free(th);
-		return SW_ENOMEM;
+	const sw_worker *failed;
+	int status = sw__pass(w, SW_PASS_SENSE, sense_block, &dt, diag, &failed);
+	/* Sensing reports nothing itself: name the agent, mode and time here. */
+	int u = failed ? failed->fault_u : -1;
+	if (status != SW_SUCCESS && status != SW_ENOMEM && u >= 0) {
+		char what[160];
+		snprintf(
+		    what, sizeof what,
+		    "its steering law could not be evaluated at the step end (%s: the perceived "
+		    "situation gave no finite heading rate or speed)",
+		    sw_strerror(status));
+		status = numeric_failure(w, u, agent_y(w, u), status, what, diag);
 	}
-	sw__pool_destroy(w->pool);
-	w->pool = pool;
-	for (int k = 0; k < w->n_threads; k++)
-		sw__thread_free(&w->th[k]);
-	free(w->th);
-	w->th = th;
-	w->n_threads = n;
-	for (int k = 0; k < 3; k++)
-		w->split_nt[k] = 0; /* new threads: equal blocks first (balance) */
-	w->grid_found = th[0].found; /* the world's own queries run outside the passes */
-	w->relax = th[0].relax;
-	w->root = th[0].root;
-	return SW_SUCCESS;
-}
-
-int sw_world_threads(const sw_world *w)
-{
-	return w->n_threads;
+	return status;
 }
 
 void sw_world_set_fast_path(sw_world *w, int on)
@@ -929,8 +661,8 @@ void sw__snapshot(struct sw_world *w)
 		w->snap[2 * (size_t)j + 1] = w->y[w->off[j] + SW_STATE_Y];
 	}
 	/* A cosine and a sine per agent are worth the threads (the steps' other serial part). */
-	if ((w->snap_h || w->snap_v || w->fast_crowd) && pass_threads(w) > 1)
-		for_agents(w, 2, w->t, w->t, 0.0, NULL);
+	if ((w->snap_h || w->snap_v || w->fast_crowd) && sw__pass_threads(w) > 1)
+		sw__pass(w, SW_PASS_MOTION, motion_block, NULL, NULL, NULL);
 	else
 		snap_motion(w, 0, w->n);
 	if (w->dim3)
@@ -955,14 +687,16 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	for (int s = 0; s < w->ns; s++)
 		w->sig_mode0[s] = w->mode[w->n + s];
 	w->n_switch = 0;
-	/* 1. Signals, in order (agents may read their switches in this step). */
+	/* 1. Signals, in order (agents may read their switches in this step), on the serial
+	 * worker. */
 	for (int u = w->n; u < w->nu; u++) {
-		int st = advance_unit(w, u, t0, t1, diag);
+		int st = advance_unit(w, sw__serial(w), u, t0, t1, diag);
 		if (st != SW_SUCCESS)
 			return st;
 	}
 	/* 2. Agents, in parallel blocks. */
-	int st = for_agents(w, 0, t0, t1, 0.0, diag);
+	double span[2] = {t0, t1};
+	int st = sw__pass(w, SW_PASS_ADVANCE, advance_block, span, diag, NULL);
 	if (st != SW_SUCCESS)
 		return st; /* failed agents are back at t0; the others took their step */
 	w->t = t1;

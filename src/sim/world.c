@@ -39,7 +39,6 @@ void sw_world_destroy(sw_world *w)
 	free(w->off);
 	free(w->y);
 	free(w->snap);
-	free(w->work);
 	free(w->mode);
 	free(w->aut);
 	free(w->steer);
@@ -57,8 +56,6 @@ void sw_world_destroy(sw_world *w)
 	free(w->sys);
 	free(w->drv);
 	free(w->ctx);
-	free(w->scratch);
-	free(w->slots);
 	free(w->sig_mode0);
 	free(w->switches);
 	free(w->hist);
@@ -66,14 +63,13 @@ void sw_world_destroy(sw_world *w)
 	free(w->fast);
 	free(w->agent_rad);
 	free(w->pers);
-	free(w->occl);
 	free(w->snap_h);
 	free(w->snap_v);
 	sw__space3_free(w);
 	sw__pool_destroy(w->pool);
 	for (int k = 0; k < w->n_threads; k++)
-		sw__thread_free(&w->th[k]);
-	free(w->th);
+		sw__worker_free(&w->workers[k]);
+	free(w->workers);
 	sw__grid_free(w);
 	sw__prim_grid_free(w);
 	sw__fields_free(w);
@@ -187,10 +183,8 @@ static int layout(sw_world *w)
 	}
 	w->y = calloc(off + 1, sizeof *w->y);
 	w->snap = calloc(2 * (size_t)w->n + 1, sizeof *w->snap);
-	w->work = calloc(8 * (size_t)w->maxdim, sizeof *w->work);
-	w->slots = calloc((size_t)w->max_slots, sizeof *w->slots);
 	w->steer = calloc((size_t)nsteer + 1, sizeof *w->steer);
-	if (!w->y || !w->snap || !w->work || !w->slots || !w->steer)
+	if (!w->y || !w->snap || !w->steer)
 		return SW_ENOMEM;
 	/* Agents whose laws (personality applied) equal the previous agent's share its entries:
 	 * crowds and groups of one kind then hold one copy instead of one per agent. */
@@ -353,7 +347,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->nu = nu;
 	w->type = type;
 	w->zeno_max = SW_ZENO_MAX;
-	w->cap = m->n_prims + (n < 256 ? n : 256) + 1; /* grows when an agent sees more */
+	w->cap0 = m->n_prims + (n < 256 ? n : 256) + 1; /* grows when an agent sees more */
 	w->dim = calloc((size_t)nu, sizeof *w->dim);
 	w->off = calloc((size_t)nu, sizeof *w->off);
 	w->mode = calloc((size_t)nu, sizeof *w->mode);
@@ -373,9 +367,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->sys = calloc(ns, sizeof *w->sys);
 	w->drv = calloc(ns, sizeof *w->drv);
 	w->ctx = calloc(ns, sizeof *w->ctx);
-	w->scratch = calloc((size_t)w->cap, sizeof *w->scratch);
 	w->sig_mode0 = calloc((size_t)w->ns + 1, sizeof *w->sig_mode0);
-	w->occl = calloc((size_t)m->n_prims + 1, sizeof *w->occl);
 	for (int i = 0; i < n; i++)
 		w->agent_rmax = fmax(w->agent_rmax, m->agents[i].radius);
 	/* Radii as perception reads them: one value when all agents share it (crowds), else an
@@ -400,16 +392,13 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	if (need_hist)
 		w->hist = calloc((size_t)n * SW_HISTORY * 3 + 1, sizeof *w->hist);
 	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
-	    !w->tindex || !w->metrics || !w->min_clear || !w->overlap ||
-	    !w->clear_until || !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->scratch || !w->sig_mode0 ||
-	    !w->occl || (radii_differ && !w->agent_rad) ||
-	    (m->run.leave_when_done && !w->gone) ||
+	    !w->tindex || !w->metrics || !w->min_clear || !w->overlap || !w->clear_until ||
+	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->sig_mode0 ||
+	    (radii_differ && !w->agent_rad) || (m->run.leave_when_done && !w->gone) ||
 	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) ||
 	    layout(w) != SW_SUCCESS || sw__hybrid_alloc(w) != SW_SUCCESS ||
-	    (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) ||
-	    sw__grid_alloc(w) != SW_SUCCESS ||
-	    sw__prim_grid_alloc(w) != SW_SUCCESS ||
-	    sw_world_set_threads(w, 1) != SW_SUCCESS) {
+	    (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) || sw__grid_alloc(w) != SW_SUCCESS ||
+	    sw__prim_grid_alloc(w) != SW_SUCCESS || sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;
 	}
@@ -446,7 +435,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 		for (int k = 0; w->aut[u] && k < w->aut[u]->n_vars; k++)
 			y[SW_STATE_DIM + 1 + k] = w->aut[u]->vars[k].init;
 		if (type) {
-			w->ctx[u] = (agent_ctx){w, u};
+			w->ctx[u] = (agent_ctx){w, NULL, u}; /* the worker: sw__integrate */
 			w->sys[u] = (gsl_odeiv2_system){sw__agent_flow, sw__agent_jac,
 							(size_t)w->dim[u], &w->ctx[u]};
 			w->drv[u] = gsl_odeiv2_driver_alloc_y_new(&w->sys[u], type, 0.1 * m->run.step,
@@ -459,17 +448,18 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	}
 	sw__snapshot(w);
 	int st = SW_SUCCESS;
-	/* Signals first: agents' guards read them. */
+	/* Signals first: agents' guards read them.  The serial worker enters the initial modes. */
+	sw_worker *wk = sw__serial(w);
 	for (int u = n; u < nu && st == SW_SUCCESS; u++)
-		st = sw__hybrid_start(w, u, 0.0, diag);
+		st = sw__hybrid_start(w, wk, u, 0.0, diag);
 	for (int s = 0; s < w->ns; s++)
 		w->sig_mode0[s] = w->mode[n + s];
 	w->n_switch = 0;
 	for (int i = 0; i < n && st == SW_SUCCESS; i++) {
 		if (w->aut[i])
-			st = sw__hybrid_start(w, i, 0.0, diag);
+			st = sw__hybrid_start(w, wk, i, 0.0, diag);
 		else
-			sw__start_plain(w, i);
+			sw__start_plain(w, wk, i);
 	}
 	if (st == SW_SUCCESS) {
 		sw__snapshot(w);
@@ -547,14 +537,15 @@ double sw_world_min_clearance(const sw_world *w, int i, int j)
 
 int sw_world_perceive(sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap)
 {
-	/* Perceive into the world's scratch (room for everything), then copy what fits. */
+	/* Perceive into the serial worker's buffer (room for everything), then copy what fits. */
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
-	int n = sw__perceive_grow(w, i, w->t, agent_y(w, i), sw__wall_near(def), s);
+	sw_worker *wk = sw__serial(w);
+	int n = sw__perceive_grow(w, wk, i, w->t, agent_y(w, i), sw__wall_near(def), s);
 	if (n < 0)
 		return -1;
 	int k = n < cap ? n : (cap > 0 ? cap : 0);
 	if (k > 0)
-		memcpy(buf, w->scratch, (size_t)k * sizeof *buf);
+		memcpy(buf, wk->scratch, (size_t)k * sizeof *buf);
 	s->obs = buf;
 	s->n_obs = k;
 	return n;
@@ -567,7 +558,7 @@ int sw_world_glm_terms(sw_world *w, int i, sw_glm_terms *out)
 		return SW_EUSAGE;
 	const double *y = agent_y(w, i);
 	sw_situation s;
-	if (sw__perceive_grow(w, i, w->t, y, def->glm.wall_near, &s) < 0)
+	if (sw__perceive_grow(w, sw__serial(w), i, w->t, y, def->glm.wall_near, &s) < 0)
 		return SW_ENOMEM;
 	sw_glm_eval(&def->glm, &s, y[SW_STATE_PHI], y[SW_STATE_WTAR], y[SW_STATE_WOBS], out);
 	return SW_SUCCESS;
