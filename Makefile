@@ -69,7 +69,7 @@ TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_ex
 	tests/test_bounds.c tests/test_worlddef.c tests/test_params.c \
 	tests/test_ttc.c tests/test_pedestrian.c tests/test_sf.c tests/test_csm.c tests/law_util.c tests/emit_util.c tests/test_emit_crowd.c
 
-TEST_SRC += tests/test_export_glm.c tests/test_export_parts.c
+TEST_SRC += tests/test_export_glm.c tests/test_export_parts.c tests/test_worker.c
 BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c bench/bench_events.c
 
 # Fuzz harnesses (tests/fuzz/): libFuzzer with clang (`make fuzz`), replayed over their corpus
