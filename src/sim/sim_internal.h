@@ -200,6 +200,7 @@ enum { SW_PASS_ADVANCE = 0, SW_PASS_SENSE = 1, SW_PASS_MOTION = 2, SW_PASSES = 3
  * on the blocks.  workers[0] also serves the serial paths (world creation, the signals' advance,
  * the accessors), which never run during a pass. */
 typedef struct sw_worker {
+	void *block;            /* one allocation holding the fixed-size buffers below (worker.c) */
 	/* perception (perceive.c, grid.c, prim_grid.c, space3.c) */
 	sw_percept *scratch;    /* percepts (cap entries, grown when an agent sees more) */
 	int cap;

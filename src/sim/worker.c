@@ -31,45 +31,57 @@ void sw__worker_free(sw_worker *wk)
 {
 	if (!wk)
 		return;
+	free(wk->block);
 	free(wk->scratch);
-	free(wk->work);
-	free(wk->slots);
-	free(wk->found);
-	free(wk->occl);
-	free(wk->pg_found);
-	free(wk->pg_bits);
-	free(wk->diag);
 	free(wk->ev);
 	free(wk->evy);
 	sw_relax_ws_free(wk->relax);
 	if (wk->root)
 		gsl_root_fsolver_free(wk->root);
-	free(wk->scratch3);
 	memset(wk, 0, sizeof *wk);
+}
+
+/* Reserves n bytes at *at in a worker's block, at a multiple of 64 (a cache line, and more than
+ * any member's alignment); returns their offset. */
+static size_t take(size_t *at, size_t n)
+{
+	size_t o = *at;
+	*at += (n + 63) / 64 * 64;
+	return o;
 }
 
 int sw__worker_alloc(const struct sw_world *w, sw_worker *wk)
 {
 	memset(wk, 0, sizeof *wk);
-	size_t md = (size_t)w->maxdim;
+	size_t md = (size_t)w->maxdim, np = (size_t)w->m->n_prims, at = 0;
+	/* The buffers whose sizes the world fixes, in one zeroed block: */
+	size_t o_work = take(&at, WORK_N * md * sizeof *wk->work);
+	size_t o_slots = take(&at, (size_t)w->max_slots * sizeof *wk->slots);
+	size_t o_found = take(&at, ((size_t)w->n + SW_GRID_SLACK) * sizeof *wk->found);
+	size_t o_occl = take(&at, (np + 1) * sizeof *wk->occl);
+	size_t o_pg_found = take(&at, (np + 1) * sizeof *wk->pg_found);
+	size_t o_pg_bits = take(&at, ((np + 63) / 64 + 1) * sizeof *wk->pg_bits);
+	size_t o_scratch3 = take(&at, w->dim3 ? (size_t)w->cap3 * sizeof *wk->scratch3 : 0);
+	size_t o_diag = take(&at, sizeof *wk->diag);
+	wk->block = calloc(1, at);
+	/* ... and those that grow or that GSL allocates. */
 	wk->cap = w->cap0;
 	wk->scratch = calloc((size_t)wk->cap, sizeof *wk->scratch);
-	wk->work = calloc(WORK_N * md, sizeof *wk->work);
-	wk->slots = calloc((size_t)w->max_slots, sizeof *wk->slots);
-	wk->found = calloc((size_t)w->n + SW_GRID_SLACK, sizeof *wk->found);
-	wk->occl = calloc((size_t)w->m->n_prims + 1, sizeof *wk->occl);
-	wk->pg_found = calloc((size_t)w->m->n_prims + 1, sizeof *wk->pg_found);
-	wk->pg_bits = calloc(((size_t)w->m->n_prims + 63) / 64 + 1, sizeof *wk->pg_bits);
-	wk->diag = malloc(sizeof *wk->diag);
 	wk->relax = sw_relax_ws_alloc();
 	wk->root = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-	if (w->dim3) /* 3-D percepts (space3.c) */
-		wk->scratch3 = calloc((size_t)w->cap3, sizeof *wk->scratch3);
-	if (!wk->scratch || !wk->work || !wk->slots || !wk->found || !wk->occl || !wk->pg_found ||
-	    !wk->pg_bits || !wk->diag || !wk->relax || !wk->root || (w->dim3 && !wk->scratch3)) {
+	if (!wk->block || !wk->scratch || !wk->relax || !wk->root) {
 		sw__worker_free(wk);
 		return SW_ENOMEM;
 	}
+	char *b = wk->block;
+	wk->work = (double *)(b + o_work);
+	wk->slots = (double *)(b + o_slots);
+	wk->found = (int *)(b + o_found);
+	wk->occl = (int *)(b + o_occl);
+	wk->pg_found = (int *)(b + o_pg_found);
+	wk->pg_bits = (uint64_t *)(b + o_pg_bits);
+	wk->scratch3 = w->dim3 ? (sw_percept3 *)(b + o_scratch3) : NULL;
+	wk->diag = (sw_diag *)(b + o_diag);
 	wk->dydt = wk->work + WORK_DYDT * md;
 	wk->jac = wk->work + WORK_JAC * md;
 	wk->y_piece = wk->work + WORK_PIECE * md;
