@@ -67,7 +67,7 @@ TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_ex
 	tests/test_steersuite.c tests/test_steersuite_emit.c tests/test_ensemble.c tests/test_scenarios.c tests/test_crowd.c tests/test_plan.c \
 	tests/test_hostile.c tests/test_faults.c tests/test_space3.c tests/test_atomic.c tests/test_locate.c tests/test_events.c \
 	tests/test_bounds.c tests/test_worlddef.c tests/test_params.c \
-	tests/test_ttc.c tests/test_pedestrian.c tests/test_sf.c tests/test_csm.c tests/law_util.c tests/emit_util.c tests/test_emit_crowd.c
+	tests/test_ttc.c tests/test_pedestrian.c tests/test_sf.c tests/test_csm.c tests/law_util.c tests/emit_util.c tests/test_emit_crowd.c tests/test_sensing.c
 
 TEST_SRC += tests/test_export_glm.c tests/test_export_parts.c tests/test_worker.c
 BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c bench/bench_events.c

@@ -27,6 +27,7 @@ int main(void)
 	srunner_add_suite(sr, analyze_suite());
 	srunner_add_suite(sr, plot_suite());
 	srunner_add_suite(sr, crowd_suite());
+	srunner_add_suite(sr, sensing_suite());
 	srunner_add_suite(sr, steersuite_suite());
 	srunner_add_suite(sr, steersuite_emit_suite());
 	srunner_add_suite(sr, progress_suite());

@@ -31,6 +31,7 @@ Suite *interval_suite(void);
 Suite *analyze_suite(void);
 Suite *plot_suite(void);
 Suite *crowd_suite(void);
+Suite *sensing_suite(void);
 Suite *steersuite_suite(void);
 Suite *steersuite_emit_suite(void);
 Suite *progress_suite(void);

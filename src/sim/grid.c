@@ -307,8 +307,8 @@ void sw__sort_indices(int *a, int n)
 	}
 }
 
-int sw__grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
-		   int **out)
+int sw__grid_query_any(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
+		       int **out)
 {
 	long x0 = cell_of(w, p.x - reach), x1 = cell_of(w, p.x + reach);
 	long y0 = cell_of(w, p.y - reach), y1 = cell_of(w, p.y + reach);
@@ -332,7 +332,14 @@ int sw__grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, do
 			for (long ix = x0; ix <= x1; ix++)
 				n = scan_cell(w, ix, iy, i, p, r2, found, n);
 	}
-	sw__sort_indices(found, n); /* the brute-force loop's order */
 	*out = found;
+	return n;
+}
+
+int sw__grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
+		   int **out)
+{
+	int n = sw__grid_query_any(w, wk, i, p, reach, out);
+	sw__sort_indices(*out, n); /* the brute-force loop's order */
 	return n;
 }

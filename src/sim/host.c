@@ -119,6 +119,30 @@ static sw_vec2 past_position(const struct sw_world *w, int u, double tau, sw_vec
 	const double *h = w->hist + (size_t)u * SW_HISTORY * 3;
 	sw_vec2 later = now;
 	double tl = w->t;
+	if (!(w->m->periodic_x > 0.0) && w->hist_len > 0) {
+		/* The walk below, by bisection: entry k (0 the newest) has time non-increasing in
+		 * k, so the first k with time <= tau is found in log2(SW_HISTORY) looks, and
+		 * without a seam every entry is its own nearest image. */
+		int lo = 0, hi = w->hist_len;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (h[3 * ((w->hist_head - 1 - mid + SW_HISTORY) % SW_HISTORY)] <= tau)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		int k = lo < w->hist_len ? lo : w->hist_len - 1;
+		if (k > 0) {
+			const double *r = h + 3 * ((w->hist_head - k + SW_HISTORY) % SW_HISTORY);
+			later = sw_v2(r[1], r[2]);
+			tl = r[0];
+		}
+		const double *r = h + 3 * ((w->hist_head - 1 - k + SW_HISTORY) % SW_HISTORY);
+		if (lo == w->hist_len)
+			return sw_v2(r[1], r[2]); /* older than the history: its oldest position */
+		double f = tl > r[0] ? (tau - r[0]) / (tl - r[0]) : 0.0;
+		return sw_v2(r[1] + f * (later.x - r[1]), r[2] + f * (later.y - r[2]));
+	}
 	for (int k = 0; k < w->hist_len; k++) {
 		int e = (w->hist_head - 1 - k + SW_HISTORY) % SW_HISTORY;
 		const double *r = h + 3 * e;
@@ -194,25 +218,32 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 			ex = (q.x - p.x) / len;
 			ey = (q.y - p.y) / len;
 		}
+		/* hypot(dx, dy) <= reach without hypot where dx^2 + dy^2 is clearly on one side (its
+		 * rounding is below 1e-15 relative): the same answer, a fifth of the cost */
+		double r2 = reach * reach, r2_in = r2 * (1.0 - 1e-12), r2_out = r2 * (1.0 + 1e-12);
+		if (reach < 0.0)
+			r2_in = r2_out = -1.0; /* no distance is below a negative reach */
 		/* A periodic world: other agents at their nearest images, the grid asked twice
 		 * near the seam (sw__image_queries). */
 		sw_vec2 qs[2];
 		int passes = reach >= 0.0 ? sw__image_queries(w, p, reach, qs) : 1;
 		for (int pass = 0; pass < passes; pass++) {
-			if (w->grid_on && reach >= 0.0)
-				nc = sw__grid_query(w, c->wk, c->u, pass ? qs[1] : p, reach, &cand);
+			if (w->grid_on && reach >= 0.0) /* a count: the candidates' order is free */
+				nc = sw__grid_query_any(w, c->wk, c->u, pass ? qs[1] : p, reach, &cand);
 			for (int k = 0; k < nc; k++) {
 				int j = cand ? cand[k] : k;
+				if (j == c->u || sw__gone(w, j))
+					continue;
 				const double *yj = w->snap + 2 * (size_t)j;
 				double dx = sw__image_dx(w, yj[0] - p.x), dy = yj[1] - p.y;
-				if (j == c->u || sw__gone(w, j) || !(hypot(dx, dy) <= reach))
-					continue;
 				if (func == SW_HF_ONCOMING) {
 					const double *vj = w->snap_v + 2 * (size_t)j;
 					if (!(dx * ex + dy * ey > 0.0 && vj[0] * ex + vj[1] * ey < 0.0))
 						continue;
 				}
-				count++;
+				double d2 = dx * dx + dy * dy;
+				if (d2 < r2_in || (!(d2 > r2_out) && hypot(dx, dy) <= reach))
+					count++;
 			}
 		}
 		return count;

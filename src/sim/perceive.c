@@ -13,6 +13,7 @@
  * themselves are always perceived; discs do not hide things (a pillar hides part of a person,
  * not all of them). */
 #include <math.h>
+#include <string.h>
 
 #include "sim_internal.h"
 
@@ -83,25 +84,141 @@ static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
 	o->id = id;
 }
 
-/* Whether no wall among occl[0, n) crosses the segment p-q.  A wall whose bounding box misses
- * the segment's cannot cross it and is skipped before the exact test (same answers). */
-static int visible(const struct sw_world *w, const int *occl, double t, sw_vec2 p, sw_vec2 q, int n)
+/* The occluding walls of one perceiving agent: occl[0, n), each with its position at
+ * t, and, when there are many, binned by the directions they cover as seen from the agent. */
+enum { OCC_SECTORS = 64, OCC_MIN = 24, OCC_TESTS = 4, OCC_CAP = 4096, OCC_BIN_MAX = 1024 };
+typedef struct occluders {
+	const struct sw_world *w;
+	const int *occl;              /* the walls: primitive indices */
+	double t;
+	sw_vec2 p;
+	int n;
+	int tests;                    /* sight lines tested so far */
+	int binned;                   /* 0: every wall is tested (few walls or sight lines, or the
+				       * bins would overflow) */
+	int start[OCC_SECTORS + 1];   /* sector s: items[start[s] .. start[s + 1]) */
+	int items[OCC_CAP];           /* indices into occl */
+} occluders;
+
+/* Wall k of the agent's list at time t. */
+static void occl_wall(const occluders *o, int k, sw_vec2 *a, sw_vec2 *b)
 {
-	const sw_model *m = w->m;
+	const sw_model *m = o->w->m;
+	const sw_prim *pr = &m->prims[o->occl[k]];
+	*a = pr->a;
+	*b = pr->b;
+	if (m->obstacles[pr->owner].motion.kind != SW_MOTION_NONE)
+		sw_model_prim_at(m, o->occl[k], o->t, a, b);
+}
+
+/* Sector of direction d != 0: its pseudo-angle, a monotone function of the angle in [0, 4) that
+ * needs no atan2, cut into OCC_SECTORS equal parts.  Rounding can move a direction to the next
+ * sector; the bins are widened by one sector on each side for that. */
+static int sector_of(sw_vec2 d)
+{
+	double ax = fabs(d.x), ay = fabs(d.y), r = ay / (ax + ay); /* in [0, 1] */
+	double pa = d.y >= 0.0 ? (d.x >= 0.0 ? r : 2.0 - r) : (d.x < 0.0 ? 2.0 + r : 4.0 - r);
+	int s = (int)(pa * (OCC_SECTORS / 4));
+	return s < 0 ? 0 : s >= OCC_SECTORS ? OCC_SECTORS - 1 : s;
+}
+
+/* The sectors wall [a, b] covers as seen from p: *first and a count (OCC_SECTORS: all). */
+static int wall_sectors(sw_vec2 p, sw_vec2 a, sw_vec2 b, int *first)
+{
+	sw_vec2 da = sw_v2_sub(a, p), db = sw_v2_sub(b, p);
+	double cross = sw_v2_cross(da, db);
+	*first = 0;
+	/* The wall passes through or very near p, or p is (nearly) on its line: the directions it
+	 * covers are not resolved; it is tested for every sight line. */
+	if (!(cross * cross > 1e-18 * sw_v2_dot(da, da) * sw_v2_dot(db, db)))
+		return OCC_SECTORS;
+	/* The arc (shorter than a half turn) from da to db counterclockwise when cross > 0. */
+	int s0 = sector_of(cross > 0.0 ? da : db), s1 = sector_of(cross > 0.0 ? db : da);
+	int count = (s1 - s0 + OCC_SECTORS) % OCC_SECTORS + 1 + 2; /* widened by one each side */
+	if (count >= OCC_SECTORS)
+		return OCC_SECTORS;
+	*first = (s0 - 1 + OCC_SECTORS) % OCC_SECTORS;
+	return count;
+}
+
+/* Bins the walls by sector (a counting sort); leaves o->binned 0 when there are more than
+ * OCC_BIN_MAX walls or the bins would hold more than OCC_CAP entries.  Which walls are tested
+ * for a sight line changes, not the answer: a wall crossing the segment p-q at a point x != p covers x's direction, which is q's,
+ * and a wall through p is in every sector. */
+static void occluders_bin(occluders *o)
+{
+	unsigned char first[OCC_BIN_MAX], count[OCC_BIN_MAX]; /* each wall's sectors */
+	if (o->n > OCC_BIN_MAX)
+		return;
+	memset(o->start, 0, sizeof o->start);
+	int total = 0;
+	for (int k = 0; k < o->n; k++) {
+		sw_vec2 a, b;
+		int f;
+		occl_wall(o, k, &a, &b);
+		int c = wall_sectors(o->p, a, b, &f);
+		first[k] = (unsigned char)f, count[k] = (unsigned char)c;
+		total += c;
+		if (f + c <= OCC_SECTORS) { /* counts per sector as a difference array */
+			o->start[f]++, o->start[f + c]--;
+		} else {
+			o->start[f]++, o->start[OCC_SECTORS]--;
+			o->start[0]++, o->start[f + c - OCC_SECTORS]--;
+		}
+	}
+	if (total > OCC_CAP)
+		return;
+	/* per-sector counts, then their prefix sums (start[s] = first entry of sector s) */
+	int fill[OCC_SECTORS + 1], run = 0, at = 0;
+	for (int s = 0; s < OCC_SECTORS; s++) {
+		run += o->start[s];
+		fill[s] = at;
+		at += run;
+	}
+	fill[OCC_SECTORS] = at;
+	memcpy(o->start, fill, sizeof fill);
+	for (int k = 0; k < o->n; k++)
+		for (int c = 0, s = first[k]; c < count[k]; c++, s = s + 1 < OCC_SECTORS ? s + 1 : 0)
+			o->items[fill[s]++] = k;
+	o->binned = 1;
+}
+
+/* Whether wall k of o crosses the segment p-q, whose bounding box is [x0, x1] x [y0, y1]: a wall
+ * whose bounding box misses it cannot, and is skipped before the exact test. */
+static int crosses(const occluders *o, int k, sw_vec2 q, double x0, double x1, double y0,
+		   double y1)
+{
+	sw_vec2 a, b;
+	occl_wall(o, k, &a, &b);
+	if ((a.x < x0 && b.x < x0) || (a.x > x1 && b.x > x1) || (a.y < y0 && b.y < y0) ||
+	    (a.y > y1 && b.y > y1))
+		return 0;
+	return sw_segments_intersect(o->p, q, a, b);
+}
+
+/* Whether no wall of o crosses the segment from the agent (o->p) to q: over the walls of q's
+ * sector when they are binned, else over all of them (the same answer). */
+static int visible(occluders *o, sw_vec2 q)
+{
+	sw_vec2 p = o->p;
 	/* plain comparisons: fmin/fmax are library calls here (NaN rules) */
 	double x0 = p.x < q.x ? p.x : q.x, x1 = p.x < q.x ? q.x : p.x;
 	double y0 = p.y < q.y ? p.y : q.y, y1 = p.y < q.y ? q.y : p.y;
-	for (int k = 0; k < n; k++) {
-		const sw_prim *pr = &m->prims[occl[k]];
-		sw_vec2 a = pr->a, b = pr->b;
-		if (m->obstacles[pr->owner].motion.kind != SW_MOTION_NONE)
-			sw_model_prim_at(m, occl[k], t, &a, &b);
-		if ((a.x < x0 && b.x < x0) || (a.x > x1 && b.x > x1) || (a.y < y0 && b.y < y0) ||
-		    (a.y > y1 && b.y > y1))
-			continue;
-		if (sw_segments_intersect(p, q, a, b))
-			return 0;
+	sw_vec2 d = sw_v2_sub(q, p);
+	/* Binning costs about two plain tests per wall: worth it from the OCC_TESTS-th sight line on
+	 * when there are many walls. */
+	if (++o->tests == OCC_TESTS && o->n >= OCC_MIN)
+		occluders_bin(o);
+	if (o->binned && (d.x != 0.0 || d.y != 0.0)) {
+		int s = sector_of(d);
+		for (int e = o->start[s]; e < o->start[s + 1]; e++)
+			if (crosses(o, o->items[e], q, x0, x1, y0, y1))
+				return 0;
+		return 1;
 	}
+	for (int k = 0; k < o->n; k++)
+		if (crosses(o, k, q, x0, x1, y0, y1))
+			return 0;
 	return 1;
 }
 
@@ -164,12 +281,15 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 	if (qi < np)
 		return cap; /* the buffer filled before every primitive was seen: report it full
 			     * (the filter below could make an incomplete list look complete) */
+	occluders occ; /* the walls that may hide something (about 17 KB of stack) */
+	occ.w = w, occ.occl = wk->occl, occ.t = t, occ.p = p, occ.n = n_occl, occ.tests = 0;
+	occ.binned = 0;
 	if (n_occl > 0) { /* drop the discs hidden behind a wall */
 		int kept = 0;
 		for (int k = 0; k < n; k++) {
 			const sw_percept *o = &buf[k];
 			if (m->prims[o->id].is_segment ||
-			    visible(w, wk->occl, t, p, sw_v2(p.x + o->dx, p.y + o->dy), n_occl))
+			    visible(&occ, sw_v2(p.x + o->dx, p.y + o->dy)))
 				buf[kept++] = *o;
 		}
 		n = kept;
@@ -200,9 +320,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 				double c = sw_v2_len(d) - rj - a->radius;
 				if (c <= a->perception &&
 				    (n_occl == 0 ||
-				     visible(w, wk->occl, t, p,
-					     L > 0.0 ? sw_v2_add(p, d) : sw_v2(yj[0], yj[1]),
-					     n_occl))) {
+				     visible(&occ, L > 0.0 ? sw_v2_add(p, d) : sw_v2(yj[0], yj[1])))) {
 					put(&buf[n], d, rj, c, -1 - j);
 					if (w->snap_h) {
 						buf[n].hx = w->snap_h[2 * (size_t)j];

@@ -419,6 +419,9 @@ void sw__grid_build(struct sw_world *w);
  * number. */
 int sw__grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
 		   int **out);
+/** The same agents in the grid's order (for counts, which do not depend on it). */
+int sw__grid_query_any(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
+		       int **out);
 
 /* navigate.c */
 /** Resolves the fields named by the nsteer entries of w->steer and builds those the model has

@@ -1,0 +1,326 @@
+/* What agents sense, against definitions transcribed here:
+ * - occlusion by walls in perception (sim/perceive.c): with many walls near an agent they are
+ *   binned by the directions they cover, and a sight line is tested only against its sector's
+ *   walls; what every agent perceives is compared with the definition (docs/models.md section 5)
+ *   over every wall: a disc or another agent within the perception radius is perceived when the
+ *   segment between the centres crosses no wall;
+ * - progress(obj, tau) (sim/host.c), whose past position is found in the history by bisection:
+ *   compared with the definition (docs/expressions.md) over a history of uneven steps. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "model/automaton_impl.h"
+#include "sim/sim_internal.h"
+#include "swerve/geom.h"
+#include "swerve/io.h"
+#include "swerve/model.h"
+#include "swerve/sim.h"
+#include "tests.h"
+
+enum { N_AGENTS = 120, N_WALLS = 160, N_DISCS = 30, CAP = 1024 };
+
+typedef struct scene {
+	sw_vec2 agent[N_AGENTS];
+	sw_vec2 wa[N_WALLS + 8], wb[N_WALLS + 8];
+	int n_walls;
+	sw_vec2 disc[N_DISCS];
+} scene;
+
+static void wall(sw_model *m, scene *s, sw_vec2 a, sw_vec2 b)
+{
+	sw_obstacle_def o = sw_default_obstacle_def();
+	o.shape = SW_SHAPE_SEGMENT;
+	o.a = a;
+	o.b = b;
+	ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+	s->wa[s->n_walls] = a;
+	s->wb[s->n_walls] = b;
+	s->n_walls++;
+}
+
+/* Whether a wall [a, b] or a pillar (b = a, radius rad) keeps clear of every agent's disc. */
+static int apart(const scene *s, sw_vec2 a, sw_vec2 b, double rad)
+{
+	for (int i = 0; i < N_AGENTS; i++)
+		if (sw_segment_distance(a, b, s->agent[i]) < 0.25 + rad + 0.01)
+			return 0;
+	return 1;
+}
+
+/* Agents, short walls and pillars at random in a 16 m square (none overlapping an agent, which
+ * a model refuses), plus walls on lines through agents' centres (whose directions from there
+ * are not resolved: they are tested for every sight line). */
+static sw_model *random_scene(unsigned long seed, scene *s, int grid)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, seed);
+	sw_model *m = sw_model_alloc("occlusion", NULL);
+	s->n_walls = 0;
+	for (int i = 0; i < N_AGENTS; i++)
+		s->agent[i] = sw_v2(16.0 * gsl_rng_uniform(r), 16.0 * gsl_rng_uniform(r));
+	while (s->n_walls < N_WALLS) {
+		sw_vec2 a = sw_v2(16.0 * gsl_rng_uniform(r), 16.0 * gsl_rng_uniform(r));
+		double ang = 2.0 * M_PI * gsl_rng_uniform(r), len = 0.2 + 1.5 * gsl_rng_uniform(r);
+		sw_vec2 b = sw_v2(a.x + len * cos(ang), a.y + len * sin(ang));
+		if (apart(s, a, b, 0.0))
+			wall(m, s, a, b);
+	}
+	for (int i = 0; i < 8; i++) { /* the first agents with a wall ahead on a line through them */
+		sw_vec2 u = s->agent[i], a = sw_v2(u.x + 0.6, u.y + 0.3 * i),
+			b = sw_v2(u.x + 1.2, u.y + 0.6 * i);
+		if (apart(s, a, b, 0.0))
+			wall(m, s, a, b);
+	}
+	for (int k = 0; k < N_DISCS;) {
+		sw_vec2 c = sw_v2(16.0 * gsl_rng_uniform(r), 16.0 * gsl_rng_uniform(r));
+		if (!apart(s, c, c, 0.2))
+			continue;
+		sw_obstacle_def o = sw_default_obstacle_def();
+		o.center = s->disc[k++] = c;
+		o.radius = 0.2;
+		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+	}
+	for (int i = 0; i < N_AGENTS; i++) {
+		sw_agent_def ad = sw_default_agent_def();
+		ad.position = s->agent[i];
+		ad.perception = 6.0;
+		ad.radius = 0.25;
+		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
+	}
+	sw_run_def rd = sw_default_run_def();
+	rd.neighbor_grid = grid;
+	ck_assert_int_eq(sw_model_set_run(m, &rd, 0, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
+	gsl_rng_free(r);
+	return m;
+}
+
+/* The definition: q visible from p when no wall crosses p-q. */
+static int clear(const scene *s, sw_vec2 p, sw_vec2 q)
+{
+	for (int k = 0; k < s->n_walls; k++)
+		if (sw_segments_intersect(p, q, s->wa[k], s->wb[k]))
+			return 0;
+	return 1;
+}
+
+START_TEST(binned_walls_hide_exactly_what_every_wall_hides)
+{
+	int hidden = 0, seen = 0;
+	for (unsigned long seed = 1; seed <= 6; seed++)
+		for (int grid = 0; grid < 2; grid++) {
+			scene s;
+			sw_model *m = random_scene(seed, &s, grid);
+			sw_world *w = NULL;
+			ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+			static sw_percept buf[CAP];
+			for (int i = 0; i < N_AGENTS; i++) {
+				sw_situation st;
+				int n = sw_world_perceive(w, i, &st, buf, CAP);
+				ck_assert_int_lt(n, CAP);
+				char got_agent[N_AGENTS] = {0}, got_disc[N_DISCS] = {0};
+				for (int k = 0; k < n; k++) {
+					if (buf[k].id < 0)
+						got_agent[-1 - buf[k].id] = 1;
+					else if (buf[k].id >= s.n_walls)
+						got_disc[buf[k].id - s.n_walls] = 1;
+				}
+				sw_vec2 p = s.agent[i];
+				for (int j = 0; j < N_AGENTS; j++) {
+					if (j == i || sw_v2_dist(p, s.agent[j]) - 0.5 > 6.0)
+						continue;
+					int want = clear(&s, p, s.agent[j]);
+					hidden += !want, seen += want;
+					ck_assert_msg(got_agent[j] == want,
+						      "seed %lu grid %d: agent %d sees agent %d: %d, "
+						      "expected %d",
+						      seed, grid, i, j, got_agent[j], want);
+				}
+				for (int k = 0; k < N_DISCS; k++) {
+					if (sw_v2_dist(p, s.disc[k]) - 0.45 > 6.0)
+						continue;
+					int want = clear(&s, p, s.disc[k]);
+					ck_assert_msg(got_disc[k] == want,
+						      "seed %lu grid %d: agent %d sees disc %d: %d, "
+						      "expected %d",
+						      seed, grid, i, k, got_disc[k], want);
+				}
+			}
+			sw_world_destroy(w);
+			sw_model_free(m);
+		}
+	/* both answers occur often: the scenes exercise the binning */
+	ck_assert_int_gt(hidden, 1000);
+	ck_assert_int_gt(seen, 1000);
+}
+END_TEST
+
+/* One agent whose automaton has a transition per lag tau of progress(goal, tau) (never taken:
+ * their margins are read here). */
+static const char progress_xml[] =
+    "<scenario name='history'>\n"
+    "<behaviours><automaton name='look'><param name='goal' kind='target'/>\n"
+    "<mode name='walk' initial='true'><glm target='goal'/>\n"
+    "<transition to='walk' guard='progress(goal, 0.004) gt 0'/>\n"
+    "<transition to='walk' guard='progress(goal, 0.3) gt 0'/>\n"
+    "<transition to='walk' guard='progress(goal, 1.3) gt 0'/>\n"
+    "<transition to='walk' guard='progress(goal, 2.2) gt 0'/>\n"
+    "<transition to='walk' guard='progress(goal, 40) gt 0'/></mode></automaton></behaviours>\n"
+    "<world><target name='g' x='3' y='-2'/></world>\n"
+    "<agent name='a' x='0' y='0' behaviour='look'><bind param='goal' value='g'/></agent>\n"
+    "</scenario>\n";
+
+/* The definition: the position at t - tau interpolated between the recorded step ends around it
+ * (the oldest record when t - tau is older than all, `now` when it is after the newest), its
+ * distance to q less that of `now`. */
+static double progress_def(const double (*rec)[3], int n, double t, double tau, sw_vec2 now,
+			   sw_vec2 q)
+{
+	double at = t - tau < 0.0 ? 0.0 : t - tau;
+	sw_vec2 then = sw_v2(rec[0][1], rec[0][2]); /* oldest */
+	for (int k = 0; k < n; k++) {
+		if (rec[k][0] > at)
+			break;
+		double tn = k + 1 < n ? rec[k + 1][0] : t;
+		sw_vec2 nx = k + 1 < n ? sw_v2(rec[k + 1][1], rec[k + 1][2]) : now;
+		double f = tn > rec[k][0] ? (at - rec[k][0]) / (tn - rec[k][0]) : 0.0;
+		then = sw_v2(rec[k][1] + f * (nx.x - rec[k][1]), rec[k][2] + f * (nx.y - rec[k][2]));
+	}
+	return sw_v2_dist(then, q) - sw_v2_dist(now, q);
+}
+
+START_TEST(progress_reads_the_history_as_defined)
+{
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_model *m = NULL;
+	ck_assert_int_eq(sw_scenario_load_memory(progress_xml, strlen(progress_xml), "h.xml", &m, &d),
+			 SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	ck_assert_ptr_nonnull(w->hist);
+	const struct sw_automaton *a = w->aut[0];
+	static const double lag[5] = {0.004, 0.3, 1.3, 2.2, 40.0};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 7);
+	/* Histories of 1 to SW_HISTORY + 40 records (the ring wraps) at uneven steps. */
+	static double rec[SW_HISTORY + 64][3];
+	for (int n = 1; n <= SW_HISTORY + 40; n += n < 12 ? 1 : 23) {
+		double t = 0.0;
+		w->hist_head = w->hist_len = 0;
+		for (int k = 0; k < n; k++) {
+			rec[k][0] = t;
+			rec[k][1] = 5.0 * gsl_rng_uniform(r);
+			rec[k][2] = 5.0 * gsl_rng_uniform(r);
+			double *h = w->hist + 3 * (size_t)w->hist_head;
+			memcpy(h, rec[k], sizeof rec[k]);
+			w->hist_head = (w->hist_head + 1) % SW_HISTORY;
+			w->hist_len += w->hist_len < SW_HISTORY;
+			t += k % 7 == 3 ? 0.0 : 0.002 + 0.03 * gsl_rng_uniform(r); /* a repeated time too */
+		}
+		w->t = t;
+		int first = n > SW_HISTORY ? n - SW_HISTORY : 0; /* the records the ring keeps */
+		double y[SW_STATE_DIM + 8] = {0};
+		y[SW_STATE_X] = 1.0, y[SW_STATE_Y] = 2.0;
+		for (int e = 0; e < 5; e++) {
+			double got = sw__margin(w, sw__serial(w), 0, t, y, a->trans[e].guard);
+			double want = progress_def((const double (*)[3])rec + first, n - first, t,
+						   lag[e], sw_v2(1.0, 2.0), sw_v2(3.0, -2.0));
+			ck_assert_msg(fabs(got - want) <= 1e-12, "%d records, lag %g: %.17g, expected %.17g",
+				      n, lag[e], got, want);
+		}
+	}
+	gsl_rng_free(r);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+/* Counts of neighbours and oncoming agents (sim/host.c: through the grid, in its order, and with
+ * hypot only where dx^2 + dy^2 is within rounding of r^2) against the definition
+ * (docs/automata-format.md) over every agent: the same predicates, so the same integers. */
+START_TEST(neighbour_counts_are_those_of_the_definition)
+{
+	enum { N = 300 };
+	static char xml[N * 200 + 2048];
+	size_t len = (size_t)snprintf(
+	    xml, sizeof xml,
+	    "<scenario name='counts'>\n<behaviours><automaton name='look'>"
+	    "<param name='goal' kind='target'/>\n<mode name='walk' initial='true'><ttc target='goal'/>\n"
+	    "<transition to='walk' guard='neighbors(1.5) gt 1e9'/>\n"
+	    "<transition to='walk' guard='oncoming(goal, 2) gt 1e9'/></mode></automaton>"
+	    "</behaviours>\n<world><target name='g' x='30' y='4'/></world>\n");
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 11);
+	static double xy[N][2];
+	for (int i = 0; i < N; i++) {
+		/* agent 1 exactly 1.5 m and agent 2 exactly 2 m from agent 0, agent 3 a rounding
+		 * beyond 1.5 m, the rest at random */
+		xy[i][0] = i == 1 ? 5.5 : i == 2 ? 6.0 : i == 0 || i == 3 ? 4.0 : 12.0 * gsl_rng_uniform(r);
+		xy[i][1] = i < 3 ? 5.0 : i == 3 ? nextafter(6.5, 7.0) : 12.0 * gsl_rng_uniform(r);
+		len += (size_t)snprintf(xml + len, sizeof xml - len,
+					"<agent name='a%d' x='%.17g' y='%.17g' radius='0.1' "
+					"perception='3' behaviour='look'><bind param='goal' "
+					"value='g'/></agent>\n",
+					i, xy[i][0], xy[i][1]);
+	}
+	len += (size_t)snprintf(xml + len, sizeof xml - len, "</scenario>\n");
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_model *m = NULL;
+	ck_assert_int_eq(sw_scenario_load_memory(xml, len, "counts.xml", &m, &d), SW_SUCCESS);
+	sw_world *w = NULL;
+	int st = sw_world_create(m, NULL, &w, &d);
+	ck_assert_msg(st == SW_SUCCESS, "%s", d.count ? d.entry[0].message : "?");
+	ck_assert(w->grid_on);
+	ck_assert_ptr_nonnull(w->snap_v);
+	for (int i = 0; i < N; i++) { /* snapshot velocities at random */
+		w->snap_v[2 * i] = gsl_rng_uniform(r) - 0.5;
+		w->snap_v[2 * i + 1] = gsl_rng_uniform(r) - 0.5;
+	}
+	const struct sw_automaton *a = w->aut[0];
+	long total[2] = {0, 0};
+	for (int i = 0; i < N; i++) {
+		const double *y = w->y + w->off[i];
+		double ex = 30.0 - y[SW_STATE_X], ey = 4.0 - y[SW_STATE_Y], el = hypot(ex, ey);
+		ex /= el, ey /= el;
+		int want[2] = {0, 0};
+		for (int j = 0; j < N; j++) {
+			double dx = w->snap[2 * j] - y[SW_STATE_X], dy = w->snap[2 * j + 1] - y[SW_STATE_Y];
+			if (j == i)
+				continue;
+			want[0] += hypot(dx, dy) <= 1.5;
+			want[1] += hypot(dx, dy) <= 2.0 && dx * ex + dy * ey > 0.0 &&
+				   w->snap_v[2 * j] * ex + w->snap_v[2 * j + 1] * ey < 0.0;
+		}
+		for (int e = 0; e < 2; e++) {
+			/* the margin of `count gt 1e9`, exact for integers */
+			double got = sw__margin(w, sw__serial(w), i, 0.0, y, a->trans[e].guard) + 1e9;
+			ck_assert_msg(got == want[e], "agent %d, %s: %g, expected %d", i,
+				      e ? "oncoming" : "neighbors", got, want[e]);
+			total[e] += want[e];
+		}
+	}
+	ck_assert_int_gt(total[0], 2 * N); /* the scene is crowded enough to count */
+	ck_assert_int_gt(total[1], N);
+	gsl_rng_free(r);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
+Suite *sensing_suite(void)
+{
+	Suite *s = suite_create("sensing");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, binned_walls_hide_exactly_what_every_wall_hides);
+	tcase_add_test(tc, progress_reads_the_history_as_defined);
+	tcase_add_test(tc, neighbour_counts_are_those_of_the_definition);
+	suite_add_tcase(s, tc);
+	return s;
+}
