@@ -44,6 +44,10 @@ typedef struct sig_switch {
 
 struct sw_world {
 	const sw_model *m;
+	void *block;            /* one allocation holding the fixed-size per-unit and per-agent
+				   arrays: dim, off, mode, aut, steer_first, tkind, tindex, metrics,
+				   min_clear, overlap, clear_until, agent_overlap, gone, sys, drv,
+				   ctx, sig_mode0, agent_rad, hist (world.c carve_arrays) */
 	double t;               /* current time, s */
 	long steps;             /* macro steps taken */
 	int n;                  /* agents */

@@ -35,33 +35,14 @@ void sw_world_destroy(sw_world *w)
 		if (w->type && w->drv && w->drv[u])
 			gsl_odeiv2_driver_free(w->drv[u]);
 	}
-	free(w->dim);
-	free(w->off);
 	free(w->y);
 	free(w->snap);
-	free(w->mode);
-	free(w->aut);
 	free(w->steer);
-	free(w->steer_first);
-	free(w->tkind);
-	free(w->tindex);
 	free(w->rng_state);
-	free(w->metrics);
 	sw__steerbench_free(w);
-	free(w->min_clear);
-	free(w->overlap);
-	free(w->clear_until);
-	free(w->agent_overlap);
-	free(w->gone);
-	free(w->sys);
-	free(w->drv);
-	free(w->ctx);
-	free(w->sig_mode0);
 	free(w->switches);
-	free(w->hist);
 	sw__hybrid_free(w);
 	free(w->fast);
-	free(w->agent_rad);
 	free(w->pers);
 	free(w->snap_h);
 	free(w->snap_v);
@@ -73,6 +54,7 @@ void sw_world_destroy(sw_world *w)
 	sw__grid_free(w);
 	sw__prim_grid_free(w);
 	sw__fields_free(w);
+	free(w->block); /* last: the frees above may read its arrays */
 	free(w);
 }
 
@@ -102,6 +84,49 @@ void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx)
 {
 	w->event_fn = fn;
 	w->event_ctx = ctx;
+}
+
+/* The sizes of the arrays the world's block holds (elements). */
+typedef struct world_arrays {
+	size_t n, nu, no, ns; /* agents, units, agent-obstacle pairs, GSL systems */
+	int gone, rad, hist;  /* optional arrays present (else NULL) */
+} world_arrays;
+
+/* An array of count elements of size bytes at *at in the block (64-byte offsets): NULL when
+ * count is 0 or while the block is being sized (base NULL). */
+static void *carve(char *base, size_t *at, size_t count, size_t size)
+{
+	size_t o = *at;
+	*at += (count * size + 63) / 64 * 64;
+	return base && count > 0 ? base + o : NULL;
+}
+
+/* Sets the world's per-unit and per-agent arrays into base (NULL: only adds their size to
+ * *bytes, from 0). */
+static void carve_arrays(sw_world *w, const world_arrays *a, char *base, size_t *bytes)
+{
+	size_t at = 0;
+	w->dim = carve(base, &at, a->nu, sizeof *w->dim);
+	w->off = carve(base, &at, a->nu, sizeof *w->off);
+	w->mode = carve(base, &at, a->nu, sizeof *w->mode);
+	w->aut = carve(base, &at, a->nu, sizeof *w->aut);
+	w->steer_first = carve(base, &at, a->n + 1, sizeof *w->steer_first);
+	w->tkind = carve(base, &at, a->n + 1, sizeof *w->tkind);
+	w->tindex = carve(base, &at, a->n + 1, sizeof *w->tindex);
+	w->metrics = carve(base, &at, a->n + 1, sizeof *w->metrics);
+	w->min_clear = carve(base, &at, a->no + 1, sizeof *w->min_clear);
+	w->overlap = carve(base, &at, a->no + 1, sizeof *w->overlap);
+	w->clear_until = carve(base, &at, a->no + 1, sizeof *w->clear_until);
+	w->agent_overlap = carve(base, &at, a->n + 1, sizeof *w->agent_overlap);
+	w->gone = carve(base, &at, a->gone ? a->n + 1 : 0, sizeof *w->gone);
+	/* GSL systems and drivers only for GSL steppers (explicit Euler needs none). */
+	w->sys = carve(base, &at, a->ns, sizeof *w->sys);
+	w->drv = carve(base, &at, a->ns, sizeof *w->drv);
+	w->ctx = carve(base, &at, a->ns, sizeof *w->ctx);
+	w->sig_mode0 = carve(base, &at, a->nu - a->n + 1, sizeof *w->sig_mode0);
+	w->agent_rad = carve(base, &at, a->rad ? a->n : 0, sizeof *w->agent_rad);
+	w->hist = carve(base, &at, a->hist ? a->n * SW_HISTORY * 3 + 1 : 0, sizeof *w->hist);
+	*bytes = at;
 }
 
 /* Sizes and layout of every unit; steering definitions per agent and mode. */
@@ -348,26 +373,6 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->type = type;
 	w->zeno_max = SW_ZENO_MAX;
 	w->cap0 = m->n_prims + (n < 256 ? n : 256) + 1; /* grows when an agent sees more */
-	w->dim = calloc((size_t)nu, sizeof *w->dim);
-	w->off = calloc((size_t)nu, sizeof *w->off);
-	w->mode = calloc((size_t)nu, sizeof *w->mode);
-	w->aut = calloc((size_t)nu, sizeof *w->aut);
-	w->steer_first = calloc((size_t)n + 1, sizeof *w->steer_first);
-	w->tkind = calloc((size_t)n + 1, sizeof *w->tkind);
-	w->tindex = calloc((size_t)n + 1, sizeof *w->tindex);
-	w->metrics = calloc((size_t)n + 1, sizeof *w->metrics);
-	w->min_clear = calloc(no + 1, sizeof *w->min_clear);
-	w->overlap = calloc(no + 1, 1);
-	w->clear_until = malloc((no + 1) * sizeof *w->clear_until);
-	w->agent_overlap = calloc((size_t)n + 1, 1);
-	if (m->run.leave_when_done)
-		w->gone = calloc((size_t)n + 1, 1);
-	/* GSL systems and drivers only for GSL steppers (explicit Euler needs none). */
-	size_t ns = type ? (size_t)nu + 1 : 1;
-	w->sys = calloc(ns, sizeof *w->sys);
-	w->drv = calloc(ns, sizeof *w->drv);
-	w->ctx = calloc(ns, sizeof *w->ctx);
-	w->sig_mode0 = calloc((size_t)w->ns + 1, sizeof *w->sig_mode0);
 	for (int i = 0; i < n; i++)
 		w->agent_rmax = fmax(w->agent_rmax, m->agents[i].radius);
 	/* Radii as perception reads them: one value when all agents share it (crowds), else an
@@ -376,26 +381,26 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	int radii_differ = 0;
 	for (int i = 0; i < n; i++)
 		radii_differ |= m->agents[i].radius != w->agent_r0;
-	if (radii_differ && (w->agent_rad = malloc((size_t)n * sizeof *w->agent_rad)))
-		for (int j = 0; j < n; j++)
-			w->agent_rad[j] = m->agents[j].radius;
+	int need_hist = 0;
+	for (int i = 0; i < n; i++)
+		if (m->agents[i].behaviour >= 0 && m->automata[m->agents[i].behaviour]->uses_progress)
+			need_hist = 1;
+	/* The per-unit and per-agent arrays in one block: sized, then carved. */
+	world_arrays wa = {(size_t)n, (size_t)nu, no, type ? (size_t)nu + 1 : 1,
+			   m->run.leave_when_done, radii_differ, need_hist};
+	size_t bytes = 0;
+	carve_arrays(w, &wa, NULL, &bytes);
+	if ((w->block = calloc(1, bytes)) != NULL)
+		carve_arrays(w, &wa, w->block, &bytes);
+	for (int j = 0; w->agent_rad && j < n; j++)
+		w->agent_rad[j] = m->agents[j].radius;
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
 			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
 	w->obs_speed_max = sw__obstacle_speed_max(m); /* rate.c */
 	w->fast_on = 1;
 	w->sense_group = SW_SENSE_GROUP;
-	int need_hist = 0;
-	for (int i = 0; i < n; i++)
-		if (m->agents[i].behaviour >= 0 && m->automata[m->agents[i].behaviour]->uses_progress)
-			need_hist = 1;
-	if (need_hist)
-		w->hist = calloc((size_t)n * SW_HISTORY * 3 + 1, sizeof *w->hist);
-	if (!w->dim || !w->off || !w->mode || !w->aut || !w->steer_first || !w->tkind ||
-	    !w->tindex || !w->metrics || !w->min_clear || !w->overlap || !w->clear_until ||
-	    !w->agent_overlap || !w->sys || !w->drv || !w->ctx || !w->sig_mode0 ||
-	    (radii_differ && !w->agent_rad) || (m->run.leave_when_done && !w->gone) ||
-	    draw_personalities(w) != SW_SUCCESS || (need_hist && !w->hist) ||
+	if (!w->block || draw_personalities(w) != SW_SUCCESS ||
 	    layout(w) != SW_SUCCESS || sw__hybrid_alloc(w) != SW_SUCCESS ||
 	    (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) || sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw__prim_grid_alloc(w) != SW_SUCCESS || sw_world_set_threads(w, 1) != SW_SUCCESS) {
