@@ -673,6 +673,24 @@ static int has_note(const sw_hybrid *h, const char *what, int sound)
 	return 0;
 }
 
+START_TEST(test_report_says_a_weight_stuck_at_zero)
+{
+	/* glm_barrier starts at the weights' fixed point (0, 1): w_tar = 0 stays 0 under (8) */
+	sw_model *m = load_file("models/glm_barrier.xml");
+	sw_hybrid *h = build(m, SW_PROFILE_HYST);
+	ck_assert(has_note(h, "w_tar starts at 0", 0));
+	ck_assert(!has_note(h, "w_obs starts at 0", 0));
+	sw_hybrid_free(h);
+	sw_model_free(m);
+	/* pillar_aside starts with both weights positive */
+	m = load_file("tests/verify/pillar_aside.xml");
+	h = build(m, SW_PROFILE_HYST);
+	ck_assert(!has_note(h, "starts at 0", 0));
+	sw_hybrid_free(h);
+	sw_model_free(m);
+}
+END_TEST
+
 START_TEST(test_report_lists_overapproximations)
 {
 	sw_model *m = load_mem(approx_xml);
@@ -1233,6 +1251,7 @@ Suite *export_suite(void)
 	tcase_add_test(tc, test_linear_bounds_contain_native_derivatives);
 	tcase_add_test(tc, test_tool_profiles_have_simple_invariants);
 	tcase_add_test(tc, test_lifted_variable_tracks_its_expression);
+	tcase_add_test(tc, test_report_says_a_weight_stuck_at_zero);
 	tcase_add_test(tc, test_unread_weights_frozen_outside_exact);
 	suite_add_tcase(s, tc);
 	return s;

@@ -378,6 +378,29 @@ static int apply_ranges(xb *b, const sw_export_def *def)
 	return SW_SUCCESS;
 }
 
+/* Whether weight var (w_tar or w_obs) of agent i's instance starts at exactly 0 and moves
+ * somewhere: w = 0 is then a fixed point of (8) (w' has the factor w) and the exported weight
+ * stays 0, while the simulator floors every warm start at w_floor. */
+static int weight_stuck_at_zero(const xb *b, int i, const char *var)
+{
+	const sw_hybrid *h = b->h;
+	for (int j = 0; j < h->n_instances; j++) {
+		const sw_hinstance *in = &h->instances[j];
+		if (in->agent != i)
+			continue;
+		const sw_hcomponent *c = &h->components[in->component];
+		int k = sw_hcomponent_find_var(c, var);
+		if (k < 0 || k >= c->n_state || in->init_lo[k] != 0.0 || in->init_hi[k] != 0.0)
+			return 0;
+		for (int l = 0; l < c->n_locations; l++) {
+			const sw_expr_ast *f = c->locations[l].flow[k];
+			if (!(f->op == SW_EXPR_NUM && f->value == 0.0))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static void global_notes(xb *b)
 {
 	const sw_model *m = b->m;
@@ -385,12 +408,15 @@ static void global_notes(xb *b)
 		const sw_agent *ag = &m->agents[i];
 		const struct sw_automaton *a = ag->behaviour >= 0 ? m->automata[ag->behaviour] : NULL;
 		int nm = a ? a->n_modes : 1, noise = 0, relax = 0;
+		double wfloor = 0.0; /* the warm starts' floor of a relaxing mode */
 		for (int q = 0; q < nm; q++) {
 			const sw_steer_def *d = a ? &a->modes[q].steer : &ag->steer;
 			if ((a && !a->modes[q].moves) || d->law != SW_LAW_GLM)
 				continue;
 			noise |= d->glm.sigma_phi > 0.0;
 			relax |= d->glm.weights != SW_WEIGHTS_DYNAMIC;
+			if (d->glm.weights == SW_WEIGHTS_RELAX)
+				wfloor = d->glm.w_floor;
 		}
 		char where[160];
 		snprintf(where, sizeof where, "agent '%s'", ag->name);
@@ -403,6 +429,17 @@ static void global_notes(xb *b)
 				"the simulator relaxes the GLM weights to their fixed point every step; "
 				"the export integrates them as state, w' = rhs(8) / eps (their "
 				"continuous-time meaning)");
+		for (int w = 0; wfloor > 0.0 && w < 2; w++) {
+			const char *var = w ? "w_obs" : "w_tar";
+			if (weight_stuck_at_zero(b, i, var))
+				xb_note(b, where, 0,
+					"%s starts at 0 (the weights' fixed point at the start): w = 0 is "
+					"a fixed point of (8) (w' has the factor w), so the exported %s "
+					"stays 0 for ever, while the simulator floors every warm start at "
+					"w_floor = %g and its weight can grow again; widen it with "
+					"--initial %s.%s=[%g,%g] so that it can grow as in the simulator",
+					var, var, wfloor, ag->name, var, wfloor, wfloor);
+		}
 	}
 	int walls = 0, hidable = m->n_agents > 1 && m->run.agents_perceive;
 	for (int k = 0; k < m->n_prims; k++) {
