@@ -122,7 +122,8 @@ static sw_vec2 past_position(const struct sw_world *w, int u, double tau, sw_vec
 	if (!(w->m->periodic_x > 0.0) && w->hist_len > 0) {
 		/* The walk below, by bisection: entry k (0 the newest) has time non-increasing in
 		 * k, so the first k with time <= tau is found in log2(SW_HISTORY) looks, and
-		 * without a seam every entry is its own nearest image. */
+		 * without a seam every entry is its own nearest image.  (In a periodic world each
+		 * entry's image depends on the newer one's, a chain only the walk follows.) */
 		int lo = 0, hi = w->hist_len;
 		while (lo < hi) {
 			int mid = (lo + hi) / 2;

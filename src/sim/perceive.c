@@ -11,7 +11,9 @@
  * agent than the other centre, which is within perception + both radii), so they are collected
  * while the primitives are scanned and the test costs nothing where no wall is near.  Walls
  * themselves are always perceived; discs do not hide things (a pillar hides part of a person,
- * not all of them). */
+ * not all of them).  With many walls near an agent (clutter) they are first binned by the
+ * directions they cover as seen from it, and each sight line is tested against its direction's
+ * walls only (occluders_bin: the same answers, tested against the loop over every wall). */
 #include <math.h>
 #include <string.h>
 
@@ -143,8 +145,8 @@ static int wall_sectors(sw_vec2 p, sw_vec2 a, sw_vec2 b, int *first)
 
 /* Bins the walls by sector (a counting sort); leaves o->binned 0 when there are more than
  * OCC_BIN_MAX walls or the bins would hold more than OCC_CAP entries.  Which walls are tested
- * for a sight line changes, not the answer: a wall crossing the segment p-q at a point x != p covers x's direction, which is q's,
- * and a wall through p is in every sector. */
+ * for a sight line changes, not the answer: a wall crossing the segment p-q at a point x != p
+ * covers x's direction, which is q's, and a wall through p is in every sector. */
 static void occluders_bin(occluders *o)
 {
 	unsigned char first[OCC_BIN_MAX], count[OCC_BIN_MAX]; /* each wall's sectors */
@@ -209,7 +211,8 @@ static int visible(occluders *o, sw_vec2 q)
 	 * when there are many walls. */
 	if (++o->tests == OCC_TESTS && o->n >= OCC_MIN)
 		occluders_bin(o);
-	if (o->binned && (d.x != 0.0 || d.y != 0.0)) {
+	/* (a zero or NaN direction has no sector: every wall is tested) */
+	if (o->binned && (d.x != 0.0 || d.y != 0.0) && d.x == d.x && d.y == d.y) {
 		int s = sector_of(d);
 		for (int e = o->start[s]; e < o->start[s + 1]; e++)
 			if (crosses(o, o->items[e], q, x0, x1, y0, y1))

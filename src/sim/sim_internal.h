@@ -7,6 +7,10 @@
 #ifndef SWERVE_SIM_INTERNAL_H
 #define SWERVE_SIM_INTERNAL_H
 
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include <gsl/gsl_odeiv2.h>
 #include <gsl/gsl_roots.h>
 #include <gsl/gsl_rng.h>
@@ -247,6 +251,34 @@ typedef struct sw_worker {
 	int lo[SW_PASSES], hi[SW_PASSES];
 	double took[SW_PASSES];
 } sw_worker;
+
+/** Lays out one array of count elements of size bytes in a block being sized (worker.c,
+ * world.c): returns its offset, *at, and moves *at past it to the next multiple of 64 bytes (a
+ * cache line, and more than any member's alignment).  Sizes that overflow make *at SIZE_MAX, which
+ * no allocation satisfies. */
+static inline size_t sw__block_take(size_t *at, size_t count, size_t size)
+{
+	size_t o = *at;
+	if (*at == SIZE_MAX || (size > 0 && count > (SIZE_MAX - 64 - *at) / size)) {
+		*at = SIZE_MAX;
+		return 0;
+	}
+	*at += (count * size + 63) / 64 * 64;
+	return o;
+}
+
+/** A zeroed block of the given size laid out by sw__block_take, aligned to 64 bytes (freed with
+ * free()); NULL when out of memory. */
+static inline void *sw__block_alloc(size_t bytes)
+{
+	if (bytes == SIZE_MAX)
+		return NULL;
+	size_t n = bytes > 0 ? bytes : 64; /* a multiple of 64, as aligned_alloc asks */
+	void *b = aligned_alloc(64, n);
+	if (b)
+		memset(b, 0, n);
+	return b;
+}
 
 /** The worker of the serial paths (creation, the signals, accessors): the first one, idle
  * outside passes. */

@@ -41,29 +41,21 @@ void sw__worker_free(sw_worker *wk)
 	memset(wk, 0, sizeof *wk);
 }
 
-/* Reserves n bytes at *at in a worker's block, at a multiple of 64 (a cache line, and more than
- * any member's alignment); returns their offset. */
-static size_t take(size_t *at, size_t n)
-{
-	size_t o = *at;
-	*at += (n + 63) / 64 * 64;
-	return o;
-}
-
 int sw__worker_alloc(const struct sw_world *w, sw_worker *wk)
 {
 	memset(wk, 0, sizeof *wk);
 	size_t md = (size_t)w->maxdim, np = (size_t)w->m->n_prims, at = 0;
 	/* The buffers whose sizes the world fixes, in one zeroed block: */
-	size_t o_work = take(&at, WORK_N * md * sizeof *wk->work);
-	size_t o_slots = take(&at, (size_t)w->max_slots * sizeof *wk->slots);
-	size_t o_found = take(&at, ((size_t)w->n + SW_GRID_SLACK) * sizeof *wk->found);
-	size_t o_occl = take(&at, (np + 1) * sizeof *wk->occl);
-	size_t o_pg_found = take(&at, (np + 1) * sizeof *wk->pg_found);
-	size_t o_pg_bits = take(&at, ((np + 63) / 64 + 1) * sizeof *wk->pg_bits);
-	size_t o_scratch3 = take(&at, w->dim3 ? (size_t)w->cap3 * sizeof *wk->scratch3 : 0);
-	size_t o_diag = take(&at, sizeof *wk->diag);
-	wk->block = calloc(1, at);
+	size_t o_work = sw__block_take(&at, WORK_N * md, sizeof *wk->work);
+	size_t o_slots = sw__block_take(&at, (size_t)w->max_slots, sizeof *wk->slots);
+	size_t o_found = sw__block_take(&at, (size_t)w->n + SW_GRID_SLACK, sizeof *wk->found);
+	size_t o_occl = sw__block_take(&at, np + 1, sizeof *wk->occl);
+	size_t o_pg_found = sw__block_take(&at, np + 1, sizeof *wk->pg_found);
+	size_t o_pg_bits = sw__block_take(&at, (np + 63) / 64 + 1, sizeof *wk->pg_bits);
+	size_t o_scratch3 =
+	    sw__block_take(&at, w->dim3 ? (size_t)w->cap3 : 0, sizeof *wk->scratch3);
+	size_t o_diag = sw__block_take(&at, 1, sizeof *wk->diag);
+	wk->block = sw__block_alloc(at);
 	/* ... and those that grow or that GSL allocates. */
 	wk->cap = w->cap0;
 	wk->scratch = calloc((size_t)wk->cap, sizeof *wk->scratch);
@@ -104,16 +96,20 @@ static void buffer_event(const struct sw_world *w, sw_worker *wk, int u, double 
 	if (wk->n_ev == wk->cap_ev) {
 		int nc = wk->cap_ev ? 2 * wk->cap_ev : 16;
 		void *p = realloc(wk->ev, (size_t)nc * sizeof *wk->ev);
-		if (!p)
-			return; /* an event is lost, nothing else (reported by n_lost) */
+		if (!p) { /* the event cannot be kept: the step fails rather than lose it */
+			wk->status = wk->status == SW_SUCCESS ? SW_ENOMEM : wk->status;
+			return;
+		}
 		wk->ev = p;
 		wk->cap_ev = nc;
 	}
 	if (wk->n_evy + (size_t)dim > wk->cap_evy) {
 		size_t nc = 2 * (wk->cap_evy + (size_t)dim);
 		void *p = realloc(wk->evy, nc * sizeof *wk->evy);
-		if (!p)
+		if (!p) {
+			wk->status = wk->status == SW_SUCCESS ? SW_ENOMEM : wk->status;
 			return;
+		}
 		wk->evy = p;
 		wk->cap_evy = nc;
 	}

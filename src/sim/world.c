@@ -92,12 +92,11 @@ typedef struct world_arrays {
 	int gone, rad, hist;  /* optional arrays present (else NULL) */
 } world_arrays;
 
-/* An array of count elements of size bytes at *at in the block (64-byte offsets): NULL when
+/* An array of count elements of size bytes at *at in the block (sw__block_take): NULL when
  * count is 0 or while the block is being sized (base NULL). */
 static void *carve(char *base, size_t *at, size_t count, size_t size)
 {
-	size_t o = *at;
-	*at += (count * size + 63) / 64 * 64;
+	size_t o = sw__block_take(at, count, size);
 	return base && count > 0 ? base + o : NULL;
 }
 
@@ -390,7 +389,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 			   m->run.leave_when_done, radii_differ, need_hist};
 	size_t bytes = 0;
 	carve_arrays(w, &wa, NULL, &bytes);
-	if ((w->block = calloc(1, bytes)) != NULL)
+	if ((w->block = sw__block_alloc(bytes)) != NULL)
 		carve_arrays(w, &wa, w->block, &bytes);
 	for (int j = 0; w->agent_rad && j < n; j++)
 		w->agent_rad[j] = m->agents[j].radius;
