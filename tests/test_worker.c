@@ -155,7 +155,9 @@ START_TEST(one_two_and_three_workers_step_to_the_same_bits)
 }
 END_TEST
 
-/* No buffer of one worker is another's: the workers of a world own disjoint scratch. */
+/* No buffer of one worker is another's: the workers of a world own disjoint scratch.  Each buffer
+ * is the range of bytes it spans (a carved block's parts are checked, not only their starts), and
+ * the state vectors (dydt ... y_pre) lie inside `work`, which spans up to the last one's end. */
 START_TEST(workers_own_disjoint_buffers)
 {
 	sw_model *m = NULL;
@@ -165,20 +167,46 @@ START_TEST(workers_own_disjoint_buffers)
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_set_threads(w, 3), SW_SUCCESS);
-	enum { N_BUF = 12 };
-	const void *seen[3 * N_BUF];
+	enum { N_BUF = 11 };
+	struct {
+		const char *lo, *hi;
+	} seen[3 * N_BUF];
 	int n = 0;
+	size_t md = (size_t)w->maxdim, np = (size_t)m->n_prims;
 	for (int k = 0; k < 3; k++) {
 		const sw_worker *wk = &w->workers[k];
-		const void *own[N_BUF] = {wk->scratch,  wk->scratch3, wk->found, wk->occl,
-					  wk->pg_found, wk->pg_bits,  wk->slots, wk->work,
-					  wk->relax,    wk->root,     wk->diag,  wk->y_pre};
+		const double *vec[] = {wk->dydt, wk->jac, wk->y_piece, wk->y_trial, wk->y_step,
+				       wk->y_pre};
+		const double *work_end = wk->work;
+		for (size_t v = 0; v < sizeof vec / sizeof vec[0]; v++) {
+			ck_assert(vec[v] >= wk->work);
+			work_end = vec[v] + (v == 1 ? 3 : 1) * md > work_end
+				       ? vec[v] + (v == 1 ? 3 : 1) * md
+				       : work_end;
+		}
+		const struct {
+			const void *p;
+			size_t bytes;
+		} own[N_BUF] = {
+		    {wk->scratch, (size_t)wk->cap * sizeof *wk->scratch},
+		    {wk->scratch3, (size_t)w->cap3 * sizeof *wk->scratch3},
+		    {wk->found, ((size_t)w->n + 1) * sizeof *wk->found},
+		    {wk->occl, (np + 1) * sizeof *wk->occl},
+		    {wk->pg_found, (np + 1) * sizeof *wk->pg_found},
+		    {wk->pg_bits, ((np + 63) / 64 + 1) * sizeof *wk->pg_bits},
+		    {wk->slots, (size_t)w->max_slots * sizeof *wk->slots},
+		    {wk->work, (size_t)(work_end - wk->work) * sizeof *wk->work},
+		    {wk->relax, 1},
+		    {wk->root, 1},
+		    {wk->diag, sizeof *wk->diag}};
 		for (int b = 0; b < N_BUF; b++) {
-			ck_assert_ptr_nonnull(own[b]);
+			ck_assert_ptr_nonnull(own[b].p);
+			const char *lo = own[b].p, *hi = lo + own[b].bytes;
 			for (int j = 0; j < n; j++)
-				ck_assert_msg(seen[j] != own[b], "worker %d shares buffer %d", k,
-					      b);
-			seen[n++] = own[b];
+				ck_assert_msg(hi <= seen[j].lo || seen[j].hi <= lo,
+					      "worker %d: buffer %d overlaps another", k, b);
+			seen[n].lo = lo, seen[n].hi = hi;
+			n++;
 		}
 	}
 	sw_world_destroy(w);
