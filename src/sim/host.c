@@ -113,6 +113,12 @@ static int line_of_sight(const struct sw_world *w, double t, sw_vec2 p, sw_vec2 
 	return 1;
 }
 
+/* Record k of a history ring h (0 the newest): its time, x and y. */
+static const double *hist_entry(const struct sw_world *w, const double *h, int k)
+{
+	return h + 3 * ((w->hist_head - 1 - k + SW_HISTORY) % SW_HISTORY);
+}
+
 /* Position of agent u at time tau in the past (history ring, linear interpolation). */
 static sw_vec2 past_position(const struct sw_world *w, int u, double tau, sw_vec2 now)
 {
@@ -127,26 +133,25 @@ static sw_vec2 past_position(const struct sw_world *w, int u, double tau, sw_vec
 		int lo = 0, hi = w->hist_len;
 		while (lo < hi) {
 			int mid = (lo + hi) / 2;
-			if (h[3 * ((w->hist_head - 1 - mid + SW_HISTORY) % SW_HISTORY)] <= tau)
+			if (hist_entry(w, h, mid)[0] <= tau)
 				hi = mid;
 			else
 				lo = mid + 1;
 		}
 		int k = lo < w->hist_len ? lo : w->hist_len - 1;
 		if (k > 0) {
-			const double *r = h + 3 * ((w->hist_head - k + SW_HISTORY) % SW_HISTORY);
+			const double *r = hist_entry(w, h, k - 1);
 			later = sw_v2(r[1], r[2]);
 			tl = r[0];
 		}
-		const double *r = h + 3 * ((w->hist_head - 1 - k + SW_HISTORY) % SW_HISTORY);
+		const double *r = hist_entry(w, h, k);
 		if (lo == w->hist_len)
 			return sw_v2(r[1], r[2]); /* older than the history: its oldest position */
 		double f = tl > r[0] ? (tau - r[0]) / (tl - r[0]) : 0.0;
 		return sw_v2(r[1] + f * (later.x - r[1]), r[2] + f * (later.y - r[2]));
 	}
 	for (int k = 0; k < w->hist_len; k++) {
-		int e = (w->hist_head - 1 - k + SW_HISTORY) % SW_HISTORY;
-		const double *r = h + 3 * e;
+		const double *r = hist_entry(w, h, k);
 		/* periodic world: each entry at its image nearest the later one (unwrapped) */
 		sw_vec2 e_xy = sw__image_near(w, sw_v2(r[1], r[2]), later);
 		if (r[0] <= tau) {
