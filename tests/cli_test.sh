@@ -310,6 +310,23 @@ for m in street_crossing seek_escape_trap; do
 	done
 	if [ ! -e "$tmp/ck_$m/checkpoint.swck" ]; then ok; else bad "$m: finished run kept its checkpoint"; fi
 done
+# --sample T: a trajectory row every T seconds instead of the scenario's sample; summary and
+# events are those of the run without it (the run is the same), the rows are the whole run's rows
+# at multiples of T, a checkpoint made with one interval is not resumed with another, and an
+# interval that is not a multiple of the step is refused with exit 2 and nothing written.
+expect 0 "street_crossing sampled every 2 s" "$SW" run -q --sample 2 -o "$tmp/sample2" models/street_crossing.xml
+for f in events.jsonl summary.json; do
+	if cmp -s "$tmp/ck_full_street_crossing/$f" "$tmp/sample2/$f"; then ok; else bad "--sample 2: $f differs from the run without it"; fi
+done
+awk -F, 'NR == 1 || ($1 * 10) % 20 == 0' "$tmp/ck_full_street_crossing/trajectory.csv" >"$tmp/sample2_expected.csv"
+if cmp -s "$tmp/sample2_expected.csv" "$tmp/sample2/trajectory.csv" && [ "$(wc -l <"$tmp/sample2/trajectory.csv")" -lt "$(wc -l <"$tmp/ck_full_street_crossing/trajectory.csv")" ]; then ok; else bad "--sample 2: trajectory.csv is not the run's rows at multiples of 2 s"; fi
+expect 1 "halt sampled every 2 s" "$SW" run -q --sample 2 --checkpoint-every 10 --halt-at 25 -o "$tmp/sample_ck" models/street_crossing.xml
+expect 2 "resume with another sample interval" "$SW" run -q --checkpoint-every 10 --resume -o "$tmp/sample_ck" models/street_crossing.xml
+if grep -q "sample 2 s" /tmp/swerve_cli_err.$$; then ok; else bad "resume with another --sample: no clear message"; fi
+expect 0 "resume sampled every 2 s" "$SW" run -q --sample 2 --checkpoint-every 10 --resume -o "$tmp/sample_ck" models/street_crossing.xml
+if cmp -s "$tmp/sample2/trajectory.csv" "$tmp/sample_ck/trajectory.csv"; then ok; else bad "--sample 2: the resumed run's trajectory differs"; fi
+expect 2 "--sample not a multiple of the step" "$SW" run -q --sample 0.015 -o "$tmp/sample_bad" models/street_crossing.xml
+if [ ! -e "$tmp/sample_bad" ] && grep -q "multiple of the run's step" /tmp/swerve_cli_err.$$; then ok; else bad "--sample 0.015: no clear message, or outputs written"; fi
 expect 1 "halt for a damaged checkpoint" "$SW" run -q --checkpoint-every 10 --halt-at 25 -o "$tmp/ck_bad" models/street_crossing.xml
 printf 'x' | dd of="$tmp/ck_bad/checkpoint.swck" bs=1 seek=200 conv=notrunc 2>/dev/null
 expect 2 "resume from a damaged checkpoint" "$SW" run -q --resume -o "$tmp/ck_bad" models/street_crossing.xml

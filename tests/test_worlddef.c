@@ -236,6 +236,47 @@ START_TEST(the_definition_sets_duration_threads_and_callbacks)
 }
 END_TEST
 
+static int count_samples(const sw_world *w, void *ctx)
+{
+	(void)w;
+	++*(int *)ctx;
+	return SW_SUCCESS;
+}
+
+/* The sample interval of the definition is when sw_world_run samples (t = 0, then every
+ * interval: 1 + 8 s / 0.5 s calls), 0 means the model's, and one that is not a whole number of
+ * steps is refused with a diagnostic; the run itself (its states at every step) is the same. */
+START_TEST(the_definition_sets_the_sample_interval)
+{
+	sw_model *m = seek_room("11");
+	sw_world_def def = sw_default_world_def(m);
+	ck_assert_double_eq(def.sample, m->run.sample);
+	uint64_t h0 = run_hash(m, &def, NULL);
+	def.sample = 0.5;
+	ck_assert(run_hash(m, &def, NULL) == h0);
+	sw_world *w = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_world_create(m, &def, &w, &d), SW_SUCCESS);
+	ck_assert_double_eq(sw_world_sample(w), 0.5);
+	int calls = 0;
+	ck_assert_int_eq(sw_world_run(w, count_samples, &calls, &d), SW_SUCCESS);
+	ck_assert_int_eq(calls, 1 + (int)lround(8.0 / 0.5));
+	sw_world_destroy(w);
+	def.sample = 0.0;
+	ck_assert_int_eq(sw_world_create(m, &def, &w, &d), SW_SUCCESS);
+	ck_assert_double_eq(sw_world_sample(w), m->run.sample);
+	sw_world_destroy(w);
+	def.sample = 1.5 * m->run.step;
+	ck_assert_int_eq(sw_world_create(m, &def, &w, &d), SW_EINPUT);
+	ck_assert_ptr_null(w);
+	char msg[SW_DIAG_FILE + SW_DIAG_MSG + 64] = "";
+	sw_diag_format(&d, d.count - 1, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "not a positive multiple of its step"), "%s", msg);
+	sw_model_free(m);
+}
+END_TEST
+
 Suite *worlddef_suite(void)
 {
 	Suite *s = suite_create("worlddef");
@@ -244,6 +285,7 @@ Suite *worlddef_suite(void)
 	tcase_add_test(tc, a_defined_seed_equals_the_scenario_seed);
 	tcase_add_test(tc, runs_leave_the_finalised_model_unchanged);
 	tcase_add_test(tc, the_definition_sets_duration_threads_and_callbacks);
+	tcase_add_test(tc, the_definition_sets_the_sample_interval);
 	tcase_add_test(tc, a_model_written_after_finalize_is_refused);
 	tcase_add_test(tc, a_world_reads_no_vector_field_file);
 	suite_add_tcase(s, tc);

@@ -470,6 +470,10 @@ SW_API sw_target_def sw_default_target_def(void);
 SW_API sw_agent_def sw_default_agent_def(void);
 SW_API sw_run_def sw_default_run_def(void);
 
+/** 1 when t is a whole multiple of step, at least one step (to a relative 1e-9): what a run's
+ * sample interval and SteerBench frame must be (the frame also at most 10^9 steps); else 0. */
+SW_API int sw_run_multiple(double t, double step);
+
 /** Allocates an empty model named name (may be NULL) read from file (may be NULL, used in
  * diagnostics).  Returns NULL when out of memory.  Free with sw_model_free(). */
 SW_API sw_model *sw_model_alloc(const char *name, const char *file);

@@ -92,6 +92,9 @@ typedef struct sw_world_def {
 				   default the model's <run seed> (run.seed) */
 	double duration;      /**< stop time of sw_world_run, s (> 0, finite, at most
 				   SW_RUN_MAX_STEPS steps); default the model's <run duration> */
+	double sample;        /**< interval of sw_world_run's sample calls (the output rows), s:
+				   a positive multiple of the model's step; default (and 0) the
+				   model's <run sample>.  Changes what is recorded, not the run */
 	int threads;          /**< threads sw_world_step uses (see sw_world_set_threads; 0 =
 				   automatic); default 1 */
 	const struct sw_plan *plan; /**< prepared fields (plan.h: sw_plan_fields) of this model,
@@ -107,16 +110,17 @@ typedef struct sw_world_def {
 	void *progress_ctx;   /**< passed to progress_fn; default NULL */
 } sw_world_def;
 
-/** The definition of a run of m as its scenario file gives it: seed and duration from m's <run>
- * (library defaults when m is NULL), one thread, no plan, no callbacks. */
+/** The definition of a run of m as its scenario file gives it: seed, duration and sample
+ * interval from m's <run> (library defaults when m is NULL), one thread, no plan, no
+ * callbacks. */
 SW_API sw_world_def sw_default_world_def(const sw_model *m);
 
 /** Creates a world for a finalised model at t = 0.  def may be NULL: sw_default_world_def(m).
  * Reads and writes no file.  Returns SW_SUCCESS, SW_EUSAGE (model not finalised or written
  * since (sw_model_frozen), threads < 0, a plan made for another model, a vector field with no
  * grid and no plan),
- * SW_EINPUT (unknown integrator, or a run beyond the bounds of sw_run_steps for def's
- * duration, with a diagnostic) or SW_ENOMEM.  The world keeps a pointer to m, which must
+ * SW_EINPUT (unknown integrator, a run beyond the bounds of sw_run_steps for def's duration,
+ * or a sample interval that is not a positive multiple of the step, with a diagnostic) or SW_ENOMEM.  The world keeps a pointer to m, which must
  * outlive it; it never writes m. */
 SW_API int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out,
 			   sw_diag *diag);
@@ -126,6 +130,9 @@ SW_API uint64_t sw_world_seed(const sw_world *w);
 
 /** The stop time of sw_world_run, s (its definition's duration). */
 SW_API double sw_world_duration(const sw_world *w);
+
+/** The interval of sw_world_run's sample calls, s (its definition's sample). */
+SW_API double sw_world_sample(const sw_world *w);
 
 /** Macro steps sw_world_run takes from t = 0 to the world's duration (rounded up). */
 SW_API long sw_world_total_steps(const sw_world *w);
@@ -271,12 +278,13 @@ SW_API int sw_world_checkpoint(const sw_world *w, void **out, size_t *len);
 SW_API int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name,
 			    sw_diag *diag);
 
-/** Called at every sample (t = 0 and every run.sample seconds); non-zero return stops the run
- * with that status. */
+/** Called at every sample (t = 0 and every sw_world_sample seconds); non-zero return stops the
+ * run with that status. */
 typedef int (*sw_sample_fn)(const sw_world *w, void *ctx);
 
 /** Runs to the world's duration (sw_world_duration), calling sample (may be NULL) at t = 0 and
- * every run.sample, and the definition's progress_fn after each step with the fraction done.
+ * every sw_world_sample seconds, and the definition's progress_fn after each step with the
+ * fraction done.
  * Returns the first failing status.
  * A world that has already stepped (e.g. restored from a checkpoint) continues from its time and
  * is not sampled again at it. */

@@ -35,7 +35,6 @@ static int emit(FILE *f, uint64_t *h, const void *data, size_t n)
 
 int cli_ckpt_write(const char *dir, const sw_world *w, sw_output *o, sw_diag *diag)
 {
-	const sw_run_def *r = &sw_world_model(w)->run;
 	void *wb = NULL, *ob = NULL;
 	size_t wn = 0, on = 0;
 	char tmp[4200], final[4200];
@@ -52,7 +51,8 @@ int cli_ckpt_write(const char *dir, const sw_world *w, sw_output *o, sw_diag *di
 		st = SW_EIO;
 	if (f) {
 		uint64_t h = SW_HASH_INIT, lw = wn, lo = on;
-		double settings[3] = {r->duration, r->step, r->sample};
+		double settings[3] = {sw_world_duration(w), sw_world_model(w)->run.step,
+				      sw_world_sample(w)};
 		int bad = emit(f, &h, CK_MAGIC, 8) || emit(f, &h, settings, sizeof settings) ||
 			  emit(f, &h, &lw, sizeof lw) || emit(f, &h, wb, wn) ||
 			  emit(f, &h, &lo, sizeof lo) || emit(f, &h, ob, on);
@@ -121,15 +121,16 @@ int cli_ckpt_resume(const char *dir, sw_world *w, sw_output *o, sw_diag *diag)
 		st = (sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0,
 				 "not an intact swerve run checkpoint (wrong header or checksum)"), SW_EINPUT);
 	if (st == SW_SUCCESS) {
-		const sw_run_def *r = &sw_world_model(w)->run;
+		double now[3] = {sw_world_duration(w), sw_world_model(w)->run.step,
+				 sw_world_sample(w)};
 		memcpy(settings, b + 8, sizeof settings);
 		memcpy(&lw, b + 8 + sizeof settings, sizeof lw);
-		if (settings[0] != r->duration || settings[1] != r->step || settings[2] != r->sample)
+		if (memcmp(settings, now, sizeof now) != 0)
 			st = (sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0,
 					 "the checkpoint was made with duration %g s, step %g s, sample "
 					 "%g s; expected the same as this run (%g, %g, %g)",
-					 settings[0], settings[1], settings[2], r->duration, r->step,
-					 r->sample), SW_EINPUT);
+					 settings[0], settings[1], settings[2], now[0], now[1], now[2]),
+			      SW_EINPUT);
 		else if (lw > n - head - 2 * sizeof h)
 			st = (sw_diag_add(diag, SW_SEV_ERROR, path, 0, 0, "the checkpoint is truncated"), SW_EINPUT);
 	}

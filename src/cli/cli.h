@@ -229,7 +229,7 @@ int cli_out_open(const char *cmd, const char *path, const sw_model *m, char *tmp
 int cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, int keep);
 /** Long-only options shared by run and render: the navigation field cache. */
 enum { OPT_FIELD_CACHE = 1000, OPT_NO_FIELD_CACHE = 1001, OPT_FIELD = 1002,
-       OPT_FIELD_SPACING = 1003, OPT_VARIABLES = 1004 };
+       OPT_FIELD_SPACING = 1003, OPT_VARIABLES = 1004, OPT_SAMPLE = 1005 };
 
 /** The planning step of run, render, sweep and smc: solves (or reads from the cache) every field
  * model m declares into a new plan *out (the caller frees it with sw_plan_free after its worlds;

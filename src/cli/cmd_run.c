@@ -25,6 +25,8 @@ static void run_usage(FILE *f)
 	      "  -o, --output DIR     output directory (default: out/NAME, NAME the scenario's)\n"
 	      "  -s, --seed N         override the scenario seed\n"
 	      "  -d, --duration T     override the simulated duration, s\n"
+	      "      --sample T       override the output interval, s (a multiple of the step):\n"
+	      "                       fewer trajectory rows; the run itself is the same\n"
 	      "  -j, --threads N      threads stepping the agents (default 0: one per processor;\n"
 	      "                       outputs are identical for every N)\n"
 	      "  -q, --quiet          no progress and no summary (errors only)\n"
@@ -68,6 +70,7 @@ int cmd_run(int argc, char **argv)
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
 					     {"seed", required_argument, NULL, 's'},
 					     {"duration", required_argument, NULL, 'd'},
+					     {"sample", required_argument, NULL, OPT_SAMPLE},
 					     {"threads", required_argument, NULL, 'j'},
 					     {"checkpoint-every", required_argument, NULL, 'C'},
 					     {"resume", no_argument, NULL, 'R'},
@@ -79,7 +82,7 @@ int cmd_run(int argc, char **argv)
 	const char *outdir = NULL, *cache = NULL;
 	int have_seed = 0, no_cache = 0, c;
 	uint64_t seed = 0;
-	double duration = 0.0, threads = 0.0, every = 0.0, halt_at = 0.0;
+	double duration = 0.0, sample = 0.0, threads = 0.0, every = 0.0, halt_at = 0.0;
 	int resume = 0, variables = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:s:d:j:" CLI_SHORT, opts, NULL)) != -1) {
@@ -101,6 +104,10 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'd':
 			if (cli_number("run", "--duration", optarg, 1e-9, &duration))
+				return EXIT_BAD_INPUT;
+			break;
+		case OPT_SAMPLE:
+			if (cli_number("run", "--sample", optarg, 1e-9, &sample))
 				return EXIT_BAD_INPUT;
 			break;
 		case 'j':
@@ -142,6 +149,16 @@ int cmd_run(int argc, char **argv)
 		cli_print_diag(&diag);
 		return cli_load_exit_code(st);
 	}
+	if (sample > 0.0 && !sw_run_multiple(sample, m->run.step)) {
+		fprintf(stderr,
+			"swerve run: --sample %g s: expected a positive multiple of the run's step, "
+			"%g s\n",
+			sample, m->run.step);
+		sw_model_free(m);
+		return EXIT_BAD_INPUT;
+	}
+	if (sample > 0.0)
+		wd.sample = sample;
 	/* Checkpoint times are passed one interval at a time: at most SW_RUN_MAX_STEPS of them. */
 	if (every > 0.0 && !(wd.duration / every <= (double)SW_RUN_MAX_STEPS)) {
 		fprintf(stderr,

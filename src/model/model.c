@@ -711,6 +711,12 @@ int sw_model_find_signal(const sw_model *m, const char *name)
 	return find(name, m->signals, m->n_signals, sizeof *m->signals);
 }
 
+int sw_run_multiple(double t, double step)
+{
+	double k = t / step;
+	return fabs(k - nearbyint(k)) <= 1e-9 * k && nearbyint(k) >= 1.0;
+}
+
 int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_diag *diag)
 {
 	if (!m || !def || m->finalized)
@@ -725,17 +731,12 @@ int sw_model_set_run(sw_model *m, const sw_run_def *def, int line, sw_diag *diag
 	positive(&c, "event-tol", def->event_tol);
 	if (def->substeps < 1)
 		bad(&c, "substeps", def->substeps, "an integer >= 1");
-	if (!c.bad && def->sample != 0.0) {
-		double k = def->sample / def->step;
-		if (fabs(k - nearbyint(k)) > 1e-9 * k || nearbyint(k) < 1)
-			bad(&c, "sample", def->sample, "a positive multiple of step");
-	}
-	if (!c.bad && def->steerbench_frame != 0.0) {
-		double k = def->steerbench_frame / def->step;
-		if (!(k < 1e9) || fabs(k - nearbyint(k)) > 1e-9 * k || nearbyint(k) < 1)
-			bad(&c, "steerbench-frame", def->steerbench_frame,
-			    "a positive multiple of step");
-	}
+	if (!c.bad && def->sample != 0.0 && !sw_run_multiple(def->sample, def->step))
+		bad(&c, "sample", def->sample, "a positive multiple of step");
+	if (!c.bad && def->steerbench_frame != 0.0 &&
+	    !(def->steerbench_frame / def->step < 1e9 &&
+	      sw_run_multiple(def->steerbench_frame, def->step)))
+		bad(&c, "steerbench-frame", def->steerbench_frame, "a positive multiple of step");
 	if (c.bad)
 		return SW_EINPUT;
 	m->run = *def;

@@ -85,8 +85,10 @@ struct sw_world {
 	int max_slots;          /* expression slots a worker holds */
 	sw_event_fn event_fn;   /* called at every discrete transition (may be NULL) */
 	void *event_ctx;
-	uint64_t seed;          /* the world definition's: seed, stop time, its steps, progress */
+	uint64_t seed;          /* the world definition's: seed, stop time, sample interval, steps,
+				   progress */
 	double duration;
+	double sample;
 	long total_steps;
 	sw_progress_fn progress_fn;
 	void *progress_ctx;

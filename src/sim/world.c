@@ -318,7 +318,8 @@ int sw_run_steps(const sw_model *m, long *steps, sw_diag *diag)
 sw_world_def sw_default_world_def(const sw_model *m)
 {
 	sw_run_def r = m ? m->run : sw_default_run_def();
-	sw_world_def d = {.seed = r.seed, .duration = r.duration, .threads = 1};
+	sw_world_def d = {
+		.seed = r.seed, .duration = r.duration, .sample = r.sample, .threads = 1};
 	return d;
 }
 
@@ -341,6 +342,13 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	int bounds = run_steps(m, def->duration, &total, diag);
 	if (bounds != SW_SUCCESS)
 		return bounds;
+	double sample = def->sample == 0.0 ? m->run.sample : def->sample;
+	if (!sw_run_multiple(sample, m->run.step))
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+				   "the run's sample interval, %g s, is not a positive multiple of "
+				   "its step, %g s",
+				   sample, m->run.step),
+		       SW_EINPUT;
 	const gsl_odeiv2_step_type *type = NULL;
 	if (strcmp(m->run.integrator, "euler") != 0) {
 		for (size_t k = 0; k < sizeof integrators / sizeof integrators[0]; k++)
@@ -360,6 +368,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->m = m;
 	w->seed = def->seed;
 	w->duration = def->duration;
+	w->sample = sample;
 	w->total_steps = total;
 	w->event_fn = def->event_fn;
 	w->event_ctx = def->event_ctx;
@@ -493,6 +502,8 @@ uint64_t sw_world_seed(const sw_world *w) { return w->seed; }
 
 double sw_world_duration(const sw_world *w) { return w->duration; }
 
+double sw_world_sample(const sw_world *w) { return w->sample; }
+
 long sw_world_total_steps(const sw_world *w) { return w->total_steps; }
 
 double sw_world_time(const sw_world *w) { return w->t; }
@@ -570,10 +581,9 @@ int sw_world_glm_terms(sw_world *w, int i, sw_glm_terms *out)
 
 int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, sw_diag *diag)
 {
-	const sw_run_def *r = &w->m->run;
 	long total = w->total_steps; /* checked against the bounds by sw_world_create */
 	/* Samples every `every` steps; an interval longer than the run samples its end only. */
-	double k = nearbyint(r->sample / r->step);
+	double k = nearbyint(w->sample / w->m->run.step);
 	long every = k >= 1.0 && k <= (double)total ? (long)k : k >= 1.0 ? total : 1;
 	/* A world that has stepped already (restored from a checkpoint) was sampled at its time. */
 	int st = sample && w->steps == 0 ? sample(w, ctx) : SW_SUCCESS;
