@@ -44,7 +44,7 @@ LIB_SRC := \
 	src/plan/grid.c src/plan/solve.c src/plan/distance.c src/plan/store.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
 	src/sim/hybrid.c src/sim/locate.c src/sim/rate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c src/sim/worker.c \
-	src/io/xmldoc.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
+	src/io/xmldoc.c src/io/xmlpos.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/override.c \
 	src/io/field_read.c src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c \
 	src/ensemble/property.c src/ensemble/runner.c src/ensemble/stats.c \
@@ -54,7 +54,7 @@ LIB_SRC := \
 	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/linear.c \
 	src/export/guards.c src/export/build.c \
 	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c \
-	src/export/twin.c src/export/bearing.c src/export/lift.c src/export/split.c
+	src/export/twin.c src/export/bearing.c src/export/lift.c src/export/split.c src/export/invariants.c
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 
@@ -70,6 +70,8 @@ TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_ex
 	tests/test_ttc.c tests/test_pedestrian.c tests/test_sf.c tests/test_csm.c tests/law_util.c tests/emit_util.c tests/test_emit_crowd.c tests/test_sensing.c
 
 TEST_SRC += tests/test_export_glm.c tests/test_export_parts.c tests/test_worker.c
+TEST_SRC += tests/test_export_flows.c tests/test_crowd_index.c tests/test_steersuite_run.c \
+	tests/test_steer_fw_pf.c tests/test_expr_host.c tests/expr_host.c
 BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c bench/bench_events.c
 
 # Fuzz harnesses (tests/fuzz/): libFuzzer with clang (`make fuzz`), replayed over their corpus

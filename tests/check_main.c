@@ -8,7 +8,9 @@ int main(void)
 	SRunner *sr = srunner_create(core_suite());
 	srunner_add_suite(sr, geom_suite());
 	srunner_add_suite(sr, expr_suite());
+	srunner_add_suite(sr, expr_host_suite());
 	srunner_add_suite(sr, steer_suite());
+	srunner_add_suite(sr, steer_fw_pf_suite());
 	srunner_add_suite(sr, steer_simd_suite());
 	srunner_add_suite(sr, competition_suite());
 	srunner_add_suite(sr, model_suite());
@@ -21,14 +23,17 @@ int main(void)
 	srunner_add_suite(sr, emit_suite());
 	srunner_add_suite(sr, emit_crowd_suite());
 	srunner_add_suite(sr, export_suite());
+	srunner_add_suite(sr, export_flows_suite());
 	srunner_add_suite(sr, export_glm_suite());
 	srunner_add_suite(sr, export_parts_suite());
 	srunner_add_suite(sr, interval_suite());
 	srunner_add_suite(sr, analyze_suite());
 	srunner_add_suite(sr, plot_suite());
 	srunner_add_suite(sr, crowd_suite());
+	srunner_add_suite(sr, crowd_index_suite());
 	srunner_add_suite(sr, sensing_suite());
 	srunner_add_suite(sr, steersuite_suite());
+	srunner_add_suite(sr, steersuite_run_suite());
 	srunner_add_suite(sr, steersuite_emit_suite());
 	srunner_add_suite(sr, progress_suite());
 	srunner_add_suite(sr, ensemble_suite());

@@ -15,10 +15,6 @@
 #include "swerve/steer.h"
 #include "tests.h"
 
-#define ck_close(a, b, tol)                                                                        \
-	ck_assert_msg(fabs((a) - (b)) <= (tol), "%s = %.17g, expected %.17g (tol %.3g)", #a,       \
-		      (double)(a), (double)(b), (double)(tol))
-
 static double unif(gsl_rng *r, double lo, double hi)
 {
 	return lo + (hi - lo) * gsl_rng_uniform(r);

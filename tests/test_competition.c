@@ -19,10 +19,6 @@
 #include "swerve/steer.h"
 #include "tests.h"
 
-#define ck_close(a, b, tol)                                                                        \
-	ck_assert_msg(fabs((a) - (b)) <= (tol), "%s = %.17g, expected %.17g (tol %.3g)", #a,       \
-		      (double)(a), (double)(b), (double)(tol))
-
 typedef enum { COEXIST, OBSTACLE, TARGET, BISTABLE } regime;
 
 static double unif(gsl_rng *r, double lo, double hi)

@@ -52,26 +52,13 @@ static sw_model *circle_model(int n, double rad)
 	return m;
 }
 
-/* Everything a world exposes about its units after a run. */
-typedef struct {
-	int nu;
-	double *y;   /* concatenated unit states */
-	size_t ny;
-	int *mode;
-	sw_agent_metrics *mt;
-	int n_ev;
-	double ev_t[256], ev_x[256];
-	int ev_u[256], ev_to[256];
-	int status;
-} outcome;
-
 static void on_event(const sw_world *w, int u, double t, int from, int to, const char *label,
 		     const char *guard, void *ctx)
 {
 	(void)from;
 	(void)label;
 	(void)guard;
-	outcome *o = ctx;
+	test_outcome *o = ctx;
 	if (o->n_ev < 256) {
 		o->ev_t[o->n_ev] = t;
 		o->ev_u[o->n_ev] = u;
@@ -83,7 +70,7 @@ static void on_event(const sw_world *w, int u, double t, int from, int to, const
 }
 
 /* Copies the world's final states, modes and metrics into o. */
-static void collect(const sw_world *w, outcome *o)
+static void collect(const sw_world *w, test_outcome *o)
 {
 	const sw_model *m = sw_world_model(w);
 	o->nu = sw_world_n_units(w);
@@ -106,9 +93,9 @@ static void collect(const sw_world *w, outcome *o)
 		o->mt[i] = *sw_world_metrics(w, i);
 }
 
-static outcome run(const sw_model *m, int threads, int fast)
+test_outcome test_outcome_run(const sw_model *m, int threads, int fast)
 {
-	outcome o;
+	test_outcome o;
 	memset(&o, 0, sizeof o);
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
@@ -121,7 +108,7 @@ static outcome run(const sw_model *m, int threads, int fast)
 	return o;
 }
 
-static void outcome_free(outcome *o)
+void test_outcome_free(test_outcome *o)
 {
 	free(o->y);
 	free(o->mode);
@@ -129,7 +116,7 @@ static void outcome_free(outcome *o)
 }
 
 /* Bit-for-bit equality of two outcomes. */
-static void assert_same(const outcome *a, const outcome *b, int n_agents)
+void test_assert_same(const test_outcome *a, const test_outcome *b, int n_agents)
 {
 	ck_assert_int_eq(a->status, b->status);
 	ck_assert_int_eq(a->nu, b->nu);
@@ -327,8 +314,8 @@ START_TEST(single_evaluation_path_gives_the_bits_of_the_full_evaluation)
 	/* The step senses once at its end and Euler reuses that heading rate; turning the reuse
 	 * off makes every flow evaluation perceive and evaluate the law again (sw_steer_rhs). */
 	sw_model *m = circle_model(60, 11.5);
-	outcome a = run(m, 1, 1), b = run(m, 1, 0);
-	assert_same(&a, &b, m->n_agents);
+	test_outcome a = test_outcome_run(m, 1, 1), b = test_outcome_run(m, 1, 0);
+	test_assert_same(&a, &b, m->n_agents);
 	int reached = 0, met = 0;
 	for (int i = 0; i < m->n_agents; i++) {
 		reached += a.mt[i].reached;
@@ -336,8 +323,8 @@ START_TEST(single_evaluation_path_gives_the_bits_of_the_full_evaluation)
 	}
 	ck_assert_int_gt(reached, 10); /* the run did something: agents met and arrived */
 	ck_assert_int_gt(met, 30);
-	outcome_free(&a);
-	outcome_free(&b);
+	test_outcome_free(&a);
+	test_outcome_free(&b);
 	sw_model_free(m);
 }
 END_TEST
@@ -367,20 +354,20 @@ START_TEST(crowd_laws_reuse_the_sensed_flow_with_the_same_bits)
 	sw_diag d;
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_scenario_load_memory(xml, n, "mix.xml", &m, &d), SW_SUCCESS);
-	outcome a = run(m, 1, 1), b = run(m, 1, 0);
+	test_outcome a = test_outcome_run(m, 1, 1), b = test_outcome_run(m, 1, 0);
 	ck_assert_int_eq(a.status, SW_SUCCESS);
-	assert_same(&a, &b, m->n_agents);
-	outcome_free(&a);
-	outcome_free(&b);
+	test_assert_same(&a, &b, m->n_agents);
+	test_outcome_free(&a);
+	test_outcome_free(&b);
 	sw_model_free(m);
 	ck_assert_int_eq(sw_scenario_load("models/crowd_door.xml", &m, &d), SW_SUCCESS);
-	a = run(m, 1, 1);
-	b = run(m, 1, 0);
+	a = test_outcome_run(m, 1, 1);
+	b = test_outcome_run(m, 1, 0);
 	ck_assert_int_eq(a.status, SW_SUCCESS);
-	assert_same(&a, &b, m->n_agents);
+	test_assert_same(&a, &b, m->n_agents);
 	ck_assert_int_gt(a.n_ev, 40); /* the automata switched modes */
-	outcome_free(&a);
-	outcome_free(&b);
+	test_outcome_free(&a);
+	test_outcome_free(&b);
 	sw_model_free(m);
 }
 END_TEST
@@ -388,13 +375,13 @@ END_TEST
 START_TEST(one_two_and_four_threads_give_identical_bits)
 {
 	sw_model *m = circle_model(97, 18.5); /* blocks of unequal size */
-	outcome a = run(m, 1, 1);
+	test_outcome a = test_outcome_run(m, 1, 1);
 	for (int t = 2; t <= 4; t += 2) {
-		outcome b = run(m, t, 1);
-		assert_same(&a, &b, m->n_agents);
-		outcome_free(&b);
+		test_outcome b = test_outcome_run(m, t, 1);
+		test_assert_same(&a, &b, m->n_agents);
+		test_outcome_free(&b);
 	}
-	outcome_free(&a);
+	test_outcome_free(&a);
 	sw_model_free(m);
 }
 END_TEST
@@ -409,12 +396,12 @@ START_TEST(automata_scenarios_step_identically_on_one_and_three_threads)
 	sw_diag d;
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_scenario_load(scenarios[_i], &m, &d), SW_SUCCESS);
-	outcome a = run(m, 1, 1), b = run(m, 3, 1);
+	test_outcome a = test_outcome_run(m, 1, 1), b = test_outcome_run(m, 3, 1);
 	ck_assert_int_eq(a.status, SW_SUCCESS);
-	assert_same(&a, &b, m->n_agents);
+	test_assert_same(&a, &b, m->n_agents);
 	ck_assert_int_gt(a.n_ev, 0); /* transitions happened and were delivered */
-	outcome_free(&a);
-	outcome_free(&b);
+	test_outcome_free(&a);
+	test_outcome_free(&b);
 	sw_model_free(m);
 }
 END_TEST
@@ -568,10 +555,10 @@ START_TEST(perception_buffers_grow_for_dense_crowds)
 	for (int k = 0; k < 299; k++)
 		ck_assert_int_eq(buf[k].id, -2 - k); /* agents 1 .. 299 in index order */
 	sw_world_destroy(w);
-	outcome a = run(m, 1, 1), b = run(m, 2, 1);
-	assert_same(&a, &b, m->n_agents);
-	outcome_free(&a);
-	outcome_free(&b);
+	test_outcome a = test_outcome_run(m, 1, 1), b = test_outcome_run(m, 2, 1);
+	test_assert_same(&a, &b, m->n_agents);
+	test_outcome_free(&a);
+	test_outcome_free(&b);
 	sw_model_free(m);
 }
 END_TEST
@@ -702,342 +689,14 @@ START_TEST(bad_trait_distributions_are_errors)
 }
 END_TEST
 
-/* 30 agents crossing a field of 60 discs, 12 walls and 2 moving discs, perceiving 2.5 m; with
- * `blind`, every fifth agent perceives only 0.05 m and walks into obstacles; with `per_obstacle`
- * 0, the run keeps only each agent's smallest obstacle clearance (obstacle-clearances off). */
-static sw_model *obstacle_field_with(int index, int blind, int per_obstacle)
-{
-	sw_model *m = sw_model_alloc("field", NULL);
-	unsigned s = 7;
-	char name[32];
-	for (int k = 0; k < 74; k++) {
-		sw_obstacle_def o = sw_default_obstacle_def();
-		snprintf(name, sizeof name, "o%d", k);
-		o.name = name;
-		s = s * 1664525u + 1013904223u;
-		double x = 4.0 + 30.0 * (s >> 8) / 16777216.0;
-		s = s * 1664525u + 1013904223u;
-		double y = -12.0 + 24.0 * (s >> 8) / 16777216.0;
-		if (k >= 60 && k < 72) {
-			o.shape = SW_SHAPE_SEGMENT;
-			o.a = sw_v2(x, y);
-			o.b = sw_v2(x + 2.0, y + 1.0);
-		} else {
-			o.center = sw_v2(x, y);
-			o.radius = 0.3;
-			if (k >= 72) {
-				o.motion.kind = SW_MOTION_LINEAR;
-				o.motion.velocity = sw_v2(0.0, 0.5);
-			}
-		}
-		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
-	}
-	sw_target_def t = sw_default_target_def();
-	t.name = "east";
-	t.position = sw_v2(40.0, 0.0);
-	ck_assert_int_eq(sw_model_add_target(m, &t, NULL), SW_SUCCESS);
-	for (int i = 0; i < 30; i++) {
-		sw_agent_def ad = sw_default_agent_def();
-		ad.position = sw_v2(0.0, -14.5 + i);
-		ad.radius = 0.2;
-		ad.perception = blind && i % 5 == 0 ? 0.05 : 2.5;
-		ad.target = "east";
-		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
-	}
-	sw_run_def r = sw_default_run_def();
-	r.duration = 40.0;
-	r.neighbor_grid = index;
-	r.obstacle_clearances = per_obstacle;
-	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
-	return m;
-}
-
-static sw_model *obstacle_field(int index)
-{
-	return obstacle_field_with(index, 0, 1);
-}
-
-static sw_model *obstacle_field_ex(int index, int clearances)
-{
-	return obstacle_field_with(index, 0, clearances);
-}
-
-START_TEST(obstacle_index_gives_the_bits_of_the_loop_over_all_primitives)
-{
-	/* With neighbor_grid on, perception finds primitives through the static-primitive index
-	 * (74 primitives: above the threshold) and agents through their grid; off, it loops over
-	 * everything.  Same bits, events and metrics; and the agents did meet obstacles. */
-	sw_model *a = obstacle_field(1), *b = obstacle_field(0);
-	outcome x = run(a, 2, 1), y = run(b, 1, 1);
-	assert_same(&x, &y, a->n_agents);
-	double closest = INFINITY;
-	for (int i = 0; i < a->n_agents; i++)
-		closest = fmin(closest, x.mt[i].min_clearance);
-	ck_assert_double_lt(closest, 1.0);
-	outcome_free(&x);
-	outcome_free(&y);
-	sw_model_free(a);
-	sw_model_free(b);
-}
-END_TEST
-
-/* With obstacle-clearances off, the obstacle metrics are measured through the primitive index
- * (step.c measure_obstacles): the same smallest clearances, collisions, deepest overlaps and
- * overlap times as measuring every obstacle, with agents that walk into obstacles (every fifth
- * is nearly blind) and out again. */
-START_TEST(obstacle_metrics_through_the_index_are_those_of_every_obstacle)
-{
-	sw_model *a = obstacle_field_with(1, 1, 0), *b = obstacle_field_with(0, 1, 0);
-	outcome x = run(a, 2, 1), y = run(b, 1, 1);
-	assert_same(&x, &y, a->n_agents);
-	int collisions = 0;
-	for (int i = 0; i < a->n_agents; i++) {
-		ck_assert(x.mt[i].max_penetration == y.mt[i].max_penetration);
-		ck_assert(x.mt[i].overlap_time == y.mt[i].overlap_time);
-		collisions += x.mt[i].collisions;
-	}
-	ck_assert_int_ge(collisions, 5); /* the blind ones did walk into obstacles */
-	outcome_free(&x);
-	outcome_free(&y);
-	sw_model_free(a);
-	sw_model_free(b);
-}
-END_TEST
-
-/* An agent put far from every obstacle, near a disc, into it, far away, then into the disc again
- * (its path grown by each move, as stepping would): two collision episodes with the disc.  The far position is beyond the index's
- * reach of the disc, so the index alone would not see the first episode end; measure_obstacles
- * measures every obstacle after a measure that found an overlap. */
-START_TEST(an_overlap_left_beyond_the_index_reach_ends)
-{
-	sw_model *m = sw_model_alloc("reenter", NULL);
-	char name[32];
-	for (int k = 0; k < 40; k++) {
-		sw_obstacle_def o = sw_default_obstacle_def();
-		snprintf(name, sizeof name, "o%d", k);
-		o.name = name;
-		o.center = sw_v2(3.0 * k, 5.0);
-		o.radius = 0.3;
-		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
-	}
-	sw_agent_def ad = sw_default_agent_def();
-	ad.position = sw_v2(0.0, -10.0);
-	ad.radius = 0.2;
-	ad.perception = 1.0;
-	ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
-	sw_run_def r = sw_default_run_def();
-	r.obstacle_clearances = 0;
-	ck_assert_int_eq(sw_model_set_run(m, &r, 0, NULL), SW_SUCCESS);
-	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
-	ck_assert(w->pg_on);
-	const sw_vec2 at[] = {{0.0, -10.0}, {0.0, 4.0}, {0.0, 5.1}, {1.5, 0.0}, {0.0, 5.1}, {1.5, 0.0}};
-	double *y = w->y + w->off[0];
-	sw_vec2 was = at[0];
-	for (int s = 0; s < 6; s++) {
-		y[SW_STATE_X] = at[s].x;
-		y[SW_STATE_Y] = at[s].y;
-		w->metrics[0].path_length += sw_v2_dist(was, at[s]);
-		was = at[s];
-		ck_assert_int_eq(sw__sense_range(w, sw__serial(w), 0, 1, 0.1), SW_SUCCESS);
-		if (s == 0) /* beyond the perception radius of everything: still the true minimum */
-			ck_assert_double_eq_tol(w->metrics[0].min_clearance, 14.5, 1e-12);
-	}
-	ck_assert_int_eq(w->metrics[0].collisions, 2);
-	ck_assert_double_eq_tol(w->metrics[0].overlap_time, 0.2, 1e-12);
-	sw_world_destroy(w);
-	sw_model_free(m);
-}
-END_TEST
-
-/* Lines of sight (navigate.c, for navigation fields) through the primitive index against the loop
- * over every primitive: 4000 segments of 0.1 to 60 m, from inside the field to beyond it, for a
- * disc of radius 0 to 1.5 m, among 60 discs, 12 walls and 2 moving discs (ignored by both).  The
- * same answer for each, and both answers occur. */
-START_TEST(sight_through_the_index_is_the_loop_over_every_primitive)
-{
-	sw_model *m = obstacle_field(1);
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
-	ck_assert(w->pg_on);
-	unsigned s = 11;
-	int clear = 0, blocked = 0;
-	for (int k = 0; k < 4000; k++) {
-		double u[6];
-		for (int j = 0; j < 6; j++) {
-			s = s * 1664525u + 1013904223u;
-			u[j] = (s >> 8) / 16777216.0;
-		}
-		sw_vec2 p = sw_v2(-10.0 + 50.0 * u[0], -20.0 + 40.0 * u[1]);
-		double len = 0.1 + 60.0 * u[2] * u[2], a = 6.283185307179586 * u[3];
-		sw_vec2 q = sw_v2(p.x + len * cos(a), p.y + len * sin(a));
-		double r = 1.5 * u[4] * u[4];
-		int want = sw__clear_sight(NULL, m, p, q, r), got = sw__clear_sight(w, m, p, q, r);
-		ck_assert_msg(got == want, "(%g, %g) -> (%g, %g), r %g: %d, all %d", p.x, p.y, q.x, q.y,
-			      r, got, want);
-		clear += want, blocked += !want;
-	}
-	ck_assert_int_gt(clear, 100);
-	ck_assert_int_gt(blocked, 100);
-	sw_world_destroy(w);
-	sw_model_free(m);
-}
-END_TEST
-
-/* The guard function clearance() through the primitive index (sw__nearest_clearance) against
- * the smallest clearance over every obstacle, at a lattice of points from inside obstacles to
- * far from all of them, at two instants: 40 discs, a moving disc, a thin closed polygon and a
- * closed square 30 m wide with a disc in its middle (there the disc is within the query's reach
- * but every edge of the square is not: only the list of wide polygons finds that the point is
- * inside).  Equal bits everywhere. */
-START_TEST(nearest_clearance_through_the_index_is_the_global_one)
-{
-	sw_model *m = sw_model_alloc("clear", NULL);
-	char name[32];
-	for (int k = 0; k < 42; k++) {
-		sw_obstacle_def o = sw_default_obstacle_def();
-		snprintf(name, sizeof name, "o%d", k);
-		o.name = name;
-		o.center = sw_v2(2.0 + 0.9 * k, 3.0 * sin(0.7 * k));
-		o.radius = 0.3;
-		if (k == 41) {
-			o.motion.kind = SW_MOTION_LINEAR;
-			o.motion.velocity = sw_v2(0.0, 1.0);
-		}
-		if (k == 40)
-			o.center = sw_v2(70.0, 0.0); /* in the middle of the wide square */
-		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
-	}
-	const sw_vec2 thin[] = {{10, 8}, {30, 8}, {30, 8.5}, {10, 8.5}};
-	const sw_vec2 wide[] = {{55, -15}, {85, -15}, {85, 15}, {55, 15}};
-	const sw_vec2 *poly[] = {thin, wide};
-	for (int k = 0; k < 2; k++) {
-		sw_obstacle_def o = sw_default_obstacle_def();
-		o.name = k ? "wide" : "thin";
-		o.shape = SW_SHAPE_POLYGON;
-		o.n_vertices = 4;
-		o.vertices = poly[k];
-		o.closed = 1;
-		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
-	}
-	sw_target_def tg = sw_default_target_def();
-	tg.name = "east";
-	tg.position = sw_v2(40.0, 0.0);
-	ck_assert_int_eq(sw_model_add_target(m, &tg, NULL), SW_SUCCESS);
-	for (int i = 0; i < 2; i++) {
-		sw_agent_def ad = sw_default_agent_def();
-		ad.position = sw_v2(0.0, -3.0 + 6.0 * i);
-		ad.radius = 0.25;
-		ad.perception = 2.0 + 3.0 * i;
-		ad.target = "east";
-		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
-	}
-	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
-	sw_world *w = NULL;
-	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
-	ck_assert(w->pg_on);
-	ck_assert_int_eq(w->pg_n_big, 1);
-	int inside = 0, near = 0;
-	for (int ti = 0; ti < 2; ti++)
-		for (double y = -20.0; y <= 20.0; y += 0.7)
-			for (double x = -5.0; x <= 90.0; x += 0.7)
-				for (int i = 0; i < 2; i++) {
-					double t = 4.0 * ti, r = m->agents[i].radius, want = INFINITY;
-					sw_vec2 p = sw_v2(x, y);
-					for (int j = 0; j < m->n_obstacles; j++)
-						want = fmin(want,
-							    sw_model_obstacle_clearance(m, j, t, p, r));
-					double got =
-					    sw__nearest_clearance(w, sw__serial(w), i, t, p, r);
-					ck_assert_msg(got == want, "(%g, %g) t %g agent %d: %.17g, all %.17g",
-						      x, y, t, i, got, want);
-					inside += want < -10.0;
-					near += want <= m->agents[i].perception;
-				}
-	ck_assert_int_gt(inside, 10); /* deep inside the wide square */
-	ck_assert_int_gt(near, 1000); /* answered through the index */
-	sw_world_destroy(w);
-	sw_model_free(m);
-}
-END_TEST
-
-START_TEST(skipped_obstacle_measurements_change_no_metric)
-{
-	/* measure_obstacles skips static obstacles that cannot have come closer than their
-	 * recorded minimum (a Lipschitz bound on the path length).  Recompute every agent's
-	 * clearance to every obstacle after every step here, by brute force, and compare the
-	 * per-obstacle minima, overlap episodes and deepest overlaps: exactly equal.  Without
-	 * per-obstacle minima (run obstacle-clearances off: far longer skips, only the agent's
-	 * smallest clearance has to hold) the smallest clearance and the overlap episodes are
-	 * still exact. */
-	for (int keep = 1; keep >= 0; keep--) {
-		sw_model *m = obstacle_field_ex(1, keep);
-		sw_world *w = NULL;
-		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
-		int n = m->n_agents, no = m->n_obstacles;
-		double *mins = malloc((size_t)n * no * sizeof *mins);
-		unsigned char *over = calloc((size_t)n * no, 1);
-		int *episodes = calloc((size_t)n, sizeof *episodes);
-		for (size_t k = 0; k < (size_t)n * no; k++)
-			mins[k] = INFINITY;
-		long steps = lround(m->run.duration / m->run.step);
-		for (long s = 0; s <= steps; s++) {
-			if (s > 0)
-				ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
-			for (int i = 0; i < n; i++) {
-				sw_agent_state st;
-				sw_world_agent(w, i, &st);
-				sw_vec2 p = sw_v2(st.y[SW_STATE_X], st.y[SW_STATE_Y]);
-				for (int j = 0; j < no; j++) {
-					size_t k = (size_t)i * no + j;
-					double c = sw_model_obstacle_clearance(
-					    m, j, sw_world_time(w), p, m->agents[i].radius);
-					mins[k] = fmin(mins[k], c);
-					episodes[i] += c < 0.0 && !over[k];
-					over[k] = c < 0.0;
-				}
-			}
-		}
-		int measured_below_1m = 0;
-		for (int i = 0; i < n; i++) {
-			double least = INFINITY;
-			for (int j = 0; j < no; j++) {
-				double got = sw_world_min_clearance(w, i, j),
-				       want = mins[(size_t)i * no + j];
-				least = fmin(least, want);
-				if (keep)
-					ck_assert_msg(got == want,
-						      "agent %d obstacle %d: %.17g, brute force %.17g",
-						      i, j, got, want);
-				else
-					ck_assert(isnan(got)); /* not kept */
-				measured_below_1m += want < 1.0;
-			}
-			ck_assert_msg(sw_world_metrics(w, i)->min_clearance == least,
-				      "keep %d agent %d: %.17g, brute force %.17g", keep, i,
-				      sw_world_metrics(w, i)->min_clearance, least);
-			ck_assert_int_eq(sw_world_metrics(w, i)->collisions, episodes[i]);
-		}
-		ck_assert_int_gt(measured_below_1m, 20); /* the agents did pass obstacles */
-		free(mins);
-		free(over);
-		free(episodes);
-		sw_world_destroy(w);
-		sw_model_free(m);
-	}
-}
-END_TEST
-
 /* Runs m for `first` steps, checkpoints, restores into a fresh world and runs on: the outcome of
  * the resumed world, with the checkpoint's bytes in *ck (freed by the caller). */
-static outcome resumed(const sw_model *m, long first, int threads, void **ck, size_t *ckn)
+static test_outcome resumed(const sw_model *m, long first, int threads, void **ck, size_t *ckn)
 {
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
-	outcome o;
+	test_outcome o;
 	memset(&o, 0, sizeof o);
 	sw_world_set_event_fn(w, on_event, &o);
 	for (long k = 0; k < first; k++)
@@ -1067,12 +726,12 @@ START_TEST(a_resumed_world_continues_bit_for_bit)
 	sw_diag d;
 	sw_diag_init(&d);
 	ck_assert_int_eq(sw_scenario_load(scenarios[_i], &m, &d), SW_SUCCESS);
-	outcome a = run(m, 1, 1);
+	test_outcome a = test_outcome_run(m, 1, 1);
 	long total = (long)ceil(m->run.duration / m->run.step - 1e-9);
 	void *ck = NULL;
 	size_t ckn = 0;
-	outcome b = resumed(m, (long)(0.37 * total), 2, &ck, &ckn);
-	assert_same(&a, &b, m->n_agents);
+	test_outcome b = resumed(m, (long)(0.37 * total), 2, &ck, &ckn);
+	test_assert_same(&a, &b, m->n_agents);
 	/* Damage: one flipped byte, a truncation, another seed: refused, world untouched. */
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
@@ -1091,8 +750,8 @@ START_TEST(a_resumed_world_continues_bit_for_bit)
 	ck_assert_int_eq(sw_world_restore(w, ck, ckn, "ck", &d), SW_EINPUT);
 	sw_world_destroy(w);
 	free(ck);
-	outcome_free(&a);
-	outcome_free(&b);
+	test_outcome_free(&a);
+	test_outcome_free(&b);
 	sw_model_free(m);
 }
 END_TEST
@@ -1159,12 +818,6 @@ Suite *crowd_suite(void)
 	tcase_add_test(tc, flock_attractors_match_their_closed_forms);
 	tcase_add_test(tc, perception_buffers_grow_for_dense_crowds);
 	tcase_add_test(tc, walls_hide_agents_and_discs);
-	tcase_add_test(tc, obstacle_index_gives_the_bits_of_the_loop_over_all_primitives);
-	tcase_add_test(tc, obstacle_metrics_through_the_index_are_those_of_every_obstacle);
-	tcase_add_test(tc, an_overlap_left_beyond_the_index_reach_ends);
-	tcase_add_test(tc, sight_through_the_index_is_the_loop_over_every_primitive);
-	tcase_add_test(tc, nearest_clearance_through_the_index_is_the_global_one);
-	tcase_add_test(tc, skipped_obstacle_measurements_change_no_metric);
 	tcase_add_test(tc, personality_traits_are_drawn_per_agent_from_their_distributions);
 	tcase_add_test(tc, bad_trait_distributions_are_errors);
 	tcase_add_test(tc, alignment_brings_a_disordered_group_to_a_common_heading);

@@ -14,10 +14,6 @@
 #include "swerve/io.h"
 #include "tests.h"
 
-#define ck_close(a, b, tol)                                                                        \
-	ck_assert_msg(fabs((a) - (b)) <= (tol), "%s = %.17g, expected %.17g (tol %.3g)", #a,       \
-		      (double)(a), (double)(b), (double)(tol))
-
 /* k = 0 and k = n have closed forms; otherwise the bounds are where the binomial tails equal
  * alpha/2 (the definition of the interval), checked with GSL's binomial CDFs. */
 START_TEST(test_clopper_pearson_definition)

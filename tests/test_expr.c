@@ -1,4 +1,5 @@
-/* tests/test_expr.c - expressions: parsing, errors, evaluation, margins, printing, derivatives.
+/* tests/test_expr.c - expressions: parsing, errors, evaluation, printing, hostile input (margins,
+ * host functions, derivatives and the constructors are in tests/test_expr_host.c).
  *
  * Values are compared against the same formulas written in C, derivatives against central
  * finite differences, printing by print -> parse -> equal tree and equal value, and the parser is
@@ -12,123 +13,10 @@
 
 #include "swerve/core.h"
 #include "swerve/expr.h"
+#include "expr_host.h"
 #include "tests.h"
 
 Suite *expr_suite(void);
-
-/* ---- a host: variables, perception functions and their callbacks ------------------------- */
-
-enum { X, Y, Z, T, P, Q, NSLOTS = 8 };
-enum { F_DIST = 1, F_INSIDE, F_PROGRESS, F_NEAR, F_SCALE };
-
-static const sw_expr_var vars[] = {
-    {"x", X, SW_EXPR_REAL},           {"y", Y, SW_EXPR_REAL}, {"z", Z, SW_EXPR_REAL},
-    {"t", T, SW_EXPR_REAL},           {"p", P, SW_EXPR_BOOL}, {"q", Q, SW_EXPR_BOOL},
-    {"light.green", 6, SW_EXPR_BOOL},
-};
-
-static const sw_expr_func funcs[] = {
-    {"dist", F_DIST, 1, {SW_EXPR_ARG_NAME}, SW_EXPR_REAL},
-    {"inside", F_INSIDE, 1, {SW_EXPR_ARG_NAME}, SW_EXPR_BOOL},
-    {"progress", F_PROGRESS, 2, {SW_EXPR_ARG_NAME, SW_EXPR_ARG_REAL}, SW_EXPR_REAL},
-    {"near", F_NEAR, 2, {SW_EXPR_ARG_REAL, SW_EXPR_ARG_REAL}, SW_EXPR_BOOL},
-    {"scale", F_SCALE, 1, {SW_EXPR_ARG_REAL}, SW_EXPR_REAL},
-};
-
-static int resolve(void *ctx, const sw_expr_func *f, int arg, const char *name, int *id)
-{
-	(void)ctx;
-	(void)f;
-	(void)arg;
-	static const struct {
-		const char *name;
-		int id;
-	} names[] = {{"goal", 7}, {"home", 9}, {"crosswalk", 11}};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(names[i].name, name) == 0) {
-			*id = names[i].id;
-			return 0;
-		}
-	return 1;
-}
-
-/* scale(a) = 2a is pure, so its derivative is 2a'; every other host call has none. */
-static int derive(void *ctx, const sw_expr_ast *call, int slot, sw_expr_ast **out)
-{
-	(void)ctx;
-	if (call->slot != F_SCALE)
-		return 1;
-	sw_expr_ast *da = NULL;
-	if (sw_expr_ast_derivative(call->kid[0], slot, NULL, NULL, &da) != SW_SUCCESS)
-		return 1;
-	*out = sw_expr_ast_node(SW_EXPR_MUL, sw_expr_ast_number(2.0), da, NULL);
-	return *out ? 0 : 1;
-}
-
-static const sw_expr_symbols syms = {
-    vars, sizeof vars / sizeof vars[0], funcs, sizeof funcs / sizeof funcs[0], resolve, derive,
-    NULL};
-
-static int host_calls;
-
-static double host_call(void *ctx, int func, const int *names, const double *args)
-{
-	const double *s = ctx;
-	host_calls++;
-	switch (func) {
-	case F_DIST: return hypot(s[X] - names[0], s[Y]);
-	case F_INSIDE: return s[X] > 0.1 * names[0];
-	case F_PROGRESS: return sin(args[0]) + names[0];
-	case F_NEAR: return args[0] * args[0] + args[1] * args[1] < 1.0;
-	case F_SCALE: return 2.0 * args[0];
-	default: return NAN;
-	}
-}
-
-static double host_margin(void *ctx, int func, const int *names, const double *args)
-{
-	const double *s = ctx;
-	if (func == F_INSIDE)
-		return s[X] - 0.1 * names[0];
-	return 1.0 - args[0] * args[0] - args[1] * args[1]; /* near */
-}
-
-static void random_slots(gsl_rng *r, double *s)
-{
-	for (int i = 0; i < NSLOTS; i++)
-		s[i] = -2.0 + 4.0 * gsl_rng_uniform(r);
-	s[P] = gsl_rng_uniform(r) < 0.5;
-	s[Q] = gsl_rng_uniform(r) < 0.5;
-	s[6] = gsl_rng_uniform(r) < 0.5;
-}
-
-static sw_expr *compile_ok(const char *text)
-{
-	sw_diag d;
-	sw_diag_init(&d);
-	sw_expr *e = NULL;
-	int st = sw_expr_compile(text, &syms, NULL, &d, &e);
-	char buf[1024] = "";
-	if (d.count)
-		sw_diag_format(&d, 0, buf, sizeof buf);
-	ck_assert_msg(st == SW_SUCCESS && e, "'%s' did not compile: %s", text, buf);
-	return e;
-}
-
-static double eval_at(const char *text, double *s)
-{
-	sw_expr *e = compile_ok(text);
-	sw_expr_env env = {host_call, host_margin, s};
-	double v = sw_expr_eval(e, s, &env);
-	sw_expr_free(e);
-	return v;
-}
-
-static double eval0(const char *text)
-{
-	double s[NSLOTS] = {0};
-	return eval_at(text, s);
-}
 
 static int same(double a, double b)
 {
@@ -176,11 +64,11 @@ START_TEST(eval_matches_c_at_random_points)
 	/* clang-format on */
 	gsl_rng *r = sw_rng_stream_alloc(1, 0);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		sw_expr *e = compile_ok(cases[i].text);
+		sw_expr *e = eh_compile_ok(cases[i].text);
 		for (int k = 0; k < 500; k++) {
 			double s[NSLOTS];
-			random_slots(r, s);
-			sw_expr_env env = {host_call, host_margin, s};
+			eh_random_slots(r, s);
+			sw_expr_env env = {eh_host_call, eh_host_margin, s};
 			double v = sw_expr_eval(e, s, &env), c = cases[i].f(s);
 			ck_assert_msg(same(v, c) || fabs(v - c) <= 1e-13 * (1 + fabs(c)),
 				      "%s: %.17g != %.17g", cases[i].text, v, c);
@@ -193,35 +81,35 @@ END_TEST
 
 START_TEST(precedence_associativity_and_word_operators)
 {
-	ck_assert_double_eq(eval0("2^3^2"), 512);
-	ck_assert_double_eq(eval0("-2^2"), -4);
-	ck_assert_double_eq(eval0("(-2)^2"), 4);
-	ck_assert_double_eq(eval0("2^-1"), 0.5);
-	ck_assert_double_eq(eval0("1 - 2 - 3"), -4);
-	ck_assert_double_eq(eval0("8/4/2"), 1);
-	ck_assert_double_eq(eval0("2 + 3*4"), 14);
-	ck_assert_double_eq(eval0("-3*-2"), 6);
-	ck_assert_double_eq(eval0("+4 - +1"), 3);
-	ck_assert_double_eq(eval0("true or false and false"), 1); /* and binds tighter */
-	ck_assert_double_eq(eval0("(true or false) and false"), 0);
-	ck_assert_double_eq(eval0("not true or true"), 1); /* (not true) or true */
-	ck_assert_double_eq(eval0("not 1 gt 2"), 1);       /* not (1 > 2) */
-	ck_assert_double_eq(eval0("!(1 < 2) || 2 == 2"), 1);
-	ck_assert_double_eq(eval0("1 lt 2 and 3 ge 3 and 2 le 2 and 3 gt 2 and 1 eq 1 and 1 ne 2"),
+	ck_assert_double_eq(eh_eval0("2^3^2"), 512);
+	ck_assert_double_eq(eh_eval0("-2^2"), -4);
+	ck_assert_double_eq(eh_eval0("(-2)^2"), 4);
+	ck_assert_double_eq(eh_eval0("2^-1"), 0.5);
+	ck_assert_double_eq(eh_eval0("1 - 2 - 3"), -4);
+	ck_assert_double_eq(eh_eval0("8/4/2"), 1);
+	ck_assert_double_eq(eh_eval0("2 + 3*4"), 14);
+	ck_assert_double_eq(eh_eval0("-3*-2"), 6);
+	ck_assert_double_eq(eh_eval0("+4 - +1"), 3);
+	ck_assert_double_eq(eh_eval0("true or false and false"), 1); /* and binds tighter */
+	ck_assert_double_eq(eh_eval0("(true or false) and false"), 0);
+	ck_assert_double_eq(eh_eval0("not true or true"), 1); /* (not true) or true */
+	ck_assert_double_eq(eh_eval0("not 1 gt 2"), 1);       /* not (1 > 2) */
+	ck_assert_double_eq(eh_eval0("!(1 < 2) || 2 == 2"), 1);
+	ck_assert_double_eq(eh_eval0("1 lt 2 and 3 ge 3 and 2 le 2 and 3 gt 2 and 1 eq 1 and 1 ne 2"),
 			    1);
-	ck_assert_double_eq(eval0("1 < 2 && 3 >= 3 && 2 <= 2 && 3 > 2 && 1 == 1 && 1 != 2"), 1);
-	ck_assert_double_eq(eval0("not not true"), 1);
-	ck_assert_double_eq(eval0("if(1 > 2, 10, 20)"), 20);
-	ck_assert_double_eq(eval0("if(1 < 2, 10, 20)"), 10);
-	ck_assert_double_eq(eval0("15deg"), 15 * (M_PI / 180.0));
-	ck_assert_double_eq(eval0("3rad"), 3);
-	ck_assert_double_eq(eval0("pi"), M_PI);
-	ck_assert_double_eq(eval0("1e-3"), 1e-3);
-	ck_assert_double_eq(eval0("1E3 + .25 + 2."), 1002.25);
-	ck_assert_double_eq(eval0("pow(2, 10)"), 1024);
-	ck_assert_double_eq(eval0("min(3, -1) + max(3, -1)"), 2);
-	ck_assert_double_eq(eval0("sign(-0.5) + sign(0) + sign(2)"), 0);
-	ck_assert_double_eq(eval0("  2 *\n\t( 1 + 1 )  "), 4);
+	ck_assert_double_eq(eh_eval0("1 < 2 && 3 >= 3 && 2 <= 2 && 3 > 2 && 1 == 1 && 1 != 2"), 1);
+	ck_assert_double_eq(eh_eval0("not not true"), 1);
+	ck_assert_double_eq(eh_eval0("if(1 > 2, 10, 20)"), 20);
+	ck_assert_double_eq(eh_eval0("if(1 < 2, 10, 20)"), 10);
+	ck_assert_double_eq(eh_eval0("15deg"), 15 * (M_PI / 180.0));
+	ck_assert_double_eq(eh_eval0("3rad"), 3);
+	ck_assert_double_eq(eh_eval0("pi"), M_PI);
+	ck_assert_double_eq(eh_eval0("1e-3"), 1e-3);
+	ck_assert_double_eq(eh_eval0("1E3 + .25 + 2."), 1002.25);
+	ck_assert_double_eq(eh_eval0("pow(2, 10)"), 1024);
+	ck_assert_double_eq(eh_eval0("min(3, -1) + max(3, -1)"), 2);
+	ck_assert_double_eq(eh_eval0("sign(-0.5) + sign(0) + sign(2)"), 0);
+	ck_assert_double_eq(eh_eval0("  2 *\n\t( 1 + 1 )  "), 4);
 }
 END_TEST
 
@@ -230,16 +118,16 @@ START_TEST(boolean_variables_and_short_circuit)
 	double s[NSLOTS] = {0};
 	s[P] = 1.0;
 	s[6] = 2.0; /* any non-zero slot is true */
-	ck_assert_double_eq(eval_at("p and light.green", s), 1);
-	ck_assert_double_eq(eval_at("q or not p", s), 0);
-	host_calls = 0;
-	ck_assert_double_eq(eval_at("false and dist(goal) > 0", s), 0);
-	ck_assert_double_eq(eval_at("true or dist(goal) > 0", s), 1);
-	ck_assert_double_eq(eval_at("if(p, 1, dist(goal))", s), 1);
-	ck_assert_int_eq(host_calls, 0);
-	ck_assert_double_eq(eval_at("if(q, 1, dist(goal))", s), 7);
-	ck_assert_int_eq(host_calls, 1);
-	sw_expr *e = compile_ok("p and q");
+	ck_assert_double_eq(eh_eval_at("p and light.green", s), 1);
+	ck_assert_double_eq(eh_eval_at("q or not p", s), 0);
+	eh_host_calls = 0;
+	ck_assert_double_eq(eh_eval_at("false and dist(goal) > 0", s), 0);
+	ck_assert_double_eq(eh_eval_at("true or dist(goal) > 0", s), 1);
+	ck_assert_double_eq(eh_eval_at("if(p, 1, dist(goal))", s), 1);
+	ck_assert_int_eq(eh_host_calls, 0);
+	ck_assert_double_eq(eh_eval_at("if(q, 1, dist(goal))", s), 7);
+	ck_assert_int_eq(eh_host_calls, 1);
+	sw_expr *e = eh_compile_ok("p and q");
 	ck_assert_int_eq(sw_expr_result_type(e), SW_EXPR_BOOL);
 	ck_assert_int_ge(sw_expr_stack_depth(e), 1);
 	sw_expr_free(e);
@@ -260,7 +148,7 @@ static void expect_error_as(const char *text, sw_expr_type expect, int line, int
 	def.column = 20;
 	def.expect = expect;
 	sw_expr *e = (sw_expr *)1;
-	int st = sw_expr_compile(text, &syms, &def, &d, &e);
+	int st = sw_expr_compile(text, &eh_syms, &def, &d, &e);
 	ck_assert_msg(st == SW_EINPUT, "'%.60s' gave status %d", text, st);
 	ck_assert_ptr_null(e);
 	ck_assert_int_eq(d.count, 1);
@@ -371,13 +259,13 @@ START_TEST(every_error_names_line_column_and_expectation)
 	sw_diag_init(&d);
 	sw_expr_def def = {"a.xml", 3, 14, SW_EXPR_BOOL};
 	sw_expr *e = NULL;
-	ck_assert_int_eq(sw_expr_compile("x gt", &syms, &def, &d, &e), SW_EINPUT);
+	ck_assert_int_eq(sw_expr_compile("x gt", &eh_syms, &def, &d, &e), SW_EINPUT);
 	char buf[512];
 	sw_diag_format(&d, 0, buf, sizeof buf);
 	ck_assert_str_eq(buf, "a.xml:3:18: error: expected an expression, got the end of the "
 			      "expression");
-	ck_assert_int_eq(sw_expr_compile(NULL, &syms, &def, &d, &e), SW_EUSAGE);
-	ck_assert_int_eq(sw_expr_compile("x", &syms, &def, &d, NULL), SW_EUSAGE);
+	ck_assert_int_eq(sw_expr_compile(NULL, &eh_syms, &def, &d, &e), SW_EUSAGE);
+	ck_assert_int_eq(sw_expr_compile("x", &eh_syms, &def, &d, NULL), SW_EUSAGE);
 }
 END_TEST
 
@@ -430,7 +318,7 @@ static void check_round_trip(const sw_expr_ast *a, gsl_rng *r)
 		sw_expr_ast *b = NULL;
 		sw_diag d;
 		sw_diag_init(&d);
-		int st = sw_expr_ast_parse(text, &syms, NULL, &d, &b);
+		int st = sw_expr_ast_parse(text, &eh_syms, NULL, &d, &b);
 		ck_assert_msg(st == SW_SUCCESS, "printed '%s' does not parse: %s", text,
 			      d.count ? d.entry[0].message : "");
 		ck_assert_msg(sw_expr_ast_equal(a, b), "'%s' parses to another tree", text);
@@ -441,8 +329,8 @@ static void check_round_trip(const sw_expr_ast *a, gsl_rng *r)
 		ck_assert_int_eq(sw_expr_compile_ast(b, NULL, &eb), SW_SUCCESS);
 		for (int k = 0; k < 20; k++) {
 			double s[NSLOTS];
-			random_slots(r, s);
-			sw_expr_env env = {host_call, host_margin, s};
+			eh_random_slots(r, s);
+			sw_expr_env env = {eh_host_call, eh_host_margin, s};
 			ck_assert(same(sw_expr_eval(ea, s, &env), sw_expr_eval(eb, s, &env)));
 			ck_assert(same(sw_expr_margin(ea, s, &env), sw_expr_margin(eb, s, &env)));
 		}
@@ -458,7 +346,7 @@ START_TEST(print_parse_round_trip_over_corpus)
 	gsl_rng *r = sw_rng_stream_alloc(2, 0);
 	for (size_t i = 0; i < sizeof corpus / sizeof corpus[0]; i++) {
 		sw_expr_ast *a = NULL;
-		ck_assert_int_eq(sw_expr_ast_parse(corpus[i], &syms, NULL, NULL, &a), SW_SUCCESS);
+		ck_assert_int_eq(sw_expr_ast_parse(corpus[i], &eh_syms, NULL, NULL, &a), SW_SUCCESS);
 		check_round_trip(a, r);
 		sw_expr_ast_free(a);
 	}
@@ -476,7 +364,7 @@ START_TEST(print_parse_round_trip_over_corpus)
 	    {"dist( goal ) le 2", "dist(goal) <= 2", "dist(goal) le 2", "dist(goal) <= 2"},
 	};
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-		sw_expr *e = compile_ok(forms[i].in);
+		sw_expr *e = eh_compile_ok(forms[i].in);
 		char buf[256];
 		sw_expr_print(e, SW_EXPR_SYNTAX_PLAIN, buf, sizeof buf);
 		ck_assert_str_eq(buf, forms[i].plain);
@@ -508,7 +396,7 @@ static sw_expr_ast *random_tree(gsl_rng *r, int depth, sw_expr_type type)
 				    pow(10, gsl_rng_uniform_int(r, 40) - 20.0));
 			case 2: {
 				sw_expr_ast *n = sw_expr_ast_name("goal", 7);
-				return sw_expr_ast_host(&funcs[0], &n);
+				return sw_expr_ast_host(&eh_funcs[0], &n);
 			}
 			default: {
 				static const char *names[] = {"x", "y", "z", "t"};
@@ -525,7 +413,7 @@ static sw_expr_ast *random_tree(gsl_rng *r, int depth, sw_expr_type type)
 		if (op == SW_EXPR_HOST) {
 			sw_expr_ast *args[2] = {sw_expr_ast_name("home", 9),
 						random_tree(r, depth - 1, SW_EXPR_REAL)};
-			return sw_expr_ast_host(&funcs[2], args);
+			return sw_expr_ast_host(&eh_funcs[2], args);
 		}
 		if (op == SW_EXPR_IF)
 			return sw_expr_ast_node(op, random_tree(r, depth - 1, SW_EXPR_BOOL),
@@ -541,7 +429,7 @@ static sw_expr_ast *random_tree(gsl_rng *r, int depth, sw_expr_type type)
 		case 0: return sw_expr_ast_variable(k & 1 ? "p" : "q", k & 1 ? P : Q, SW_EXPR_BOOL);
 		case 1: {
 			sw_expr_ast *n = sw_expr_ast_name("crosswalk", 11);
-			return sw_expr_ast_host(&funcs[1], &n);
+			return sw_expr_ast_host(&eh_funcs[1], &n);
 		}
 		default: {
 			sw_expr_ast *b =
@@ -577,7 +465,7 @@ static sw_expr_ast *random_tree(gsl_rng *r, int depth, sw_expr_type type)
 	case SW_EXPR_HOST: {
 		sw_expr_ast *args[2] = {random_tree(r, depth - 1, SW_EXPR_REAL),
 					random_tree(r, depth - 1, SW_EXPR_REAL)};
-		return sw_expr_ast_host(&funcs[3], args);
+		return sw_expr_ast_host(&eh_funcs[3], args);
 	}
 	default:
 		return sw_expr_ast_node(op, random_tree(r, depth - 1, SW_EXPR_REAL),
@@ -600,296 +488,6 @@ START_TEST(print_parse_round_trip_over_random_trees)
 		sw_expr_ast_free(a);
 	}
 	gsl_rng_free(r);
-}
-END_TEST
-
-/* ---- margins -------------------------------------------------------------------------------- */
-
-START_TEST(margin_sign_equals_truth_at_random_points)
-{
-	/* clang-format off */
-	static const char *guards[] = {
-		"x > y", "x >= y", "x < y", "x <= y", "x != y", "x == y", "x > 0 and y < 1",
-		"x > 0 or y < 1 and not z > 0.5", "not (x < y)", "p", "not q", "p and x > 0",
-		"true", "false", "if(p, x > 0, y > 0)", "inside(crosswalk)",
-		"near(x, y) or inside(goal)", "x ge y and y le z or z eq t",
-		"sin(x) > cos(y) and (p or not near(z, t))", "floor(x) == floor(y)",
-	};
-	/* clang-format on */
-	gsl_rng *r = sw_rng_stream_alloc(4, 0);
-	for (size_t i = 0; i < sizeof guards / sizeof guards[0]; i++) {
-		sw_expr *e = compile_ok(guards[i]);
-		int nonzero = 0;
-		for (int k = 0; k < 2000; k++) {
-			double s[NSLOTS];
-			random_slots(r, s);
-			if (k % 10 == 0)
-				s[Y] = s[X]; /* visit the boundary of equalities */
-			for (int with_margin = 0; with_margin < 2; with_margin++) {
-				sw_expr_env env = {host_call, with_margin ? host_margin : NULL, s};
-				double v = sw_expr_eval(e, s, &env), m = sw_expr_margin(e, s, &env);
-				ck_assert(v == 0.0 || v == 1.0);
-				if (m != 0.0) {
-					nonzero++;
-					ck_assert_msg((m > 0) == (v == 1.0),
-						      "%s: margin %g, value %g", guards[i], m, v);
-				}
-			}
-		}
-		ck_assert_int_gt(nonzero, 0);
-		sw_expr_free(e);
-	}
-	gsl_rng_free(r);
-	/* The documented formulas. */
-	double s[NSLOTS] = {0};
-	s[X] = 3;
-	s[Y] = 5;
-	s[P] = 1;
-	sw_expr_env env = {host_call, host_margin, s};
-	/* clang-format off */
-	static const struct {
-		const char *text;
-		double m;
-	} m[] = {
-		{"x > y", -2}, {"x >= y", -2}, {"x < y", 2}, {"x le y", 2}, {"x == y", -2},
-		{"x != y", 2}, {"not x > y", 2}, {"x < y and x > 1", 2},
-		{"x < y and x > 2.5", 0.5}, {"x > y or x > 2.5", 0.5}, {"p", 1}, {"q", -1},
-		{"true", 1}, {"if(p, x > 1, x > 10)", 2}, {"inside(crosswalk)", 1.9}, {"x*2", 6},
-	};
-	/* clang-format on */
-	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
-		sw_expr *e = compile_ok(m[i].text);
-		ck_assert_double_eq_tol(sw_expr_margin(e, s, &env), m[i].m, 1e-15);
-		sw_expr_free(e);
-	}
-}
-END_TEST
-
-/* ---- host functions ------------------------------------------------------------------------- */
-
-static int seen_func, seen_names[2];
-static double seen_args[2];
-
-static double record(void *ctx, int func, const int *names, const double *args)
-{
-	(void)ctx;
-	seen_func = func;
-	seen_names[0] = names[0];
-	seen_args[0] = args[0];
-	seen_args[1] = func == F_NEAR ? args[1] : NAN;
-	return func == F_INSIDE ? 5.0 : 42.0; /* any non-zero is true */
-}
-
-START_TEST(host_functions_receive_name_ids_and_real_arguments)
-{
-	double s[NSLOTS] = {0};
-	s[X] = 0.25;
-	sw_expr_env env = {record, NULL, NULL};
-	sw_expr *e = compile_ok("progress(home, x*4)");
-	ck_assert_double_eq(sw_expr_eval(e, s, &env), 42.0);
-	ck_assert_int_eq(seen_func, F_PROGRESS);
-	ck_assert_int_eq(seen_names[0], 9);
-	ck_assert_double_eq(seen_args[0], 1.0);
-	sw_expr_free(e);
-	e = compile_ok("inside(crosswalk)");
-	ck_assert_double_eq(sw_expr_eval(e, s, &env), 1.0);   /* booleans come out as 0/1 */
-	ck_assert_double_eq(sw_expr_margin(e, s, &env), 1.0); /* no margin callback: +-1 */
-	ck_assert_int_eq(seen_names[0], 11);
-	ck_assert(isnan(sw_expr_eval(e, s, NULL))); /* no host: NaN, never a crash */
-	sw_expr_free(e);
-	e = compile_ok("near(x, 2) and dist(goal) > 1");
-	sw_expr_eval(e, s, &env);
-	ck_assert_int_eq(seen_func, F_DIST);
-	ck_assert_int_eq(seen_names[0], 7);
-	sw_expr_free(e);
-	/* The tree exposes the call for the exporter. */
-	sw_expr_ast *a = NULL;
-	ck_assert_int_eq(sw_expr_ast_parse("progress(goal, 1)", &syms, NULL, NULL, &a), SW_SUCCESS);
-	ck_assert_int_eq(a->op, SW_EXPR_HOST);
-	ck_assert_int_eq(a->slot, F_PROGRESS);
-	ck_assert_str_eq(a->name, "progress");
-	ck_assert_int_eq(a->kid[0]->op, SW_EXPR_NAME);
-	ck_assert_int_eq(a->kid[0]->slot, 7);
-	ck_assert_str_eq(a->kid[0]->name, "goal");
-	sw_expr_ast_free(a);
-	/* A symbol table without a resolver knows no names; no table knows no variables. */
-	sw_expr_symbols bare = syms;
-	bare.resolve_name = NULL;
-	sw_diag d;
-	sw_diag_init(&d);
-	ck_assert_int_eq(sw_expr_compile("dist(goal)", &bare, NULL, &d, &e), SW_EINPUT);
-	ck_assert_str_eq(d.entry[0].message, "unknown name 'goal' for argument 1 of 'dist'");
-	ck_assert_int_eq(sw_expr_compile("x", NULL, NULL, &d, &e), SW_EINPUT);
-	ck_assert_double_eq(eval0("2*pi"), 2 * M_PI);
-}
-END_TEST
-
-/* ---- derivatives ---------------------------------------------------------------------------- */
-
-static double eval_tree(const sw_expr_ast *a, double *s)
-{
-	sw_expr *e = NULL;
-	ck_assert_int_eq(sw_expr_compile_ast(a, NULL, &e), SW_SUCCESS);
-	sw_expr_env env = {host_call, host_margin, s};
-	double v = sw_expr_eval(e, s, &env);
-	sw_expr_free(e);
-	return v;
-}
-
-START_TEST(derivative_matches_central_differences)
-{
-	/* Arguments are kept inside each function's domain for s in [-2, 2]^n. */
-	/* clang-format off */
-	static const char *fs[] = {
-		"x*y + z", "x/y + y/(x*x + 1)", "x^3 - 2*x^y + y^2", "(x*x + 1)^(y/3)", "sin(x*y)",
-		"cos(x + y)", "tan(x/3)", "asin(x/3)", "acos(y/3 - x/9)", "atan(x*y)",
-		"atan2(y, x)", "atan2(x*y + 3, x - y)", "exp(x*y/2)", "log(x*x + y*y + 0.1)",
-		"sqrt(x*x + 1)", "tanh(x*y)", "sinh(x/2)", "cosh(x - y)",
-		"abs(x*y) + abs(x - 0.123)", "sign(x) + floor(x) + ceil(y)*x",
-		"min(x, y*y) + max(x*y, 1)", "if(x > y, x*x, sin(y)*x)", "-x*-(y + pi)",
-		"scale(x*x*y) + scale(y)", "progress(goal, 1) + z*0", "2^x + x^2",
-	};
-	/* clang-format on */
-	gsl_rng *r = sw_rng_stream_alloc(5, 0);
-	for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
-		sw_expr_ast *a = NULL;
-		ck_assert_int_eq(sw_expr_ast_parse(fs[i], &syms, NULL, NULL, &a), SW_SUCCESS);
-		for (int slot = X; slot <= Y; slot++) {
-			sw_expr_ast *da = NULL;
-			int st = sw_expr_ast_derivative(a, slot, &syms, NULL, &da);
-			if (strstr(fs[i], "progress")) { /* the host gives no derivative */
-				ck_assert_int_eq(st, SW_EUSAGE);
-				ck_assert_ptr_null(da);
-				continue;
-			}
-			ck_assert_msg(st == SW_SUCCESS, "d/d%d %s failed", slot, fs[i]);
-			for (int k = 0; k < 200; k++) {
-				double s[NSLOTS];
-				random_slots(r, s);
-				if (fabs(s[X] - s[Y]) < 1e-3 || fabs(s[X] * s[Y] - 1) < 1e-3 ||
-				    fabs(s[X] - round(s[X])) < 1e-3 ||
-				    fabs(s[Y] - round(s[Y])) < 2e-2 ||
-				    fabs(s[X] - s[Y] * s[Y]) < 1e-3 || fabs(s[X] - 0.123) < 1e-3)
-					continue; /* away from kinks */
-				if (strchr(fs[i], '^') && s[X] <= 0.05)
-					s[X] = 0.05 + fabs(s[X]); /* x^y needs x > 0 */
-				double h = 1e-5 * (1.0 + fabs(s[slot])), s0 = s[slot];
-				s[slot] = s0 + h;
-				double fp = eval_tree(a, s);
-				s[slot] = s0 - h;
-				double fm = eval_tree(a, s);
-				s[slot] = s0;
-				double fd = (fp - fm) / (2 * h), dv = eval_tree(da, s);
-				ck_assert_msg(
-				    fabs(fd - dv) <= 1e-6 * (1.0 + fabs(dv)),
-				    "d/d%d %s at (%g, %g): %.12g vs finite difference %.12g", slot,
-				    fs[i], s[X], s[Y], dv, fd);
-			}
-			sw_expr_ast_free(da);
-		}
-		sw_expr_ast_free(a);
-	}
-	gsl_rng_free(r);
-}
-END_TEST
-
-START_TEST(derivative_is_simplified_and_reports_what_it_cannot_do)
-{
-	/* clang-format off */
-	static const struct {
-		const char *f, *df;
-	} cases[] = {
-		{"3*x", "3"}, {"x^2", "2*x"}, {"x^3", "3*x^2"}, {"y*0 + x", "1"}, {"sin(y)", "0"},
-		{"x*y + x", "y + 1"}, {"x^1 + 0", "1"}, {"sin(x)", "cos(x)"}, {"-x", "-1"},
-		{"exp(2*x)", "exp(2*x)*2"}, {"min(x, 1)", "if(x <= 1, 1, 0)"},
-		{"abs(x)", "sign(x)"}, {"x/y", "1/y"}, {"sign(x) + floor(x)", "0"},
-	};
-	/* clang-format on */
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		sw_expr_ast *a = NULL, *da = NULL;
-		ck_assert_int_eq(sw_expr_ast_parse(cases[i].f, &syms, NULL, NULL, &a), SW_SUCCESS);
-		ck_assert_int_eq(sw_expr_ast_derivative(a, X, &syms, NULL, &da), SW_SUCCESS);
-		char buf[128];
-		sw_expr_ast_print(da, SW_EXPR_SYNTAX_PLAIN, buf, sizeof buf);
-		ck_assert_msg(strcmp(buf, cases[i].df) == 0, "d/dx %s = %s, expected %s",
-			      cases[i].f, buf, cases[i].df);
-		sw_expr_ast_free(a);
-		sw_expr_ast_free(da);
-	}
-	sw_diag d;
-	sw_diag_init(&d);
-	sw_expr_ast *a = NULL, *da = (sw_expr_ast *)1;
-	ck_assert_int_eq(sw_expr_ast_parse("x + 2*dist(goal)", &syms, NULL, NULL, &a), SW_SUCCESS);
-	ck_assert_int_eq(sw_expr_ast_derivative(a, X, &syms, &d, &da), SW_EUSAGE);
-	ck_assert_ptr_null(da);
-	ck_assert_str_eq(d.entry[0].message, "no derivative for 'dist'");
-	ck_assert_int_eq(d.entry[0].column, 7);
-	ck_assert_int_eq(sw_expr_ast_derivative(a, X, NULL, NULL, &da), SW_EUSAGE);
-	sw_expr_ast_free(a);
-	ck_assert_int_eq(sw_expr_ast_parse("x > 1", &syms, NULL, NULL, &a), SW_SUCCESS);
-	ck_assert_int_eq(sw_expr_ast_derivative(a, X, &syms, &d, &da), SW_EUSAGE);
-	ck_assert_str_eq(d.entry[1].message,
-			 "cannot differentiate a condition (a boolean expression)");
-	sw_expr_ast_free(a);
-	/* Repeated differentiation stays well-formed (and bounded by the height limit). */
-	ck_assert_int_eq(sw_expr_ast_parse("sin(x)*exp(x)", &syms, NULL, NULL, &a), SW_SUCCESS);
-	for (int k = 0; k < 6; k++) {
-		ck_assert_int_eq(sw_expr_ast_derivative(a, X, &syms, NULL, &da), SW_SUCCESS);
-		sw_expr_ast_free(a);
-		a = da;
-	}
-	double s[NSLOTS] = {0.7};
-	/* e^x sin x = Im e^((1+i)x) and (1+i)^6 = -8i, so the 6th derivative is -8 e^x cos x. */
-	ck_assert_double_eq_tol(eval_tree(a, s), -8 * exp(0.7) * cos(0.7), 1e-12);
-	sw_expr_ast_free(a);
-}
-END_TEST
-
-/* ---- constructors and limits ---------------------------------------------------------------- */
-
-START_TEST(constructors_check_types_arity_and_limits)
-{
-	ck_assert_ptr_null(
-	    sw_expr_ast_node(SW_EXPR_AND, sw_expr_ast_number(1), sw_expr_ast_number(2), NULL));
-	ck_assert_ptr_null(sw_expr_ast_node(SW_EXPR_ADD, sw_expr_ast_number(1), NULL, NULL));
-	ck_assert_ptr_null(sw_expr_ast_node(SW_EXPR_NUM, NULL, NULL, NULL));
-	ck_assert_ptr_null(sw_expr_ast_node(SW_EXPR_SIN, sw_expr_ast_name("goal", 7), NULL, NULL));
-	ck_assert_ptr_null(sw_expr_ast_variable("v", 0, SW_EXPR_ANY));
-	ck_assert_ptr_null(sw_expr_ast_variable(NULL, 0, SW_EXPR_REAL));
-	sw_expr_ast *wrong = sw_expr_ast_number(1);
-	ck_assert_ptr_null(sw_expr_ast_host(&funcs[0], &wrong)); /* dist takes a name */
-	ck_assert_ptr_null(sw_expr_ast_host(NULL, NULL));
-	/* A right-deep sum of 300 terms: the tree is legal but needs 300 stack entries. */
-	sw_expr_ast *a = sw_expr_ast_variable("x", X, SW_EXPR_REAL);
-	for (int i = 0; i < 299; i++)
-		a = sw_expr_ast_node(SW_EXPR_ADD, sw_expr_ast_number(1), a, NULL);
-	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(a->height, 300);
-	sw_diag d;
-	sw_diag_init(&d);
-	sw_expr *e = (sw_expr *)1;
-	ck_assert_int_eq(sw_expr_compile_ast(a, &d, &e), SW_EINPUT);
-	ck_assert_ptr_null(e);
-	ck_assert_str_eq(d.entry[0].message, "expression needs more than 256 evaluation-stack "
-					     "entries; split it into simpler expressions");
-	/* ... while its left-deep mirror needs two. */
-	sw_expr_ast *b = sw_expr_ast_variable("x", X, SW_EXPR_REAL);
-	for (int i = 0; i < 299; i++)
-		b = sw_expr_ast_node(SW_EXPR_ADD, b, sw_expr_ast_number(1), NULL);
-	ck_assert_int_eq(sw_expr_compile_ast(b, &d, &e), SW_SUCCESS);
-	ck_assert_int_eq(sw_expr_stack_depth(e), 2);
-	double s[NSLOTS] = {0.5};
-	ck_assert_double_eq(sw_expr_eval(e, s, NULL), 299.5);
-	ck_assert_ptr_nonnull(sw_expr_tree(e));
-	sw_expr_free(e);
-	/* Height is bounded for built trees too. */
-	for (int i = 0; i < SW_EXPR_MAX_HEIGHT && b; i++)
-		b = sw_expr_ast_node(SW_EXPR_NEG, b, NULL, NULL);
-	ck_assert_ptr_null(b);
-	sw_expr_ast_free(a);
-	sw_expr_ast_free(NULL);
-	sw_expr_free(NULL);
-	ck_assert_int_eq(sw_expr_ast_equal(NULL, NULL), 1);
 }
 END_TEST
 
@@ -933,13 +531,13 @@ START_TEST(garbled_input_is_rejected_cleanly)
 		sw_diag d;
 		sw_diag_init(&d);
 		sw_expr *e = NULL;
-		int st = sw_expr_compile(buf, &syms, NULL, &d, &e);
+		int st = sw_expr_compile(buf, &eh_syms, NULL, &d, &e);
 		if (st == SW_SUCCESS) {
 			accepted++;
 			ck_assert_int_eq(d.count, 0);
 			double s[NSLOTS];
-			random_slots(r, s);
-			sw_expr_env env = {host_call, host_margin, s};
+			eh_random_slots(r, s);
+			sw_expr_env env = {eh_host_call, eh_host_margin, s};
 			sw_expr_eval(e, s, &env);
 			sw_expr_margin(e, s, &env);
 			check_round_trip(sw_expr_tree(e), r);
@@ -966,13 +564,13 @@ START_TEST(garbled_input_is_rejected_cleanly)
 	sw_diag d;
 	sw_diag_init(&d);
 	sw_expr *e = NULL;
-	ck_assert_int_eq(sw_expr_compile(s, &syms, NULL, &d, &e), SW_EINPUT);
+	ck_assert_int_eq(sw_expr_compile(s, &eh_syms, NULL, &d, &e), SW_EINPUT);
 	ck_assert_str_eq(d.entry[0].message,
 			 "expression too deep (more than 1000 nested operations)");
 	for (size_t i = 0; i < n; i++)
 		s[i] = i % 2 ? ' ' : 'x';
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_expr_compile(s, &syms, NULL, &d, &e), SW_EINPUT);
+	ck_assert_int_eq(sw_expr_compile(s, &eh_syms, NULL, &d, &e), SW_EINPUT);
 	ck_assert_str_eq(d.entry[0].message,
 			 "expected an operator or the end of the expression, got 'x'");
 	free(s);
@@ -991,11 +589,6 @@ Suite *expr_suite(void)
 	tcase_add_test(tc, every_error_names_line_column_and_expectation);
 	tcase_add_test(tc, print_parse_round_trip_over_corpus);
 	tcase_add_test(tc, print_parse_round_trip_over_random_trees);
-	tcase_add_test(tc, margin_sign_equals_truth_at_random_points);
-	tcase_add_test(tc, host_functions_receive_name_ids_and_real_arguments);
-	tcase_add_test(tc, derivative_matches_central_differences);
-	tcase_add_test(tc, derivative_is_simplified_and_reports_what_it_cannot_do);
-	tcase_add_test(tc, constructors_check_types_arity_and_limits);
 	tcase_add_test(tc, garbled_input_is_rejected_cleanly);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,6 +1,6 @@
 /* tests/test_steer.c - the steering laws against independent transcriptions of
- * docs/steering-models.md: GLM eqs. (2)-(12), courage (section 1.4), FW eq. (13), the potential
- * field (section 3) and the whole right-hand sides.
+ * docs/steering-models.md: GLM eqs. (2)-(12), courage (section 1.4) and the whole right-hand
+ * sides; FW eq. (13) and the potential field (section 3) are in tests/test_steer_fw_pf.c.
  *
  * Every reference below is written from the document with plain libm calls (atan2, asin, tanh,
  * exp), not with the library's identities, at pseudo-random high-entropy points from a fixed
@@ -16,30 +16,13 @@
 
 #include "swerve/core.h"
 #include "swerve/steer.h"
+#include "emit_util.h"
 #include "tests.h"
 
-#define PI 3.14159265358979323846
-#define N_RANDOM 2000
 #define REL 1e-12
 
-#define ck_close(a, b, tol)                                                                        \
-	ck_assert_msg(fabs((a) - (b)) <= (tol), "%s = %.17g, expected %.17g (tol %.3g)", #a,       \
-		      (double)(a), (double)(b), (double)(tol))
-
-static gsl_rng *rng_new(unsigned long seed)
-{
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(r, seed);
-	return r;
-}
-
-static double unif(gsl_rng *r, double lo, double hi)
-{
-	return lo + (hi - lo) * gsl_rng_uniform(r);
-}
-
 /* wrap to (-pi, pi], written independently of the library (fmod, not remainder). */
-static double ref_wrap(double a)
+double test_ref_wrap(double a)
 {
 	double w = fmod(a + PI, 2.0 * PI);
 	if (w <= 0.0)
@@ -107,7 +90,7 @@ static void ref_eval(const sw_glm_params *p, const sw_situation *s, double phi, 
 	for (int i = 0; i < s->n_obs; i++) {
 		const sw_percept *o = &s->obs[i];
 		double psi = atan2(o->dy, o->dx);
-		double e = ref_wrap(phi - psi);
+		double e = test_ref_wrap(phi - psi);
 		double dpsi = asin(fmin(1.0, (o->rho + s->radius + m) / o->dist));
 		double r = fmax(o->clearance, p->r_floor);
 		double R, W, D;
@@ -142,30 +125,25 @@ static void ref_eval(const sw_glm_params *p, const sw_situation *s, double phi, 
 /* A random situation: discs and wall points around the agent, built from world geometry so that
  * dist, clearance and (dx, dy) are consistent.  q = sin(dpsi) is kept out of (0.95, 1), where the
  * formula itself is ill-conditioned (asin near 1), except for overlapping percepts (q >= 1). */
-typedef struct {
-	sw_situation s;
-	sw_percept obs[16];
-} scene;
-
-static void random_scene(gsl_rng *r, const sw_glm_params *p, scene *sc)
+void test_random_scene(gsl_rng *r, const sw_glm_params *p, test_scene *sc)
 {
 	memset(sc, 0, sizeof *sc);
 	sw_situation *s = &sc->s;
-	s->x = unif(r, -5, 5);
-	s->y = unif(r, -5, 5);
-	s->radius = unif(r, 0.0, 0.5);
+	s->x = et_unif(r, -5, 5);
+	s->y = et_unif(r, -5, 5);
+	s->radius = et_unif(r, 0.0, 0.5);
 	s->has_target = gsl_rng_uniform(r) < 0.8;
-	s->tx = s->x + unif(r, -8, 8);
-	s->ty = s->y + unif(r, -8, 8);
+	s->tx = s->x + et_unif(r, -8, 8);
+	s->ty = s->y + et_unif(r, -8, 8);
 	s->n_obs = (int)gsl_rng_uniform_int(r, 13);
 	s->obs = sc->obs;
 	double m = p->margin < 0.0 ? p->d1 : p->margin;
 	for (int i = 0; i < s->n_obs; i++) {
 		sw_percept *o = &sc->obs[i];
-		o->rho = gsl_rng_uniform(r) < 0.2 ? 0.0 : unif(r, 0.05, 1.0);
-		double q = gsl_rng_uniform(r) < 0.1 ? unif(r, 1.0, 3.0) : unif(r, 0.05, 0.95);
+		o->rho = gsl_rng_uniform(r) < 0.2 ? 0.0 : et_unif(r, 0.05, 1.0);
+		double q = gsl_rng_uniform(r) < 0.1 ? et_unif(r, 1.0, 3.0) : et_unif(r, 0.05, 0.95);
 		o->dist = (o->rho + s->radius + m) / q;
-		double a = unif(r, -PI, PI);
+		double a = et_unif(r, -PI, PI);
 		o->dx = o->dist * cos(a);
 		o->dy = o->dist * sin(a);
 		o->dist = hypot(o->dx, o->dy);
@@ -177,17 +155,17 @@ static void random_scene(gsl_rng *r, const sw_glm_params *p, scene *sc)
 static sw_glm_params random_glm(gsl_rng *r)
 {
 	sw_glm_params p = sw_default_glm_params();
-	p.a = unif(r, 0.2, 2.0);
-	p.d0 = unif(r, 0.5, 3.0);
-	p.delta = unif(r, 0.1, 1.5);
-	p.d1 = unif(r, 0.05, 1.0);
-	p.margin = gsl_rng_uniform(r) < 0.5 ? -1.0 : unif(r, 0.0, 0.8);
-	p.a1_scale = unif(r, 0.1, 1.0);
-	p.g21 = unif(r, 0.01, 0.2);
-	p.c1 = unif(r, 0.5, 4.0);
-	p.c2 = unif(r, 0.5, 4.0);
-	p.v_max = unif(r, 0.3, 2.0);
-	p.t2c = unif(r, 0.3, 3.0);
+	p.a = et_unif(r, 0.2, 2.0);
+	p.d0 = et_unif(r, 0.5, 3.0);
+	p.delta = et_unif(r, 0.1, 1.5);
+	p.d1 = et_unif(r, 0.05, 1.0);
+	p.margin = gsl_rng_uniform(r) < 0.5 ? -1.0 : et_unif(r, 0.0, 0.8);
+	p.a1_scale = et_unif(r, 0.1, 1.0);
+	p.g21 = et_unif(r, 0.01, 0.2);
+	p.c1 = et_unif(r, 0.5, 4.0);
+	p.c2 = et_unif(r, 0.5, 4.0);
+	p.v_max = et_unif(r, 0.3, 2.0);
+	p.t2c = et_unif(r, 0.3, 3.0);
 	p.arrive = gsl_rng_uniform(r) < 0.3;
 	p.speed = gsl_rng_uniform(r) < 0.2 ? SW_SPEED_CONSTANT : SW_SPEED_T2C;
 	return p;
@@ -250,9 +228,9 @@ END_TEST
 
 START_TEST(test_target_matches_eq2_and_attracts)
 {
-	gsl_rng *r = rng_new(11);
-	for (int k = 0; k < N_RANDOM; k++) {
-		double a = unif(r, 0.1, 3), phi = unif(r, -20, 20), psi = unif(r, -PI, PI), df;
+	gsl_rng *r = et_rng_new(11);
+	for (int k = 0; k < TEST_STEER_N_RANDOM; k++) {
+		double a = et_unif(r, 0.1, 3), phi = et_unif(r, -20, 20), psi = et_unif(r, -PI, PI), df;
 		double f = sw_glm_target(a, phi, psi, &df);
 		ck_close(f, -a * sin(phi - psi), REL * a);
 		ck_close(df, -a * cos(phi - psi), REL * a);
@@ -271,10 +249,10 @@ END_TEST
 
 START_TEST(test_repeller_matches_eqs4_7)
 {
-	gsl_rng *r = rng_new(12);
-	for (int k = 0; k < N_RANDOM; k++) {
-		double e = unif(r, -PI, PI), dpsi = unif(r, 0.02, 1.45), rr = unif(r, 1e-3, 5);
-		double delta = unif(r, 0.05, 1.5), d0 = unif(r, 0.3, 3);
+	gsl_rng *r = et_rng_new(12);
+	for (int k = 0; k < TEST_STEER_N_RANDOM; k++) {
+		double e = et_unif(r, -PI, PI), dpsi = et_unif(r, 0.02, 1.45), rr = et_unif(r, 1e-3, 5);
+		double delta = et_unif(r, 0.05, 1.5), d0 = et_unif(r, 0.3, 3);
 		double R, W, D, w, d;
 		double ref = ref_repeller(e, dpsi, rr, delta, d0, &R, &W, &D);
 		double f = sw_glm_repeller(e, dpsi, rr, delta, d0, NULL, &w, &d);
@@ -282,7 +260,7 @@ START_TEST(test_repeller_matches_eqs4_7)
 		ck_close(w, W, REL);
 		ck_close(d, D, REL * D);
 		/* Inside the window W ~ 1: plain relative agreement. */
-		double e2 = unif(r, -2.0 * dpsi, 2.0 * dpsi);
+		double e2 = et_unif(r, -2.0 * dpsi, 2.0 * dpsi);
 		if (fabs(e2) < PI) {
 			ref = ref_repeller(e2, dpsi, rr, delta, d0, NULL, NULL, NULL);
 			ck_close(sw_glm_repeller(e2, dpsi, rr, delta, d0, NULL, NULL, NULL), ref,
@@ -305,12 +283,12 @@ static double rep_of_e(double e, void *params)
 
 START_TEST(test_repeller_derivative_matches_central_differences)
 {
-	gsl_rng *r = rng_new(13);
+	gsl_rng *r = et_rng_new(13);
 	int checked = 0;
-	for (int k = 0; k < N_RANDOM; k++) {
-		rep_args a = {unif(r, 0.05, 1.45), unif(r, 1e-3, 5), unif(r, 0.05, 1.5),
-			      unif(r, 0.3, 3)};
-		double e = unif(r, -PI + 1e-2, PI - 1e-2);
+	for (int k = 0; k < TEST_STEER_N_RANDOM; k++) {
+		rep_args a = {et_unif(r, 0.05, 1.45), et_unif(r, 1e-3, 5), et_unif(r, 0.05, 1.5),
+			      et_unif(r, 0.3, 3)};
+		double e = et_unif(r, -PI + 1e-2, PI - 1e-2);
 		if (fabs(e) < 1e-2) /* the second derivative jumps at 0 */
 			continue;
 		gsl_function F = {rep_of_e, &a};
@@ -320,17 +298,17 @@ START_TEST(test_repeller_derivative_matches_central_differences)
 		ck_close(df, fd, 1e-6 * (1.0 + fabs(fd)));
 		checked++;
 	}
-	ck_assert_int_gt(checked, N_RANDOM / 2);
+	ck_assert_int_gt(checked, TEST_STEER_N_RANDOM / 2);
 	gsl_rng_free(r);
 }
 END_TEST
 
 START_TEST(test_repeller_shape)
 {
-	gsl_rng *r = rng_new(14);
+	gsl_rng *r = et_rng_new(14);
 	for (int k = 0; k < 200; k++) {
-		double dpsi = unif(r, 0.05, 1.2), delta = unif(r, 0.1, 1.0), d0 = unif(r, 0.3, 3);
-		double rr = unif(r, 0.01, 4), df, w, d;
+		double dpsi = et_unif(r, 0.05, 1.2), delta = et_unif(r, 0.1, 1.0), d0 = et_unif(r, 0.3, 3);
+		double rr = et_unif(r, 0.01, 4), df, w, d;
 		/* Repeller: zero with positive slope (1/dpsi) e W(0) D at e = 0. */
 		double f = sw_glm_repeller(0.0, dpsi, rr, delta, d0, &df, &w, &d);
 		ck_assert(f == 0.0 && df > 0.0);
@@ -367,10 +345,10 @@ END_TEST
 
 START_TEST(test_dpsi_decision)
 {
-	gsl_rng *r = rng_new(15);
-	for (int k = 0; k < N_RANDOM; k++) {
-		double rho = unif(r, 0, 1), ra = unif(r, 0, 0.5), m = unif(r, 0, 1);
-		double dist = unif(r, 0.1, 10);
+	gsl_rng *r = et_rng_new(15);
+	for (int k = 0; k < TEST_STEER_N_RANDOM; k++) {
+		double rho = et_unif(r, 0, 1), ra = et_unif(r, 0, 0.5), m = et_unif(r, 0, 1);
+		double dist = et_unif(r, 0.1, 10);
 		double ref = asin(fmin(1.0, (rho + ra + m) / dist));
 		ck_close(sw_glm_dpsi(rho, ra, m, dist), ref, REL * ref);
 	}
@@ -384,11 +362,11 @@ END_TEST
 
 START_TEST(test_competition_matches_eqs9_10)
 {
-	gsl_rng *r = rng_new(16);
-	for (int k = 0; k < N_RANDOM; k++) {
+	gsl_rng *r = et_rng_new(16);
+	for (int k = 0; k < TEST_STEER_N_RANDOM; k++) {
 		sw_glm_params p = random_glm(r);
-		double ft = unif(r, -2, 2), dft = unif(r, -2, 2), fo = unif(r, -3, 3);
-		double dfo = unif(r, -30, 30), sd = unif(r, 0, 4), sw = unif(r, 0, 5);
+		double ft = et_unif(r, -2, 2), dft = et_unif(r, -2, 2), fo = et_unif(r, -3, 3);
+		double dfo = et_unif(r, -30, 30), sd = et_unif(r, 0, 4), sw = et_unif(r, 0, 5);
 		if (k % 7 == 0)
 			dft = 0.0;
 		if (k % 11 == 0)
@@ -419,13 +397,13 @@ END_TEST
 
 START_TEST(test_eval_matches_literal_glm)
 {
-	gsl_rng *r = rng_new(17);
-	scene sc;
-	for (int k = 0; k < N_RANDOM; k++) {
+	gsl_rng *r = et_rng_new(17);
+	test_scene sc;
+	for (int k = 0; k < TEST_STEER_N_RANDOM; k++) {
 		sw_glm_params p = random_glm(r);
-		random_scene(r, &p, &sc);
-		double phi = unif(r, -3 * PI, 3 * PI), wt = unif(r, -1.5, 1.5),
-		       wo = unif(r, -1.5, 1.5);
+		test_random_scene(r, &p, &sc);
+		double phi = et_unif(r, -3 * PI, 3 * PI), wt = et_unif(r, -1.5, 1.5),
+		       wo = et_unif(r, -1.5, 1.5);
 		sw_glm_terms t;
 		ref_terms ref;
 		sw_glm_eval(&p, &sc.s, phi, wt, wo, &t);
@@ -463,17 +441,17 @@ static double f_obs_of_phi(double phi, void *params)
 
 START_TEST(test_eval_df_obs_matches_central_differences)
 {
-	gsl_rng *r = rng_new(18);
-	scene sc;
+	gsl_rng *r = et_rng_new(18);
+	test_scene sc;
 	int checked = 0;
-	for (int k = 0; k < N_RANDOM / 2; k++) {
+	for (int k = 0; k < TEST_STEER_N_RANDOM / 2; k++) {
 		sw_glm_params p = random_glm(r);
-		random_scene(r, &p, &sc);
-		double phi = unif(r, -PI, PI);
+		test_random_scene(r, &p, &sc);
+		double phi = et_unif(r, -PI, PI);
 		/* Stay clear of each e_i = 0 (kink of R'') and e_i = pi (wrap). */
 		int ok = 1;
 		for (int i = 0; i < sc.s.n_obs; i++) {
-			double e = ref_wrap(phi - atan2(sc.obs[i].dy, sc.obs[i].dx));
+			double e = test_ref_wrap(phi - atan2(sc.obs[i].dy, sc.obs[i].dx));
 			if (fabs(e) < 1e-2 || fabs(e) > PI - 1e-2)
 				ok = 0;
 		}
@@ -488,7 +466,7 @@ START_TEST(test_eval_df_obs_matches_central_differences)
 		ck_close(t.df_obs, fd, 1e-6 * (1.0 + fabs(fd)));
 		checked++;
 	}
-	ck_assert_int_gt(checked, N_RANDOM / 8);
+	ck_assert_int_gt(checked, TEST_STEER_N_RANDOM / 8);
 	gsl_rng_free(r);
 }
 END_TEST
@@ -609,11 +587,11 @@ START_TEST(test_courage)
 	c = sw_glm_with_personality(&p, &q);
 	ck_close(c.d0, q.d0_floor, 0.0);
 	ck_close(c.d1, 0.0, 0.0);
-	gsl_rng *r = rng_new(19);
+	gsl_rng *r = et_rng_new(19);
 	for (int k = 0; k < 500; k++) {
-		p.d0 = unif(r, 0.2, 4);
-		q.courage = unif(r, 0, 1);
-		q.d0_floor = unif(r, 0.01, 0.2);
+		p.d0 = et_unif(r, 0.2, 4);
+		q.courage = et_unif(r, 0, 1);
+		q.d0_floor = et_unif(r, 0.01, 0.2);
 		c = sw_glm_with_personality(&p, &q);
 		double k0 = log(p.d0 + 1.0);
 		double d0 = fmax(exp(k0 * (1.0 - q.courage)) - 1.0, q.d0_floor);
@@ -631,247 +609,19 @@ START_TEST(test_courage)
 }
 END_TEST
 
-/* --- FW ------------------------------------------------------------------------------------ */
-
-static double ref_fw(const sw_fw_params *p, const sw_situation *s, double phi, double phidot,
-		     double *scale)
-{
-	double acc = -p->b * phidot;
-	*scale = fabs(acc);
-	if (s->has_target) {
-		double dg = sqrt(pow(s->tx - s->x, 2) + pow(s->ty - s->y, 2));
-		double g = p->kg * ref_wrap(phi - atan2(s->ty - s->y, s->tx - s->x)) *
-			   (exp(-p->c1 * dg) + p->c2);
-		acc -= g;
-		*scale += fabs(g);
-	}
-	for (int i = 0; i < s->n_obs; i++) {
-		double e = ref_wrap(phi - atan2(s->obs[i].dy, s->obs[i].dx));
-		double o = p->ko * e * exp(-p->c3 * fabs(e)) * exp(-p->c4 * s->obs[i].dist);
-		acc += o;
-		*scale += fabs(o);
-	}
-	return acc;
-}
-
-START_TEST(test_fw_matches_eq13)
-{
-	gsl_rng *r = rng_new(21);
-	scene sc;
-	sw_glm_params g = sw_default_glm_params();
-	for (int k = 0; k < N_RANDOM; k++) {
-		sw_fw_params p = sw_default_fw_params();
-		p.c4 = unif(r, 0.4, 1.6);
-		p.c3 = unif(r, 3, 10);
-		random_scene(r, &g, &sc);
-		double phi = unif(r, -3 * PI, 3 * PI), w = unif(r, -2, 2), scale;
-		double ref = ref_fw(&p, &sc.s, phi, w, &scale);
-		ck_close(sw_fw_accel(&p, &sc.s, phi, w), ref, 1e-12 * scale + 1e-300);
-	}
-	gsl_rng_free(r);
-}
-END_TEST
-
-START_TEST(test_fw_goal_only_converges)
-{
-	/* Agent fixed at the origin, goal 4 m away at 20 deg; RK4 on (phi, phi'). */
-	sw_fw_params p = sw_default_fw_params();
-	double psi = 20.0 * PI / 180.0;
-	sw_situation s = {0.0, 0.0, 0.25, 1, 4.0 * cos(psi), 4.0 * sin(psi), 0, NULL, NULL};
-	/* Sign: phi'' pushes toward the goal from either side. */
-	ck_assert(sw_fw_accel(&p, &s, 0.0, 0.0) > 0.0);
-	ck_assert(sw_fw_accel(&p, &s, 2 * psi, 0.0) < 0.0);
-	ck_close(sw_fw_accel(&p, &s, psi, 0.0), 0.0, 1e-15);
-	/* The goal term is linear here: phi'' = -b phi' - k (phi - psi), k = kg (e^{-c1 d} + c2).
-	 */
-	double k = p.kg * (exp(-p.c1 * 4.0) + p.c2);
-	double om = sqrt(k - 0.25 * p.b * p.b);
-	double y[2] = {0.0, 0.0}, h = 1e-3;
-	for (int n = 1; n <= 10000; n++) {
-		double k1[2], k2[2], k3[2], k4[2], z[2];
-		k1[0] = y[1];
-		k1[1] = sw_fw_accel(&p, &s, y[0], y[1]);
-		z[0] = y[0] + 0.5 * h * k1[0];
-		z[1] = y[1] + 0.5 * h * k1[1];
-		k2[0] = z[1];
-		k2[1] = sw_fw_accel(&p, &s, z[0], z[1]);
-		z[0] = y[0] + 0.5 * h * k2[0];
-		z[1] = y[1] + 0.5 * h * k2[1];
-		k3[0] = z[1];
-		k3[1] = sw_fw_accel(&p, &s, z[0], z[1]);
-		z[0] = y[0] + h * k3[0];
-		z[1] = y[1] + h * k3[1];
-		k4[0] = z[1];
-		k4[1] = sw_fw_accel(&p, &s, z[0], z[1]);
-		for (int j = 0; j < 2; j++)
-			y[j] += h / 6.0 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
-		if (n == 1000) { /* t = 1: the closed-form damped oscillation */
-			double t = 1.0;
-			double exact = psi - psi * exp(-0.5 * p.b * t) *
-						 (cos(om * t) + 0.5 * p.b / om * sin(om * t));
-			ck_close(y[0], exact, 1e-9);
-		}
-	}
-	ck_close(y[0], psi, 1e-6);
-	ck_close(y[1], 0.0, 1e-6);
-}
-END_TEST
-
-START_TEST(test_fw_obstacle_peak)
-{
-	/* One point obstacle straight along +x, 2 m away, no goal: |phi''| peaks at |phi| = 1/c3.
-	 */
-	sw_fw_params p = sw_default_fw_params();
-	sw_percept o = {2.0, 0.0, 2.0, 0.0, 2.0, 0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL};
-	double peak = 1.0 / p.c3;
-	double a0 = sw_fw_accel(&p, &s, peak, 0.0);
-	ck_close(a0, p.ko * peak * exp(-1.0) * exp(-p.c4 * 2.0), 1e-12 * a0);
-	ck_assert(a0 > 0.0); /* heading left of the obstacle turns further left */
-	for (double d = 1e-3; d < 0.3; d *= 1.5) {
-		ck_assert(sw_fw_accel(&p, &s, peak + d, 0.0) < a0);
-		ck_assert(sw_fw_accel(&p, &s, peak - d, 0.0) < a0);
-	}
-	ck_close(sw_fw_accel(&p, &s, -peak, 0.0), -a0, 1e-12 * a0);
-	/* Damping alone. */
-	s.n_obs = 0;
-	ck_close(sw_fw_accel(&p, &s, 0.3, 2.0), -p.b * 2.0, 0.0);
-}
-END_TEST
-
-/* --- potential field ------------------------------------------------------------------------ */
-
-typedef struct {
-	double ox[8], oy[8], rad[8];
-	int n;
-	double ra, tx, ty;
-	int has_target;
-} pf_world;
-
-static void pf_situation(const pf_world *w, double x, double y, sw_percept *obs, sw_situation *s)
-{
-	memset(s, 0, sizeof *s);
-	s->x = x;
-	s->y = y;
-	s->radius = w->ra;
-	s->has_target = w->has_target;
-	s->tx = w->tx;
-	s->ty = w->ty;
-	s->n_obs = w->n;
-	s->obs = obs;
-	for (int i = 0; i < w->n; i++) {
-		obs[i].dx = w->ox[i] - x;
-		obs[i].dy = w->oy[i] - y;
-		obs[i].dist = hypot(obs[i].dx, obs[i].dy);
-		obs[i].rho = w->rad[i];
-		obs[i].clearance = obs[i].dist - w->rad[i] - w->ra;
-		obs[i].id = i;
-	}
-}
-
-static double ref_potential(const sw_pf_params *p, const pf_world *w, double x, double y)
-{
-	double u = 0.0;
-	if (w->has_target)
-		u = 0.5 * p->kp * ((x - w->tx) * (x - w->tx) + (y - w->ty) * (y - w->ty));
-	for (int i = 0; i < w->n; i++) {
-		double rho = sqrt(pow(w->ox[i] - x, 2) + pow(w->oy[i] - y, 2)) - w->rad[i] - w->ra;
-		if (rho < p->r_floor)
-			rho = p->r_floor;
-		if (rho <= p->rho0)
-			u += 0.5 * p->eta * pow(1.0 / rho - 1.0 / p->rho0, 2);
-	}
-	return u;
-}
-
-START_TEST(test_pf_gradient_matches_finite_differences)
-{
-	gsl_rng *r = rng_new(22);
-	sw_pf_params p = sw_default_pf_params();
-	int checked = 0;
-	for (int k = 0; k < N_RANDOM; k++) {
-		pf_world w;
-		memset(&w, 0, sizeof w);
-		p.kp = unif(r, 0.1, 2);
-		p.eta = unif(r, 0.1, 2);
-		p.rho0 = unif(r, 0.5, 2);
-		w.ra = unif(r, 0, 0.4);
-		w.has_target = k % 5 != 0;
-		w.tx = unif(r, -5, 5);
-		w.ty = unif(r, -5, 5);
-		w.n = (int)gsl_rng_uniform_int(r, 8);
-		double x = unif(r, -2, 2), y = unif(r, -2, 2);
-		int ok = 1;
-		for (int i = 0; i < w.n; i++) {
-			double a = unif(r, -PI, PI);
-			w.rad[i] = unif(r, 0, 0.6);
-			double dist = w.rad[i] + w.ra + unif(r, 0.05, 2.5);
-			w.ox[i] = x + dist * cos(a);
-			w.oy[i] = y + dist * sin(a);
-			double rho = dist - w.rad[i] - w.ra;
-			if (fabs(rho - p.rho0) < 1e-3)
-				ok = 0;
-		}
-		if (!ok)
-			continue;
-		sw_percept obs[8];
-		sw_situation s;
-		pf_situation(&w, x, y, obs, &s);
-		double g[2];
-		sw_pf_gradient(&p, &s, g);
-		double h = 1e-6;
-		double gx =
-		    (ref_potential(&p, &w, x + h, y) - ref_potential(&p, &w, x - h, y)) / (2 * h);
-		double gy =
-		    (ref_potential(&p, &w, x, y + h) - ref_potential(&p, &w, x, y - h)) / (2 * h);
-		double sc = 1.0 + fabs(gx) + fabs(gy);
-		ck_close(g[0], gx, 1e-5 * sc);
-		ck_close(g[1], gy, 1e-5 * sc);
-		checked++;
-	}
-	ck_assert_int_gt(checked, N_RANDOM / 2);
-	gsl_rng_free(r);
-}
-END_TEST
-
-START_TEST(test_pf_pushes_away_and_pulls_to_goal)
-{
-	sw_pf_params p = sw_default_pf_params();
-	/* Obstacle east at clearance 0.5 < rho0: -grad points west. */
-	sw_percept o = {1.0, 0.0, 1.0, 0.25, 0.5, 0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL};
-	double g[2];
-	sw_pf_gradient(&p, &s, g);
-	ck_assert(g[0] > 0.0 && g[1] == 0.0);
-	ck_close(g[0], p.eta * (1.0 / 0.5 - 1.0) / 0.25, 1e-14);
-	/* Beyond rho0 it vanishes. */
-	o.clearance = 1.5;
-	sw_pf_gradient(&p, &s, g);
-	ck_assert(g[0] == 0.0 && g[1] == 0.0);
-	/* Goal only: grad = kp (p - goal). */
-	s.n_obs = 0;
-	s.has_target = 1;
-	s.tx = 3.0;
-	s.ty = -4.0;
-	sw_pf_gradient(&p, &s, g);
-	ck_close(g[0], -3.0, 0.0);
-	ck_close(g[1], 4.0, 0.0);
-}
-END_TEST
-
 /* --- whole right-hand sides ---------------------------------------------------------------- */
 
 START_TEST(test_rhs_glm_kinematics)
 {
-	gsl_rng *r = rng_new(23);
-	scene sc;
+	gsl_rng *r = et_rng_new(23);
+	test_scene sc;
 	sw_steer_def d = sw_default_steer_def();
 	for (int k = 0; k < 300; k++) {
 		d.glm = random_glm(r);
-		random_scene(r, &d.glm, &sc);
+		test_random_scene(r, &d.glm, &sc);
 		double y[SW_STATE_DIM], dy[SW_STATE_DIM];
 		for (int i = 0; i < SW_STATE_DIM; i++)
-			y[i] = unif(r, -1.5, 1.5);
+			y[i] = et_unif(r, -1.5, 1.5);
 		y[SW_STATE_X] = sc.s.x;
 		y[SW_STATE_Y] = sc.s.y;
 		sw_glm_terms t;
@@ -888,7 +638,7 @@ START_TEST(test_rhs_glm_kinematics)
 
 		/* Dynamic weights: rhs (8) / eps with the signed weights. */
 		d.glm.weights = SW_WEIGHTS_DYNAMIC;
-		d.glm.eps = unif(r, 0.01, 0.2);
+		d.glm.eps = et_unif(r, 0.01, 0.2);
 		ck_assert_int_eq(sw_steer_rhs(&d, NULL, &sc.s, y, dy, NULL), SW_SUCCESS);
 		double wt = y[SW_STATE_WTAR], wo = y[SW_STATE_WOBS];
 		double e1 = (ref.a1 * wt * (1 - wt * wt) - ref.g12 * wo * wo * wt) / d.glm.eps;
@@ -939,47 +689,6 @@ START_TEST(test_rhs_personality_lags)
 }
 END_TEST
 
-START_TEST(test_rhs_fw_and_pf)
-{
-	sw_steer_def d = sw_default_steer_def();
-	sw_percept o = {2.0, 0.5, hypot(2.0, 0.5), 0.3, hypot(2.0, 0.5) - 0.55, 0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 1, 6.0, 1.0, 1, &o, NULL};
-	double y[SW_STATE_DIM] = {0.0, 0.0, 0.3, -0.2, 0.0, 0.0, 0.0};
-	double dy[SW_STATE_DIM], scale;
-
-	d.law = SW_LAW_FW;
-	ck_assert_int_eq(sw_steer_rhs(&d, NULL, &s, y, dy, NULL), SW_SUCCESS);
-	ck_close(dy[SW_STATE_PHI], -0.2, 0.0);
-	ck_close(dy[SW_STATE_OMEGA], ref_fw(&d.fw, &s, 0.3, -0.2, &scale), 1e-12 * scale);
-	ck_close(dy[SW_STATE_X], cos(0.3), 1e-15);
-	ck_close(dy[SW_STATE_Y], sin(0.3), 1e-15);
-	ck_assert(dy[SW_STATE_V] == 0.0 && dy[SW_STATE_WTAR] == 0.0 && dy[SW_STATE_WOBS] == 0.0);
-	sw_steer_algebraic(&d, NULL, &s, y);
-	ck_assert(y[SW_STATE_V] == d.fw.speed);
-
-	d.law = SW_LAW_PF;
-	double g[2];
-	sw_pf_gradient(&d.pf, &s, g);
-	double n = hypot(g[0], g[1]);
-	ck_assert_int_eq(sw_steer_rhs(&d, NULL, &s, y, dy, NULL), SW_SUCCESS);
-	ck_close(dy[SW_STATE_X], -d.pf.speed * g[0] / n, 1e-15);
-	ck_close(dy[SW_STATE_Y], -d.pf.speed * g[1] / n, 1e-15);
-	ck_assert(dy[SW_STATE_PHI] == 0.0 && dy[SW_STATE_OMEGA] == 0.0);
-	sw_steer_algebraic(&d, NULL, &s, y);
-	ck_close(y[SW_STATE_PHI], atan2(-g[1], -g[0]), 0.0);
-	ck_assert(y[SW_STATE_V] == d.pf.speed);
-	/* A vanishing gradient keeps the heading. */
-	s.has_target = 0;
-	s.n_obs = 0;
-	y[SW_STATE_PHI] = 1.234;
-	ck_assert_int_eq(sw_steer_rhs(&d, NULL, &s, y, dy, NULL), SW_SUCCESS);
-	ck_close(dy[SW_STATE_X], d.pf.speed * cos(1.234), 1e-15);
-	ck_close(dy[SW_STATE_Y], d.pf.speed * sin(1.234), 1e-15);
-	sw_steer_algebraic(&d, NULL, &s, y);
-	ck_assert(y[SW_STATE_PHI] == 1.234);
-}
-END_TEST
-
 START_TEST(test_rhs_errors)
 {
 	sw_steer_def d = sw_default_steer_def();
@@ -1018,17 +727,9 @@ Suite *steer_suite(void)
 	tcase_add_test(tc, test_eval_obstacle_behind_is_e_pi);
 	tcase_add_test(tc, test_courage);
 	suite_add_tcase(s, tc);
-	TCase *tf = tcase_create("fw_pf");
-	tcase_add_test(tf, test_fw_matches_eq13);
-	tcase_add_test(tf, test_fw_goal_only_converges);
-	tcase_add_test(tf, test_fw_obstacle_peak);
-	tcase_add_test(tf, test_pf_gradient_matches_finite_differences);
-	tcase_add_test(tf, test_pf_pushes_away_and_pulls_to_goal);
-	suite_add_tcase(s, tf);
 	TCase *tr = tcase_create("rhs");
 	tcase_add_test(tr, test_rhs_glm_kinematics);
 	tcase_add_test(tr, test_rhs_personality_lags);
-	tcase_add_test(tr, test_rhs_fw_and_pf);
 	tcase_add_test(tr, test_rhs_errors);
 	suite_add_tcase(s, tr);
 	return s;

@@ -88,7 +88,7 @@ void xb_note(struct xb *b, const char *where, int sound, const char *fmt, ...)
 sw_export_profile xb_profile(const struct xb *b);
 int xb_max_disjuncts(const struct xb *b);
 
-/* ---- the builder (build.c, flows.c) --------------------------------------------------- */
+/* ---- the builder (build.c, invariants.c, flows.c) ------------------------------------- */
 
 /* A region of exact GLM flows (lift.c): agent's flows are exact where the distance d (a tree over
  * the agent's x, y) to disc primitive prim is at least R; N = radius + r_a + margin. */
@@ -153,15 +153,15 @@ int xb_polynomial_guards(struct xb *b, sw_hcomponent *comp, const char *unit);
 
 /* Interval of lifted state variable k of c (vars[k].lifted) when its state variables lie in
  * [slo[j], shi[j]] and t = 0 (map: network names, "t" for the time).  Returns SW_SUCCESS,
- * SW_EINPUT when the interval is not finite, or SW_ENOMEM (build.c). */
+ * SW_EINPUT when the interval is not finite, or SW_ENOMEM (invariants.c). */
 int xb_lifted_initial(const sw_hcomponent *c, const char (*map)[2 * SW_NAME_MAX], int k,
 		      const double *slo, const double *shi, double *lo, double *hi);
 
-/* Pieces of the component builder other passes use (build.c): a transition with guard atoms q
- * and resets (both cloned); identity resets with time_in_mode := 0 (caller frees with
- * xb_free_resets); the time derivative of f along the flows of location l, in the flow profile
- * (NULL with *why when it has none); and a lifted state variable g == f (f and flows[l]
- * consumed) appended to the state of c, returning its index or -1. */
+/* Pieces of the component builder other passes use: a transition with guard atoms q and resets
+ * (both cloned); identity resets with time_in_mode := 0 (caller frees with xb_free_resets)
+ * (build.c); the time derivative of f along the flows of location l, in the flow profile (NULL
+ * with *why when it has none); and a lifted state variable g == f (f and flows[l] consumed)
+ * appended to the state of c, returning its index or -1 (invariants.c). */
 int xb_add_transition(struct xb *b, sw_hcomponent *c, int from, int to, const char *label,
 		      const xr_conj *q, sw_expr_ast **reset, int origin);
 sw_expr_ast **xb_identity_resets(const sw_hcomponent *c);
@@ -217,6 +217,13 @@ int xb_zone(struct xb *b, int agent, int prim, const sw_expr_ast *d, double N, d
 int xb_unit_names(struct xb *b);
 /* Builds the component of unit u (agent, or n_agents + signal index) into comp (build.c). */
 int xb_component(struct xb *b, int u, sw_hcomponent *comp);
+/* Freezes w_tar and w_obs of agent component c (unit u) when only their own flows read them,
+ * outside the exact profile, dropping the weights' notes from approximation note `mark` on
+ * (invariants.c). */
+void xb_freeze_weights(struct xb *b, sw_hcomponent *c, int u, int mark);
+/* Makes every collected invariant atom of c simple, lifting or dropping the others (HyST and
+ * JuliaReach profiles; unit names the unit in reports; invariants.c). */
+void xb_simple_invariants(struct xb *b, sw_hcomponent *c, int u, const char *unit);
 
 /* ---- IR helpers (ir.c) ------------------------------------------------------------------ */
 

@@ -4,7 +4,7 @@
  * inside a scenario: it reads the element into an sw_automaton_def (transitions flattened in
  * document order, which is their priority) and, when the walk found nothing wrong, hands it to
  * sw_automaton_compile(), which resolves names and compiles the expressions.  Every expression
- * carries the line and column of its first character in the file (xmldoc.c explains how they
+ * carries the line and column of its first character in the file (xmlpos.c explains how they
  * are found), so the compiler's messages point into guards and flows exactly.
  *
  * The walk checks what the schema cannot say well: at most one initial mode, a guard given

@@ -2,7 +2,8 @@
  *
  *   xmldoc.c          the document stages every reader shares: bytes, XML (with the byte offset
  *                     of every start tag, for exact expression columns), RELAX NG validation,
- *                     messages, and positions in the raw text;
+ *                     messages;
+ *   xmlpos.c          positions in the raw text and expression texts cut from it;
  *   attrs.c           per-element attribute tables, value parsing, the steering-law and
  *                     personality elements both readers use;
  *   scenario.c        scenario loads (sw_scenario_load*), root detection;
@@ -49,6 +50,9 @@ typedef struct sw__tag {
 	const void *node;
 	size_t end;
 } sw__tag;
+
+/* Orders tags by node address (qsort/bsearch over sw__loader.tags; xmldoc.c). */
+int sw__tag_cmp(const void *a, const void *b);
 
 /* Diagnostics [first, end) of the diag came from another file (a <use>d automaton): they sort
  * with the line of the element that loaded it. */
@@ -147,6 +151,8 @@ int sw__node_line(xmlNodePtr node);
 /** 1 when n is the element name (no namespace). */
 int sw__is_element(xmlNodePtr n, const char *name);
 
+/* --- positions in the raw text (xmlpos.c) ------------------------------------------------ */
+
 /** Line and column (1-based, columns in bytes) of byte offset off of the raw text. */
 void sw__position(sw__loader *ld, size_t off, int *line, int *column);
 
@@ -155,7 +161,7 @@ void sw__position(sw__loader *ld, size_t off, int *line, int *column);
 void sw__attr_position(sw__loader *ld, xmlNodePtr node, const char *name, int *line, int *column);
 
 /** The value of attribute name of node as an expression text whose byte offsets are those of
- * the file (see the comment in xmldoc.c), with *line, *column of its first character.  New
+ * the file (see the comment in xmlpos.c), with *line, *column of its first character.  New
  * string (free()), or NULL when the attribute is absent or memory ran out (ld->oom). */
 char *sw__attr_expr(sw__loader *ld, xmlNodePtr node, const char *name, int *line, int *column);
 
