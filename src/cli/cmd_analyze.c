@@ -78,7 +78,7 @@ static void print_text(FILE *f, const analysis *A)
 	fprintf(f, "agent %s at t = %.6g s (mode %s)\n", A->agent, A->t, A->mode);
 	fprintf(f, "situation\n");
 	fprintf(f, "  position      (%.6g, %.6g) m\n", A->x, A->y);
-	fprintf(f, "  heading       %.6g rad (%.4g deg)\n", A->phi, A->phi * 180.0 / M_PI);
+	fprintf(f, "  heading       %.6g rad (%.4g deg)\n", A->phi, A->phi * 180.0 / SW_PI);
 	if (A->has_target)
 		fprintf(f, "  target        (%.6g, %.6g) m, direction psi_T = %.6g rad\n", A->tx, A->ty,
 			g->psi_t);

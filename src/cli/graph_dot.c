@@ -149,7 +149,7 @@ static void law_params(sw__text *t, const sw_steer_def *def)
 			if (x == *(const double *)v0)
 				break;
 			if (spec->kind == SW__A_ANGLE)
-				sw__text_printf(t, " %s=%gdeg", spec->name, x * 180 / M_PI);
+				sw__text_printf(t, " %s=%gdeg", spec->name, x * 180 / SW_PI);
 			else
 				sw__text_printf(t, " %s=%g", spec->name, x);
 			break;

@@ -5,6 +5,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/** pi and pi/2, the library's one definition (M_PI is not part of C11 nor of POSIX without XSI);
+ * the digits are those of glibc's M_PI and M_PI_2, so the doubles are the same. */
+#define SW_PI 3.14159265358979323846
+#define SW_PI_2 1.57079632679489661923
+
 /** Opens path for reading when it names a regular file (symbolic links followed).  A FIFO is
  * opened without blocking and, like a device, socket or directory, refused: reading one could
  * wait or run forever.  Returns a file descriptor (the caller closes it); -1 when the file cannot

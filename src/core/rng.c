@@ -7,6 +7,7 @@
  * 32 bits of it). */
 #include <math.h>
 
+#include "core/core_internal.h"
 #include "swerve/core.h"
 
 uint64_t sw_mix64(uint64_t x)
@@ -46,6 +47,6 @@ gsl_rng *sw_rng_stream_alloc(uint64_t seed, uint64_t stream)
 
 double sw_wrap_angle(double a)
 {
-	double w = remainder(a, 2.0 * M_PI); /* [-pi, pi] */
-	return w <= -M_PI ? w + 2.0 * M_PI : w;
+	double w = remainder(a, 2.0 * SW_PI); /* [-pi, pi] */
+	return w <= -SW_PI ? w + 2.0 * SW_PI : w;
 }

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "export_internal.h"
 
 /* What decide_ifs() needs to add an input for an undecided cut-off. */
@@ -287,16 +288,16 @@ static int replace_equal(sw_expr_ast **pa, const sw_expr_ast *f, const sw_hcompo
 /* Invariant -pi <= e <= pi and the two wrapping self-loops of bearing k in location l. */
 static void wrap_bearing(struct xb *b, sw_hcomponent *c, int l, int k)
 {
-	xb_inv_add(b, l, xn_op(SW_EXPR_LE, xn_var(c, k), xn_num(M_PI)));
-	xb_inv_add(b, l, xn_op(SW_EXPR_GE, xn_var(c, k), xn_num(-M_PI)));
+	xb_inv_add(b, l, xn_op(SW_EXPR_LE, xn_var(c, k), xn_num(SW_PI)));
+	xb_inv_add(b, l, xn_op(SW_EXPR_GE, xn_var(c, k), xn_num(-SW_PI)));
 	for (int side = 0; side < 2 && b->status == SW_SUCCESS; side++) {
 		sw_expr_ast **r = calloc((size_t)c->n_state + 1, sizeof *r);
 		sw_expr_ast *atom = xn_op(side ? SW_EXPR_LE : SW_EXPR_GE, xn_var(c, k),
-					  xn_num(side ? -M_PI : M_PI));
+					  xn_num(side ? -SW_PI : SW_PI));
 		int ok = r && atom;
 		for (int j = 0; ok && j < c->n_state; j++)
 			ok = (r[j] = j == k ? xn_op(SW_EXPR_ADD, xn_var(c, k),
-						    xn_num(side ? 2 * M_PI : -2 * M_PI))
+						    xn_num(side ? 2 * SW_PI : -2 * SW_PI))
 					    : xn_var(c, j)) != NULL;
 		xr_conj q = {1, 1, &atom, 0};
 		if (ok)

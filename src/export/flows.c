@@ -139,9 +139,9 @@ int xb_refuse(struct xb *b, int line, const char *fmt, const char *a1, const cha
 /* Largest |e exp(-c3 |e|)| for |e| <= pi. */
 static double fw_obstacle_peak(double c3)
 {
-	if (c3 > 0.0 && 1.0 / c3 < M_PI)
+	if (c3 > 0.0 && 1.0 / c3 < SW_PI)
 		return 1.0 / (c3 * M_E);
-	return M_PI * exp(-c3 * M_PI);
+	return SW_PI * exp(-c3 * SW_PI);
 }
 
 static sw_expr_ast *times_trig(sw_expr_ast *v, const sw_hcomponent *comp, sw_expr_op trig)
@@ -239,7 +239,7 @@ static int overapprox(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
 		break;
 	case SW_LAW_FW: {
 		const sw_fw_params *p = &def->fw;
-		double K = fabs(p->kg) * M_PI * (1.0 + fabs(p->c2)) +
+		double K = fabs(p->kg) * SW_PI * (1.0 + fabs(p->c2)) +
 			   n_obs * fabs(p->ko) * fw_obstacle_peak(p->c3);
 		if (bad[SW_STATE_PHI] || bad[SW_STATE_OMEGA]) {
 			u = xb_input_var(b, comp, loc, "u_turn_rate", -K, K,

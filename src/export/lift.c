@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "export_internal.h"
 
 /* Most interval evaluations spent bisecting one condition. */
@@ -418,7 +419,7 @@ int xf_glm_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, sw_ex
 	const sw_glm_params *p = &def->glm;
 	const sw_agent *ag = &c->m->agents[c->agent];
 	double margin = p->margin < 0.0 ? p->d1 : p->margin;
-	if (!(p->delta > 1e-3 && p->delta < M_PI) || p->arrive)
+	if (!(p->delta > 1e-3 && p->delta < SW_PI) || p->arrive)
 		return -1;
 	/* the weights stay in [0, 1] (header) */
 	if (p->a1_scale >= 0 && p->g21 >= 0 && slo[SW_STATE_WTAR] >= 0 && shi[SW_STATE_WTAR] <= 1 &&

@@ -29,12 +29,13 @@
  * known exact values (sin 0 = 0, cos 0 = 1, exp 0 = 1, log 1 = 0, the extrema +-1 of sin and
  * cos, pi / 2 as an upper bound of asin, atan ...) are used as such.  Bounds of sin, cos, tanh,
  * asin, acos, atan, atan2 are also clipped to their mathematical ranges (the clip uses
- * nextafter(M_PI) etc. since M_PI < pi).  Trees with two equal operands of * or - (x * x,
+ * nextafter(SW_PI) etc. since SW_PI < pi).  Trees with two equal operands of * or - (x * x,
  * x - x) are evaluated as squares and zeros (the same value at every point), which keeps
  * sqrt(dx * dx + dy * dy) defined. */
 #include <float.h>
 #include <math.h>
 
+#include "core/core_internal.h"
 #include "swerve/expr.h"
 
 #define SW_IV_ULPS 4
@@ -280,8 +281,8 @@ static int holds_point(double lo, double hi, double c, double period)
 	return floor(b + slack) >= ceil(a - slack);
 }
 
-static const double PI_UP = 3.1415926535897936;   /* nextafter(M_PI, inf) > pi */
-static const double HALF_PI_UP = 1.5707963267948968; /* nextafter(M_PI_2, inf) > pi / 2 */
+static const double PI_UP = 3.1415926535897936;   /* nextafter(SW_PI, inf) > pi */
+static const double HALF_PI_UP = 1.5707963267948968; /* nextafter(SW_PI_2, inf) > pi / 2 */
 
 /* sin (phase 0) or cos (phase 1) over a. */
 static iv iv_trig(iv a, int cosine)
@@ -296,10 +297,10 @@ static iv iv_trig(iv a, int cosine)
 	double lo = fmin(f_dn(f, a.lo, x0, f0), f_dn(f, a.hi, x0, f0));
 	double hi = fmax(f_up(f, a.lo, x0, f0), f_up(f, a.hi, x0, f0));
 	/* maxima at pi/2 + 2k pi (sin) or 2k pi (cos); minima half a period later */
-	double cmax = cosine ? 0.0 : M_PI_2, cmin = cosine ? M_PI : -M_PI_2;
-	if (holds_point(a.lo, a.hi, cmax, 2.0 * M_PI))
+	double cmax = cosine ? 0.0 : SW_PI_2, cmin = cosine ? SW_PI : -SW_PI_2;
+	if (holds_point(a.lo, a.hi, cmax, 2.0 * SW_PI))
 		hi = 1.0;
-	if (holds_point(a.lo, a.hi, cmin, 2.0 * M_PI))
+	if (holds_point(a.lo, a.hi, cmin, 2.0 * SW_PI))
 		lo = -1.0;
 	return mk(fmax(lo, -1.0), fmin(hi, 1.0), nan);
 }
@@ -310,7 +311,7 @@ static iv iv_tan(iv a)
 		return a;
 	int nan = a.nan | may_inf(a);
 	if (!(a.hi - a.lo < 3.0) || fabs(a.lo) > 1e9 || fabs(a.hi) > 1e9 ||
-	    holds_point(a.lo, a.hi, M_PI_2, M_PI))
+	    holds_point(a.lo, a.hi, SW_PI_2, SW_PI))
 		return mk(-INFINITY, INFINITY, nan);
 	return mk(f_dn(tan, a.lo, 0.0, 0.0), f_up(tan, a.hi, 0.0, 0.0), nan);
 }

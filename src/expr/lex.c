@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "expr/expr_internal.h"
 
 static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
@@ -113,7 +114,7 @@ static int lex_number(const char *text, size_t *pos, token *t, char *msg, size_t
 	size_t slen = (size_t)(q - p);
 	if (slen == 3 && memcmp(p, "deg", 3) == 0) {
 		t->degrees = 1;
-		t->value = v * (M_PI / 180.0);
+		t->value = v * (SW_PI / 180.0);
 	} else if (slen == 3 && memcmp(p, "rad", 3) == 0) {
 		/* radians are the internal unit */
 	} else if (slen > 0) {

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "expr/expr_internal.h"
 
 /* Longest identifier, in bytes. */
@@ -360,7 +361,7 @@ static sw_expr_ast *parse_identifier(parser *p)
 	if (p->tok.kind == TOK_LPAREN)
 		return parse_call(p, name, &where);
 	if (strcmp(name, "pi") == 0) {
-		sw_expr_ast *n = sw_expr_ast_number(M_PI);
+		sw_expr_ast *n = sw_expr_ast_number(SW_PI);
 		if (!n)
 			NOMEM(p);
 		else

@@ -39,7 +39,7 @@ static void print_number(sw__text *w, const sw_expr_ast *a)
 		sw__text_put(w, "(0/0)");
 	} else if (isinf(a->value)) {
 		sw__text_put(w, a->value > 0 ? "(1/0)" : "(-1/0)");
-	} else if (a->value == M_PI) {
+	} else if (a->value == SW_PI) {
 		sw__text_put(w, "pi");
 	} else if (a->degrees) {
 		sw_expr_format_number(a->written, buf, sizeof buf);

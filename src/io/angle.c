@@ -12,10 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "io/io_internal.h"
 #include "swerve/io.h"
-
-static const double PI = 3.14159265358979323846;
 
 static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
 static locale_t c_locale = (locale_t)0;
@@ -136,7 +135,7 @@ int sw_parse_angle(const char *text, double *out)
 	if (convert_decimal(s, end, &v) != SW__NUM_OK)
 		return SW_EINPUT;
 	if (deg)
-		v = v / 180.0 * PI; /* v / 180 first: 90deg and 180deg give exactly pi/2 and pi */
+		v = v / 180.0 * SW_PI; /* v / 180 first: 90deg and 180deg give exactly pi/2 and pi */
 	if (!isfinite(v))
 		return SW_EINPUT;
 	*out = v;

@@ -404,7 +404,7 @@ int sw__check_steer(const sw_model *m, const sw_steer_def *def, int line, const 
 				bad(&c, field, v, "a speed of at most 15 m/s");
 			break;
 		case SW__CK_PI:
-			if (!(fabs(v) <= M_PI))
+			if (!(fabs(v) <= SW_PI))
 				bad(&c, field, v, "an angle in [-pi, pi]");
 			break;
 		case SW__CK_CHOICE: {

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "swerve/plan.h"
 
 sw_solver_def sw_default_solver_def(void)
@@ -420,7 +421,7 @@ int sw_grid_solve(sw_grid *g, const sw_solver_def *def, sw_solve_stats *stats)
 			return SW_EUSAGE;
 	double omega = def->omega;
 	if (omega == 0.0)
-		omega = 2.0 / (1.0 + sin(M_PI / (double)(nx > ny ? nx : ny)));
+		omega = 2.0 / (1.0 + sin(SW_PI / (double)(nx > ny ? nx : ny)));
 	st.omega = omega;
 	if (def->multigrid) {
 		double rel = INFINITY;

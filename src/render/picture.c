@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "render/scene.h"
 #include "render/trace.h"
 
@@ -778,7 +779,7 @@ int sw_render_animation(const sw_world *w, const sw_trace *tr, const sw_render_d
 			const trace_pt *p = trace_at(tr, k, i);
 			kx[k] = px(&v, p->x);
 			ky[k] = py(&v, p->y);
-			double a = -p->heading * 180.0 / M_PI; /* clockwise on screen */
+			double a = -p->heading * 180.0 / SW_PI; /* clockwise on screen */
 			ka[k] = k ? ka[k - 1] + wrap_deg(a - ka[k - 1]) : a;
 			fill[k] = mode_colour(&mk, m, i, p->mode);
 		}

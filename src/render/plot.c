@@ -15,6 +15,7 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
+#include "core/core_internal.h"
 #include "render/scene.h"
 
 #define N_SAMPLES 721 /* every half degree, both ends included */
@@ -112,7 +113,7 @@ static int find_fixed(plot_ctx *c, const double *phi, const double *pd, double s
 				root = brent(c, s, lo, lo + step);
 			else
 				root = lo + 0.5 * gap * step;
-			root = root >= M_PI ? root - 2 * M_PI : root;
+			root = root >= SW_PI ? root - 2 * SW_PI : root;
 			out[n++] = (fixed_pt){root, slope_at(c, root), a > 0,
 					      gap > 1 || fmax(fabs(a), fabs(b)) < 1e-6 * scale};
 		}
@@ -124,10 +125,10 @@ static int find_fixed(plot_ctx *c, const double *phi, const double *pd, double s
 
 static double wrap_pi(double a)
 {
-	a = fmod(a + M_PI, 2 * M_PI);
+	a = fmod(a + SW_PI, 2 * SW_PI);
 	if (a < 0)
-		a += 2 * M_PI;
-	return a - M_PI;
+		a += 2 * SW_PI;
+	return a - SW_PI;
 }
 
 static void legend(sw_scene *sc, const sc_axes *a, double w_tar, double w_obs)
@@ -168,24 +169,24 @@ static sw_scene *heading_scene(const char *title, const sc_axes *a, const double
 	sc_text(sc, "title", 0.5 * (a->x0 + a->x1), 24, SC_MIDDLE, 14, 0, 0, title);
 	sc_axes_draw(sc, a, 45, 0, "heading \xcf\x86 (deg)", "rate (rad/s)");
 	sc_line(sc, "zero", a->x0, sc_ax_y(a, 0), a->x1, sc_ax_y(a, 0), sc_stroke(0, 1), NULL);
-	double hx = sc_ax_x(a, wrap_pi(heading) * 180.0 / M_PI);
+	double hx = sc_ax_x(a, wrap_pi(heading) * 180.0 / SW_PI);
 	sc_style dashed = sc_stroke(0x7f7f7f, 1.5);
 	dashed.dash[0] = 5, dashed.dash[1] = 3;
-	snprintf(buf, sizeof buf, "current heading %.1f deg", wrap_pi(heading) * 180.0 / M_PI);
+	snprintf(buf, sizeof buf, "current heading %.1f deg", wrap_pi(heading) * 180.0 / SW_PI);
 	sc_line(sc, "heading", hx, a->y0, hx, a->y1, dashed, buf);
 	double deg[N_SAMPLES];
 	for (int k = 0; k < N_SAMPLES; k++)
-		deg[k] = phi[k] * 180.0 / M_PI;
+		deg[k] = phi[k] * 180.0 / SW_PI;
 	/* phidot first (thick) so that f_tar and f_obs stay visible where they coincide with it. */
 	sc_axes_curve(sc, a, "phidot", sc_stroke(0x1f77b4, 3), N_SAMPLES, deg, pd, NULL);
 	sc_axes_curve(sc, a, "f-tar", sc_stroke(0x2ca02c, 1.5), N_SAMPLES, deg, ft, NULL);
 	sc_axes_curve(sc, a, "f-obs", sc_stroke(0xd62728, 1.5), N_SAMPLES, deg, fo, NULL);
 	for (int k = 0; k < nfp; k++) {
 		snprintf(buf, sizeof buf, "%s fixed point at %.2f deg (slope %.3g 1/s)%s",
-			 fp[k].stable ? "stable" : "unstable", fp[k].phi * 180.0 / M_PI, fp[k].slope,
+			 fp[k].stable ? "stable" : "unstable", fp[k].phi * 180.0 / SW_PI, fp[k].slope,
 			 fp[k].weak ? ", nearly neutral: phidot ~ 0 around it" : "");
 		sc_circle(sc, fp[k].stable ? "fixed-stable" : "fixed-unstable",
-			  sc_ax_x(a, fp[k].phi * 180.0 / M_PI), sc_ax_y(a, 0), 5,
+			  sc_ax_x(a, fp[k].phi * 180.0 / SW_PI), sc_ax_y(a, 0), 5,
 			  sc_filled(fp[k].stable ? 0x1f77b4 : 0xffffff, 0x000000, 1.5), buf);
 	}
 	legend(sc, a, w_tar, w_obs);
@@ -248,7 +249,7 @@ int sw_plot_heading(sw_world *w, int agent, sw_image_format fmt, const char *pat
 	double ymax = 0;
 	for (int k = 0; k < N_SAMPLES; k++) {
 		sw_glm_terms t;
-		phi[k] = -M_PI + 2 * M_PI * k / (N_SAMPLES - 1);
+		phi[k] = -SW_PI + 2 * SW_PI * k / (N_SAMPLES - 1);
 		sw_glm_eval(c.p, &s, phi[k], c.w_tar, c.w_obs, &t);
 		ft[k] = t.f_tar;
 		fo[k] = t.f_obs;

@@ -8,6 +8,7 @@
 
 #include <cairo.h>
 
+#include "core/core_internal.h"
 #include "render/scene_impl.h"
 
 static void set_rgb(cairo_t *cr, int c)
@@ -46,7 +47,7 @@ static void text(cairo_t *cr, const sw_scene *s, const sc_item *it)
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, it->a[2]);
 	cairo_translate(cr, it->a[0], it->a[1]);
-	cairo_rotate(cr, it->angle * M_PI / 180.0);
+	cairo_rotate(cr, it->angle * SW_PI / 180.0);
 	cairo_text_extents_t ex;
 	cairo_text_extents(cr, str, &ex);
 	double dx = it->anchor == SC_START ? 0 : it->anchor == SC_MIDDLE ? -0.5 * ex.x_advance
@@ -66,7 +67,7 @@ static void draw(cairo_t *cr, const sw_scene *s)
 		switch (it->kind) {
 		case SC_CIRCLE:
 			cairo_new_sub_path(cr);
-			cairo_arc(cr, it->a[0], it->a[1], it->a[2], 0, 2 * M_PI);
+			cairo_arc(cr, it->a[0], it->a[1], it->a[2], 0, 2 * SW_PI);
 			paint(cr, &it->st, fills[depth]);
 			break;
 		case SC_LINE:
@@ -94,7 +95,7 @@ static void draw(cairo_t *cr, const sw_scene *s)
 		case SC_GROUP:
 			cairo_save(cr);
 			cairo_translate(cr, it->a[0], it->a[1]);
-			cairo_rotate(cr, it->angle * M_PI / 180.0);
+			cairo_rotate(cr, it->angle * SW_PI / 180.0);
 			if (depth + 1 < (int)(sizeof fills / sizeof fills[0])) {
 				depth++;
 				fills[depth] = fills[depth - 1];

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/core_internal.h"
 #include "render/scene.h"
 #include "render/trace.h"
 
@@ -66,9 +67,9 @@ int sw_plot_series(const sw_world *w, const sw_trace *tr, int agent, sw_image_fo
 		t[k] = p->t;
 		/* Unwrapped: each sample continues from the last by the smallest turn, so a heading
 		 * that passes +-180 degrees draws on instead of jumping across the panel. */
-		double deg = p->heading * 180.0 / M_PI;
-		hd[k] = k == 0 ? deg : hd[k - 1] + sw_wrap_angle((deg - hd[k - 1]) * M_PI / 180.0) *
-							   180.0 / M_PI;
+		double deg = p->heading * 180.0 / SW_PI;
+		hd[k] = k == 0 ? deg : hd[k - 1] + sw_wrap_angle((deg - hd[k - 1]) * SW_PI / 180.0) *
+							   180.0 / SW_PI;
 		v[k] = p->speed;
 		wt[k] = fabs(p->w_tar);
 		wo[k] = fabs(p->w_obs);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "sim_internal.h"
 
 /* Overlap depth below which SteerBench does not count a collision, m (its collision test asks
@@ -181,7 +182,7 @@ int sw__steerbench_agent(sw_world *w, sw_worker *wk, int i)
 	mt->sb_frames++;
 	mt->sb_time = (double)mt->sb_frames * h;
 	mt->sb_distance += hypot(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1]);
-	mt->sb_degrees += fabs(sw_wrap_angle(y[SW_STATE_PHI] - p[2])) * (180.0 / M_PI);
+	mt->sb_degrees += fabs(sw_wrap_angle(y[SW_STATE_PHI] - p[2])) * (180.0 / SW_PI);
 	double vf = hypot(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1]) / h;
 	mt->sb_energy += 0.5 * vf * vf;
 	mt->sb_collisions += sb->obs_episodes[i] - sb->prev_episodes[i] + fresh;

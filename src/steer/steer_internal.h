@@ -2,12 +2,9 @@
 #ifndef SWERVE_STEER_INTERNAL_H
 #define SWERVE_STEER_INTERNAL_H
 
+#include "core/core_internal.h"
 #include "swerve/core.h"
 #include "swerve/steer.h"
-
-/* pi and pi/2 (M_PI is not part of C11 nor of POSIX without XSI). */
-#define SW_PI 3.14159265358979323846
-#define SW_PI_2 1.57079632679489661923
 
 /* GLM constants, one copy for the scalar (glm.c), vector and batch (glm_simd.c) loops and the
  * emitter (emit.c).  Smallest sin(dpsi): keeps dpsi > 0 for a point agent facing a point
