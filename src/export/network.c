@@ -508,6 +508,8 @@ static void build_all(xb *b)
 	for (int k = 0; k < m->n_targets; k++)
 		b->scene_moves |= m->targets[k].motion.kind == SW_MOTION_LINEAR;
 	b->need_t = b->scene_moves;
+	/* The initial states are a world's at t = 0: they need perception and the automata's entry
+	 * (docs/architecture.md, "The state at t = 0"). */
 	int st = sw_world_create(m, NULL, &b->w, b->diag);
 	if (st != SW_SUCCESS || xb_unit_names(b) != SW_SUCCESS) {
 		b->status = st != SW_SUCCESS ? st : SW_ENOMEM;
