@@ -37,7 +37,7 @@ LIB_SRC := \
 	src/core/diag.c src/core/rng.c src/core/files.c src/core/input.c src/core/atomic.c src/core/text.c \
 	src/expr/lex.c src/expr/parse.c src/expr/ast.c src/expr/compile.c src/expr/eval.c \
 	src/expr/print.c src/expr/deriv.c src/expr/interval.c \
-	src/geom/geom.c \
+	src/geom/geom.c src/geom/bucket.c \
 	src/steer/defaults.c src/steer/params.c src/steer/glm.c src/steer/glm_simd.c src/steer/glm3.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/wall.c src/steer/ttc.c src/steer/sf.c src/steer/csm.c src/steer/rhs.c src/steer/emit.c src/steer/emit_crowd.c src/steer/kclass.c \
 	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c src/model/model3.c src/model/periodic.c src/model/advice.c \

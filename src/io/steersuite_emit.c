@@ -7,7 +7,9 @@
  * targets (uniform in worldBounds, or in the goal box) and random dynamic targets (uniform among
  * the other agents).  Positions and targets are redrawn (at most SS_TRIES times) until clear of
  * every obstacle and, for positions, of every agent placed so far; the same seed gives the same
- * scenario.
+ * scenario.  The obstacles and the agents placed so far are kept in box grids (geom/bucket.h), so
+ * a draw tests only those whose box comes within its radius: the same answers as testing them
+ * all, without the cost quadratic in the agents and obstacles of large regions (5000 of each).
  *
  * The scenario is written with libxml2's xmlTextWriter; every element's test-case line is
  * recorded so that the scenario reader's messages can be mapped back (steersuite.c). */
@@ -18,6 +20,7 @@
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_rng.h>
 
+#include "geom/bucket.h"
 #include "io/steersuite_internal.h"
 #include "swerve/geom.h"
 
@@ -201,13 +204,110 @@ typedef struct placer {
 	int n_shapes;
 	inst *in;
 	int n_in;
+	int indexed;    /* 1: the grids below hold every shape and every placed agent */
+	sw_bucket obs;  /* the shapes' boxes, by shape index */
+	sw_bucket ags;  /* the placed agents' boxes (centre +- radius), by agent index */
+	int *cand;      /* a query's ids (cap_cand) */
+	int cap_cand;
 } placer;
+
+/* Bounding box of shape s. */
+static void shape_box(const shape *s, double b[4])
+{
+	if (s->disc) {
+		b[0] = s->cx - s->r, b[1] = s->cz - s->r, b[2] = s->cx + s->r, b[3] = s->cz + s->r;
+		return;
+	}
+	const double *v = shape_v(s);
+	if (s->n < 1) { /* no vertex: kept in the grid's wide list */
+		b[0] = b[1] = b[2] = b[3] = NAN;
+		return;
+	}
+	b[0] = b[2] = v[0], b[1] = b[3] = v[1];
+	for (int k = 1; k < s->n; k++) {
+		b[0] = fmin(b[0], v[2 * k]), b[2] = fmax(b[2], v[2 * k]);
+		b[1] = fmin(b[1], v[2 * k + 1]), b[3] = fmax(b[3], v[2 * k + 1]);
+	}
+}
+
+/* The query box of a disc of radius r at (x, z): widened far beyond any rounding of the
+ * distances tested, so a shape or agent left out is clear of the disc by a margin. */
+static void query_box(double x, double z, double r, double q[4])
+{
+	double s = r + 1e-6 * (1.0 + fabs(x) + fabs(z) + r);
+	q[0] = x - s, q[1] = z - s, q[2] = x + s, q[3] = z + s;
+}
+
+/* Agent j's box in the agents' grid. */
+static int agent_add(placer *p, const ss_case *c, int j)
+{
+	double r = c->agents[p->in[j].elem].radius, x = p->in[j].x, z = p->in[j].z;
+	double b[4] = {x - r, z - r, x + r, z + r};
+	return sw__bucket_add(&p->ags, j, b);
+}
+
+/* Builds the grids over the shapes and the agents placed so far; without memory for them p stays
+ * unindexed (every draw then tests everything: the same answers). */
+static void placer_index(placer *p, const ss_case *c)
+{
+	double rmax = 0.0;
+	for (int e = 0; e < c->n_agents; e++)
+		rmax = fmax(rmax, c->agents[e].radius);
+	/* cells about twice a disc's width: a draw's query box meets at most four of them */
+	double cell = fmax(4.0 * rmax, 1.0);
+	p->cap_cand = p->n_shapes + p->n_in + 64;
+	p->cand = malloc((size_t)p->cap_cand * sizeof *p->cand);
+	int ok = p->cand && sw__bucket_init(&p->obs, cell, p->n_shapes) == SW_SUCCESS;
+	ok = ok && sw__bucket_init(&p->ags, cell, p->n_in) == SW_SUCCESS;
+	for (int k = 0; ok && k < p->n_shapes; k++) {
+		double b[4];
+		shape_box(&p->shapes[k], b);
+		ok = sw__bucket_add(&p->obs, k, b) == SW_SUCCESS;
+	}
+	for (int j = 0; ok && j < p->n_in; j++)
+		if (p->in[j].placed)
+			ok = agent_add(p, c, j) == SW_SUCCESS;
+	p->indexed = ok;
+}
+
+static void placer_free(placer *p)
+{
+	sw__bucket_free(&p->obs);
+	sw__bucket_free(&p->ags);
+	free(p->cand);
+	p->cand = NULL;
+	p->indexed = 0;
+}
 
 static int clear_of_obstacles(const placer *p, double x, double z, double r)
 {
+	double q[4];
+	query_box(x, z, r, q);
+	int n = p->indexed ? sw__bucket_query(&p->obs, q, p->cand, p->cap_cand) : -1;
+	if (n >= 0) { /* the shapes left out are farther than r */
+		for (int s = 0; s < n; s++)
+			if (clearance(&p->shapes[p->cand[s]], x, z, r) < 0.0)
+				return 0;
+		return 1;
+	}
 	for (int k = 0; k < p->n_shapes; k++)
 		if (clearance(&p->shapes[k], x, z, r) < 0.0)
 			return 0;
+	return 1;
+}
+
+/* Whether a disc of radius r at (x, z) overlaps no agent placed so far. */
+static int clear_of_agents(const placer *p, const ss_case *c, double x, double z, double r)
+{
+	double q[4];
+	query_box(x, z, r, q);
+	int n = p->indexed ? sw__bucket_query(&p->ags, q, p->cand, p->cap_cand) : -1;
+	for (int s = 0, j; n >= 0 ? s < n : s < p->n_in; s++) {
+		j = n >= 0 ? p->cand[s] : s;
+		if (p->in[j].placed &&
+		    hypot(p->in[j].x - x, p->in[j].z - z) < r + c->agents[p->in[j].elem].radius)
+			return 0;
+	}
 	return 1;
 }
 
@@ -221,13 +321,8 @@ static int draw(placer *p, const ss_case *c, const double b[4], double r, int ag
 	for (int t = 0; t < SS_TRIES; t++) {
 		*x = b[0] + m + gsl_rng_uniform(p->rng) * (b[1] - b[0] - 2 * m);
 		*z = b[2] + m + gsl_rng_uniform(p->rng) * (b[3] - b[2] - 2 * m);
-		int ok = clear_of_obstacles(p, *x, *z, r);
-		for (int j = 0; ok && agents && j < p->n_in; j++)
-			if (p->in[j].placed &&
-			    hypot(p->in[j].x - *x, p->in[j].z - *z) <
-				r + c->agents[p->in[j].elem].radius)
-				ok = 0;
-		if (ok)
+		if (clear_of_obstacles(p, *x, *z, r) &&
+		    (!agents || clear_of_agents(p, c, *x, *z, r)))
 			return 0;
 	}
 	sw__walk_error_at(p->ld, line, 0,
@@ -322,6 +417,7 @@ static int place(placer *p, const ss_case *c)
 			p->in[i].placed = 1;
 		}
 	}
+	placer_index(p, c);
 	for (int i = 0; i < p->n_in && !bad; i++) {
 		inst *in = &p->in[i];
 		const ss_agents *a = &c->agents[in->elem];
@@ -329,6 +425,8 @@ static int place(placer *p, const ss_case *c)
 			bad += draw(p, c, a->region ? a->bounds : c->world, a->radius, 1, a->line,
 				    "an agent", &in->x, &in->z);
 			in->placed = 1;
+			if (p->indexed && agent_add(p, c, i) != SW_SUCCESS)
+				placer_free(p); /* out of memory: test everything from now on */
 		}
 		in->heading = a->dir.random ? 2 * M_PI * gsl_rng_uniform(p->rng) - M_PI
 					    : atan2(a->dir.z, a->dir.x);
@@ -370,6 +468,7 @@ static int place(placer *p, const ss_case *c)
 			}
 		}
 	}
+	placer_free(p);
 	return bad;
 }
 
@@ -832,7 +931,8 @@ int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char
 	ss_writer sw = {buf ? xmlNewTextWriterMemory(buf, 0) : NULL, NULL, 0, 0, 0};
 	int status = SW_ENOMEM;
 	if (sw.w) {
-		placer p = {ld, rng, s, n_shapes, in, n_in};
+		placer p = {.ld = ld, .rng = rng, .shapes = s, .n_shapes = n_shapes, .in = in,
+			    .n_in = n_in};
 		status = SW_EINPUT;
 		int placed = names_unique(ld, c, in, n_in) == 0 ? place(&p, c) == 0 : -1;
 		if (placed > 0) {
