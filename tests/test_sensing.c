@@ -5,7 +5,10 @@
  *   over every wall: a disc or another agent within the perception radius is perceived when the
  *   segment between the centres crosses no wall;
  * - progress(obj, tau) (sim/host.c), whose past position is found in the history by bisection:
- *   compared with the definition (docs/expressions.md) over a history of uneven steps. */
+ *   compared with the definition (docs/expressions.md) over a history of uneven steps;
+ * - clutter (boxes and agents packed together, as in SteerSuite's scenarioSpace): the obstacle
+ *   measures, the guard function clearance() and the model's start-overlap check go through
+ *   grids of boxes (sim/prim_grid.c, geom/bucket.c); compared with measuring every obstacle. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -319,6 +322,194 @@ START_TEST(neighbour_counts_are_those_of_the_definition)
 }
 END_TEST
 
+/* --- clutter ------------------------------------------------------------------------------ */
+
+enum { C_AGENTS = 80, C_BOXES = 150, C_SIDE = 24 };
+
+typedef struct clutter {
+	double box[C_BOXES][2]; /* lower left corners of squares of side 0.6 m */
+	sw_vec2 agent[C_AGENTS];
+} clutter;
+
+/* Distance from p to the square with lower left corner b (0 inside). */
+static double box_dist(const double b[2], sw_vec2 p)
+{
+	double dx = fmax(fmax(b[0] - p.x, p.x - b[0] - 0.6), 0.0);
+	double dy = fmax(fmax(b[1] - p.y, p.y - b[1] - 0.6), 0.0);
+	return hypot(dx, dy);
+}
+
+/* Closed squares at random in a C_SIDE m square, two discs moving across it, and agents (radius
+ * 0.25, perception 3 m) walking to targets at random, placed clear of the squares (or, with
+ * overlap set, every fifth one wherever it falls); per-obstacle clearances off, as in imported
+ * SteerSuite cases; grid: the neighbour indexes on or off. */
+static sw_model *clutter_scene(unsigned long seed, int grid, int overlap, clutter *c)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, seed);
+	sw_model *m = sw_model_alloc("clutter", NULL);
+	char name[32];
+	for (int k = 0; k < C_BOXES; k++) {
+		double x = C_SIDE * gsl_rng_uniform(r), y = C_SIDE * gsl_rng_uniform(r);
+		sw_vec2 v[4] = {{x, y}, {x + 0.6, y}, {x + 0.6, y + 0.6}, {x, y + 0.6}};
+		c->box[k][0] = x, c->box[k][1] = y;
+		sw_obstacle_def o = sw_default_obstacle_def();
+		snprintf(name, sizeof name, "b%d", k);
+		o.name = name;
+		o.shape = SW_SHAPE_POLYGON;
+		o.n_vertices = 4;
+		o.vertices = v;
+		o.closed = 1;
+		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+	}
+	for (int k = 0; k < 2; k++) {
+		sw_obstacle_def o = sw_default_obstacle_def();
+		snprintf(name, sizeof name, "mover%d", k);
+		o.name = name;
+		o.center = sw_v2(-2.0, 6.0 + 10.0 * k);
+		o.radius = 0.4;
+		o.motion.kind = SW_MOTION_LINEAR;
+		o.motion.velocity = sw_v2(1.5, 0.2);
+		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+	}
+	for (int i = 0; i < C_AGENTS; i++) {
+		sw_vec2 p;
+		for (int clear = 0; !clear;) {
+			p = sw_v2(C_SIDE * gsl_rng_uniform(r), C_SIDE * gsl_rng_uniform(r));
+			clear = overlap && i % 5 == 0;
+			for (int k = 0; !clear && k < C_BOXES; k++)
+				if (box_dist(c->box[k], p) < 0.3)
+					break;
+				else if (k == C_BOXES - 1)
+					clear = 1;
+		}
+		c->agent[i] = p;
+		sw_target_def tg = sw_default_target_def();
+		snprintf(name, sizeof name, "t%d", i);
+		tg.name = name;
+		tg.position = sw_v2(C_SIDE * gsl_rng_uniform(r), C_SIDE * gsl_rng_uniform(r));
+		ck_assert_int_eq(sw_model_add_target(m, &tg, NULL), SW_SUCCESS);
+		sw_agent_def ad = sw_default_agent_def();
+		char an[32];
+		snprintf(an, sizeof an, "a%d", i);
+		ad.name = an;
+		ad.position = p;
+		ad.radius = 0.25;
+		ad.perception = 3.0;
+		ad.target = name;
+		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
+	}
+	sw_run_def rd = sw_default_run_def();
+	rd.neighbor_grid = grid;
+	rd.obstacle_clearances = 0;
+	ck_assert_int_eq(sw_model_set_run(m, &rd, 0, NULL), SW_SUCCESS);
+	gsl_rng_free(r);
+	return m;
+}
+
+/* Every step of two worlds of one clutter scene, one measuring through the obstacle index and
+ * one measuring every obstacle, gives the same metrics bit for bit - also when agents are thrown
+ * into and among the boxes every few steps (overlaps, collisions, and the first measure of a
+ * thrown agent), and the guard function clearance() at points in and among the boxes is the
+ * smallest clearance over every obstacle. */
+START_TEST(clutter_measures_are_those_of_every_obstacle)
+{
+	clutter c;
+	sw_model *m[2];
+	sw_world *w[2];
+	for (int g = 0; g < 2; g++) {
+		m[g] = clutter_scene(7, g, 0, &c);
+		ck_assert_int_eq(sw_model_finalize(m[g], NULL), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_create(m[g], NULL, &w[g], NULL), SW_SUCCESS);
+	}
+	ck_assert(w[1]->pg_on && !w[0]->pg_on);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 3);
+	size_t no = (size_t)m[0]->n_obstacles;
+	int collisions = 0;
+	for (int step = 1; step <= 120; step++) {
+		for (int g = 0; g < 2; g++)
+			ck_assert_int_eq(sw_world_step(w[g], NULL), SW_SUCCESS);
+		for (int i = 0; i < C_AGENTS; i++) {
+			const sw_agent_metrics *a = sw_world_metrics(w[0], i),
+					       *b = sw_world_metrics(w[1], i);
+			ck_assert_msg(a->min_clearance == b->min_clearance &&
+					  a->overlap_time == b->overlap_time &&
+					  a->max_penetration == b->max_penetration &&
+					  a->collisions == b->collisions,
+				      "step %d agent %d: min clearance %.17g / %.17g, overlap time %g "
+				      "/ %g, penetration %g / %g, collisions %d / %d",
+				      step, i, a->min_clearance, b->min_clearance, a->overlap_time,
+				      b->overlap_time, a->max_penetration, b->max_penetration,
+				      a->collisions, b->collisions);
+			ck_assert(w[0]->y[w[0]->off[i] + SW_STATE_X] ==
+				  w[1]->y[w[1]->off[i] + SW_STATE_X]);
+			if (step == 120)
+				collisions += a->collisions;
+		}
+		if (step % 6 == 0) /* throw a fifth of the agents anywhere (as a restore would: the
+				    * measures' skip bounds are dropped) */
+			for (int i = step % 5; i < C_AGENTS; i += 5) {
+				double x = C_SIDE * gsl_rng_uniform(r), y = C_SIDE * gsl_rng_uniform(r);
+				for (int g = 0; g < 2; g++) {
+					w[g]->y[w[g]->off[i] + SW_STATE_X] = x;
+					w[g]->y[w[g]->off[i] + SW_STATE_Y] = y;
+					for (size_t j = 0; j < no; j++)
+						w[g]->clear_until[(size_t)i * no + j] = -INFINITY;
+				}
+			}
+	}
+	ck_assert_int_gt(collisions, 20); /* the throws land in boxes */
+	int inside = 0;
+	for (int q = 0; q < 4000; q++) { /* clearance() at random points, two instants */
+		sw_vec2 p = sw_v2(-3.0 + (C_SIDE + 6.0) * gsl_rng_uniform(r),
+				  -3.0 + (C_SIDE + 6.0) * gsl_rng_uniform(r));
+		double t = q % 2 ? 0.0 : 9.0, rad = 0.25, want = INFINITY;
+		for (int j = 0; j < m[1]->n_obstacles; j++)
+			want = fmin(want, sw_model_obstacle_clearance(m[1], j, t, p, rad));
+		double got = sw__nearest_clearance(w[1], sw__serial(w[1]), q % C_AGENTS, t, p, rad);
+		ck_assert_msg(got == want, "(%.17g, %.17g) t %g: %.17g, every obstacle %.17g", p.x,
+			      p.y, t, got, want);
+		inside += want < -0.25;
+	}
+	ck_assert_int_gt(inside, 100);
+	gsl_rng_free(r);
+	for (int g = 0; g < 2; g++) {
+		sw_world_destroy(w[g]);
+		sw_model_free(m[g]);
+	}
+}
+END_TEST
+
+/* The model's start-overlap errors (found through a grid of the obstacles' boxes) are those of
+ * measuring every agent against every obstacle: the same pairs, in the same order. */
+START_TEST(start_overlaps_are_those_of_every_pair)
+{
+	clutter c;
+	sw_model *m = clutter_scene(5, 1, 1, &c);
+	char want[SW_DIAG_MAX][160];
+	int n_want = 0;
+	for (int i = 0; i < m->n_agents; i++)
+		for (int j = 0; j < m->n_obstacles; j++)
+			if (sw_model_obstacle_clearance(m, j, 0.0, m->agents[i].position, 0.25) <
+			    0.0) {
+				ck_assert_int_lt(n_want, SW_DIAG_MAX);
+				snprintf(want[n_want++], sizeof want[0],
+					 "agent 'a%d' starts overlapping obstacle '%s'", i,
+					 m->obstacles[j].name);
+			}
+	ck_assert_int_gt(n_want, 3);
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_model_finalize(m, &d), SW_EINPUT);
+	ck_assert_int_eq(d.count, n_want);
+	for (int e = 0; e < n_want; e++)
+		ck_assert_msg(strncmp(d.entry[e].message, want[e], strlen(want[e])) == 0,
+			      "entry %d: %s; expected %s", e, d.entry[e].message, want[e]);
+	sw_model_free(m);
+}
+END_TEST
+
 Suite *sensing_suite(void)
 {
 	Suite *s = suite_create("sensing");
@@ -327,6 +518,8 @@ Suite *sensing_suite(void)
 	tcase_add_test(tc, binned_walls_hide_exactly_what_every_wall_hides);
 	tcase_add_test(tc, progress_reads_the_history_as_defined);
 	tcase_add_test(tc, neighbour_counts_are_those_of_the_definition);
+	tcase_add_test(tc, clutter_measures_are_those_of_every_obstacle);
+	tcase_add_test(tc, start_overlaps_are_those_of_every_pair);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -19,6 +19,9 @@
 
 #include "sim_internal.h"
 
+/* Candidates ahead whose data a scan asks the caches for (perception's loops). */
+#define SW_PREFETCH 8
+
 double sw__wall_near(const sw_steer_def *def)
 {
 	return def->law == SW_LAW_GLM ? def->glm.wall_near : INFINITY;
@@ -100,11 +103,19 @@ typedef struct occluders {
 				       * bins would overflow) */
 	int start[OCC_SECTORS + 1];   /* sector s: items[start[s] .. start[s + 1]) */
 	int items[OCC_CAP];           /* indices into occl */
+	double ab[OCC_BIN_MAX][4];    /* walls 0 .. OCC_BIN_MAX - 1 at t: a.x, a.y, b.x, b.y (as
+				       * occl_wall computes them), kept as perception meets them */
 } occluders;
 
 /* Wall k of the agent's list at time t. */
 static void occl_wall(const occluders *o, int k, sw_vec2 *a, sw_vec2 *b)
 {
+	if (k < OCC_BIN_MAX) {
+		const double *e = o->ab[k];
+		*a = sw_v2(e[0], e[1]);
+		*b = sw_v2(e[2], e[3]);
+		return;
+	}
 	const sw_model *m = o->w->m;
 	const sw_prim *pr = &m->prims[o->occl[k]];
 	*a = pr->a;
@@ -251,11 +262,24 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 	const int *plist = NULL; /* through the primitive index when it is on */
 	int np = w->pg_on ? sw__prim_grid_query(w, wk, i, p, &plist) : m->n_prims;
 	int qi = 0;
+	/* No primitive moves (the index lists none): each is where the model put it */
+	int still = w->pg_on && w->pg_n_moving == 0;
+	occluders occ; /* the walls that may hide something (about 50 KB of stack) */
 	for (; qi < np && n < cap; qi++) {
 		int k = plist ? plist[qi] : qi;
 		const sw_prim *pr = &m->prims[k];
+		/* The candidates are scattered over the primitives of a large scene: their loads
+		 * miss the caches, so they are asked for a few iterations ahead. */
+		if (plist && qi + SW_PREFETCH < np)
+			__builtin_prefetch(&m->prims[plist[qi + SW_PREFETCH]]); /* GCC and Clang */
 		sw_vec2 pa, pb;
-		sw_model_prim_at(m, k, t, &pa, &pb);
+		int fixed = still || m->obstacles[pr->owner].motion.kind == SW_MOTION_NONE;
+		if (fixed) { /* sw_model_prim_at's sum with a zero displacement, without the call */
+			pa = sw_v2(pr->a.x + 0.0, pr->a.y + 0.0);
+			pb = sw_v2(pr->b.x + 0.0, pr->b.y + 0.0);
+		} else {
+			sw_model_prim_at(m, k, t, &pa, &pb);
+		}
 		if (!pr->is_segment) {
 			sw_vec2 d = sw_v2_sub(pa, p);
 			double c = sw_v2_len(d) - pr->radius - a->radius;
@@ -265,8 +289,14 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 		}
 		sw_vec2 cp = sw_segment_closest(pa, pb, p, NULL);
 		double c = sw_v2_dist(cp, p) - a->radius;
-		if (c <= occl_reach)
-			wk->occl[n_occl++] = k; /* may hide a disc or an agent */
+		if (c <= occl_reach) { /* may hide a disc or an agent */
+			if (n_occl < OCC_BIN_MAX) {
+				double *e = occ.ab[n_occl];
+				e[0] = fixed ? pr->a.x : pa.x, e[1] = fixed ? pr->a.y : pa.y;
+				e[2] = fixed ? pr->b.x : pb.x, e[3] = fixed ? pr->b.y : pb.y;
+			}
+			wk->occl[n_occl++] = k;
+		}
 		if (c > a->perception)
 			continue;
 		double half = 0.5 * sw_v2_dist(pa, pb);
@@ -284,7 +314,6 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 	if (qi < np)
 		return cap; /* the buffer filled before every primitive was seen: report it full
 			     * (the filter below could make an incomplete list look complete) */
-	occluders occ; /* the walls that may hide something (about 17 KB of stack) */
 	occ.w = w, occ.occl = wk->occl, occ.t = t, occ.p = p, occ.n = n_occl, occ.tests = 0;
 	occ.binned = 0;
 	if (n_occl > 0) { /* drop the discs hidden behind a wall */
@@ -315,6 +344,8 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 				nc = sw__grid_query(w, wk, i, q[pass], reach, &cand);
 			for (int k = 0; k < nc && n < cap; k++) {
 				int j = cand ? cand[k] : k;
+				if (cand && k + SW_PREFETCH < nc) /* as for the primitives */
+					__builtin_prefetch(w->snap + 2 * (size_t)cand[k + SW_PREFETCH]);
 				if (j == i || j == chased || sw__gone(w, j))
 					continue;
 				const double *yj = w->snap + 2 * (size_t)j;

@@ -9,7 +9,12 @@
  * candidate -- plus every moving primitive, in increasing index order.  Perception then applies
  * exactly the tests of the loop over all primitives, in the same order, so the percepts are the
  * same bits (tested).  Used when every agent has a finite perception radius and the scene has at
- * least SW_PRIM_GRID_MIN primitives (a short loop is cheaper than the index). */
+ * least SW_PRIM_GRID_MIN primitives (a short loop is cheaper than the index).
+ *
+ * The obstacles' boxes are also kept by obstacle in a box grid (geom/bucket.h): the obstacles
+ * within a distance d of a point, for the measures of a step (step.c) and the guard function
+ * clearance(), whose answers lie within an agent's radius plus a small clearance - far less
+ * than the perception reach the primitive query covers. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +26,8 @@
 #define SW_PRIM_GRID_MIN 32
 /* Most cells of the index (its cell size grows until the grid fits). */
 #define SW_PRIM_GRID_CELLS (1 << 22)
+/* Primitives a cell holds on average, about, where they are dense (see the cell size). */
+#define SW_PRIM_GRID_FILL 4.0
 
 /* Bounding box of primitive k (static: its position at t = 0). */
 static void prim_box(const sw_model *m, int k, double box[4])
@@ -79,7 +86,13 @@ int sw__prim_grid_alloc(struct sw_world *w)
 	}
 	if (n_static == 0)
 		return SW_SUCCESS;
-	double cs = reach;
+	/* Cells of reach / k: a query then visits (2k + 1)^2 cells, only those across its circle's
+	 * edge testing their primitives' boxes (sw__prim_grid_query).  k (1 to 4) keeps about
+	 * SW_PRIM_GRID_FILL primitives a cell, from the mean density over the extent. */
+	double area = fmax((hi[0] - lo[0]) * (hi[1] - lo[1]), reach * reach);
+	double per_reach_cell = n_static * reach * reach / area;
+	int split = (int)sqrt(per_reach_cell / SW_PRIM_GRID_FILL);
+	double cs = reach / (split < 1 ? 1 : split > 4 ? 4 : split);
 	int nx, ny;
 	for (;;) {
 		double fx = floor((hi[0] - lo[0]) / cs) + 1, fy = floor((hi[1] - lo[1]) / cs) + 1;
@@ -140,7 +153,7 @@ int sw__prim_grid_alloc(struct sw_world *w)
 	w->pg_touch = malloc((size_t)w->n);
 	if (!w->pg_big || !w->pg_obox || !w->pg_touch)
 		return SW_ENOMEM;
-	memset(w->pg_touch, 1, (size_t)w->n); /* unknown before the first measure: check all */
+	memset(w->pg_touch, 0, (size_t)w->n); /* no overlap before the first measure */
 	w->pg_n_big = 0;
 	for (int j = 0; j < m->n_obstacles; j++) {
 		const sw_obstacle *o = &m->obstacles[j];
@@ -158,6 +171,14 @@ int sw__prim_grid_alloc(struct sw_world *w)
 		    bx[3] - bx[1] >= 2.0 * rmin)
 			w->pg_big[w->pg_n_big++] = j;
 	}
+	/* The obstacles' boxes by obstacle (moving ones, with NaN boxes, in the wide list), in cells
+	 * about twice an agent's width: the queries of measure_obstacles and
+	 * sw__nearest_clearance reach about a radius plus a small clearance. */
+	if (sw__bucket_init(&w->pg_ob, fmax(4.0 * w->agent_rmax, 1.0), m->n_obstacles))
+		return SW_ENOMEM;
+	for (int j = 0; j < m->n_obstacles; j++)
+		if (sw__bucket_add(&w->pg_ob, j, w->pg_obox + 4 * (size_t)j))
+			return SW_ENOMEM;
 	w->pg_on = 1;
 	return SW_SUCCESS;
 }
@@ -188,39 +209,63 @@ static double lower_clearance(const struct sw_world *w, int j, double t, sw_vec2
 	return fmin(best, sw_model_obstacle_clearance(w->m, j, t, p, r));
 }
 
-/* Exact: every obstacle left out has all its primitives' boxes farther than R >= perception +
- * radius from p, so its clearance exceeds the perception radius - unless
- * p lies inside it, which a closed polygon narrower than 2 R in x or y cannot do without an
- * edge within R of p (the ray from p across the narrow side meets the boundary first); the
- * wider ones are always tested (pg_big).  A smallest clearance within the perception radius is
- * therefore the global one; beyond it, the loop over every obstacle decides.  The candidates are
- * measured nearest box first, and an obstacle whose box is farther than the smallest clearance
- * found so far is not measured (lower_clearance): the minimum is unchanged (tested bit for bit
- * against the loop over every obstacle). */
+int sw__obstacles_near(const struct sw_world *w, sw_worker *wk, sw_vec2 p, double d,
+		       const int **out)
+{
+	if (!w->pg_on)
+		return -1;
+	/* widened far beyond the rounding of a clearance (a few units in the last place of the
+	 * coordinates) */
+	double s = d + 1e-9 * (1.0 + fabs(p.x) + fabs(p.y) + d);
+	double q[4] = {p.x - s, p.y - s, p.x + s, p.y + s};
+	*out = wk->pg_found;
+	return sw__bucket_query(&w->pg_ob, q, wk->pg_found, w->m->n_prims + 1);
+}
+
+/* Exact: the obstacles whose boxes come within d of p (sw__obstacles_near: every other one has a
+ * clearance above d - r) are measured, nearest box first, skipping those whose box is farther
+ * than the smallest clearance found so far (lower_clearance); when that smallest clearance is at
+ * most d - r it is the global one, else d grows to it plus r (or fourfold when nothing was
+ * found) and the search repeats.  When the index refuses (too far a search), the primitive
+ * query of agent i decides as below, or else every obstacle is measured.  The minimum is the same number either way (tested bit for bit against the loop
+ * over every obstacle). */
 double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, double t, sw_vec2 p,
 			     double r)
 {
 	const sw_model *m = w->m;
 	double best = INFINITY;
-	if (w->pg_on && i >= 0 && i < w->n) {
+	for (double d = r + w->pg_ob.cell;;) {
 		const int *list;
-		int n = sw__prim_grid_query(w, wk, i, p, &list), last = -1, near = -1;
+		int n = sw__obstacles_near(w, wk, p, d, &list), near = -1;
+		if (n < 0)
+			break;
 		double near_lb = INFINITY;
 		for (int s = 0; s < n; s++) { /* the candidate with the nearest box first */
-			int j = m->prims[list[s]].owner;
-			if (j == last)
-				continue;
-			last = j;
-			double lb = clearance_floor(w, j, p, r);
+			double lb = clearance_floor(w, list[s], p, r);
 			if (near < 0 || lb < near_lb)
-				near = j, near_lb = lb;
+				near = list[s], near_lb = lb;
 		}
-		if (near >= 0)
-			best = sw_model_obstacle_clearance(m, near, t, p, r);
-		last = -1;
+		best = near >= 0 ? sw_model_obstacle_clearance(m, near, t, p, r) : INFINITY;
+		for (int s = 0; s < n; s++)
+			if (list[s] != near)
+				best = lower_clearance(w, list[s], t, p, r, best);
+		if (best + r <= d)
+			return best;
+		d = best < INFINITY ? best + r : 4.0 * d;
+	}
+	best = INFINITY;
+	if (w->pg_on && i >= 0 && i < w->n) {
+		/* Every obstacle left out by the primitive query has all its primitives' boxes
+		 * farther than R >= perception + radius from p, so its clearance exceeds the
+		 * perception radius - unless p lies inside it, which a closed polygon narrower than
+		 * 2 R in x or y cannot do without an edge within R of p; the wider ones are always
+		 * tested (pg_big).  A smallest clearance within the perception radius is therefore
+		 * the global one. */
+		const int *list;
+		int n = sw__prim_grid_query(w, wk, i, p, &list), last = -1;
 		for (int s = 0; s < n; s++) {
 			int j = m->prims[list[s]].owner; /* ascending: an obstacle's primitives in a row */
-			if (j != last && j != near)
+			if (j != last)
 				best = lower_clearance(w, j, t, p, r, best);
 			last = j;
 		}
@@ -238,6 +283,7 @@ double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, dou
 
 void sw__prim_grid_free(struct sw_world *w)
 {
+	sw__bucket_free(&w->pg_ob);
 	free(w->pg_big);
 	free(w->pg_obox);
 	free(w->pg_touch);
@@ -259,18 +305,40 @@ int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 
 	uint64_t *bits = wk->pg_bits;
 	double r2 = r * r * (1.0 + 1e-9); /* slack: rounding never drops one the tests would keep */
 	size_t lo = SIZE_MAX, hi = 0;
-	if (cells(p.x - r, p.x + r, w->pg_x0, w->pg_cell, w->pg_nx, &x0, &x1) &&
-	    cells(p.y - r, p.y + r, w->pg_y0, w->pg_cell, w->pg_ny, &y0, &y1))
-		for (int iy = y0; iy <= y1; iy++)
+	/* A cell wholly within r of p: each primitive it holds passes the test below, so it is
+	 * taken without one; a cell wholly beyond r: each primitive it holds is either beyond r
+	 * or also in a nearer cell.  (Margins of 1e-9 and 1e-6 relative to r^2, far above the
+	 * rounding of the cell bounds.) */
+	double in2 = r * r * (1.0 - 1e-9), out2 = r2 * (1.0 + 1e-6), cs = w->pg_cell;
+	if (cells(p.x - r, p.x + r, w->pg_x0, cs, w->pg_nx, &x0, &x1) &&
+	    cells(p.y - r, p.y + r, w->pg_y0, cs, w->pg_ny, &y0, &y1))
+		for (int iy = y0; iy <= y1; iy++) {
+			double cy0 = w->pg_y0 + iy * cs, cy1 = cy0 + cs;
+			double ny = cy0 - p.y > p.y - cy1 ? cy0 - p.y : p.y - cy1; /* nearest */
+			double fy = p.y - cy0 > cy1 - p.y ? p.y - cy0 : cy1 - p.y; /* farthest */
+			ny = ny > 0.0 ? ny : 0.0;
 			for (int ix = x0; ix <= x1; ix++) {
 				size_t c = (size_t)iy * w->pg_nx + ix;
 				int s0 = w->pg_start[c], s1 = w->pg_start[c + 1];
 				if (s0 == s1)
 					continue;
+				double cx0 = w->pg_x0 + ix * cs, cx1 = cx0 + cs;
+				double nx = cx0 - p.x > p.x - cx1 ? cx0 - p.x : p.x - cx1;
+				double fx = p.x - cx0 > cx1 - p.x ? p.x - cx0 : cx1 - p.x;
+				nx = nx > 0.0 ? nx : 0.0;
+				if (nx * nx + ny * ny > out2)
+					continue;
 				/* ascending within a cell: its first and last items bound its words */
 				size_t w0 = (size_t)w->pg_items[s0] >> 6, w1 = (size_t)w->pg_items[s1 - 1] >> 6;
 				lo = w0 < lo ? w0 : lo;
 				hi = w1 > hi ? w1 : hi;
+				if (fx * fx + fy * fy <= in2) {
+					for (int s = s0; s < s1; s++) {
+						unsigned k = (unsigned)w->pg_items[s];
+						bits[k >> 6] |= (uint64_t)1 << (k & 63);
+					}
+					continue;
+				}
 				for (int s = s0; s < s1; s++) {
 					unsigned k = (unsigned)w->pg_items[s];
 					const double *b = w->pg_pbox + 4 * (size_t)k;
@@ -283,6 +351,7 @@ int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 
 					bits[k >> 6] |= (uint64_t)1 << (k & 63);
 				}
 			}
+		}
 	for (int s = 0; s < w->pg_n_moving; s++) {
 		unsigned k = (unsigned)w->pg_moving[s];
 		bits[k >> 6] |= (uint64_t)1 << (k & 63);

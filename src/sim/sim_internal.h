@@ -15,6 +15,7 @@
 #include <gsl/gsl_roots.h>
 #include <gsl/gsl_rng.h>
 
+#include "geom/bucket.h"
 #include "model/automaton_impl.h"
 #include "pool.h"
 #include "swerve/sim.h"
@@ -121,6 +122,8 @@ struct sw_world {
 				   for a moving obstacle (sw__nearest_clearance's lower bounds) */
 	unsigned char *pg_touch; /* per agent: some obstacle overlapped it at the last measure (or
 				    unknown, after a restore): measure_obstacles checks them all */
+	sw_bucket pg_ob;        /* when pg_on: the obstacles' boxes at rest, moving ones in its wide
+				   list (measure_obstacles, sw__nearest_clearance) */
 	double *grid_px, *grid_py; /* bucket order: positions */
 	double *grid_pz;        /* bucket order: heights (3-D worlds only, else NULL) */
 	size_t grid_cap;        /* buckets grid_start has room for */
@@ -410,6 +413,12 @@ void sw__prim_grid_free(struct sw_world *w);
 /** The primitives agent i at p may perceive or be hidden by (every moving one too), in
  * increasing index order, into *out (wk's buffer); returns their number. */
 int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, const int **out);
+/** The obstacles (ascending, in wk's primitive query buffer *out) whose boxes come within d of p,
+ * with every moving obstacle: an obstacle left out has a clearance above d minus the radius,
+ * rounding included.  -1 when the index is off or refuses (p or d not finite, or d too large):
+ * the caller then loops over every obstacle. */
+int sw__obstacles_near(const struct sw_world *w, sw_worker *wk, sw_vec2 p, double d,
+		       const int **out);
 /* The clearance of agent i at p (radius r) from the nearest obstacle at time t (the guard
  * function clearance()): through the primitive index when it is on, else over every obstacle;
  * the same value either way. */

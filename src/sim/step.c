@@ -219,35 +219,45 @@ static void measure_obstacle(struct sw_world *w, int i, int j, sw_vec2 p, int *o
 				    : -INFINITY;
 }
 
-/* Through the primitive index (prim_grid.c), when only the agent's smallest clearance and the
- * overlaps count (run obstacle-clearances off), the agent's smallest clearance is already within
- * its perception radius, and no obstacle overlapped it at the last measure: an obstacle with no
- * primitive within the agent's query reach (nor a wide closed polygon, pg_big) is farther than
- * that radius, so it can neither lower the minimum nor overlap, and its flags are already clear.
- * Only the candidates are measured; the results are those of the loop over every obstacle. */
+/* Through the obstacle index (prim_grid.c), when only the agent's smallest clearance and the
+ * overlaps count (run obstacle-clearances off) and no obstacle overlapped it at the last measure:
+ * an obstacle whose box is farther than d = max(smallest clearance, 0) + radius from the agent
+ * (sw__obstacles_near) has a clearance above max(smallest clearance, 0), so it can neither lower
+ * the minimum nor overlap, and its flags are already clear.  Only the obstacles within d are
+ * measured; when that lowers the minimum below what d assumed (or the agent has none yet: the
+ * first measure starts from d = radius plus a cell and widens) the search repeats with the new
+ * d (a measure repeated at the same instant changes nothing).  When the index refuses, every
+ * obstacle is measured.  The results are those of the loop over every obstacle. */
 static void measure_obstacles(struct sw_world *w, sw_worker *wk, int i, double dt)
 {
 	const sw_model *m = w->m;
 	const double *y = agent_y(w, i);
 	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
 	sw_agent_metrics *mt = &w->metrics[i];
-	int overlapping = 0;
-	if (w->pg_on && !m->run.obstacle_clearances && !w->pg_touch[i] &&
-	    mt->min_clearance <= m->agents[i].perception) {
-		const int *list;
-		int n = sw__prim_grid_query(w, wk, i, p, &list), last = -1;
-		for (int s = 0; s < n; s++) {
-			int j = m->prims[list[s]].owner; /* ascending: an obstacle's primitives in a row */
-			if (j != last)
-				measure_obstacle(w, i, j, p, &overlapping);
-			last = j;
+	double r = m->agents[i].radius;
+	int overlapping = 0, done = 0;
+	if (w->pg_on && !m->run.obstacle_clearances && !w->pg_touch[i]) {
+		double d = fmax(mt->min_clearance, 0.0) + r;
+		if (!(d < INFINITY))
+			d = r + w->pg_ob.cell;
+		for (;;) {
+			const int *list;
+			int n = sw__obstacles_near(w, wk, p, d, &list);
+			if (n < 0)
+				break;
+			for (int s = 0; s < n; s++)
+				measure_obstacle(w, i, list[s], p, &overlapping);
+			double need = fmax(mt->min_clearance, 0.0) + r;
+			if (need <= d) {
+				done = 1;
+				break;
+			}
+			d = need < INFINITY ? need : 4.0 * d;
 		}
-		for (int s = 0; s < w->pg_n_big; s++)
-			measure_obstacle(w, i, w->pg_big[s], p, &overlapping);
-	} else {
+	}
+	if (!done)
 		for (int j = 0; j < m->n_obstacles; j++)
 			measure_obstacle(w, i, j, p, &overlapping);
-	}
 	if (w->pg_on)
 		w->pg_touch[i] = (unsigned char)overlapping;
 	if (overlapping)
