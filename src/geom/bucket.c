@@ -39,6 +39,7 @@ void sw__bucket_free(sw_bucket *g)
 	free(g->id);
 	free(g->box);
 	free(g->wide);
+	free(g->start);
 	*g = (sw_bucket){0};
 }
 
@@ -65,6 +66,8 @@ static int cell_range(const sw_bucket *g, const double b[4], int64_t c[4])
 
 int sw__bucket_add(sw_bucket *g, int id, const double b[4])
 {
+	if (g->start)
+		return SW_EUSAGE; /* packed */
 	int64_t c[4];
 	if (!cell_range(g, b, c)) {
 		if (g->n_wide == g->cap_wide) {
@@ -108,10 +111,55 @@ int sw__bucket_add(sw_bucket *g, int id, const double b[4])
 	return SW_SUCCESS;
 }
 
+int sw__bucket_pack(sw_bucket *g)
+{
+	int *start = calloc((size_t)g->nb + 1, sizeof *start);
+	int *id = malloc(((size_t)g->n + 1) * sizeof *id);
+	double *box = malloc((4 * (size_t)g->n + 1) * sizeof *box);
+	if (!start || !id || !box) {
+		free(start);
+		free(id);
+		free(box);
+		return SW_ENOMEM;
+	}
+	int at = 0;
+	for (int b = 0; b < g->nb; b++) {
+		start[b] = at;
+		for (int e = g->head[b]; e >= 0; e = g->next[e], at++) {
+			id[at] = g->id[e];
+			for (int k = 0; k < 4; k++)
+				box[4 * (size_t)at + k] = g->box[4 * (size_t)e + k];
+		}
+	}
+	start[g->nb] = at;
+	free(g->id);
+	free(g->box);
+	g->id = id;
+	g->box = box;
+	g->start = start;
+	return SW_SUCCESS;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 	return (x > y) - (x < y);
+}
+
+/* Whether entry e's box meets q. */
+static inline int meets(const sw_bucket *g, int e, const double q[4])
+{
+	const double *b = g->box + 4 * (size_t)e;
+	return !(b[0] > q[2] || b[2] < q[0] || b[1] > q[3] || b[3] < q[1]);
+}
+
+/* Appends id to out[0, cap); 0 when full. */
+static inline int put(int *out, int *n, int cap, int id)
+{
+	if (*n == cap)
+		return 0;
+	out[(*n)++] = id;
+	return 1;
 }
 
 int sw__bucket_query(const sw_bucket *g, const double q[4], int *out, int cap)
@@ -120,21 +168,22 @@ int sw__bucket_query(const sw_bucket *g, const double q[4], int *out, int cap)
 	if (!cell_range(g, q, c))
 		return -1;
 	int n = 0;
-	for (int k = 0; k < g->n_wide; k++) {
-		if (n == cap)
+	for (int k = 0; k < g->n_wide; k++)
+		if (!put(out, &n, cap, g->wide[k]))
 			return -1;
-		out[n++] = g->wide[k];
-	}
 	for (int64_t iy = c[1]; iy <= c[3]; iy++)
-		for (int64_t ix = c[0]; ix <= c[2]; ix++)
-			for (int e = g->head[bucket_of(g, ix, iy)]; e >= 0; e = g->next[e]) {
-				const double *b = g->box + 4 * (size_t)e;
-				if (b[0] > q[2] || b[2] < q[0] || b[1] > q[3] || b[3] < q[1])
-					continue;
-				if (n == cap)
-					return -1;
-				out[n++] = g->id[e];
+		for (int64_t ix = c[0]; ix <= c[2]; ix++) {
+			int h = bucket_of(g, ix, iy);
+			if (g->start) {
+				for (int e = g->start[h]; e < g->start[h + 1]; e++)
+					if (meets(g, e, q) && !put(out, &n, cap, g->id[e]))
+						return -1;
+			} else {
+				for (int e = g->head[h]; e >= 0; e = g->next[e])
+					if (meets(g, e, q) && !put(out, &n, cap, g->id[e]))
+						return -1;
 			}
+		}
 	/* ascending, once each: insertion sort for the usual handful, qsort beyond */
 	if (n > 32) {
 		qsort(out, (size_t)n, sizeof *out, cmp_int);

@@ -19,6 +19,8 @@ typedef struct sw_bucket {
 	int *id;       /* per entry: the box's id */
 	double *box;   /* per entry: the box (x0, y0, x1, y1) */
 	int n, cap;    /* entries */
+	int *start;    /* after sw__bucket_pack: bucket b's entries are start[b] .. start[b + 1] - 1
+			  (then head and next are unused), else NULL */
 	int *wide;     /* ids of the wide boxes */
 	int n_wide, cap_wide;
 } sw_bucket;
@@ -35,6 +37,9 @@ int sw__bucket_add(sw_bucket *g, int id, const double b[4]);
  * returns their number, or -1 when q is not finite, spans over SW_BUCKET_SPAN cells along a side,
  * or more than cap entries were met: the caller then tests every box itself. */
 int sw__bucket_query(const sw_bucket *g, const double q[4], int *out, int cap);
+/** Lays the entries out bucket by bucket (queries then read them in a row, not along lists);
+ * no box may be added afterwards.  Returns 0, or SW_ENOMEM (then g is unchanged and usable). */
+int sw__bucket_pack(sw_bucket *g);
 /** Frees what g holds (g itself is the caller's). */
 void sw__bucket_free(sw_bucket *g);
 

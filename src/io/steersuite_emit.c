@@ -264,6 +264,8 @@ static void placer_index(placer *p, const ss_case *c)
 		shape_box(&p->shapes[k], b);
 		ok = sw__bucket_add(&p->obs, k, b) == SW_SUCCESS;
 	}
+	if (ok)
+		sw__bucket_pack(&p->obs); /* (without memory for it, the lists serve) */
 	for (int j = 0; ok && j < p->n_in; j++)
 		if (p->in[j].placed)
 			ok = agent_add(p, c, j) == SW_SUCCESS;

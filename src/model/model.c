@@ -945,6 +945,8 @@ static void check_start_overlaps(const sw_model *m, sw_diag *diag, int *badf)
 			indexed = 0;
 		}
 	}
+	if (indexed)
+		sw__bucket_pack(&g); /* (without memory for it, the lists serve) */
 	for (int i = 0; i < m->n_agents; i++) {
 		const sw_agent *a = &m->agents[i];
 		if (absent_from_start(m, a))

@@ -179,6 +179,8 @@ int sw__prim_grid_alloc(struct sw_world *w)
 	for (int j = 0; j < m->n_obstacles; j++)
 		if (sw__bucket_add(&w->pg_ob, j, w->pg_obox + 4 * (size_t)j))
 			return SW_ENOMEM;
+	if (sw__bucket_pack(&w->pg_ob))
+		return SW_ENOMEM;
 	w->pg_on = 1;
 	return SW_SUCCESS;
 }
