@@ -35,6 +35,7 @@ int main(void)
 	srunner_add_suite(sr, steersuite_suite());
 	srunner_add_suite(sr, steersuite_run_suite());
 	srunner_add_suite(sr, steersuite_emit_suite());
+	srunner_add_suite(sr, steersuite_crowds_suite());
 	srunner_add_suite(sr, progress_suite());
 	srunner_add_suite(sr, ensemble_suite());
 	srunner_add_suite(sr, plan_suite());

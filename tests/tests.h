@@ -45,6 +45,7 @@ Suite *crowd_index_suite(void);
 Suite *sensing_suite(void);
 Suite *steersuite_suite(void);
 Suite *steersuite_run_suite(void);
+Suite *steersuite_crowds_suite(void);
 Suite *steersuite_emit_suite(void);
 Suite *progress_suite(void);
 Suite *ensemble_suite(void);

@@ -455,7 +455,13 @@ static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int role)
  *     goal came less than min(0.3 m, half the distance left) nearer in the last 3 s (an agent
  *     pressed against an obstacle squarely in its way, where the law's avoidance and the goal
  *     balance); right and left in turn (bool `left`), each detour `stalls` x 2 s long, at most
- *     16 s (unstall<k>), so an agent in a pocket of obstacles searches farther each time. */
+ *     16 s (unstall<k>), so an agent in a pocket of obstacles searches farther each time;
+ *   PASS -> the right-hand detour (stalled<k>, before clear<k>): stuck while passing, less than
+ *     min(0.1 m, half the distance left) nearer in the last 2.5 s, not counted in `stalls` (at
+ *     least 2 s).  Always to the right: crowds meeting from several sides then circulate one way
+ *     (round the block of hallway-four-way-rounded-roundabout) instead of pressing into each
+ *     other; a third of the walking stall's threshold, so a queue creeping to a door keeps its
+ *     place (tests/test_steersuite_crowds.c; docs/steersuite.md for the figures). */
 static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, int role,
 		      int initial, const char *reached, const char *next, const char *after_timeout,
 		      int plan, const ss_emission *emit, int stalls)
@@ -477,8 +483,9 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 	transition(sw, after_timeout, guard, "timeout", k, g->line, ends, emit);
 	if (pedestrian(g)) {
 		/* the goal's distance: to its target, or to its box */
-		char gd[16], to[48];
+		char gd[16];
 		snprintf(gd, sizeof gd, g->kind == SS_SEEK_BOX ? "r%d" : "g%d", k);
+		char to[48];
 		if (role == WALK) {
 			snprintf(guard, sizeof guard,
 				 "time_in_mode ge 0.5 and dist(%s) gt 1.5 and clearance() ge 0.5 and "
@@ -500,12 +507,17 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 			}
 		} else if (role == PASS) {
 			snprintf(guard, sizeof guard,
+				 "time_in_mode ge 3 and progress(%s, 2.5) lt min(0.1, 0.5 * dist(%s))",
+				 gd, gd);
+			snprintf(to, sizeof to, "%s%s", walk, role_suffix[DETOUR_RIGHT]);
+			transition_to(sw, to, guard, "stalled", k, g->line, 0, NULL, NULL);
+			snprintf(guard, sizeof guard,
 				 "time_in_mode ge 3 and (neighbors(1.5) eq 0 or progress(%s, 2) lt 0.5 "
 				 "or dist(%s) lt 1) or clearance() lt 0.2",
 				 gd, gd);
 			transition(sw, walk, guard, "clear", k, g->line, 0, NULL);
 		} else {
-			transition(sw, walk, "time_in_mode ge min(2 * stalls, 16)", "unstall", k,
+			transition(sw, walk, "time_in_mode ge min(2 * max(stalls, 1), 16)", "unstall", k,
 				   g->line, 0, NULL);
 		}
 	}
