@@ -20,6 +20,7 @@
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_rng.h>
 
+#include "core/core_internal.h"
 #include "geom/bucket.h"
 #include "io/steersuite_internal.h"
 #include "swerve/geom.h"
@@ -147,7 +148,7 @@ static shape *shapes_make(const ss_case *c, gsl_rng *rng, int *n_out)
 		case SS_OBOX: {
 			/* Rotation by thetaY about SteerSuite's +y axis (right-handed): the local x
 			 * axis goes to (cos, -sin) in swerve's (x, y) = SteerSuite's (x, z). */
-			double th = o->theta * M_PI / 180.0, c0 = cos(th), s0 = sin(th);
+			double th = o->theta * SW_PI / 180.0, c0 = cos(th), s0 = sin(th);
 			double u[4] = {-1, 1, 1, -1}, w[4] = {-1, -1, 1, 1};
 			for (int q = 0; q < 4; q++) {
 				double lx = 0.5 * o->sx * u[q], lz = 0.5 * o->sz * w[q];
@@ -430,7 +431,7 @@ static int place(placer *p, const ss_case *c)
 			if (p->indexed && agent_add(p, c, i) != SW_SUCCESS)
 				placer_free(p); /* out of memory: test everything from now on */
 		}
-		in->heading = a->dir.random ? 2 * M_PI * gsl_rng_uniform(p->rng) - M_PI
+		in->heading = a->dir.random ? 2 * SW_PI * gsl_rng_uniform(p->rng) - SW_PI
 					    : atan2(a->dir.z, a->dir.x);
 		for (int k = 0; k < a->n_goals && !bad; k++) {
 			const ss_goal *g = &a->goals[k];
@@ -456,7 +457,7 @@ static int place(placer *p, const ss_case *c)
 					bad++;
 				}
 			} else if (g->kind == SS_FLOW_STATIC) {
-				double th = g->dir.random ? 2 * M_PI * gsl_rng_uniform(p->rng)
+				double th = g->dir.random ? 2 * SW_PI * gsl_rng_uniform(p->rng)
 							  : atan2(g->dir.z, g->dir.x);
 				in->tx[k] = in->x + SS_FLOW_REACH * cos(th);
 				in->tz[k] = in->z + SS_FLOW_REACH * sin(th);
