@@ -40,7 +40,7 @@ LIB_SRC := \
 	src/geom/geom.c src/geom/bucket.c \
 	src/steer/defaults.c src/steer/params.c src/steer/glm.c src/steer/glm_simd.c src/steer/glm3.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/wall.c src/steer/ttc.c src/steer/sf.c src/steer/csm.c src/steer/rhs.c src/steer/emit.c src/steer/emit_crowd.c src/steer/kclass.c \
-	src/model/model.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c src/model/model3.c src/model/periodic.c src/model/advice.c \
+	src/model/model.c src/model/finalize.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c src/model/model3.c src/model/periodic.c src/model/advice.c \
 	src/plan/grid.c src/plan/solve.c src/plan/distance.c src/plan/store.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
 	src/sim/hybrid.c src/sim/locate.c src/sim/rate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c src/sim/worker.c \
