@@ -41,7 +41,7 @@ LIB_SRC := \
 	src/steer/defaults.c src/steer/params.c src/steer/glm.c src/steer/glm_simd.c src/steer/glm3.c src/steer/competition.c src/steer/fw.c \
 	src/steer/pf.c src/steer/wall.c src/steer/ttc.c src/steer/sf.c src/steer/csm.c src/steer/rhs.c src/steer/emit.c src/steer/emit_crowd.c src/steer/kclass.c \
 	src/model/model.c src/model/finalize.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c src/model/model3.c src/model/periodic.c src/model/advice.c \
-	src/plan/grid.c src/plan/solve.c src/plan/distance.c src/plan/store.c src/plan/vfile.c src/plan/fields.c \
+	src/plan/grid.c src/plan/solve.c src/plan/distance.c src/plan/route.c src/plan/store.c src/plan/vfile.c src/plan/fields.c \
 	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
 	src/sim/hybrid.c src/sim/locate.c src/sim/rate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c src/sim/worker.c \
 	src/io/xmldoc.c src/io/xmlpos.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
@@ -69,7 +69,7 @@ TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_ex
 	tests/test_bounds.c tests/test_worlddef.c tests/test_params.c \
 	tests/test_ttc.c tests/test_pedestrian.c tests/test_sf.c tests/test_csm.c tests/law_util.c tests/emit_util.c tests/test_emit_crowd.c tests/test_sensing.c
 
-TEST_SRC += tests/test_export_glm.c tests/test_export_parts.c tests/test_worker.c
+TEST_SRC += tests/test_export_glm.c tests/test_export_parts.c tests/test_worker.c tests/test_route.c
 TEST_SRC += tests/test_export_flows.c tests/test_crowd_index.c tests/test_steersuite_run.c \
 	tests/test_steer_fw_pf.c tests/test_expr_host.c tests/expr_host.c
 BENCH_SRC := bench/bench_main.c bench/bench_crowd.c bench/bench_plan.c bench/bench_events.c

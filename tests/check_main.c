@@ -39,6 +39,7 @@ int main(void)
 	srunner_add_suite(sr, progress_suite());
 	srunner_add_suite(sr, ensemble_suite());
 	srunner_add_suite(sr, plan_suite());
+	srunner_add_suite(sr, route_suite());
 	srunner_add_suite(sr, hostile_suite());
 	srunner_add_suite(sr, space3_suite());
 	srunner_add_suite(sr, faults_suite());

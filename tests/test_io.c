@@ -442,7 +442,7 @@ END_TEST
 
 START_TEST(test_unknown_element)
 {
-	expect_error("bad_unknown_element.xml", SW_EINPUT, 6, "unknown element <wall> inside <world>; expected <target>, <disc>, <segment>, <polygon>, <region>, <signal>, <navfield> or <vectorfield>");
+	expect_error("bad_unknown_element.xml", SW_EINPUT, 6, "unknown element <wall> inside <world>; expected <target>, <disc>, <segment>, <polygon>, <region>, <signal>, <navfield>, <vectorfield> or <routes>");
 }
 END_TEST
 

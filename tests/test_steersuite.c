@@ -490,7 +490,9 @@ START_TEST(test_static_goals_plan_among_obstacles)
 END_TEST
 
 /* Goals spread over a large world: one geodesic field per place, the grids coarsened to fit
- * the node budget (SS_FIELD_NODES) but never beyond half the agent radius, else no fields.
+ * the node budget (SS_FIELD_NODES) but never beyond half the agent radius, else no fields but
+ * planned routes on one grid at half the agent radius (the 304 m square at 0.25 m: 1.5 M nodes,
+ * within SS_ROUTE_NODES).
  * Two small obstacles 300 m apart stretch every grid to about 304 m square: 40 places need
  * a spacing of 0.4 m (0.1 and 0.2 m exceed the budget), allowed for agents of radius 1 and not
  * for agents of radius 0.5. */
@@ -518,8 +520,10 @@ START_TEST(test_places_all_over_a_large_world_get_coarser_fields)
 		if (c == 0) {
 			ck_assert_int_eq(count(xml, "<navfield "), 40);
 			ck_assert_int_eq(count(xml, "method=\"distance\" resolution=\"0.4\"/>"), 40);
+			ck_assert_int_eq(count(xml, "<routes"), 0);
 		} else {
 			ck_assert_int_eq(count(xml, "navfield"), 0);
+			ck_assert_int_eq(count(xml, "<routes resolution=\"0.25\"/>"), 1);
 		}
 		free(xml);
 		sw_model_free(m);

@@ -90,8 +90,9 @@ typedef struct sw_steersuite_def {
 	double frame;    /**< SteerBench frame, s (a whole multiple of step); default 0.05, the
 			      20 frames per second SteerSuite's metrics count in */
 	int fields;      /**< 1 (default): navigation fields for the places static goals lead to,
-			      within the node budget (docs/steersuite.md); 0: none (agents walk
-			      by their law and the goals' detours alone) */
+			      within the node budget, else planned routes (<routes>;
+			      docs/steersuite.md); 0: neither (agents walk by their law and the
+			      goals' detours alone) */
 } sw_steersuite_def;
 
 /** The default import settings. */

@@ -257,6 +257,17 @@ typedef struct sw_field_def {
 	double area[4];       /**< nav: opposite corners x1 y1 x2 y2 of that rectangle, m */
 } sw_field_def;
 
+/** Planned routes (<routes> in <world>, docs/scenario-format.md "Routes"): a law with
+ * field="auto" steering to a static target that has no navigation field follows a shortest route
+ * planned for its agent over one shared grid of the static obstacles (plan.h: sw_route_find),
+ * instead of steering straight at the target.  resolution 0 (the default) = no routes. */
+typedef struct sw_routes_def {
+	double resolution; /**< node spacing of the obstacle grid, m (> 0); 0 = off */
+	double clearance;  /**< obstacles grown by this, m (>= 0); negative = the largest agent
+			        radius of the scenario */
+	int line;          /**< source line of <routes>, or 0 */
+} sw_routes_def;
+
 struct sw_grid;
 
 /** A compiled world field.  grid is set only while the model is built (a vector field read with
@@ -459,6 +470,7 @@ typedef struct sw_model {
 				   sw_model_set_periodic_x); 0 (default): not periodic */
 	int periodic_line;    /**< source line that made it periodic, or 0 */
 	int run_line;         /**< source line of <run> (sw_model_set_run), or 0 */
+	sw_routes_def routes; /**< planned routes (sw_model_set_routes); resolution 0 = none */
 	uint64_t frozen_key;  /**< set by sw_model_finalize: hash of the members above (see
 				   sw_model_frozen) */
 	const struct sw_model *frozen_at; /**< set by sw_model_finalize: the model's address */
@@ -498,6 +510,13 @@ SW_API sw_field_def sw_default_field_def(void);
 /** Adds a world field after checking it (unique name, known static target, resolution and
  * margin > 0).  Fields must be added after the targets they name. */
 SW_API int sw_model_add_field(sw_model *m, const sw_field_def *def, sw_diag *diag);
+
+/** Turns planned routes on (<routes resolution="H" clearance="C"/>; see sw_routes_def): H > 0
+ * and finite, C finite (negative = the largest agent radius).  sw_model_finalize() refuses them
+ * in 3-D and periodic worlds.  Returns SW_SUCCESS, SW_EUSAGE (finalised model) or SW_EINPUT (a
+ * bad value; the diagnostic cites line). */
+SW_API int sw_model_set_routes(sw_model *m, double resolution, double clearance, int line,
+			       sw_diag *diag);
 
 /** Index of the named field, or -1. */
 SW_API int sw_model_find_field(const sw_model *m, const char *name);

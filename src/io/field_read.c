@@ -25,6 +25,14 @@ static const sw__attr_spec navfield_attrs[] = {
 static const sw__attr_spec vectorfield_attrs[] = {SW__NAME("name", sw_field_def, name, 1),
 						  SW__NAME("file", sw_field_def, file, 1), SW__END};
 
+typedef struct {
+	double resolution, clearance;
+} routes_fields;
+
+static const sw__attr_spec routes_attrs[] = {SW__NUM("resolution", routes_fields, resolution),
+					     SW__NUM("clearance", routes_fields, clearance),
+					     SW__END};
+
 /* Records a builder status (first failure wins; out of memory remembered). */
 static void record(sw__loader *ld, int status)
 {
@@ -81,5 +89,21 @@ void sw__read_field(sw__loader *ld, xmlNodePtr node)
 		record(ld, st == SW_EIO ? SW_EINPUT : st);
 	}
 	free(path);
+	sw__release_strings(ld);
+}
+
+void sw__read_routes(sw__loader *ld, xmlNodePtr node)
+{
+	routes_fields d = {0.25, -1.0}; /* the defaults (docs/scenario-format.md "Routes") */
+	int bad = sw__read_attrs(ld, node, routes_attrs, &d);
+	bad += sw__no_children(ld, node, "no child elements");
+	if (ld->m && ld->m->routes.line > 0) {
+		sw__walk_error(ld, node, "a second <routes> (the first is on line %d); expected one",
+			       ld->m->routes.line);
+		bad++;
+	}
+	if (ld->m && bad == 0)
+		record(ld, sw_model_set_routes(ld->m, d.resolution, d.clearance, sw__node_line(node),
+					       ld->diag));
 	sw__release_strings(ld);
 }

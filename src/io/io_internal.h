@@ -308,5 +308,7 @@ char *sw__relative_path(sw__loader *ld, const char *file);
 
 /** Reads a <navfield> or <vectorfield> of <world> (field_read.c). */
 void sw__read_field(sw__loader *ld, xmlNodePtr node);
+/** Reads the <routes> of <world> (field_read.c). */
+void sw__read_routes(sw__loader *ld, xmlNodePtr node);
 
 #endif

@@ -487,10 +487,12 @@ static void read_world(sw__loader *ld, xmlNodePtr node)
 			read_signal(ld, c);
 		else if (sw__is_element(c, "navfield") || sw__is_element(c, "vectorfield"))
 			sw__read_field(ld, c);
+		else if (sw__is_element(c, "routes"))
+			sw__read_routes(ld, c);
 		else
 			sw__unknown_child(ld, c, "world",
 					  "<target>, <disc>, <segment>, <polygon>, <region>, "
-					  "<signal>, <navfield> or <vectorfield>");
+					  "<signal>, <navfield>, <vectorfield> or <routes>");
 	}
 }
 

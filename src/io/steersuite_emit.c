@@ -40,6 +40,9 @@
 #define SS_FIELD_H 0.1
 #define SS_FIELD_MARGIN 2.0
 #define SS_FIELD_NODES (64.0 * 1024.0 * 1024.0)
+/* Planned routes of a case whose places are too many for fields: most nodes of the one grid
+ * (each search holds 20 bytes per node per thread: 80 MB). */
+#define SS_ROUTE_NODES (4.0 * 1024.0 * 1024.0)
 
 /* --- writer helpers ----------------------------------------------------------------------- */
 
@@ -639,10 +642,14 @@ static void grow(double box[4], double x, double z, double r)
  * SS_FIELD_NODES nodes, as long as it stays within half the smallest agent radius (a gap one
  * diameter plus one spacing wide is then always open).  Returns the spacing, or 0 for no
  * fields: no obstacles, no fixed places, a flow goal (its far target, SS_FLOW_REACH away, would
- * stretch every grid over it), or too many places for the budget. */
+ * stretch every grid over it), or too many places for the budget.  In that last case *routes
+ * is set to the spacing of planned routes instead (<routes>: one grid, a route planned per agent
+ * and goal): half the smallest agent radius, doubled while the grid would have more than
+ * SS_ROUTE_NODES nodes; else it is 0. */
 static double use_fields(const ss_case *c, const shape *s, int n_shapes, const inst *in,
-			 int n_in)
+			 int n_in, double *routes)
 {
+	*routes = 0.0;
 	int n = 0;
 	double rmin = INFINITY, box[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
 	for (int k = 0; k < n_shapes; k++) {
@@ -675,14 +682,28 @@ static double use_fields(const ss_case *c, const shape *s, int n_shapes, const i
 		if (n * nodes <= SS_FIELD_NODES)
 			return h;
 	}
+	for (double h = 0.5 * rmin;; h *= 2.0) {
+		double nodes = (floor((box[1] - box[0] + 2 * SS_FIELD_MARGIN) / h) + 1) *
+			       (floor((box[3] - box[2] + 2 * SS_FIELD_MARGIN) / h) + 1);
+		if (nodes <= SS_ROUTE_NODES) {
+			*routes = h;
+			break;
+		}
+	}
 	return 0.0;
 }
 
-/* The <world>: obstacles, targets, regions, and with h > 0 (use_fields' spacing) the fields. */
+/* The <world>: obstacles, targets, regions, and with h > 0 (use_fields' spacing) the fields,
+ * with routes > 0 the planned routes. */
 static void world_write(ss_writer *sw, const ss_case *c, const shape *s, int n_shapes,
-			const inst *in, int n_in, double h)
+			const inst *in, int n_in, double h, double routes)
 {
 	ss_start(sw, "world", 0);
+	if (routes > 0.0) {
+		ss_start(sw, "routes", 0);
+		ss_attr_num(sw, "resolution", routes);
+		ss_end(sw);
+	}
 	for (int k = 0; k < n_shapes; k++) {
 		if (s[k].disc) {
 			ss_start(sw, "disc", s[k].line);
@@ -854,7 +875,8 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 	ss_end(sw);
 	ss_start(sw, "behaviours", 0);
 	char aut[32];
-	double h = def->fields ? use_fields(c, s, n_shapes, in, n_in) : 0.0;
+	double routes = 0.0;
+	double h = def->fields ? use_fields(c, s, n_shapes, in, n_in, &routes) : 0.0;
 	for (int e = 0, first = 0; e < c->n_agents; first += c->agents[e++].n) {
 		const ss_agents *a = &c->agents[e];
 		/* an emitter's agents start where it was placed, and walk two frames (or steps)
@@ -863,11 +885,11 @@ static void scenario_write(ss_writer *sw, const ss_case *c, const sw_steersuite_
 		ss_emission emit = {a->n > 0 ? in[first].x : 0.0, a->n > 0 ? in[first].z : 0.0,
 				    a->n > 0 ? in[first].heading : 0.0, a->speed, wait};
 		snprintf(aut, sizeof aut, "steersuite%d", e);
-		ss_automaton_write(sw, a, aut, def->reach, h > 0.0,
+		ss_automaton_write(sw, a, aut, def->reach, h > 0.0 || routes > 0.0,
 				   a->n > 0 ? in[first].standing : NULL, a->emitter ? &emit : NULL);
 	}
 	ss_end(sw);
-	world_write(sw, c, s, n_shapes, in, n_in, h);
+	world_write(sw, c, s, n_shapes, in, n_in, h, routes);
 	for (int i = 0; i < n_in; i++)
 		agent_write(sw, c, in, i, def->reach);
 	ss_end(sw);

@@ -22,6 +22,24 @@ sw_field_def sw_default_field_def(void)
 	return d;
 }
 
+int sw_model_set_routes(sw_model *m, double resolution, double clearance, int line,
+			sw_diag *diag)
+{
+	if (!m || m->finalized)
+		return SW_EUSAGE;
+	if (!(resolution > 0.0) || !isfinite(resolution))
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, line, 0,
+				   "routes: resolution = %g, expected a positive node spacing, m",
+				   resolution);
+	if (!isfinite(clearance))
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, line, 0,
+				   "routes: clearance = %g, expected a finite distance, m (negative: "
+				   "the largest agent radius)",
+				   clearance);
+	m->routes = (sw_routes_def){resolution, clearance, line};
+	return SW_SUCCESS;
+}
+
 int sw_model_find_field(const sw_model *m, const char *name)
 {
 	for (int k = 0; name && k < m->n_fields; k++)
@@ -167,6 +185,10 @@ static int check_one(const sw_model *m, const sw_steer_def *d, int target, const
 int sw__check_fields(const sw_model *m, sw_diag *diag)
 {
 	int st = SW_SUCCESS;
+	if (m->routes.resolution > 0.0 && m->dim3)
+		st = sw_diag_add(diag, SW_SEV_ERROR, m->file, m->routes.line, 0,
+				 "routes are planned on a plane; expected a 2-D world (no "
+				 "<routes> in a 3-D scenario)");
 	char owner[4 * SW_NAME_MAX + 64];
 	for (int i = 0; i < m->n_agents; i++) {
 		const sw_agent *a = &m->agents[i];

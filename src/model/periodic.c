@@ -55,6 +55,11 @@ int sw__check_periodic(const sw_model *m, sw_diag *diag)
 			      "fields are not supported in periodic worlds yet (they are solved on a "
 			      "plain grid); expected none",
 			      diag);
+	if (m->routes.resolution > 0.0)
+		bad |= refuse(m, m->routes.line,
+			      "routes are not supported in periodic worlds yet (they are planned on a "
+			      "plain grid); expected none",
+			      diag);
 	if (m->run.steerbench)
 		bad |= refuse(m, m->run_line,
 			      "SteerBench metrics are not supported in periodic worlds yet; expected "

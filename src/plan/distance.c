@@ -14,29 +14,19 @@
  * Euclidean ones by at most 2.8 % (the 8-neighbour stencil's by 8 %), and the route's homotopy
  * class is the shortest one up to that; corners="avoid" then pulls the walked path taut.
  *
- * The priority queue is a binary heap written here: none of swerve's libraries (GSL, libxml2,
- * cairo, Check) offers one for C, and the heap is twenty lines. */
+ * The priority queue and the stencil are shared with the routes' search (plan_internal.h). */
 #include <math.h>
 #include <stdlib.h>
 
+#include "plan/plan_internal.h"
 #include "swerve/core.h"
 #include "swerve/plan.h"
 
-typedef struct item {
-	double d;
-	size_t k;
-} item;
-
-typedef struct heap {
-	item *a;
-	size_t n, cap;
-} heap;
-
-static int heap_push(heap *h, double d, size_t k)
+int sw__heap_push(sw__heap *h, double d, size_t k)
 {
 	if (h->n == h->cap) {
 		size_t cap = h->cap ? 2 * h->cap : 1024;
-		item *a = realloc(h->a, cap * sizeof *a);
+		sw__heap_item *a = realloc(h->a, cap * sizeof *a);
 		if (!a)
 			return 0;
 		h->a = a;
@@ -47,13 +37,13 @@ static int heap_push(heap *h, double d, size_t k)
 		h->a[i] = h->a[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	h->a[i] = (item){d, k};
+	h->a[i] = (sw__heap_item){d, k};
 	return 1;
 }
 
-static item heap_pop(heap *h)
+sw__heap_item sw__heap_pop(sw__heap *h)
 {
-	item top = h->a[0], last = h->a[--h->n];
+	sw__heap_item top = h->a[0], last = h->a[--h->n];
 	size_t i = 0;
 	for (;;) {
 		size_t c = 2 * i + 1;
@@ -71,29 +61,8 @@ static item heap_pop(heap *h)
 	return top;
 }
 
-/* The stencil: (di, dj) and, for moves that are not to a direct neighbour, the two nodes the
- * move passes between (relative offsets), which must be free. */
-typedef struct move {
-	int di, dj, ai, aj, bi, bj;
-} move;
-
-int sw_navgrid_distance(sw_grid *g)
+void sw__stencil16(sw__move mv[SW__STENCIL])
 {
-	if (!g || g->kind != SW_GRID_NAV || !g->fixed)
-		return SW_EUSAGE;
-	size_t n = (size_t)g->nx * (size_t)g->ny;
-	double *dist = malloc(n * sizeof *dist);
-	heap h = {NULL, 0, 0};
-	if (!dist)
-		return SW_ENOMEM;
-	int ok = 1;
-	for (size_t k = 0; k < n; k++) {
-		int target = g->fixed[k] && g->v[k] > 0.0;
-		dist[k] = target ? 0.0 : INFINITY;
-		if (target)
-			ok = ok && heap_push(&h, 0.0, k);
-	}
-	move mv[16];
 	int nm = 0;
 	for (int di = -2; di <= 2; di++)
 		for (int dj = -2; dj <= 2; dj++) {
@@ -101,17 +70,38 @@ int sw_navgrid_distance(sw_grid *g)
 			if ((ai == 0 && aj == 0) || ai + aj > 3 || (ai == 2 && aj == 2) ||
 			    (ai == 2 && aj == 0) || (ai == 0 && aj == 2))
 				continue;
-			move m = {di, dj, 0, 0, 0, 0};
+			sw__move m = {di, dj, 0, 0, 0, 0, 0, hypot(di, dj)};
 			if (ai == 1 && aj == 1)
-				m = (move){di, dj, di, 0, 0, dj};
+				m = (sw__move){di, dj, di, 0, 0, dj, 1, m.len};
 			else if (ai == 2)
-				m = (move){di, dj, di / 2, 0, di / 2, dj};
+				m = (sw__move){di, dj, di / 2, 0, di / 2, dj, 1, m.len};
 			else if (aj == 2)
-				m = (move){di, dj, 0, dj / 2, di, dj / 2};
+				m = (sw__move){di, dj, 0, dj / 2, di, dj / 2, 1, m.len};
 			mv[nm++] = m;
 		}
+}
+
+int sw_navgrid_distance(sw_grid *g)
+{
+	if (!g || g->kind != SW_GRID_NAV || !g->fixed)
+		return SW_EUSAGE;
+	size_t n = (size_t)g->nx * (size_t)g->ny;
+	double *dist = malloc(n * sizeof *dist);
+	sw__heap h = {NULL, 0, 0};
+	if (!dist)
+		return SW_ENOMEM;
+	int ok = 1;
+	for (size_t k = 0; k < n; k++) {
+		int target = g->fixed[k] && g->v[k] > 0.0;
+		dist[k] = target ? 0.0 : INFINITY;
+		if (target)
+			ok = ok && sw__heap_push(&h, 0.0, k);
+	}
+	sw__move mv[SW__STENCIL];
+	sw__stencil16(mv);
+	const int nm = SW__STENCIL;
 	while (ok && h.n > 0) {
-		item it = heap_pop(&h);
+		sw__heap_item it = sw__heap_pop(&h);
 		if (it.d > dist[it.k])
 			continue; /* a stale entry */
 		int i = (int)(it.k % (size_t)g->nx), j = (int)(it.k / (size_t)g->nx);
@@ -122,16 +112,16 @@ int sw_navgrid_distance(sw_grid *g)
 			size_t nk = (size_t)nj * (size_t)g->nx + (size_t)ni;
 			if (g->fixed[nk])
 				continue;
-			if (mv[q].ai || mv[q].aj || mv[q].bi || mv[q].bj) {
+			if (mv[q].between) {
 				size_t a = (size_t)(j + mv[q].aj) * (size_t)g->nx + (size_t)(i + mv[q].ai);
 				size_t b = (size_t)(j + mv[q].bj) * (size_t)g->nx + (size_t)(i + mv[q].bi);
 				if ((g->fixed[a] && !(g->v[a] > 0.0)) || (g->fixed[b] && !(g->v[b] > 0.0)))
 					continue;
 			}
-			double nd = it.d + g->h * hypot(mv[q].di, mv[q].dj);
+			double nd = it.d + g->h * mv[q].len;
 			if (nd < dist[nk]) {
 				dist[nk] = nd;
-				ok = heap_push(&h, nd, nk);
+				ok = sw__heap_push(&h, nd, nk);
 			}
 		}
 	}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/plan_internal.h"
 #include "swerve/plan.h"
 
 sw_grid *sw_grid_alloc(sw_grid_kind kind, int nx, int ny, double x0, double y0, double h)
@@ -175,12 +176,8 @@ static box obstacle_box(const sw_model *m, int j)
 	return b;
 }
 
-int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, double clearance,
-			 double margin, int line, sw_grid **out, sw_diag *diag)
+void sw__world_area(const sw_model *m, double margin, double area[4])
 {
-	*out = NULL;
-	if (!m || !(margin >= 0.0))
-		return SW_EUSAGE;
 	box b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
 	for (int j = 0; j < m->n_obstacles; j++) {
 		if (m->obstacles[j].motion.kind != SW_MOTION_NONE)
@@ -193,41 +190,25 @@ int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, doubl
 		grow_box(&b, m->targets[k].position, m->targets[k].radius);
 	for (int k = 0; k < m->n_agents; k++)
 		grow_box(&b, m->agents[k].position, m->agents[k].radius);
-	const double area[4] = {b.x0 - margin, b.y0 - margin, b.x1 + margin, b.y1 + margin};
+	area[0] = b.x0 - margin, area[1] = b.y0 - margin;
+	area[2] = b.x1 + margin, area[3] = b.y1 + margin;
+}
+
+int sw_navgrid_rasterize(const sw_model *m, int target, double resolution, double clearance,
+			 double margin, int line, sw_grid **out, sw_diag *diag)
+{
+	*out = NULL;
+	if (!m || !(margin >= 0.0))
+		return SW_EUSAGE;
+	double area[4];
+	sw__world_area(m, margin, area);
 	return sw_navgrid_rasterize_area(m, target, resolution, clearance, area, line, out, diag);
 }
 
-int sw_navgrid_rasterize_area(const sw_model *m, int target, double resolution,
-			      double clearance, const double area[4], int line, sw_grid **out,
-			      sw_diag *diag)
+void sw__mark_obstacles(const sw_model *m, sw_grid *g, double clearance)
 {
-	*out = NULL;
-	if (!m || !area || target < 0 || target >= m->n_targets || !(resolution > 0.0) ||
-	    !(clearance >= 0.0) || !(area[2] > area[0]) || !(area[3] > area[1]) ||
-	    !isfinite(area[0]) || !isfinite(area[1]) || !isfinite(area[2]) || !isfinite(area[3]))
-		return SW_EUSAGE;
-	const sw_target *tg = &m->targets[target];
-	if (tg->motion.kind != SW_MOTION_NONE)
-		return sw_diag_add(diag, SW_SEV_ERROR, m->file, line, 0,
-				   "navigation field to target '%s': the target moves; expected a "
-				   "static target (fields are solved once over the static world)",
-				   tg->name);
-	double x0 = area[0], y0 = area[1];
-	double nxd = floor((area[2] - x0) / resolution) + 2;
-	double nyd = floor((area[3] - y0) / resolution) + 2;
-	if (nxd < 3)
-		nxd = 3;
-	if (nyd < 3)
-		nyd = 3;
-	if (nxd * nyd > (double)SW_GRID_MAX_NODES)
-		return sw_diag_add(diag, SW_SEV_ERROR, m->file, line, 0,
-				   "navigation field: %.0f x %.0f nodes at resolution %g m exceed "
-				   "%ld nodes; expected a coarser resolution",
-				   nxd, nyd, resolution, SW_GRID_MAX_NODES);
-	int nx = (int)nxd, ny = (int)nyd;
-	sw_grid *g = sw_grid_alloc(SW_GRID_NAV, nx, ny, x0, y0, resolution);
-	if (!g)
-		return SW_ENOMEM;
+	int nx = g->nx, ny = g->ny;
+	double x0 = g->x0, y0 = g->y0, resolution = g->h;
 	/* Obstacles: only the nodes in each obstacle's box grown by the clearance are tested. */
 	for (int j = 0; j < m->n_obstacles; j++) {
 		const sw_obstacle *o = &m->obstacles[j];
@@ -258,6 +239,75 @@ int sw_navgrid_rasterize_area(const sw_model *m, int target, double resolution,
 		g->fixed[i] = g->fixed[(size_t)(ny - 1) * nx + i] = 1;
 	for (int jj = 0; jj < ny; jj++)
 		g->fixed[(size_t)jj * nx] = g->fixed[(size_t)jj * nx + nx - 1] = 1;
+}
+
+/* Nodes of a grid over area at spacing resolution, or 0 (with a diagnostic) past the budget. */
+static int grid_size(const sw_model *m, const double area[4], double resolution, int line,
+		     const char *what, int *nx, int *ny, sw_diag *diag)
+{
+	double nxd = floor((area[2] - area[0]) / resolution) + 2;
+	double nyd = floor((area[3] - area[1]) / resolution) + 2;
+	if (nxd < 3)
+		nxd = 3;
+	if (nyd < 3)
+		nyd = 3;
+	if (nxd * nyd > (double)SW_GRID_MAX_NODES) {
+		sw_diag_add(diag, SW_SEV_ERROR, m->file, line, 0,
+			    "%s: %.0f x %.0f nodes at resolution %g m exceed %ld nodes; expected a "
+			    "coarser resolution",
+			    what, nxd, nyd, resolution, SW_GRID_MAX_NODES);
+		return 0;
+	}
+	*nx = (int)nxd, *ny = (int)nyd;
+	return 1;
+}
+
+int sw_routemap_rasterize(const sw_model *m, double resolution, double clearance, int line,
+			  sw_grid **out, sw_diag *diag)
+{
+	*out = NULL;
+	if (!m || !(resolution > 0.0) || !isfinite(resolution) || !(clearance >= 0.0))
+		return SW_EUSAGE;
+	double area[4];
+	sw__world_area(m, 2.0, area);
+	int nx, ny;
+	if (!grid_size(m, area, resolution, line, "routes", &nx, &ny, diag))
+		return SW_EINPUT;
+	sw_grid *g = sw_grid_alloc(SW_GRID_NAV, nx, ny, area[0], area[1], resolution);
+	if (!g)
+		return SW_ENOMEM;
+	sw__mark_obstacles(m, g, clearance);
+	if (sw__route_components(g) != SW_SUCCESS) {
+		sw_grid_free(g);
+		return SW_ENOMEM;
+	}
+	*out = g;
+	return SW_SUCCESS;
+}
+
+int sw_navgrid_rasterize_area(const sw_model *m, int target, double resolution,
+			      double clearance, const double area[4], int line, sw_grid **out,
+			      sw_diag *diag)
+{
+	*out = NULL;
+	if (!m || !area || target < 0 || target >= m->n_targets || !(resolution > 0.0) ||
+	    !(clearance >= 0.0) || !(area[2] > area[0]) || !(area[3] > area[1]) ||
+	    !isfinite(area[0]) || !isfinite(area[1]) || !isfinite(area[2]) || !isfinite(area[3]))
+		return SW_EUSAGE;
+	const sw_target *tg = &m->targets[target];
+	if (tg->motion.kind != SW_MOTION_NONE)
+		return sw_diag_add(diag, SW_SEV_ERROR, m->file, line, 0,
+				   "navigation field to target '%s': the target moves; expected a "
+				   "static target (fields are solved once over the static world)",
+				   tg->name);
+	double x0 = area[0], y0 = area[1];
+	int nx, ny;
+	if (!grid_size(m, area, resolution, line, "navigation field", &nx, &ny, diag))
+		return SW_EINPUT;
+	sw_grid *g = sw_grid_alloc(SW_GRID_NAV, nx, ny, x0, y0, resolution);
+	if (!g)
+		return SW_ENOMEM;
+	sw__mark_obstacles(m, g, clearance);
 	/* Target nodes: free nodes within the target's radius; at least the nearest free node. */
 	int found = 0, best = -1;
 	double bd = INFINITY;

@@ -23,9 +23,11 @@
 #include <string.h>
 
 #include "sim_internal.h"
+#include "swerve/plan.h"
 
-/* 2: the snapshot's velocities and headings (snap_v, snap_h) after the position history */
-#define CK_VERSION 2u
+/* 2: the snapshot's velocities and headings (snap_v, snap_h) after the position history;
+ * 3: the planned routes (<routes>) after the SteerBench sums */
+#define CK_VERSION 3u
 
 /* A growable output buffer. */
 typedef struct {
@@ -144,6 +146,15 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 		put(&b, sbp, sbn);
 		free(sbp);
 	}
+	for (size_t i = 0; w->route && i < n; i++) { /* planned routes (navigate.c) */
+		const sw_route *r = &w->route[i];
+		put(&b, &r->tgt, sizeof r->tgt);
+		put(&b, &r->next, sizeof r->next);
+		put(&b, &r->n, sizeof r->n);
+		put(&b, &r->t_plan, sizeof r->t_plan);
+		put(&b, &r->from, sizeof r->from);
+		put(&b, r->pts, (size_t)r->n * sizeof *r->pts);
+	}
 	uint64_t sum = sw_hash_bytes(SW_HASH_INIT, b.p, b.n);
 	put(&b, &sum, sizeof sum);
 	if (b.oom) {
@@ -152,6 +163,39 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 	}
 	*out = b.p;
 	*len = b.n;
+	return SW_SUCCESS;
+}
+
+/* An agent's planned route (navigate.c), checked: a target index of the model or -1, a corner
+ * index within the corners, at most one corner per node of the routes' grid, finite corners.
+ * Returns SW_SUCCESS, SW_EINPUT or SW_ENOMEM. */
+static int restore_route(const sw_world *w, sw_route *r, ibuf *b)
+{
+	int tgt, next, n;
+	double t_plan;
+	sw_vec2 from;
+	get(b, &tgt, sizeof tgt);
+	get(b, &next, sizeof next);
+	get(b, &n, sizeof n);
+	get(b, &t_plan, sizeof t_plan);
+	get(b, &from, sizeof from);
+	size_t most = (size_t)w->route_map->nx * (size_t)w->route_map->ny;
+	if (b->short_read || tgt < -1 || tgt >= w->m->n_targets || n < 0 || (size_t)n > most ||
+	    next < 0 || (n > 0 && next >= n) || (size_t)n * sizeof(sw_vec2) > b->n - b->at ||
+	    !isfinite(t_plan) || !isfinite(from.x) || !isfinite(from.y))
+		return SW_EINPUT;
+	if (n > r->cap) {
+		sw_vec2 *p = realloc(r->pts, (size_t)n * sizeof *p);
+		if (!p)
+			return SW_ENOMEM;
+		r->pts = p;
+		r->cap = n;
+	}
+	get(b, r->pts, (size_t)n * sizeof *r->pts);
+	for (int k = 0; k < n; k++)
+		if (!isfinite(r->pts[k].x) || !isfinite(r->pts[k].y))
+			return SW_EINPUT;
+	r->tgt = tgt, r->next = next, r->n = n, r->t_plan = t_plan, r->from = from;
 	return SW_SUCCESS;
 }
 
@@ -330,6 +374,8 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 			b.short_read = 1;
 		}
 	}
+	for (size_t i = 0; w->route && i < n && st == SW_SUCCESS && !b.short_read; i++)
+		st = restore_route(w, &w->route[i], &b);
 	if (b.short_read || b.at != b.n || st != SW_SUCCESS) {
 		sw_world_restore(w, undo, undo_len, name, NULL); /* its own state: accepted */
 		free(undo);

@@ -18,6 +18,25 @@
 
 enum { FIELD_AUTO = -2 }; /* steer_field entry of field="auto" */
 
+/* The routes' grid (the static obstacles grown by the clearance) and every agent without one. */
+static int routes_setup(struct sw_world *w, sw_diag *diag)
+{
+	const sw_model *m = w->m;
+	double c = m->routes.clearance;
+	for (int i = 0; c < 0.0 && i < m->n_agents; i++)
+		c = fmax(c, m->agents[i].radius);
+	int st = sw_routemap_rasterize(m, m->routes.resolution, fmax(c, 0.0), m->routes.line,
+				       &w->route_map, diag);
+	if (st != SW_SUCCESS)
+		return st;
+	w->route = calloc((size_t)w->n + 1, sizeof *w->route);
+	if (!w->route)
+		return SW_ENOMEM;
+	for (int i = 0; i < w->n; i++)
+		w->route[i].tgt = -1;
+	return SW_SUCCESS;
+}
+
 int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 {
 	const sw_model *m = w->m;
@@ -26,12 +45,12 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 	w->field_owned = calloc((size_t)m->n_fields + 1, sizeof *w->field_owned);
 	if (!w->steer_field || !w->field_grid || !w->field_owned)
 		return SW_ENOMEM;
-	int used = 0, nav = 0;
+	int used = 0, nav = 0, routes = m->routes.resolution > 0.0;
 	for (int f = 0; f < m->n_fields; f++)
 		nav |= m->fields[f].kind == SW_FIELD_NAV;
 	for (int k = 0; k < nsteer; k++) {
 		const char *name = w->steer[k].field;
-		w->steer_field[k] = strcmp(name, SW_FIELD_AUTO) == 0 ? (nav ? FIELD_AUTO : -1)
+		w->steer_field[k] = strcmp(name, SW_FIELD_AUTO) == 0 ? (nav || routes ? FIELD_AUTO : -1)
 				    : name[0]			     ? sw_model_find_field(m, name)
 								     : -1;
 		used |= w->steer_field[k] >= 0 || w->steer_field[k] == FIELD_AUTO;
@@ -39,6 +58,11 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 	if (!used) { /* no law uses a field: perception need not ask (perceive.c) */
 		free(w->steer_field);
 		w->steer_field = NULL;
+	}
+	if (used && routes) {
+		int st = routes_setup(w, diag);
+		if (st != SW_SUCCESS)
+			return st;
 	}
 	/* Fields come from the world definition's plan (sw_plan_fields, the application's
 	 * planning call, which may use a store) or the model (vector fields read with it); the
@@ -69,6 +93,10 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 
 void sw__fields_free(struct sw_world *w)
 {
+	for (int i = 0; w->route && i < w->n; i++)
+		free(w->route[i].pts);
+	free(w->route);
+	sw_grid_free(w->route_map);
 	for (int f = 0; w->field_owned && f < w->m->n_fields; f++)
 		sw_grid_free(w->field_owned[f]);
 	free(w->field_owned);
@@ -212,10 +240,106 @@ static int nav_field_of(const sw_model *m, int k)
 	return -1;
 }
 
+/* --- planned routes ---------------------------------------------------------------------- */
+
+/* The target agent i follows a route to now: field="auto" in its current mode, a static target
+ * without a navigation field, and routes on; else -1. */
+static int route_target(const struct sw_world *w, int i)
+{
+	if (!w->route || !w->steer_field || w->tkind[i] != TGT_TARGET ||
+	    w->steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)] != FIELD_AUTO)
+		return -1;
+	int k = w->tindex[i];
+	if (w->m->targets[k].motion.kind != SW_MOTION_NONE || nav_field_of(w->m, k) >= 0)
+		return -1;
+	return k;
+}
+
+/* Seconds between two plans of one agent: a corner out of sight is planned round again no
+ * sooner (pushed aside by a crowd, an agent regains sight of its corner by itself mostly), and
+ * a target that could not be reached is tried again no sooner either. */
+#define SW_ROUTE_REPLAN 2.0
+/* Distance from where the last plan was made before a corner out of sight is planned round
+ * again, m: from (nearly) the same place the search would give (nearly) the same route. */
+#define SW_ROUTE_MOVED 0.5
+#define SW_ROUTE_RETRY 10.0
+/* Corners passed in one sensing at most (each costs a sight test). */
+#define SW_ROUTE_SKIP 4
+
+/* sw_route_find's test of a straight stretch: a disc of the clearance swept along it. */
+static int route_clear(sw_vec2 a, sw_vec2 b, void *ctx)
+{
+	const sight *s = ctx;
+	return sw__clear_sight(s->w, s->m, a, b, s->r);
+}
+
+int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
+{
+	int k = route_target(w, i);
+	if (k < 0)
+		return SW_SUCCESS;
+	const sw_model *m = w->m;
+	sw_route *r = &w->route[i];
+	const double *y = w->y + w->off[i];
+	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
+	double rad = m->agents[i].radius, h = w->route_map->h;
+	int plan = r->tgt != k;
+	if (!plan && r->n == 0) {
+		plan = w->t - r->t_plan >= SW_ROUTE_RETRY;
+	} else if (!plan) {
+		for (int s = 0; s < SW_ROUTE_SKIP && r->next < r->n - 1; s++) {
+			if (!(sw_v2_dist(p, r->pts[r->next]) <= rad + h) &&
+			    !sw__clear_sight(w, m, p, r->pts[r->next + 1], rad))
+				break;
+			r->next++;
+		}
+		plan = r->next < r->n - 1 && w->t - r->t_plan >= SW_ROUTE_REPLAN &&
+		       sw_v2_dist(p, r->from) >= SW_ROUTE_MOVED &&
+		       !sw__clear_sight(w, m, p, r->pts[r->next], rad);
+	}
+	if (!plan)
+		return SW_SUCCESS;
+	if (!wk->route_search && !(wk->route_search = sw_route_search_new(w->route_map)))
+		return SW_ENOMEM;
+	/* An agent or a target inside the obstacles' grown band is snapped to the nearest node
+	 * outside it (the band is the clearance wide). */
+	double c = m->routes.clearance >= 0.0 ? m->routes.clearance : w->agent_rmax;
+	double snap = c + m->targets[k].radius + 2.0 * h;
+	sight sg = {w, m, p, c}; /* taut where a disc of the clearance passes (in_sight) */
+	int n = sw_route_find(wk->route_search, p, m->targets[k].position, snap, route_clear, &sg,
+			      &r->pts, &r->cap);
+	if (n < 0)
+		return SW_ENOMEM;
+	r->tgt = k;
+	r->n = n;
+	r->next = 0;
+	r->t_plan = w->t;
+	r->from = p;
+	return SW_SUCCESS;
+}
+
+/* The corner agent i steers at, put out along the chord to the target's distance (arrival caps
+ * and distance terms read the distance left); 0 when it steers at the target itself. */
+static int route_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target,
+		      sw_vec2 *goal)
+{
+	const sw_route *r = &w->route[i];
+	if (r->tgt != w->tindex[i] || r->next >= r->n - 1)
+		return 0;
+	*goal = r->pts[r->next];
+	double c = sw_v2_len(sw_v2_sub(*goal, p));
+	if (target && c > 0.0)
+		*goal = sw_v2_add(p, sw_v2_scale(sw_v2_sub(*goal, p),
+						 sw_v2_len(sw_v2_sub(*target, p)) / c));
+	return 1;
+}
+
 int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target, sw_vec2 *goal)
 {
 	int f =
 	    w->steer_field ? w->steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)] : -1;
+	if (f == FIELD_AUTO && route_target(w, i) >= 0)
+		return route_goal(w, i, p, target, goal);
 	if (f == FIELD_AUTO)
 		f = w->tkind[i] == TGT_TARGET ? nav_field_of(w->m, w->tindex[i]) : -1;
 	if (f < 0 || !w->field_grid[f])

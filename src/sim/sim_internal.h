@@ -163,6 +163,9 @@ struct sw_world {
 	int *steer_field;       /* per steer entry: field index, -1 none, -2 auto (navigate.c) */
 	const struct sw_grid **field_grid; /* per model field: the grid used */
 	struct sw_grid **field_owned; /* per model field: built by this world (else NULL) */
+	/* planned routes (navigate.c): NULL when the model declares none */
+	struct sw_route *route; /* per agent */
+	struct sw_grid *route_map; /* the static obstacles grown by the clearance */
 	/* three dimensions (space3.c): agents carry SW_STATE3_DIM entries at the end of their
 	 * state, at offset dim[i] - SW_STATE3_DIM */
 	int dim3;               /* 1: a 3-D world */
@@ -235,6 +238,7 @@ typedef struct sw_worker {
 	double *y_step;         /* step.c: the unit's state at the start of the step */
 	double *y_pre;          /* hybrid.c: the state before a jump's resets */
 	sw_relax_ws *relax;     /* the GLM weight relaxation's driver */
+	struct sw_route_search *route_search; /* route planning (navigate.c; made on first use) */
 	gsl_root_fsolver *root; /* the event locator's Brent solver */
 	/* what made the last integration fail (integrate.c, for the failure message) */
 	int rhs_status;         /* first non-success status of an rhs call in this integration */
@@ -475,6 +479,24 @@ int sw__grid_query_any(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p
  * not prepared. */
 int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag);
 void sw__fields_free(struct sw_world *w);
+
+/* An agent's planned route (<routes>): the corners of a shortest route from where it was planned
+ * to its target, the last being the target; the agent steers at corner `next`. */
+typedef struct sw_route {
+	int tgt;        /* target the route leads to, -1 none */
+	int next;       /* corner steered at */
+	int n, cap;     /* corners; n = 0: no route found (steer at the target) */
+	double t_plan;  /* when it was planned, s */
+	sw_vec2 from;   /* where it was planned */
+	sw_vec2 *pts;
+} sw_route;
+
+/* Step 4, after the target is picked: plans agent i's route when its target changed (or, no
+ * earlier than SW_ROUTE_REPLAN s after the last plan and SW_ROUTE_MOVED m from where it was
+ * made, when its corner is out of sight), and
+ * moves on to the next corner once that is in sight.  Writes only route[i] and the worker's
+ * search memory.  Returns SW_SUCCESS or SW_ENOMEM. */
+int sw__route_update(struct sw_world *w, sw_worker *wk, int i);
 /** When agent i's current law steers by a field (and, for a navigation field, the target is not
  * in clear line of sight from p), stores the look-ahead point along the field in *goal and
  * returns 1; else returns 0.  target may be NULL (no target). */

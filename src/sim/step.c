@@ -7,7 +7,8 @@
  *      (automata, sim/hybrid.c) is located to run.event_tol, and the heading noise of (1) is
  *      added as an Euler-Maruyama increment sigma sqrt(h) N(0, 1);
  *   3. the snapshot and the neighbour grid are refreshed to the t1 positions;
- *   4. every agent senses at t1 (sw__sense_range()): it picks its target, perceives once, relaxes
+ *   4. every agent senses at t1 (sw__sense_range()): it picks its target (and follows or plans
+ *      its route there, navigate.c, when the model has <routes>), perceives once, relaxes
  *      its GLM weights (8) to the stable fixed point of the competition parameters (9)-(10) (warm
  *      start or restart), writes the algebraic outputs (commanded speed, PF heading) and measures
  *      its clearances and collisions.  Consecutive moving 2-D GLM agents sense as a group whose
@@ -396,10 +397,13 @@ int sw__sense_range(struct sw_world *w, sw_worker *wk, int lo, int hi, double dt
 	int status = SW_SUCCESS;
 	wk->fault_u = -1;
 	for (int i = lo; i < hi; i++) {
-		int st = SW_SUCCESS, mv = sw__moving(w, i);
+		int st = SW_SUCCESS, rst = SW_SUCCESS, mv = sw__moving(w, i);
 		sw__fast(w, i)[0] = NAN;
-		if (mv)
+		if (mv) {
 			pick_target(w, i, w->t);
+			if (w->route) /* navigate.c */
+				rst = sw__route_update(w, wk, i);
+		}
 		const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
 		if (!w->dim3 && mv && def->law == SW_LAW_GLM) {
 			const double *y = agent_y(w, i);
@@ -431,6 +435,8 @@ int sw__sense_range(struct sw_world *w, sw_worker *wk, int lo, int hi, double dt
 			if (st == SW_SUCCESS)
 				st = so;
 		}
+		if (st == SW_SUCCESS)
+			st = rst;
 		if (st != SW_SUCCESS && status == SW_SUCCESS) {
 			status = st;
 			if (wk->fault_u < 0) /* not set by a group: this agent failed */

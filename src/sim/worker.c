@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "sim_internal.h"
+#include "swerve/plan.h"
 
 /* Fewest agents per thread when the number of threads is chosen automatically. */
 #define SW_AUTO_BLOCK 1024
@@ -36,6 +37,7 @@ void sw__worker_free(sw_worker *wk)
 	free(wk->ev);
 	free(wk->evy);
 	sw_relax_ws_free(wk->relax);
+	sw_route_search_free(wk->route_search);
 	if (wk->root)
 		gsl_root_fsolver_free(wk->root);
 	memset(wk, 0, sizeof *wk);
