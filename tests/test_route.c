@@ -188,6 +188,30 @@ START_TEST(a_restored_route_continues_the_run)
 		sw_world_agent(v, i, &b);
 		ck_assert_int_eq(memcmp(&a, &b, sizeof a), 0);
 	}
+	/* A hostile route section is refused, with the world left as it was: agent 2's route (the
+	 * last section) claims more corners than its grid has nodes, and the checksum is made
+	 * right again.  The section is the route's target, next and count (ints), its planning
+	 * time and place (doubles), then its corners. */
+	void *ck2 = NULL;
+	size_t len2 = 0;
+	ck_assert_int_eq(sw_world_checkpoint(v, &ck2, &len2), SW_SUCCESS);
+	unsigned char *b = ck2;
+	size_t sum_at = len2 - sizeof(uint64_t);
+	/* agent 2 walks straight at its target by now: one corner, the target */
+	size_t at = sum_at - (3 * sizeof(int) + 3 * sizeof(double) + 2 * sizeof(double));
+	int n2;
+	memcpy(&n2, b + at + 2 * sizeof(int), sizeof n2);
+	ck_assert_int_eq(n2, 1);
+	n2 = 1 << 30;
+	memcpy(b + at + 2 * sizeof(int), &n2, sizeof n2);
+	uint64_t sum = sw_hash_bytes(SW_HASH_INIT, b, sum_at);
+	memcpy(b + sum_at, &sum, sizeof sum);
+	sw_agent_state before, after;
+	sw_world_agent(v, 0, &before);
+	ck_assert_int_eq(sw_world_restore(v, ck2, len2, "bad", &d), SW_EINPUT);
+	sw_world_agent(v, 0, &after);
+	ck_assert_int_eq(memcmp(&before, &after, sizeof before), 0);
+	free(ck2);
 	free(ck);
 	sw_world_destroy(w);
 	sw_world_destroy(v);
@@ -198,9 +222,9 @@ END_TEST
 START_TEST(routes_errors_cite_their_line)
 {
 	static const char *const bad[][2] = {
-	    {"<routes resolution=\"0\"/>", "resolution = 0"},
-	    {"<routes resolution=\"0.1\" clearance=\"inf\"/>", "clearance"},
-	    {"<routes/><routes/>", "a second <routes>"},
+	    {"\n<routes resolution=\"0\"/>", "resolution = 0"},
+	    {"\n<routes resolution=\"0.1\" clearance=\"inf\"/>", "clearance"},
+	    {"<routes/>\n<routes/>", "a second <routes>"},
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
 		sw_diag d;
@@ -209,9 +233,23 @@ START_TEST(routes_errors_cite_their_line)
 		ck_assert_ptr_null(m);
 		int found = 0;
 		for (int e = 0; e < d.count; e++)
-			found |= strstr(d.entry[e].message, bad[k][1]) != NULL && d.entry[e].line == 1;
-		ck_assert_msg(found, "no error '%s' at line 1 for %s", bad[k][1], bad[k][0]);
+			found |= strstr(d.entry[e].message, bad[k][1]) != NULL && d.entry[e].line == 2;
+		ck_assert_msg(found, "no error '%s' at line 2 for %s", bad[k][1], bad[k][0]);
 	}
+	/* Not in a periodic world (its grid would not wrap). */
+	static const char *const periodic =
+	    "<scenario name=\"p\"><world periodic-x=\"40\">\n<routes/>"
+	    "<target name=\"t\" x=\"30\" y=\"0\"/></world>"
+	    "<agent name=\"a\" x=\"5\" y=\"0\" target=\"t\" perception=\"3\"><ttc field=\"auto\"/>"
+	    "</agent></scenario>";
+	sw_diag d;
+	sw_model *m = load(periodic, &d);
+	ck_assert_ptr_null(m);
+	int found = 0;
+	for (int e = 0; e < d.count; e++)
+		found |= strstr(d.entry[e].message, "routes are not supported in periodic") != NULL &&
+			 d.entry[e].line == 2;
+	ck_assert(found);
 }
 END_TEST
 

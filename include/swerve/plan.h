@@ -186,13 +186,14 @@ SW_API int sw_navgrid_distance(sw_grid *g);
  * a closed polygon, and on the border; the value of a free node labels its connected part of the
  * free space (1, 2, ...: nodes joined by the moves of sw_route_find), 0 on fixed nodes.  Returns
  * SW_SUCCESS with a new grid in
- * *out, SW_EINPUT (more than SW_GRID_MAX_NODES nodes; the diagnostic cites line), SW_EUSAGE or
- * SW_ENOMEM. */
+ * *out, SW_EINPUT (more than SW_GRID_MAX_NODES nodes; the diagnostic cites line), SW_EUSAGE (no
+ * model, a bad resolution or clearance, a world with nothing in it) or SW_ENOMEM. */
 SW_API int sw_routemap_rasterize(const sw_model *m, double resolution, double clearance, int line,
 				 sw_grid **out, sw_diag *diag);
 
-/** The working memory of route searches on one grid (about 20 bytes per node, allocated on the
- * first search): one per thread; searches on it are independent of each other. */
+/** The working memory of route searches on one grid (20 bytes per node, allocated on the first
+ * search, plus the search's queue, 16 bytes per entry, which grows with the nodes a search
+ * reaches): one per thread; searches on it are independent of each other. */
 typedef struct sw_route_search sw_route_search;
 
 /** A search context for map (which must outlive it).  NULL when out of memory. */
@@ -204,14 +205,17 @@ SW_API void sw_route_search_free(sw_route_search *s);
 /** A shortest route on the free nodes of map (sw_routemap_rasterize) from a to b: A* over the
  * 16-neighbour stencil of the distance method (sw_navgrid_distance: a move is allowed when the
  * nodes it passes between are free too), from the free node nearest a to the free node nearest
- * b in the same connected part (each within `snap` m of its point; a map not made by
- * sw_routemap_rasterize needs its values set to 0, or labelled likewise), then pulled taut: a corner of the node path is dropped
- * when the straight line that skips it is clear -- by clear(p, q, ctx) != 0 when clear is not
- * NULL (the simulator sweeps a disc of the clearance along it against the static obstacles),
- * else when every node nearest to the line is free.  The route's corners after a, ending with b
+ * b (each within `snap` m of its point, in the same connected part: a map not made by
+ * sw_routemap_rasterize needs its values set to 0, or labelled likewise), then pulled taut: from
+ * the start, then from each kept corner, the later nodes of the path are taken while the
+ * straight line to them is clear -- by clear(p, q, ctx) != 0 when clear is not NULL (the
+ * simulator sweeps a disc of the clearance along it against the static obstacles; the first
+ * stretch then starts at a itself), else when every node nearest to the line is free -- and the
+ * last of them is the next corner.  The route's corners after a, ending with b
  * itself, go to (*pts)[0 .. n - 1], *pts grown with realloc as needed (*cap entries; *pts may
  * be NULL with *cap 0).  Returns n >= 1, 0 when no free node lies within snap of a or b or b's
- * node cannot be reached from a's, or -1 when out of memory.  The result depends only on map, a,
+ * node cannot be reached from a's, or -1 when out of memory or given NULL or a snap that is not
+ * finite and >= 0.  The result depends only on map, a,
  * b, snap and the answers of clear. */
 SW_API int sw_route_find(sw_route_search *s, sw_vec2 a, sw_vec2 b, double snap,
 			 int (*clear)(sw_vec2 p, sw_vec2 q, void *ctx), void *ctx, sw_vec2 **pts,

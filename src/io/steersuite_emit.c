@@ -40,8 +40,9 @@
 #define SS_FIELD_H 0.1
 #define SS_FIELD_MARGIN 2.0
 #define SS_FIELD_NODES (64.0 * 1024.0 * 1024.0)
-/* Planned routes of a case whose places are too many for fields: most nodes of the one grid
- * (each search holds 20 bytes per node per thread: 80 MB). */
+/* Planned routes of a case whose places are too many for fields: most nodes of the one grid,
+ * about (the estimate's box is use_fields', the grid's sw_routemap_rasterize's); each thread's
+ * searches hold 20 bytes per node (80 MB) and their queue. */
 #define SS_ROUTE_NODES (4.0 * 1024.0 * 1024.0)
 
 /* --- writer helpers ----------------------------------------------------------------------- */

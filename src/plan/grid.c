@@ -270,6 +270,8 @@ int sw_routemap_rasterize(const sw_model *m, double resolution, double clearance
 		return SW_EUSAGE;
 	double area[4];
 	sw__world_area(m, 2.0, area);
+	if (!isfinite(area[0]) || !isfinite(area[1]) || !isfinite(area[2]) || !isfinite(area[3]))
+		return SW_EUSAGE; /* nothing in the world to cover */
 	int nx, ny;
 	if (!grid_size(m, area, resolution, line, "routes", &nx, &ny, diag))
 		return SW_EINPUT;

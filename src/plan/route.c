@@ -70,11 +70,18 @@ static int alloc_nodes(sw_route_search *s)
 {
 	if (s->cost)
 		return 1;
-	s->cost = malloc(s->n * sizeof *s->cost);
-	s->parent = malloc(s->n * sizeof *s->parent);
-	s->seen = calloc(s->n, sizeof *s->seen);
-	s->done = calloc(s->n, sizeof *s->done);
-	return s->cost && s->parent && s->seen && s->done;
+	double *cost = malloc(s->n * sizeof *cost);
+	int32_t *parent = malloc(s->n * sizeof *parent);
+	uint32_t *seen = calloc(s->n, sizeof *seen), *done = calloc(s->n, sizeof *done);
+	if (!cost || !parent || !seen || !done) { /* all or none: a later call tries again */
+		free(cost);
+		free(parent);
+		free(seen);
+		free(done);
+		return 0;
+	}
+	s->cost = cost, s->parent = parent, s->seen = seen, s->done = done;
+	return 1;
 }
 
 static int is_free(const sw_grid *g, long i, long j)
@@ -90,11 +97,16 @@ static long nearest_free(const sw_grid *g, sw_vec2 p, double snap, double label)
 	double fi = (p.x - g->x0) / g->h, fj = (p.y - g->y0) / g->h;
 	if (!isfinite(fi) || !isfinite(fj))
 		return -1;
-	long ci = lround(fi), cj = lround(fj), reach = (long)ceil(snap / g->h) + 1;
+	/* nodes within snap of p only, and only on the grid (p may lie far outside it) */
+	double reach = ceil(snap / g->h) + 1.0;
+	double i0 = fmax(fi - reach, 0.0), i1 = fmin(fi + reach, g->nx - 1.0);
+	double j0 = fmax(fj - reach, 0.0), j1 = fmin(fj + reach, g->ny - 1.0);
+	if (i0 > i1 || j0 > j1)
+		return -1;
 	long best = -1;
 	double bd = snap;
-	for (long j = cj - reach; j <= cj + reach; j++)
-		for (long i = ci - reach; i <= ci + reach; i++) {
+	for (long j = (long)floor(j0); j <= (long)ceil(j1); j++)
+		for (long i = (long)floor(i0); i <= (long)ceil(i1); i++) {
 			if (!is_free(g, i, j) || (label > 0.0 && g->v[j * (long)g->nx + i] != label))
 				continue;
 			double d = hypot(g->x0 + (double)i * g->h - p.x, g->y0 + (double)j * g->h - p.y);
@@ -239,23 +251,24 @@ static long search(sw_route_search *s, long a, long b)
 int sw_route_find(sw_route_search *s, sw_vec2 a, sw_vec2 b, double snap,
 		  int (*clear)(sw_vec2 p, sw_vec2 q, void *ctx), void *ctx, sw_vec2 **pts, int *cap)
 {
-	if (!s || !pts || !cap)
+	if (!s || !pts || !cap || !(snap >= 0.0) || !isfinite(snap))
 		return -1;
 	if (!alloc_nodes(s))
 		return -1;
 	const sw_grid *g = s->g;
-	/* b's node in a's part of the free space: a goal walled off from the agent (or snapped
-	 * into another part) is refused at once instead of by searching all of a's part */
-	long na = nearest_free(g, a, snap, 0.0);
-	long nb = na < 0 ? -1 : nearest_free(g, b, snap, g->v[na]);
-	if (na < 0 || nb < 0)
+	/* A goal whose nearest free node lies in another part of the free space than the agent's
+	 * (walled off from it) is refused at once instead of by searching all of the agent's
+	 * part; so is one with no free node within snap. */
+	long na = nearest_free(g, a, snap, 0.0), nb = nearest_free(g, b, snap, 0.0);
+	if (na < 0 || nb < 0 || g->v[nb] != g->v[na])
 		return 0;
 	long len = search(s, na, nb);
 	if (len <= 0)
 		return (int)len;
-	/* Pulled taut: the corners after the start, the last replaced by b itself.  With the
-	 * caller's test the first stretch starts at a itself (not at its node), so that the first
-	 * corner is one a sees. */
+	/* Pulled taut: from each kept corner, the later nodes are taken while the straight line
+	 * to them is clear, and the last of them becomes the next corner; the last corner is
+	 * replaced by b itself.  With the caller's test the first stretch starts at a itself (not
+	 * at its node), so that the first corner is one a sees. */
 	int n = 0;
 	for (long at = 0; at < len - 1;) {
 		long next = at + 1;

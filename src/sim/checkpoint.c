@@ -87,7 +87,7 @@ static size_t total_dim(const sw_world *w)
 /* What must match between the saved world and the one restored into. */
 static uint64_t layout_key(const sw_world *w)
 {
-	uint64_t v[10] = {(uint64_t)w->n,
+	uint64_t v[11] = {(uint64_t)w->n,
 			  (uint64_t)w->nu,
 			  (uint64_t)total_dim(w),
 			  (uint64_t)w->m->n_obstacles,
@@ -96,7 +96,8 @@ static uint64_t layout_key(const sw_world *w)
 			  (uint64_t)(w->hist != NULL),
 			  (uint64_t)(w->sb != NULL),
 			  w->seed,
-			  (uint64_t)w->m->n_prims};
+			  (uint64_t)w->m->n_prims,
+			  (uint64_t)(w->route != NULL)};
 	return sw_hash_bytes(SW_HASH_INIT, v, sizeof v);
 }
 

@@ -18,14 +18,23 @@
 
 enum { FIELD_AUTO = -2 }; /* steer_field entry of field="auto" */
 
+/* The routes' clearance: the model's, or (negative) the largest agent radius. */
+static double route_clearance(const sw_model *m)
+{
+	double c = m->routes.clearance;
+	if (c >= 0.0)
+		return c;
+	c = 0.0;
+	for (int i = 0; i < m->n_agents; i++)
+		c = fmax(c, m->agents[i].radius);
+	return c;
+}
+
 /* The routes' grid (the static obstacles grown by the clearance) and every agent without one. */
 static int routes_setup(struct sw_world *w, sw_diag *diag)
 {
 	const sw_model *m = w->m;
-	double c = m->routes.clearance;
-	for (int i = 0; c < 0.0 && i < m->n_agents; i++)
-		c = fmax(c, m->agents[i].radius);
-	int st = sw_routemap_rasterize(m, m->routes.resolution, fmax(c, 0.0), m->routes.line,
+	int st = sw_routemap_rasterize(m, m->routes.resolution, route_clearance(m), m->routes.line,
 				       &w->route_map, diag);
 	if (st != SW_SUCCESS)
 		return st;
@@ -45,7 +54,7 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 	w->field_owned = calloc((size_t)m->n_fields + 1, sizeof *w->field_owned);
 	if (!w->steer_field || !w->field_grid || !w->field_owned)
 		return SW_ENOMEM;
-	int used = 0, nav = 0, routes = m->routes.resolution > 0.0;
+	int used = 0, autos = 0, nav = 0, routes = m->routes.resolution > 0.0;
 	for (int f = 0; f < m->n_fields; f++)
 		nav |= m->fields[f].kind == SW_FIELD_NAV;
 	for (int k = 0; k < nsteer; k++) {
@@ -54,12 +63,13 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 				    : name[0]			     ? sw_model_find_field(m, name)
 								     : -1;
 		used |= w->steer_field[k] >= 0 || w->steer_field[k] == FIELD_AUTO;
+		autos |= w->steer_field[k] == FIELD_AUTO;
 	}
 	if (!used) { /* no law uses a field: perception need not ask (perceive.c) */
 		free(w->steer_field);
 		w->steer_field = NULL;
 	}
-	if (used && routes) {
+	if (autos && routes) { /* only field="auto" follows routes */
 		int st = routes_setup(w, diag);
 		if (st != SW_SUCCESS)
 			return st;
@@ -293,8 +303,7 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 				break;
 			r->next++;
 		}
-		plan = r->next < r->n - 1 && w->t - r->t_plan >= SW_ROUTE_REPLAN &&
-		       sw_v2_dist(p, r->from) >= SW_ROUTE_MOVED &&
+		plan = w->t - r->t_plan >= SW_ROUTE_REPLAN && sw_v2_dist(p, r->from) >= SW_ROUTE_MOVED &&
 		       !sw__clear_sight(w, m, p, r->pts[r->next], rad);
 	}
 	if (!plan)
@@ -303,13 +312,16 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 		return SW_ENOMEM;
 	/* An agent or a target inside the obstacles' grown band is snapped to the nearest node
 	 * outside it (the band is the clearance wide). */
-	double c = m->routes.clearance >= 0.0 ? m->routes.clearance : w->agent_rmax;
+	double c = route_clearance(m);
 	double snap = c + m->targets[k].radius + 2.0 * h;
 	sight sg = {w, m, p, c}; /* taut where a disc of the clearance passes (in_sight) */
 	int n = sw_route_find(wk->route_search, p, m->targets[k].position, snap, route_clear, &sg,
 			      &r->pts, &r->cap);
-	if (n < 0)
+	if (n < 0) { /* the corners may be half written: no route (planned again next time) */
+		r->n = 0;
+		r->tgt = -1;
 		return SW_ENOMEM;
+	}
 	r->tgt = k;
 	r->n = n;
 	r->next = 0;
@@ -318,8 +330,19 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 	return SW_SUCCESS;
 }
 
-/* The corner agent i steers at, put out along the chord to the target's distance (arrival caps
- * and distance terms read the distance left); 0 when it steers at the target itself. */
+/* A goal point from p put out along its bearing to the target's distance: the direction is the
+ * route's, and arrival caps (arrive, t-arrive) and distance terms read the distance left, not the
+ * few metres to a corner or a point pulled back by one. */
+static void out_to_target(sw_vec2 p, const sw_vec2 *target, sw_vec2 *goal)
+{
+	double c = sw_v2_len(sw_v2_sub(*goal, p));
+	if (target && c > 0.0)
+		*goal = sw_v2_add(p, sw_v2_scale(sw_v2_sub(*goal, p),
+						 sw_v2_len(sw_v2_sub(*target, p)) / c));
+}
+
+/* The corner agent i steers at, put out to the target's distance; 0 when it steers at the
+ * target itself. */
 static int route_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target,
 		      sw_vec2 *goal)
 {
@@ -327,10 +350,7 @@ static int route_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 
 	if (r->tgt != w->tindex[i] || r->next >= r->n - 1)
 		return 0;
 	*goal = r->pts[r->next];
-	double c = sw_v2_len(sw_v2_sub(*goal, p));
-	if (target && c > 0.0)
-		*goal = sw_v2_add(p, sw_v2_scale(sw_v2_sub(*goal, p),
-						 sw_v2_len(sw_v2_sub(*target, p)) / c));
+	out_to_target(p, target, goal);
 	return 1;
 }
 
@@ -354,13 +374,7 @@ int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *ta
 	if (avoid) {
 		if (!visible_lookahead(w->field_grid[f], w, p, def->lookahead, r, goal))
 			return 0;
-		/* The point goes out along the chord to the target's distance: the direction is
-		 * the route's, and arrival caps (arrive, t-arrive) and distance terms read the
-		 * distance left, not the few centimetres to a point pulled back by a corner. */
-		double c = sw_v2_len(sw_v2_sub(*goal, p));
-		if (target && c > 0.0)
-			*goal = sw_v2_add(p, sw_v2_scale(sw_v2_sub(*goal, p),
-							 sw_v2_len(sw_v2_sub(*target, p)) / c));
+		out_to_target(p, target, goal);
 		return 1;
 	}
 	return sw_grid_lookahead(w->field_grid[f], p, def->lookahead, goal);
