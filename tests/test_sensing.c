@@ -168,6 +168,94 @@ START_TEST(binned_walls_hide_exactly_what_every_wall_hides)
 }
 END_TEST
 
+/* The definition of a wall's percept (docs/models.md sections 1.1 and 5) from p, for an agent of
+ * radius r: at its closest point when its clearance is below wall_near times its half length,
+ * else at its midpoint with half the angle it subtends; 0 when it is beyond the perception
+ * radius. */
+static int wall_percept(sw_vec2 a, sw_vec2 b, sw_vec2 p, double r, double perception,
+			double wall_near, sw_percept *o)
+{
+	sw_vec2 cp = sw_segment_closest(a, b, p, NULL);
+	double c = sw_v2_dist(cp, p) - r, half = 0.5 * sw_v2_dist(a, b);
+	if (c > perception)
+		return 0;
+	sw_vec2 d = sw_v2_sub(cp, p);
+	o->rho = 0.0;
+	if (!(c < wall_near * half)) {
+		sw_vec2 da = sw_v2_sub(a, p), db = sw_v2_sub(b, p);
+		double ang = atan2(fabs(sw_v2_cross(da, db)), sw_v2_dot(da, db));
+		d = sw_v2_sub(sw_v2_scale(sw_v2_add(a, b), 0.5), p);
+		o->rho = sw_v2_len(d) * sin(0.5 * ang);
+	}
+	o->dx = d.x, o->dy = d.y, o->dist = sw_v2_len(d), o->clearance = c;
+	return 1;
+}
+
+/* Perception computes the closest points of a chunk of primitives together (sim/perceive.c):
+ * every wall and disc percept is the definition's, bit for bit, in primitive order, with and
+ * without the primitive index. */
+START_TEST(obstacle_percepts_are_the_definitions_bit_for_bit)
+{
+	int near = 0, far = 0, discs = 0;
+	for (unsigned long seed = 1; seed <= 3; seed++)
+		for (int grid = 0; grid < 2; grid++) {
+			scene s;
+			sw_model *m = random_scene(seed, &s, grid);
+			sw_world *w = NULL;
+			ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+			static sw_percept buf[CAP];
+			for (int i = 0; i < N_AGENTS; i++) {
+				sw_situation st;
+				sw_vec2 p = s.agent[i];
+				double wall_near = sw__wall_near(sw__steer_of(w, i, w->mode[i]));
+				int n = sw_world_perceive(w, i, &st, buf, CAP), at = 0;
+				ck_assert_int_lt(n, CAP);
+				for (int k = 0; k < s.n_walls + N_DISCS; k++) {
+					sw_percept want = {0};
+					int seen;
+					if (k < s.n_walls) {
+						seen = wall_percept(s.wa[k], s.wb[k], p, 0.25, 6.0,
+								    wall_near, &want);
+						near += seen && want.rho == 0.0;
+						far += seen && want.rho > 0.0;
+					} else {
+						sw_vec2 d = sw_v2_sub(s.disc[k - s.n_walls], p);
+						want.dx = d.x, want.dy = d.y, want.dist = sw_v2_len(d);
+						want.rho = 0.2, want.clearance = want.dist - 0.2 - 0.25;
+						seen = want.clearance <= 6.0 &&
+						       clear(&s, p, s.disc[k - s.n_walls]);
+						discs += seen;
+					}
+					if (!seen)
+						continue;
+					ck_assert_msg(at < n && buf[at].id == k,
+						      "seed %lu grid %d: agent %d: percept %d is "
+						      "obstacle %d, expected %d",
+						      seed, grid, i, at, at < n ? buf[at].id : -1, k);
+					const sw_percept *o = &buf[at++];
+					ck_assert_msg(o->dx == want.dx && o->dy == want.dy &&
+							  o->dist == want.dist && o->rho == want.rho &&
+							  o->clearance == want.clearance,
+						      "seed %lu grid %d: agent %d, obstacle %d: (%.17g "
+						      "%.17g %.17g %.17g %.17g), expected (%.17g %.17g "
+						      "%.17g %.17g %.17g)",
+						      seed, grid, i, k, o->dx, o->dy, o->dist, o->rho,
+						      o->clearance, want.dx, want.dy, want.dist, want.rho,
+						      want.clearance);
+				}
+				/* the rest are agents */
+				ck_assert(at == n || buf[at].id < 0);
+			}
+			sw_world_destroy(w);
+			sw_model_free(m);
+		}
+	/* every kind of percept occurs often */
+	ck_assert_int_gt(near, 500);
+	ck_assert_int_gt(far, 500);
+	ck_assert_int_gt(discs, 500);
+}
+END_TEST
+
 /* One agent whose automaton has a transition per lag tau of progress(goal, tau) (never taken:
  * their margins are read here). */
 static const char progress_xml[] =
@@ -516,6 +604,7 @@ Suite *sensing_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, binned_walls_hide_exactly_what_every_wall_hides);
+	tcase_add_test(tc, obstacle_percepts_are_the_definitions_bit_for_bit);
 	tcase_add_test(tc, progress_reads_the_history_as_defined);
 	tcase_add_test(tc, neighbour_counts_are_those_of_the_definition);
 	tcase_add_test(tc, clutter_measures_are_those_of_every_obstacle);

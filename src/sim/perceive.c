@@ -21,6 +21,8 @@
 
 /* Candidates ahead whose data a scan asks the caches for (perception's loops). */
 #define SW_PREFETCH 8
+/* Primitive candidates taken together by perception's scan (its stack arrays). */
+#define PRIM_CHUNK 32
 
 double sw__wall_near(const sw_steer_def *def)
 {
@@ -78,20 +80,31 @@ int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out)
 	return target_xy(w, i, t, &out->x, &out->y);
 }
 
-static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
+static int prim_is_disc(const struct sw_world *w, int k)
+{
+	return w->pg_disc ? (int)(w->pg_disc[k >> 6] >> (k & 63) & 1) : !w->m->prims[k].is_segment;
+}
+
+/* Percept of offset d, whose length dist is known. */
+static void put_at(sw_percept *o, sw_vec2 d, double dist, double rho, double clearance, int id)
 {
 	o->dx = d.x;
 	o->dy = d.y;
-	o->dist = sw_v2_len(d);
+	o->dist = dist;
 	o->rho = rho;
 	o->clearance = clearance;
 	o->hx = o->hy = 0.0;
 	o->id = id;
 }
 
+static void put(sw_percept *o, sw_vec2 d, double rho, double clearance, int id)
+{
+	put_at(o, d, sw_v2_len(d), rho, clearance, id);
+}
+
 /* The occluding walls of one perceiving agent: occl[0, n), each with its position at
  * t, and, when there are many, binned by the directions they cover as seen from the agent. */
-enum { OCC_SECTORS = 64, OCC_MIN = 24, OCC_TESTS = 4, OCC_CAP = 4096, OCC_BIN_MAX = 1024 };
+enum { OCC_SECTORS = 128, OCC_MIN = 24, OCC_TESTS = 2, OCC_BIN_MAX = 1024 };
 typedef struct occluders {
 	const struct sw_world *w;
 	const int *occl;              /* the walls: primitive indices */
@@ -99,12 +112,19 @@ typedef struct occluders {
 	sw_vec2 p;
 	int n;
 	int tests;                    /* sight lines tested so far */
-	int binned;                   /* 0: every wall is tested (few walls or sight lines, or the
-				       * bins would overflow) */
-	int start[OCC_SECTORS + 1];   /* sector s: items[start[s] .. start[s + 1]) */
-	int items[OCC_CAP];           /* indices into occl */
+	int ahead;                    /* sight lines the caller expects to test, about */
+	int binned;                   /* 0: every wall is tested (few walls or sight lines) */
+	double tiny;                  /* offsets from p shorter than this (in x and y) have no
+				       * resolved direction */
+	int words;                    /* words of a sector's bit set: (n + 63) / 64 */
+	uint64_t bins[OCC_BIN_MAX / 64][OCC_SECTORS]; /* bit k & 63 of bins[k >> 6][s]: wall k is
+						       * in sector s */
 	double ab[OCC_BIN_MAX][4];    /* walls 0 .. OCC_BIN_MAX - 1 at t: a.x, a.y, b.x, b.y (as
 				       * occl_wall computes them), kept as perception meets them */
+	/* once binned, per wall: a - p, b - p, b - a and orient(a, b, p) of the exact test
+	 * sw_segments_intersect(p, q, a, b), which do not depend on the sight line's end q */
+	double rel[OCC_BIN_MAX][6];
+	double o3[OCC_BIN_MAX];
 } occluders;
 
 /* Wall k of the agent's list at time t. */
@@ -124,75 +144,95 @@ static void occl_wall(const occluders *o, int k, sw_vec2 *a, sw_vec2 *b)
 		sw_model_prim_at(m, o->occl[k], o->t, a, b);
 }
 
-/* Sector of direction d != 0: its pseudo-angle, a monotone function of the angle in [0, 4) that
- * needs no atan2, cut into OCC_SECTORS equal parts.  Rounding can move a direction to the next
- * sector; the bins are widened by one sector on each side for that. */
+/* Pseudo-angle of direction d != 0: a monotone function of its angle, in [0, 4], that needs no
+ * atan2 (its slope is between 1/2 and 1 per radian). */
+static inline double pseudo_angle(sw_vec2 d)
+{
+	/* by quadrant: r, 2 - r, 2 + r, 4 - r (looked up: the quadrants come unpredictably) */
+	static const double base[4] = {0.0, 2.0, 2.0, 4.0}, sign[4] = {1.0, -1.0, 1.0, -1.0};
+	double ax = fabs(d.x), ay = fabs(d.y), r = ay / (ax + ay); /* in [0, 1] */
+	int q = 2 * !(d.y >= 0.0) + ((d.y >= 0.0) ? !(d.x >= 0.0) : !(d.x < 0.0));
+	return base[q] + sign[q] * r;
+}
+
+/* Sector of direction d != 0: its pseudo-angle cut into OCC_SECTORS equal parts. */
 static int sector_of(sw_vec2 d)
 {
-	double ax = fabs(d.x), ay = fabs(d.y), r = ay / (ax + ay); /* in [0, 1] */
-	double pa = d.y >= 0.0 ? (d.x >= 0.0 ? r : 2.0 - r) : (d.x < 0.0 ? 2.0 + r : 4.0 - r);
-	int s = (int)(pa * (OCC_SECTORS / 4));
+	int s = (int)(pseudo_angle(d) * (OCC_SECTORS / 4));
 	return s < 0 ? 0 : s >= OCC_SECTORS ? OCC_SECTORS - 1 : s;
 }
 
-/* The sectors wall [a, b] covers as seen from p: *first and a count (OCC_SECTORS: all). */
-static int wall_sectors(sw_vec2 p, sw_vec2 a, sw_vec2 b, int *first)
+/* Pseudo-angle margin of a wall's sectors: far above the rounding of the pseudo-angles of
+ * offsets longer than occluders.tiny (their directions are exact to about 1e-16 * |p| / tiny,
+ * 1e-10 radians), and of the orientation tests, which can call a sight line crossing only when
+ * it passes within rounding of the wall. */
+#define OCC_EPS 1e-8
+
+/* Whether offset d from p is too short for its direction to be resolved. */
+static int unresolved(const occluders *o, sw_vec2 d)
 {
-	sw_vec2 da = sw_v2_sub(a, p), db = sw_v2_sub(b, p);
+	return !(fabs(d.x) >= o->tiny || fabs(d.y) >= o->tiny);
+}
+
+/* The sectors wall [a, b] covers as seen from p: *first and a count (OCC_SECTORS: all). */
+static int wall_sectors(const occluders *o, sw_vec2 da, sw_vec2 db, int *first)
+{
 	double cross = sw_v2_cross(da, db);
 	*first = 0;
 	/* The wall passes through or very near p, or p is (nearly) on its line: the directions it
 	 * covers are not resolved; it is tested for every sight line. */
-	if (!(cross * cross > 1e-18 * sw_v2_dot(da, da) * sw_v2_dot(db, db)))
+	if (!(cross * cross > 1e-18 * sw_v2_dot(da, da) * sw_v2_dot(db, db)) ||
+	    unresolved(o, da) || unresolved(o, db))
 		return OCC_SECTORS;
-	/* The arc (shorter than a half turn) from da to db counterclockwise when cross > 0. */
-	int s0 = sector_of(cross > 0.0 ? da : db), s1 = sector_of(cross > 0.0 ? db : da);
-	int count = (s1 - s0 + OCC_SECTORS) % OCC_SECTORS + 1 + 2; /* widened by one each side */
-	if (count >= OCC_SECTORS)
+	/* The arc (shorter than a half turn) from da to db counterclockwise when cross > 0,
+	 * widened by OCC_EPS at each end. */
+	double lo = pseudo_angle(cross > 0.0 ? da : db) - OCC_EPS;
+	double hi = pseudo_angle(cross > 0.0 ? db : da) + OCC_EPS;
+	int s0 = (int)((lo < 0.0 ? lo + 4.0 : lo) * (OCC_SECTORS / 4));
+	int s1 = (int)((hi >= 4.0 ? hi - 4.0 : hi) * (OCC_SECTORS / 4));
+	s0 = s0 >= OCC_SECTORS ? OCC_SECTORS - 1 : s0;
+	s1 = s1 >= OCC_SECTORS ? OCC_SECTORS - 1 : s1;
+	int count = (s1 - s0 + OCC_SECTORS) % OCC_SECTORS + 1;
+	if (count >= OCC_SECTORS - 1)
 		return OCC_SECTORS;
-	*first = (s0 - 1 + OCC_SECTORS) % OCC_SECTORS;
+	*first = s0;
 	return count;
 }
 
-/* Bins the walls by sector (a counting sort); leaves o->binned 0 when there are more than
- * OCC_BIN_MAX walls or the bins would hold more than OCC_CAP entries.  Which walls are tested
- * for a sight line changes, not the answer: a wall crossing the segment p-q at a point x != p
- * covers x's direction, which is q's, and a wall through p is in every sector. */
+/* Bins the walls by sector: each sector's set of walls as bits, built from each wall's first and
+ * last sector (toggles, then a running exclusive or over the sectors); leaves o->binned 0 when
+ * there are more than OCC_BIN_MAX walls.  Which walls are tested for a sight line changes, not
+ * the answer: a wall crossing the segment p-q at a point x != p covers x's direction, which is
+ * q's, and a wall through p is in every sector. */
 static void occluders_bin(occluders *o)
 {
-	unsigned char first[OCC_BIN_MAX], count[OCC_BIN_MAX]; /* each wall's sectors */
 	if (o->n > OCC_BIN_MAX)
 		return;
-	memset(o->start, 0, sizeof o->start);
-	int total = 0;
+	int nw = o->words = (o->n + 63) / 64;
+	memset(o->bins, 0, (size_t)nw * sizeof o->bins[0]);
+	sw_vec2 p = o->p;
 	for (int k = 0; k < o->n; k++) {
 		sw_vec2 a, b;
 		int f;
 		occl_wall(o, k, &a, &b);
-		int c = wall_sectors(o->p, a, b, &f);
-		first[k] = (unsigned char)f, count[k] = (unsigned char)c;
-		total += c;
-		if (f + c <= OCC_SECTORS) { /* counts per sector as a difference array */
-			o->start[f]++, o->start[f + c]--;
-		} else {
-			o->start[f]++, o->start[OCC_SECTORS]--;
-			o->start[0]++, o->start[f + c - OCC_SECTORS]--;
+		sw_vec2 da = sw_v2_sub(a, p), db = sw_v2_sub(b, p), u = sw_v2_sub(b, a);
+		double *r = o->rel[k];
+		r[0] = da.x, r[1] = da.y, r[2] = db.x, r[3] = db.y, r[4] = u.x, r[5] = u.y;
+		o->o3[k] = u.x * (p.y - a.y) - u.y * (p.x - a.x);
+		int c = wall_sectors(o, da, db, &f), end = f + c;
+		uint64_t bit = (uint64_t)1 << (k & 63);
+		uint64_t *row = o->bins[k >> 6];
+		row[f] ^= bit; /* on from sector f ... */
+		if (end < OCC_SECTORS) {
+			row[end] ^= bit; /* ... to end - 1 */
+		} else if (end > OCC_SECTORS) { /* ... to the last, and from 0 to end - S - 1 */
+			row[0] ^= bit;
+			row[end - OCC_SECTORS] ^= bit;
 		}
 	}
-	if (total > OCC_CAP)
-		return;
-	/* per-sector counts, then their prefix sums (start[s] = first entry of sector s) */
-	int fill[OCC_SECTORS + 1], run = 0, at = 0;
-	for (int s = 0; s < OCC_SECTORS; s++) {
-		run += o->start[s];
-		fill[s] = at;
-		at += run;
-	}
-	fill[OCC_SECTORS] = at;
-	memcpy(o->start, fill, sizeof fill);
-	for (int k = 0; k < o->n; k++)
-		for (int c = 0, s = first[k]; c < count[k]; c++, s = s + 1 < OCC_SECTORS ? s + 1 : 0)
-			o->items[fill[s]++] = k;
+	for (int wd = 0; wd < nw; wd++)
+		for (int s = 1; s < OCC_SECTORS; s++)
+			o->bins[wd][s] ^= o->bins[wd][s - 1];
 	o->binned = 1;
 }
 
@@ -209,6 +249,24 @@ static int crosses(const occluders *o, int k, sw_vec2 q, double x0, double x1, d
 	return sw_segments_intersect(o->p, q, a, b);
 }
 
+/* crosses() for a binned wall k and the sight line d = q - p: the four orientations of
+ * sw_segments_intersect(p, q, a, b), computed as it does with the parts kept per wall; when one
+ * is zero (or NaN) the exact test decides. */
+static int crosses_binned(const occluders *o, int k, sw_vec2 q, sw_vec2 d, double x0, double x1,
+			  double y0, double y1)
+{
+	const double *e = o->ab[k], *r = o->rel[k];
+	if (((e[0] < x0) & (e[2] < x0)) | ((e[0] > x1) & (e[2] > x1)) | ((e[1] < y0) & (e[3] < y0)) |
+	    ((e[1] > y1) & (e[3] > y1)))
+		return 0;
+	double o1 = d.x * r[1] - d.y * r[0], o2 = d.x * r[3] - d.y * r[2], o3 = o->o3[k];
+	double o4 = r[4] * (q.y - e[1]) - r[5] * (q.x - e[0]);
+	if ((o1 > 0.0 || o1 < 0.0) & (o2 > 0.0 || o2 < 0.0) & (o3 > 0.0 || o3 < 0.0) &
+	    (o4 > 0.0 || o4 < 0.0))
+		return ((o1 > 0.0) != (o2 > 0.0)) & ((o3 > 0.0) != (o4 > 0.0));
+	return sw_segments_intersect(o->p, q, sw_v2(e[0], e[1]), sw_v2(e[2], e[3]));
+}
+
 /* Whether no wall of o crosses the segment from the agent (o->p) to q: over the walls of q's
  * sector when they are binned, else over all of them (the same answer). */
 static int visible(occluders *o, sw_vec2 q)
@@ -218,16 +276,20 @@ static int visible(occluders *o, sw_vec2 q)
 	double x0 = p.x < q.x ? p.x : q.x, x1 = p.x < q.x ? q.x : p.x;
 	double y0 = p.y < q.y ? p.y : q.y, y1 = p.y < q.y ? q.y : p.y;
 	sw_vec2 d = sw_v2_sub(q, p);
-	/* Binning costs about two plain tests per wall: worth it from the OCC_TESTS-th sight line on
+	/* Binning costs about two plain tests per wall: worth it for OCC_TESTS sight lines or more
 	 * when there are many walls. */
-	if (++o->tests == OCC_TESTS && o->n >= OCC_MIN)
+	if (!o->binned && o->tests++ < OCC_TESTS && o->n >= OCC_MIN &&
+	    (o->tests == OCC_TESTS || o->ahead >= OCC_TESTS))
 		occluders_bin(o);
-	/* (a zero or NaN direction has no sector: every wall is tested) */
-	if (o->binned && (d.x != 0.0 || d.y != 0.0) && d.x == d.x && d.y == d.y) {
+	/* (a short or NaN sight line has no sector: every wall is tested) */
+	if (o->binned && !unresolved(o, d)) {
 		int s = sector_of(d);
-		for (int e = o->start[s]; e < o->start[s + 1]; e++)
-			if (crosses(o, o->items[e], q, x0, x1, y0, y1))
-				return 0;
+		for (int wd = 0; wd < o->words; wd++)
+			for (uint64_t b = o->bins[wd][s]; b; b &= b - 1) {
+				int k = wd * 64 + __builtin_ctzll(b); /* GCC and Clang */
+				if (crosses_binned(o, k, q, d, x0, x1, y0, y1))
+					return 0;
+			}
 		return 1;
 	}
 	for (int k = 0; k < o->n; k++)
@@ -257,71 +319,113 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 			s->has_target = 1;
 		}
 	}
-	int n = 0, n_occl = 0;
+	int n = 0, n_occl = 0, first_disc = cap; /* the first disc among the percepts */
 	double occl_reach = a->perception + fmax(w->agent_rmax, w->prim_rmax);
 	const int *plist = NULL; /* through the primitive index when it is on */
 	int np = w->pg_on ? sw__prim_grid_query(w, wk, i, p, &plist) : m->n_prims;
 	int qi = 0;
-	/* No primitive moves (the index lists none): each is where the model put it */
-	int still = w->pg_on && w->pg_n_moving == 0;
-	occluders occ; /* the walls that may hide something (about 50 KB of stack) */
-	for (; qi < np && n < cap; qi++) {
-		int k = plist ? plist[qi] : qi;
-		const sw_prim *pr = &m->prims[k];
-		/* The candidates are scattered over the primitives of a large scene: their loads
-		 * miss the caches, so they are asked for a few iterations ahead. */
-		if (plist && qi + SW_PREFETCH < np)
-			__builtin_prefetch(&m->prims[plist[qi + SW_PREFETCH]]); /* GCC and Clang */
-		sw_vec2 pa, pb;
-		int fixed = still || m->obstacles[pr->owner].motion.kind == SW_MOTION_NONE;
-		if (fixed) { /* sw_model_prim_at's sum with a zero displacement, without the call */
-			pa = sw_v2(pr->a.x + 0.0, pr->a.y + 0.0);
-			pb = sw_v2(pr->b.x + 0.0, pr->b.y + 0.0);
-		} else {
-			sw_model_prim_at(m, k, t, &pa, &pb);
-		}
-		if (!pr->is_segment) {
-			sw_vec2 d = sw_v2_sub(pa, p);
-			double c = sw_v2_len(d) - pr->radius - a->radius;
-			if (c <= a->perception)
-				put(&buf[n++], d, pr->radius, c, k);
-			continue;
-		}
-		sw_vec2 cp = sw_segment_closest(pa, pb, p, NULL);
-		double c = sw_v2_dist(cp, p) - a->radius;
-		if (c <= occl_reach) { /* may hide a disc or an agent */
-			if (n_occl < OCC_BIN_MAX) {
-				double *e = occ.ab[n_occl];
-				e[0] = fixed ? pr->a.x : pa.x, e[1] = fixed ? pr->a.y : pa.y;
-				e[2] = fixed ? pr->b.x : pb.x, e[3] = fixed ? pr->b.y : pb.y;
+	/* No primitive moves (the index lists none): each is where the model put it, and its end
+	 * points come from the index's compact copy */
+	const double *ends = w->pg_on && w->pg_n_moving == 0 ? w->pg_ends : NULL;
+	occluders occ; /* the walls that may hide something (about 100 KB of stack) */
+	while (qi < np && n < cap) {
+		/* A chunk of candidates: their end points gathered, then their closest points and
+		 * clearances without branches (the divisions and square roots of several candidates
+		 * overlap), then sorted into percepts and occluders in order. */
+		double ax[PRIM_CHUNK], ay[PRIM_CHUNK], bx[PRIM_CHUNK], by[PRIM_CHUNK];
+		double rho[PRIM_CHUNK], cx[PRIM_CHUNK], cy[PRIM_CHUNK], len[PRIM_CHUNK];
+		int id[PRIM_CHUNK], disc[PRIM_CHUNK];
+		int nc = np - qi < PRIM_CHUNK ? np - qi : PRIM_CHUNK;
+		for (int j = 0; j < nc; j++) {
+			int q = qi + j, k = plist ? plist[q] : q;
+			id[j] = k;
+			/* The candidates are scattered over the primitives of a large scene: their
+			 * loads miss the caches, so they are asked for a few iterations ahead. */
+			if (ends) {
+				if (q + SW_PREFETCH < np) /* GCC and Clang */
+					__builtin_prefetch(ends + 4 * (size_t)plist[q + SW_PREFETCH]);
+				const double *e = ends + 4 * (size_t)k;
+				ax[j] = e[0], ay[j] = e[1], bx[j] = e[2], by[j] = e[3];
+				disc[j] = prim_is_disc(w, k);
+				rho[j] = disc[j] ? m->prims[k].radius : 0.0;
+				continue;
 			}
-			wk->occl[n_occl++] = k;
+			const sw_prim *pr = &m->prims[k];
+			if (plist && q + SW_PREFETCH < np)
+				__builtin_prefetch(&m->prims[plist[q + SW_PREFETCH]]);
+			sw_vec2 pa, pb;
+			if (m->obstacles[pr->owner].motion.kind == SW_MOTION_NONE) {
+				/* sw_model_prim_at's sum with a zero displacement, without the call */
+				pa = sw_v2(pr->a.x + 0.0, pr->a.y + 0.0);
+				pb = sw_v2(pr->b.x + 0.0, pr->b.y + 0.0);
+			} else {
+				sw_model_prim_at(m, k, t, &pa, &pb);
+			}
+			ax[j] = pa.x, ay[j] = pa.y, bx[j] = pb.x, by[j] = pb.y;
+			disc[j] = !pr->is_segment;
+			rho[j] = pr->radius;
 		}
-		if (c > a->perception)
-			continue;
-		double half = 0.5 * sw_v2_dist(pa, pb);
-		if (c < wall_near * half) {
-			put(&buf[n++], sw_v2_sub(cp, p), 0.0, c, k);
-		} else {
-			/* Midpoint repeller; rho such that asin(rho / dist) is half the angle the
-			 * wall subtends from p. */
-			sw_vec2 mid = sw_v2_scale(sw_v2_add(pa, pb), 0.5);
-			sw_vec2 da = sw_v2_sub(pa, p), db = sw_v2_sub(pb, p), dm = sw_v2_sub(mid, p);
-			double ang = atan2(fabs(sw_v2_cross(da, db)), sw_v2_dot(da, db));
-			put(&buf[n++], dm, sw_v2_len(dm) * sin(0.5 * ang), c, k);
+		/* sw_segment_closest's operations, in its order; a disc's point is its centre */
+		for (int j = 0; j < nc; j++) {
+			double ux = bx[j] - ax[j], uy = by[j] - ay[j], len2 = ux * ux + uy * uy;
+			double u = ((p.x - ax[j]) * ux + (p.y - ay[j]) * uy) / len2;
+			u = len2 > 0.0 ? u : 0.0;
+			u = u < 0.0 ? 0.0 : (u > 1.0 ? 1.0 : u);
+			double qx = ax[j] + ux * u, qy = ay[j] + uy * u;
+			cx[j] = disc[j] ? ax[j] : qx;
+			cy[j] = disc[j] ? ay[j] : qy;
+			double dx = cx[j] - p.x, dy = cy[j] - p.y;
+			len[j] = sqrt(dx * dx + dy * dy);
 		}
+		int j = 0;
+		for (; j < nc && n < cap; j++) {
+			int k = id[j];
+			sw_vec2 d = sw_v2(cx[j] - p.x, cy[j] - p.y);
+			if (disc[j]) {
+				double c = len[j] - rho[j] - a->radius;
+				if (c <= a->perception) {
+					first_disc = n < first_disc ? n : first_disc;
+					put_at(&buf[n++], d, len[j], rho[j], c, k);
+				}
+				continue;
+			}
+			double c = len[j] - a->radius;
+			if (c <= occl_reach) { /* may hide a disc or an agent */
+				if (n_occl < OCC_BIN_MAX) {
+					double *e = occ.ab[n_occl];
+					e[0] = ax[j], e[1] = ay[j], e[2] = bx[j], e[3] = by[j];
+				}
+				wk->occl[n_occl++] = k;
+			}
+			if (c > a->perception)
+				continue;
+			sw_vec2 pa = sw_v2(ax[j], ay[j]), pb = sw_v2(bx[j], by[j]);
+			double half = 0.5 * sw_v2_dist(pa, pb);
+			if (c < wall_near * half) {
+				put_at(&buf[n++], d, len[j], 0.0, c, k);
+			} else {
+				/* Midpoint repeller; rho such that asin(rho / dist) is half the angle
+				 * the wall subtends from p. */
+				sw_vec2 mid = sw_v2_scale(sw_v2_add(pa, pb), 0.5);
+				sw_vec2 da = sw_v2_sub(pa, p), db = sw_v2_sub(pb, p), dm = sw_v2_sub(mid, p);
+				double ang = atan2(fabs(sw_v2_cross(da, db)), sw_v2_dot(da, db));
+				put(&buf[n++], dm, sw_v2_len(dm) * sin(0.5 * ang), c, k);
+			}
+		}
+		qi += j;
 	}
 	if (qi < np)
 		return cap; /* the buffer filled before every primitive was seen: report it full
 			     * (the filter below could make an incomplete list look complete) */
 	occ.w = w, occ.occl = wk->occl, occ.t = t, occ.p = p, occ.n = n_occl, occ.tests = 0;
+	occ.ahead = n - first_disc;
 	occ.binned = 0;
-	if (n_occl > 0) { /* drop the discs hidden behind a wall */
-		int kept = 0;
-		for (int k = 0; k < n; k++) {
+	occ.tiny = 1e-6 * (1.0 + fabs(p.x) + fabs(p.y));
+	if (n_occl > 0 && first_disc < n) { /* drop the discs hidden behind a wall */
+		int kept = first_disc;
+		for (int k = first_disc; k < n; k++) {
 			const sw_percept *o = &buf[k];
-			if (m->prims[o->id].is_segment ||
-			    visible(&occ, sw_v2(p.x + o->dx, p.y + o->dy)))
+			if (!prim_is_disc(w, o->id) || visible(&occ, sw_v2(p.x + o->dx, p.y + o->dy)))
 				buf[kept++] = *o;
 		}
 		n = kept;
@@ -342,6 +446,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 			int *cand = NULL, nc = w->n;
 			if (w->grid_on)
 				nc = sw__grid_query(w, wk, i, q[pass], reach, &cand);
+			occ.ahead = nc;
 			for (int k = 0; k < nc && n < cap; k++) {
 				int j = cand ? cand[k] : k;
 				if (cand && k + SW_PREFETCH < nc) /* as for the primitives */

@@ -105,11 +105,17 @@ int sw__prim_grid_alloc(struct sw_world *w)
 	w->pg_x0 = lo[0], w->pg_y0 = lo[1], w->pg_cell = cs, w->pg_nx = nx, w->pg_ny = ny;
 	w->pg_start = calloc((size_t)nx * ny + 1, sizeof *w->pg_start);
 	w->pg_moving = calloc((size_t)n_moving + 1, sizeof *w->pg_moving);
-	w->pg_pbox = calloc(4 * (size_t)m->n_prims + 1, sizeof *w->pg_pbox);
-	if (!w->pg_start || !w->pg_moving || !w->pg_pbox)
+	w->pg_ends = calloc(4 * (size_t)m->n_prims + 1, sizeof *w->pg_ends);
+	w->pg_disc = calloc((size_t)m->n_prims / 64 + 1, sizeof *w->pg_disc);
+	if (!w->pg_start || !w->pg_moving || !w->pg_ends || !w->pg_disc)
 		return SW_ENOMEM;
-	for (int k = 0; k < m->n_prims; k++)
-		prim_box(m, k, w->pg_pbox + 4 * (size_t)k);
+	for (int k = 0; k < m->n_prims; k++) {
+		const sw_prim *pr = &m->prims[k];
+		double *e = w->pg_ends + 4 * (size_t)k;
+		e[0] = pr->a.x + 0.0, e[1] = pr->a.y + 0.0, e[2] = pr->b.x + 0.0, e[3] = pr->b.y + 0.0;
+		if (!pr->is_segment)
+			w->pg_disc[k >> 6] |= (uint64_t)1 << (k & 63);
+	}
 	/* Counting sort of (cell, primitive) pairs: count, prefix sums, place (ascending k). */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int k = 0; k < m->n_prims; k++) {
@@ -121,18 +127,22 @@ int sw__prim_grid_alloc(struct sw_world *w)
 			for (int iy = y0; iy <= y1; iy++)
 				for (int ix = x0; ix <= x1; ix++) {
 					size_t c = (size_t)iy * nx + ix;
-					if (pass == 0)
+					if (pass == 0) {
 						w->pg_start[c + 1]++;
-					else
-						w->pg_items[w->pg_start[c]++] = k;
+						continue;
+					}
+					int at = w->pg_start[c]++;
+					w->pg_items[at] = k;
+					memcpy(w->pg_ibox + 4 * (size_t)at, box, sizeof box);
 				}
 		}
 		if (pass == 0) {
 			for (size_t c = 0; c < (size_t)nx * ny; c++)
 				w->pg_start[c + 1] += w->pg_start[c];
-			w->pg_items = calloc((size_t)w->pg_start[(size_t)nx * ny] + 1,
-					     sizeof *w->pg_items);
-			if (!w->pg_items)
+			size_t n_items = (size_t)w->pg_start[(size_t)nx * ny];
+			w->pg_items = calloc(n_items + 1, sizeof *w->pg_items);
+			w->pg_ibox = calloc(4 * n_items + 1, sizeof *w->pg_ibox);
+			if (!w->pg_items || !w->pg_ibox)
 				return SW_ENOMEM;
 		}
 	}
@@ -292,7 +302,9 @@ void sw__prim_grid_free(struct sw_world *w)
 	free(w->pg_start);
 	free(w->pg_items);
 	free(w->pg_moving);
-	free(w->pg_pbox);
+	free(w->pg_ibox);
+	free(w->pg_ends);
+	free(w->pg_disc);
 }
 
 int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, const int **out)
@@ -343,7 +355,7 @@ int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 
 				}
 				for (int s = s0; s < s1; s++) {
 					unsigned k = (unsigned)w->pg_items[s];
-					const double *b = w->pg_pbox + 4 * (size_t)k;
+					const double *b = w->pg_ibox + 4 * (size_t)s;
 					double dx = b[0] - p.x > p.x - b[2] ? b[0] - p.x : p.x - b[2];
 					double dy = b[1] - p.y > p.y - b[3] ? b[1] - p.y : p.y - b[3];
 					dx = dx > 0.0 ? dx : 0.0;

@@ -117,7 +117,11 @@ struct sw_world {
 	int *pg_start, *pg_items, *pg_moving;
 	int *pg_big, pg_n_big;  /* closed polygons that could hold an agent's whole query square */
 	double obs_speed_max;   /* sw__obstacle_speed_max */
-	double *pg_pbox;        /* per primitive: its bounding box at rest (x0, y0, x1, y1) */
+	double *pg_ibox;        /* per entry of pg_items: its primitive's bounding box at rest
+				   (x0, y0, x1, y1), where the query reads it in a row */
+	double *pg_ends;        /* per primitive: a.x, a.y, b.x, b.y at rest, each plus 0.0 (as
+				   sw_model_prim_at gives them with a zero displacement) */
+	uint64_t *pg_disc;      /* bit k: primitive k is a disc */
 	double *pg_obox;        /* per obstacle: its bounding box (x0, y0, x1, y1) at rest; NaN
 				   for a moving obstacle (sw__nearest_clearance's lower bounds) */
 	unsigned char *pg_touch; /* per agent: some obstacle overlapped it at the last measure (or
