@@ -191,14 +191,14 @@ START_TEST(a_restored_route_continues_the_run)
 	/* A hostile route section is refused, with the world left as it was: agent 2's route (the
 	 * last section) claims more corners than its grid has nodes, and the checksum is made
 	 * right again.  The section is the route's target, next and count (ints), its planning
-	 * time and place (doubles), then its corners. */
+	 * time and place, its stall anchor's place and time (doubles), then its corners. */
 	void *ck2 = NULL;
 	size_t len2 = 0;
 	ck_assert_int_eq(sw_world_checkpoint(v, &ck2, &len2), SW_SUCCESS);
 	unsigned char *b = ck2;
 	size_t sum_at = len2 - sizeof(uint64_t);
 	/* agent 2 walks straight at its target by now: one corner, the target */
-	size_t at = sum_at - (3 * sizeof(int) + 3 * sizeof(double) + 2 * sizeof(double));
+	size_t at = sum_at - (3 * sizeof(int) + 6 * sizeof(double) + 2 * sizeof(double));
 	int n2;
 	memcpy(&n2, b + at + 2 * sizeof(int), sizeof n2);
 	ck_assert_int_eq(n2, 1);

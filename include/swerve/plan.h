@@ -202,6 +202,14 @@ SW_API sw_route_search *sw_route_search_new(const sw_grid *map);
 /** Frees a search context.  NULL is allowed. */
 SW_API void sw_route_search_free(sw_route_search *s);
 
+/** Discs for the following searches of s to keep out of: discs[3k .. 3k + 2] = (x, y, r), n of
+ * them (0: none).  A move onto a node strictly inside one costs `factor` (>= 1) times its
+ * length, so a route passes through them only when going round is more than that much longer;
+ * and a route is pulled taut only along lines that keep out of every disc not holding the line's
+ * start.  The discs are copied.  Returns SW_SUCCESS, SW_EUSAGE (NULL s, n < 0, a factor below 1
+ * or a value that is not finite) or SW_ENOMEM (4 bytes per node on the first discs). */
+SW_API int sw_route_search_avoid(sw_route_search *s, const double *discs, int n, double factor);
+
 /** A shortest route on the free nodes of map (sw_routemap_rasterize) from a to b: A* over the
  * 16-neighbour stencil of the distance method (sw_navgrid_distance: a move is allowed when the
  * nodes it passes between are free too), from the free node nearest a to the free node nearest
@@ -216,7 +224,7 @@ SW_API void sw_route_search_free(sw_route_search *s);
  * be NULL with *cap 0).  Returns n >= 1, 0 when no free node lies within snap of a or b or b's
  * node cannot be reached from a's, or -1 when out of memory or given NULL or a snap that is not
  * finite and >= 0.  The result depends only on map, a,
- * b, snap and the answers of clear. */
+ * b, snap, the avoided discs and the answers of clear. */
 SW_API int sw_route_find(sw_route_search *s, sw_vec2 a, sw_vec2 b, double snap,
 			 int (*clear)(sw_vec2 p, sw_vec2 q, void *ctx), void *ctx, sw_vec2 **pts,
 			 int *cap);

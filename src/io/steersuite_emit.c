@@ -5,9 +5,10 @@
  * agent its position (uniform in regionBounds, or in worldBounds for <random>true</random>; the
  * disc kept inside the box when it fits), its direction (uniform angle) and its goals' random
  * targets (uniform in worldBounds, or in the goal box) and random dynamic targets (uniform among
- * the other agents).  Positions and targets are redrawn (at most SS_TRIES times) until clear of
- * every obstacle and, for positions, of every agent placed so far; the same seed gives the same
- * scenario.  The obstacles and the agents placed so far are kept in box grids (geom/bucket.h), so
+ * the other agents).  A region's squares are placed as SteerSuite places them (squares_place).
+ * Positions and targets are redrawn (at most SS_TRIES times) until clear of every obstacle (a
+ * target anywhere in the world by SS_GOAL_CLEAR) and, for positions, of every agent placed so
+ * far; the same seed gives the same scenario.  The obstacles and the agents placed so far are kept in box grids (geom/bucket.h), so
  * a draw tests only those whose box comes within its radius: the same answers as testing them
  * all, without the cost quadratic in the agents and obstacles of large regions (5000 of each).
  *
@@ -27,6 +28,9 @@
 
 /* Stream number of the placement draws ("SteerSui"): distinct from the agents' streams 0..n-1. */
 #define SS_STREAM UINT64_C(0x5374656572537569)
+/* Clearance of a random target anywhere in the world from the obstacles, m: SteerSuite's AIs
+ * draw one with a disc of 1 m clear of them (rvo2dAI, pprAI). */
+#define SS_GOAL_CLEAR 1.0
 /* Draws per position before giving up. */
 #define SS_TRIES 1000
 /* Distance of the target a flowStaticDirection goal steers to, m: its bearing from anywhere
@@ -91,6 +95,7 @@ void ss_attr_num(ss_writer *sw, const char *k, double v)
 
 typedef struct shape {
 	int line, disc, closed, n;
+	int region;       /* a square of an <obstacleRegion> (squares_place) */
 	double cx, cz, r; /* disc */
 	double v[8];      /* polygon of up to 4 vertices (boxes) ... */
 	const double *pv; /* ... or the vertices of a polygonObstacle */
@@ -130,8 +135,9 @@ static double clearance(const shape *s, double x, double z, double r)
 	return d - r;
 }
 
-/* Expands the obstacles (region squares drawn from rng) into shapes; NULL when out of memory. */
-static shape *shapes_make(const ss_case *c, gsl_rng *rng, int *n_out)
+/* Expands the obstacles into shapes (a region's squares to be placed by squares_place); NULL when
+ * out of memory. */
+static shape *shapes_make(const ss_case *c, int *n_out)
 {
 	int n = 0;
 	for (int i = 0; i < c->n_obs; i++)
@@ -172,13 +178,9 @@ static shape *shapes_make(const ss_case *c, gsl_rng *rng, int *n_out)
 			t->pv = o->v, t->n = o->n, t->closed = o->closed;
 			k++;
 			break;
-		default: /* SS_REGION: squares of side size, wholly inside regionBounds */
-			for (int q = 0; q < o->n; q++, k++) {
-				double x0 = o->b[0] + gsl_rng_uniform(rng) * (o->b[1] - o->b[0] - o->size);
-				double z0 = o->b[2] + gsl_rng_uniform(rng) * (o->b[3] - o->b[2] - o->size);
-				s[k].line = o->line;
-				rect(&s[k], x0, x0 + o->size, z0, z0 + o->size);
-			}
+		default: /* SS_REGION: squares placed by squares_place once the others stand */
+			for (int q = 0; q < o->n; q++, k++)
+				s[k].line = o->line, s[k].region = 1;
 		}
 	}
 	*n_out = n;
@@ -241,6 +243,86 @@ static void query_box(double x, double z, double r, double q[4])
 {
 	double s = r + 1e-6 * (1.0 + fabs(x) + fabs(z) + r);
 	q[0] = x - s, q[1] = z - s, q[2] = x + s, q[3] = z + s;
+}
+
+/* Whether a disc of radius r at (x, z) overlaps none of the shapes placed so far: those in g
+ * (every other obstacle, and the squares before square k), each tested exactly. */
+static int clear_of_placed(const sw_bucket *g, const shape *s, int n, int k, double x, double z,
+			   double r, int *cand, int cap)
+{
+	double q[4];
+	query_box(x, z, r, q);
+	int m = sw__bucket_query(g, q, cand, cap);
+	if (m < 0) /* too many or too wide: every shape placed so far */
+		for (int j = 0; j < n; j++) {
+			if ((j < k || !s[j].region) && clearance(&s[j], x, z, r) < 0.0)
+				return 0;
+		}
+	for (int e = 0; e < m; e++)
+		if (clearance(&s[cand[e]], x, z, r) < 0.0)
+			return 0;
+	return 1;
+}
+
+/* The squares of every <obstacleRegion> (shapes marked region, in document order), placed as
+ * SteerSuite's reader places them: after every other obstacle, each centre uniform in
+ * regionBounds shrunk by the side on every edge, drawn again until a disc of the side's radius
+ * about it overlaps no obstacle placed before.  Squares therefore never overlap each other: two
+ * stand at least half a side apart, so a random forest keeps its gaps.  Returns 0, 1 after a
+ * report (no room) or -1 when out of memory. */
+static int squares_place(sw__loader *ld, const ss_case *c, gsl_rng *rng, shape *s, int n)
+{
+	double side = 0.0;
+	for (int i = 0; i < c->n_obs; i++)
+		if (c->obs[i].kind == SS_REGION)
+			side = fmax(side, c->obs[i].size);
+	if (!(side > 0.0))
+		return 0;
+	sw_bucket g;
+	int cap = n + 64, *cand = malloc((size_t)cap * sizeof *cand);
+	if (!cand || sw__bucket_init(&g, fmax(2.0 * side, 1.0), n) != SW_SUCCESS) {
+		free(cand);
+		return -1;
+	}
+	int st = 0;
+	double b[4];
+	for (int k = 0; k < n && st == 0; k++)
+		if (!s[k].region) {
+			shape_box(&s[k], b);
+			st = sw__bucket_add(&g, k, b) == SW_SUCCESS ? 0 : -1;
+		}
+	for (int i = 0, k = 0; i < c->n_obs && st == 0; i++) {
+		const ss_obstacle *o = &c->obs[i];
+		if (o->kind != SS_REGION) {
+			k++;
+			continue;
+		}
+		double r = o->size;
+		for (int q = 0; q < o->n && st == 0; q++, k++) {
+			double x = 0.0, z = 0.0;
+			int t = 0, clear = 0;
+			for (; t < SS_TRIES && !clear; t++) {
+				x = o->b[0] + r + gsl_rng_uniform(rng) * (o->b[1] - o->b[0] - 2.0 * r);
+				z = o->b[2] + r + gsl_rng_uniform(rng) * (o->b[3] - o->b[2] - 2.0 * r);
+				clear = clear_of_placed(&g, s, n, k, x, z, r, cand, cap);
+			}
+			if (!clear) {
+				sw__walk_error_at(ld, o->line, 0,
+						  "<obstacleRegion>: no free place for square %d of %d after "
+						  "%d random draws (x %g..%g, z %g..%g); expected a region "
+						  "with room for squares half a side apart",
+						  q + 1, o->n, SS_TRIES, o->b[0], o->b[1], o->b[2], o->b[3]);
+				st = 1;
+				break;
+			}
+			rect(&s[k], x - 0.5 * r, x + 0.5 * r, z - 0.5 * r, z + 0.5 * r);
+			shape_box(&s[k], b);
+			st = sw__bucket_add(&g, k, b) == SW_SUCCESS ? 0 : -1;
+		}
+	}
+	sw__bucket_free(&g);
+	free(cand);
+	return st;
 }
 
 /* Agent j's box in the agents' grid. */
@@ -469,9 +551,10 @@ static int place(placer *p, const ss_case *c)
 				in->tx[k] = 0.5 * (g->box[0] + g->box[1]);
 				in->tz[k] = 0.5 * (g->box[2] + g->box[3]);
 			} else if (g->kind != SS_IDLE && g->target.random) {
-				bad += draw(p, c, g->kind == SS_SEEK_BOX ? g->box : c->world,
-					    a->radius, 0, g->line, "a random target", &in->tx[k],
-					    &in->tz[k]);
+				int box = g->kind == SS_SEEK_BOX;
+				bad += draw(p, c, box ? g->box : c->world,
+					    box ? a->radius : fmax(a->radius, SS_GOAL_CLEAR), 0, g->line,
+					    "a random target", &in->tx[k], &in->tz[k]);
 			}
 		}
 	}
@@ -951,7 +1034,7 @@ int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char
 	*srcline = NULL;
 	gsl_rng *rng = sw_rng_stream_alloc(def->seed, SS_STREAM);
 	int n_shapes = 0, n_in = 0;
-	shape *s = rng ? shapes_make(c, rng, &n_shapes) : NULL;
+	shape *s = rng ? shapes_make(c, &n_shapes) : NULL;
 	inst *in = s ? insts_alloc(c, &n_in) : NULL;
 	xmlBufferPtr buf = in ? xmlBufferCreate() : NULL;
 	ss_writer sw = {buf ? xmlNewTextWriterMemory(buf, 0) : NULL, NULL, 0, 0, 0};
@@ -960,7 +1043,12 @@ int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char
 		placer p = {.ld = ld, .rng = rng, .shapes = s, .n_shapes = n_shapes, .in = in,
 			    .n_in = n_in};
 		status = SW_EINPUT;
-		int placed = names_unique(ld, c, in, n_in) == 0 ? place(&p, c) == 0 : -1;
+		/* squares first (the stream's order), then the agents */
+		int sq = squares_place(ld, c, rng, s, n_shapes);
+		int placed = sq < 0 ? -1
+			     : sq > 0 ? 0
+			     : names_unique(ld, c, in, n_in) == 0 ? place(&p, c) == 0
+								 : -1;
 		if (placed > 0) {
 			warn_overlaps(ld, c, in, n_in);
 			mark_standing(c, in);

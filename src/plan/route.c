@@ -14,6 +14,10 @@
  * half a node diagonal closer to an obstacle than the clearance).  Ties are broken by the heap's order, which depends only on the input: a route
  * is a function of (map, a, b), whichever thread computes it.
  *
+ * Discs to keep out of (sw_route_search_avoid: the simulator's agents that stand in the way of
+ * a stalled one) make the moves onto their nodes dearer by a factor; the heuristic stays
+ * admissible since no move gets cheaper.
+ *
  * The map's values label its connected parts (sw__route_components, when it is rasterized), so
  * a goal the agent cannot reach is known before searching.
  *
@@ -38,6 +42,10 @@ struct sw_route_search {
 	sw__move mv[SW__STENCIL];
 	int32_t *path; /* the node path, start to goal */
 	size_t path_cap;
+	double *avoid;   /* discs to keep out of (x, y, r each; sw_route_search_avoid) */
+	int n_avoid, avoid_cap;
+	double avoid_factor;
+	uint32_t *inside; /* node inside an avoided disc where == gen */
 };
 
 sw_route_search *sw_route_search_new(const sw_grid *map)
@@ -63,7 +71,32 @@ void sw_route_search_free(sw_route_search *s)
 	free(s->done);
 	free(s->heap.a);
 	free(s->path);
+	free(s->avoid);
+	free(s->inside);
 	free(s);
+}
+
+int sw_route_search_avoid(sw_route_search *s, const double *discs, int n, double factor)
+{
+	if (!s || n < 0 || (n > 0 && !discs) || !(factor >= 1.0) || !isfinite(factor))
+		return SW_EUSAGE;
+	for (int k = 0; k < 3 * n; k++)
+		if (!isfinite(discs[k]))
+			return SW_EUSAGE;
+	if (n > s->avoid_cap) {
+		double *a = realloc(s->avoid, 3 * (size_t)n * sizeof *a);
+		if (!a)
+			return SW_ENOMEM;
+		s->avoid = a;
+		s->avoid_cap = n;
+	}
+	if (n > 0 && !s->inside && !(s->inside = calloc(s->n, sizeof *s->inside)))
+		return SW_ENOMEM;
+	if (n > 0)
+		memcpy(s->avoid, discs, 3 * (size_t)n * sizeof *discs);
+	s->n_avoid = n;
+	s->avoid_factor = factor;
+	return SW_SUCCESS;
 }
 
 static int alloc_nodes(sw_route_search *s)
@@ -183,6 +216,37 @@ int sw__route_components(sw_grid *g)
 	return SW_SUCCESS;
 }
 
+/* Stamps the nodes strictly inside an avoided disc with gen. */
+static void mark_avoided(sw_route_search *s, uint32_t gen)
+{
+	const sw_grid *g = s->g;
+	for (int d = 0; d < s->n_avoid; d++) {
+		const double *c = &s->avoid[3 * d];
+		double r = c[2];
+		long i0 = (long)fmax(ceil((c[0] - r - g->x0) / g->h), 0.0);
+		long i1 = (long)fmin(floor((c[0] + r - g->x0) / g->h), g->nx - 1.0);
+		long j0 = (long)fmax(ceil((c[1] - r - g->y0) / g->h), 0.0);
+		long j1 = (long)fmin(floor((c[1] + r - g->y0) / g->h), g->ny - 1.0);
+		for (long j = j0; j <= j1; j++)
+			for (long i = i0; i <= i1; i++)
+				if (hypot(g->x0 + (double)i * g->h - c[0], g->y0 + (double)j * g->h - c[1]) < r)
+					s->inside[(size_t)j * (size_t)g->nx + (size_t)i] = gen;
+	}
+}
+
+/* Whether the segment p-q keeps out of every avoided disc that does not hold p (a route starting
+ * among avoided agents is pulled taut from where it leaves them). */
+static int clear_of_avoided(const sw_route_search *s, sw_vec2 p, sw_vec2 q)
+{
+	for (int d = 0; d < s->n_avoid; d++) {
+		sw_vec2 c = sw_v2(s->avoid[3 * d], s->avoid[3 * d + 1]);
+		double r = s->avoid[3 * d + 2];
+		if (sw_v2_dist(p, c) >= r && sw_segment_distance(p, q, c) < r)
+			return 0;
+	}
+	return 1;
+}
+
 /* A* from node a to node b; fills s->path; returns its length, 0 when b is not reached, -1 when
  * out of memory. */
 static long search(sw_route_search *s, long a, long b)
@@ -191,9 +255,12 @@ static long search(sw_route_search *s, long a, long b)
 	if (++s->gen == 0) { /* the stamps wrapped: clear them */
 		memset(s->seen, 0, s->n * sizeof *s->seen);
 		memset(s->done, 0, s->n * sizeof *s->done);
+		if (s->inside)
+			memset(s->inside, 0, s->n * sizeof *s->inside);
 		s->gen = 1;
 	}
 	uint32_t gen = s->gen;
+	mark_avoided(s, gen);
 	sw_vec2 goal = node_xy(g, b);
 	s->heap.n = 0;
 	s->cost[a] = 0.0;
@@ -220,7 +287,8 @@ static long search(sw_route_search *s, long a, long b)
 			long nk = (j + mv->dj) * (long)g->nx + i + mv->di;
 			if (s->done[nk] == gen)
 				continue;
-			double c = s->cost[k] + g->h * mv->len;
+			double c = s->cost[k] + g->h * mv->len *
+						    (s->n_avoid > 0 && s->inside[nk] == gen ? s->avoid_factor : 1.0);
 			if (s->seen[nk] == gen && !(c < s->cost[nk]))
 				continue;
 			s->seen[nk] = gen;
@@ -273,8 +341,10 @@ int sw_route_find(sw_route_search *s, sw_vec2 a, sw_vec2 b, double snap,
 	for (long at = 0; at < len - 1;) {
 		long next = at + 1;
 		sw_vec2 from = at == 0 && clear ? a : node_xy(g, s->path[at]);
-		while (next + 1 < len && (clear ? clear(from, node_xy(g, s->path[next + 1]), ctx)
-						: line_free(g, s->path[at], s->path[next + 1])))
+		while (next + 1 < len &&
+		       clear_of_avoided(s, from, node_xy(g, s->path[next + 1])) &&
+		       (clear ? clear(from, node_xy(g, s->path[next + 1]), ctx)
+			      : line_free(g, s->path[at], s->path[next + 1])))
 			next++;
 		if (n == *cap) {
 			int c = *cap ? 2 * *cap : 16;

@@ -26,8 +26,9 @@
 #include "swerve/plan.h"
 
 /* 2: the snapshot's velocities and headings (snap_v, snap_h) after the position history;
- * 3: the planned routes (<routes>) after the SteerBench sums */
-#define CK_VERSION 3u
+ * 3: the planned routes (<routes>) after the SteerBench sums;
+ * 4: each route's stall anchor (place and time) */
+#define CK_VERSION 4u
 
 /* A growable output buffer. */
 typedef struct {
@@ -154,6 +155,8 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 		put(&b, &r->n, sizeof r->n);
 		put(&b, &r->t_plan, sizeof r->t_plan);
 		put(&b, &r->from, sizeof r->from);
+		put(&b, &r->anchor, sizeof r->anchor);
+		put(&b, &r->t_anchor, sizeof r->t_anchor);
 		put(&b, r->pts, (size_t)r->n * sizeof *r->pts);
 	}
 	uint64_t sum = sw_hash_bytes(SW_HASH_INIT, b.p, b.n);
@@ -173,17 +176,20 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 static int restore_route(const sw_world *w, sw_route *r, ibuf *b)
 {
 	int tgt, next, n;
-	double t_plan;
-	sw_vec2 from;
+	double t_plan, t_anchor;
+	sw_vec2 from, anchor;
 	get(b, &tgt, sizeof tgt);
 	get(b, &next, sizeof next);
 	get(b, &n, sizeof n);
 	get(b, &t_plan, sizeof t_plan);
 	get(b, &from, sizeof from);
+	get(b, &anchor, sizeof anchor);
+	get(b, &t_anchor, sizeof t_anchor);
 	size_t most = (size_t)w->route_map->nx * (size_t)w->route_map->ny;
 	if (b->short_read || tgt < -1 || tgt >= w->m->n_targets || n < 0 || (size_t)n > most ||
 	    next < 0 || (n > 0 && next >= n) || (size_t)n * sizeof(sw_vec2) > b->n - b->at ||
-	    !isfinite(t_plan) || !isfinite(from.x) || !isfinite(from.y))
+	    !isfinite(t_plan) || !isfinite(from.x) || !isfinite(from.y) || !isfinite(t_anchor) ||
+	    !isfinite(anchor.x) || !isfinite(anchor.y))
 		return SW_EINPUT;
 	if (n > r->cap) {
 		sw_vec2 *p = realloc(r->pts, (size_t)n * sizeof *p);
@@ -197,6 +203,7 @@ static int restore_route(const sw_world *w, sw_route *r, ibuf *b)
 		if (!isfinite(r->pts[k].x) || !isfinite(r->pts[k].y))
 			return SW_EINPUT;
 	r->tgt = tgt, r->next = next, r->n = n, r->t_plan = t_plan, r->from = from;
+	r->anchor = anchor, r->t_anchor = t_anchor;
 	return SW_SUCCESS;
 }
 

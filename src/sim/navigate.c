@@ -273,6 +273,16 @@ static int route_target(const struct sw_world *w, int i)
  * again, m: from (nearly) the same place the search would give (nearly) the same route. */
 #define SW_ROUTE_MOVED 0.5
 #define SW_ROUTE_RETRY 10.0
+/* An agent that has not got SW_ROUTE_MOVED m from where it was SW_ROUTE_STALL s ago has stalled:
+ * another agent or several stand in its way (a gap between obstacles one agent wide, met from
+ * both sides, is the common case).  It plans again with the agents whose centres are within
+ * SW_ROUTE_CROWD m of its own as discs of their radius plus the clearance, each metre through
+ * them costing SW_ROUTE_DETOUR m: it takes another gap when there is one less than that much
+ * longer. */
+#define SW_ROUTE_STALL 3.0
+#define SW_ROUTE_CROWD 6.0
+#define SW_ROUTE_DETOUR 20.0
+#define SW_ROUTE_CROWD_MAX 64
 /* Corners passed in one sensing at most (each costs a sight test). */
 #define SW_ROUTE_SKIP 4
 
@@ -281,6 +291,42 @@ static int route_clear(sw_vec2 a, sw_vec2 b, void *ctx)
 {
 	const sight *s = ctx;
 	return sw__clear_sight(s->w, s->m, a, b, s->r);
+}
+
+/* The agents that stand in stalled agent i's way (see SW_ROUTE_STALL) as discs (x, y, r) for
+ * sw_route_search_avoid, the nearest SW_ROUTE_CROWD_MAX of them; returns how many. */
+static int crowd_discs(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double c,
+		       double *discs)
+{
+	int *near = NULL, n_near = w->grid_on ? sw__grid_query(w, wk, i, p, SW_ROUTE_CROWD, &near)
+					       : w->n;
+	double d2[SW_ROUTE_CROWD_MAX];
+	int n = 0;
+	for (int q = 0; q < n_near; q++) {
+		int j = near ? near[q] : q;
+		if (j == i || sw__gone(w, j))
+			continue;
+		const double *yj = w->y + w->off[j];
+		double dx = yj[SW_STATE_X] - p.x, dy = yj[SW_STATE_Y] - p.y, e = dx * dx + dy * dy;
+		if (!(e < SW_ROUTE_CROWD * SW_ROUTE_CROWD))
+			continue;
+		/* kept in order of distance (ties: the lower index first, as found) */
+		int at = n < SW_ROUTE_CROWD_MAX ? n++ : SW_ROUTE_CROWD_MAX;
+		while (at > 0 && d2[at - 1] > e) {
+			if (at < SW_ROUTE_CROWD_MAX) {
+				d2[at] = d2[at - 1];
+				memcpy(&discs[3 * at], &discs[3 * (at - 1)], 3 * sizeof *discs);
+			}
+			at--;
+		}
+		if (at < SW_ROUTE_CROWD_MAX) {
+			d2[at] = e;
+			discs[3 * at] = yj[SW_STATE_X];
+			discs[3 * at + 1] = yj[SW_STATE_Y];
+			discs[3 * at + 2] = sw__radius(w, j) + c;
+		}
+	}
+	return n;
 }
 
 int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
@@ -293,7 +339,11 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 	const double *y = w->y + w->off[i];
 	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
 	double rad = m->agents[i].radius, h = w->route_map->h;
-	int plan = r->tgt != k;
+	int plan = r->tgt != k, crowd = 0;
+	if (plan || !(sw_v2_dist(p, r->anchor) < SW_ROUTE_MOVED)) {
+		r->anchor = p;
+		r->t_anchor = w->t;
+	}
 	if (!plan && r->n == 0) {
 		plan = w->t - r->t_plan >= SW_ROUTE_RETRY;
 	} else if (!plan) {
@@ -305,6 +355,12 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 		}
 		plan = w->t - r->t_plan >= SW_ROUTE_REPLAN && sw_v2_dist(p, r->from) >= SW_ROUTE_MOVED &&
 		       !sw__clear_sight(w, m, p, r->pts[r->next], rad);
+		crowd = !plan && w->t - r->t_anchor >= SW_ROUTE_STALL &&
+			w->t - r->t_plan >= SW_ROUTE_REPLAN;
+		if (crowd) {
+			plan = 1;
+			r->t_anchor = w->t; /* stalled again SW_ROUTE_STALL s later */
+		}
 	}
 	if (!plan)
 		return SW_SUCCESS;
@@ -315,8 +371,13 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 	double c = route_clearance(m);
 	double snap = c + m->targets[k].radius + 2.0 * h;
 	sight sg = {w, m, p, c}; /* taut where a disc of the clearance passes (in_sight) */
+	double discs[3 * SW_ROUTE_CROWD_MAX];
+	int nd = crowd ? crowd_discs(w, wk, i, p, c, discs) : 0;
+	if (sw_route_search_avoid(wk->route_search, discs, nd, SW_ROUTE_DETOUR) != SW_SUCCESS)
+		return SW_ENOMEM;
 	int n = sw_route_find(wk->route_search, p, m->targets[k].position, snap, route_clear, &sg,
 			      &r->pts, &r->cap);
+	sw_route_search_avoid(wk->route_search, NULL, 0, 1.0);
 	if (n < 0) { /* the corners may be half written: no route (planned again next time) */
 		r->n = 0;
 		r->tgt = -1;

@@ -492,12 +492,14 @@ typedef struct sw_route {
 	int n, cap;     /* corners; n = 0: no route found (steer at the target) */
 	double t_plan;  /* when it was planned, s */
 	sw_vec2 from;   /* where it was planned */
+	sw_vec2 anchor; /* where the agent last was SW_ROUTE_MOVED m from the anchor before */
+	double t_anchor; /* when, s: SW_ROUTE_STALL s later it has stalled */
 	sw_vec2 *pts;
 } sw_route;
 
 /* Step 4, after the target is picked: plans agent i's route when its target changed (or, no
  * earlier than SW_ROUTE_REPLAN s after the last plan and SW_ROUTE_MOVED m from where it was
- * made, when its corner is out of sight), and
+ * made, when its corner is out of sight; or round the agents near it when it has stalled), and
  * moves on to the next corner once that is in sight.  Writes only route[i] and the worker's
  * search memory.  Returns SW_SUCCESS or SW_ENOMEM. */
 int sw__route_update(struct sw_world *w, sw_worker *wk, int i);
