@@ -2,7 +2,8 @@
  *
  * The search against closed forms: on an open grid the route is the straight line (one corner,
  * the goal); round a wall it is the taut string over the wall's end grown by the clearance, whose
- * length is known; a goal walled in has no route.  In a world: an agent in a U-shaped trap
+ * length is known; a goal walled in has no route; round a disc to keep out of, the taut string
+ * round the disc.  In a world: an agent in a U-shaped trap
  * reaches its target with routes and does not without; the runs are the same on one thread and
  * two, and a run restored from a checkpoint taken mid-way ends as the uninterrupted one. */
 #include <math.h>
@@ -110,6 +111,46 @@ START_TEST(routes_match_the_taut_string)
 }
 END_TEST
 
+/* A margin (sw_route_search_margin) round the wall's end: without one the route's corners keep
+ * the clearance c exactly (the taut string); with one they keep c plus most of the margin, the
+ * route a little longer. */
+START_TEST(routes_keep_a_margin)
+{
+	sw_diag d;
+	sw_model *m = load(wall_xml, &d);
+	ck_assert_ptr_nonnull(m);
+	const double h = 0.05, c = 0.5, M = 0.5;
+	sw_grid *g = NULL;
+	ck_assert_int_eq(sw_routemap_rasterize(m, h, c, 0, &g, &d), SW_SUCCESS);
+	sw_route_search *s = sw_route_search_new(g);
+	ck_assert_ptr_nonnull(s);
+	sw_vec2 *pts = NULL, a = sw_v2(-3.0, 0.0), b = sw_v2(3.0, 0.0);
+	int cap = 0;
+	double least[2], len[2];
+	for (int with = 0; with < 2; with++) {
+		ck_assert_int_eq(sw_route_search_margin(s, with ? M : 0.0, 3.0), SW_SUCCESS);
+		int n = sw_route_find(s, a, b, 1.0, NULL, NULL, &pts, &cap);
+		ck_assert_int_ge(n, 2);
+		least[with] = INFINITY;
+		for (int k = 0; k < n - 1; k++) /* the corners before the goal */
+			least[with] = fmin(least[with],
+					   sw_model_obstacle_clearance(m, 0, 0.0, pts[k], 0.0));
+		len[with] = route_length(a, pts, n);
+	}
+	ck_assert_msg(least[0] < c + 2.0 * h, "no margin: %g m from the wall", least[0]);
+	ck_assert_msg(least[1] >= c + 0.6 * M, "margin: %g m from the wall", least[1]);
+	ck_assert(len[1] > len[0] && len[1] < 1.1 * len[0]);
+	ck_assert_int_eq(sw_route_search_margin(s, -1.0, 3.0), SW_EUSAGE);
+	ck_assert_int_eq(sw_route_search_margin(s, 0.5, 0.9), SW_EUSAGE);
+	ck_assert_int_eq(sw_route_search_margin(s, INFINITY, 3.0), SW_EUSAGE);
+	ck_assert_int_eq(sw_route_search_margin(NULL, 0.5, 3.0), SW_EUSAGE);
+	free(pts);
+	sw_route_search_free(s);
+	sw_grid_free(g);
+	sw_model_free(m);
+}
+END_TEST
+
 /* A GLM agent in a U whose opening faces away from its target (%s: the routes element). */
 static const char *const trap_xml =
     "<scenario name=\"trap\"><run duration=\"60\" step=\"0.05\"/><world>"
@@ -137,6 +178,53 @@ static sw_model *trap(int routes)
 	return m;
 }
 
+/* A disc to keep out of (sw_route_search_avoid, the simulator's agents in a stalled agent's way)
+ * on the straight line of open ground: the route goes round it along the taut string, the two
+ * tangents from a and b and the arc between them; with a factor of 1 the discs change nothing. */
+START_TEST(routes_keep_out_of_avoided_discs)
+{
+	sw_diag d;
+	sw_model *m = load(wall_xml, &d);
+	ck_assert_ptr_nonnull(m);
+	const double h = 0.05, R = 1.0, dd = 3.0;
+	sw_grid *g = NULL;
+	ck_assert_int_eq(sw_routemap_rasterize(m, h, 0.5, 0, &g, &d), SW_SUCCESS);
+	sw_route_search *s = sw_route_search_new(g);
+	ck_assert_ptr_nonnull(s);
+	sw_vec2 *pts = NULL, c = sw_v2(4.5, 0.0);
+	int cap = 0;
+	sw_vec2 a = sw_v2(c.x - dd, 0.0), b = sw_v2(c.x + dd, 0.0);
+	const double disc[3] = {c.x, c.y, R};
+	ck_assert_int_eq(sw_route_search_avoid(s, disc, 1, 20.0), SW_SUCCESS);
+	int n = sw_route_find(s, a, b, 1.0, NULL, NULL, &pts, &cap);
+	ck_assert_int_ge(n, 2);
+	double exact = 2.0 * sqrt(dd * dd - R * R) + R * (M_PI - 2.0 * acos(R / dd));
+	double len = route_length(a, pts, n);
+	ck_assert_msg(len >= exact - 1e-9 && len <= 1.06 * exact, "route %g m, string %g m", len,
+		      exact);
+	sw_vec2 from = a;
+	for (int k = 0; k < n; k++) { /* no stretch enters the disc */
+		ck_assert_double_ge(sw_segment_distance(from, pts[k], c), R - 1e-9);
+		from = pts[k];
+	}
+	/* Factor 1: the straight line, as without discs; no discs: the same. */
+	ck_assert_int_eq(sw_route_search_avoid(s, disc, 1, 1.0), SW_SUCCESS);
+	ck_assert_int_eq(sw_route_find(s, a, b, 1.0, NULL, NULL, &pts, &cap), 1);
+	ck_assert_int_eq(sw_route_search_avoid(s, NULL, 0, 1.0), SW_SUCCESS);
+	ck_assert_int_eq(sw_route_find(s, a, b, 1.0, NULL, NULL, &pts, &cap), 1);
+	/* Refused: a factor below 1, a count below 0, a value that is not finite. */
+	const double bad[3] = {NAN, 0.0, 1.0};
+	ck_assert_int_eq(sw_route_search_avoid(s, disc, 1, 0.5), SW_EUSAGE);
+	ck_assert_int_eq(sw_route_search_avoid(s, disc, -1, 2.0), SW_EUSAGE);
+	ck_assert_int_eq(sw_route_search_avoid(s, bad, 1, 2.0), SW_EUSAGE);
+	ck_assert_int_eq(sw_route_search_avoid(NULL, disc, 1, 2.0), SW_EUSAGE);
+	free(pts);
+	sw_route_search_free(s);
+	sw_grid_free(g);
+	sw_model_free(m);
+}
+END_TEST
+
 START_TEST(routes_lead_out_of_a_trap)
 {
 	for (int routes = 0; routes <= 1; routes++) {
@@ -161,6 +249,47 @@ START_TEST(routes_lead_out_of_a_trap)
 		test_outcome_free(&o);
 		sw_model_free(m);
 	}
+}
+END_TEST
+
+/* Two walkers (ttc, radius 0.5) meet head-on in a gap of 1.2 m in a wall, the way of both routes;
+ * another gap as wide lies 6.6 m along.  Stalled, they plan again round each other (the agents
+ * within SW_ROUTE_CROWD m as discs to keep out of): one takes the other gap, and both arrive
+ * (measured: 42.8 s and 46.1 s; without the second plan one of them stays in the first gap for
+ * the whole minute).  The routes keep a margin from the obstacles, so the one in the second gap
+ * passes its corners (planned at the clearance exactly, it stopped against the gap's end). */
+static const char *const gaps_xml =
+    "<scenario name=\"gaps\"><run duration=\"60\" step=\"0.01\" stop-when-done=\"true\"/><world>"
+    "<routes/>"
+    "<polygon name=\"w1\"><vertex x=\"-12\" y=\"-0.2\"/><vertex x=\"-0.6\" y=\"-0.2\"/>"
+    "<vertex x=\"-0.6\" y=\"0.2\"/><vertex x=\"-12\" y=\"0.2\"/></polygon>"
+    "<polygon name=\"w2\"><vertex x=\"0.6\" y=\"-0.2\"/><vertex x=\"6\" y=\"-0.2\"/>"
+    "<vertex x=\"6\" y=\"0.2\"/><vertex x=\"0.6\" y=\"0.2\"/></polygon>"
+    "<polygon name=\"w3\"><vertex x=\"7.2\" y=\"-0.2\"/><vertex x=\"12\" y=\"-0.2\"/>"
+    "<vertex x=\"12\" y=\"0.2\"/><vertex x=\"7.2\" y=\"0.2\"/></polygon>"
+    "<target name=\"up\" x=\"0\" y=\"4\" radius=\"0.3\"/>"
+    "<target name=\"down\" x=\"0\" y=\"-4\" radius=\"0.3\"/></world>"
+    "<agent name=\"a\" x=\"0\" y=\"-4\" heading=\"1.5708\" radius=\"0.5\" perception=\"10\" "
+    "target=\"up\"><ttc v-pref=\"1.3\" field=\"auto\"/></agent>"
+    "<agent name=\"b\" x=\"0.05\" y=\"4\" heading=\"-1.5708\" radius=\"0.5\" perception=\"10\" "
+    "target=\"down\"><ttc v-pref=\"1.3\" field=\"auto\"/></agent></scenario>";
+
+START_TEST(stalled_walkers_plan_round_each_other)
+{
+	sw_diag d;
+	sw_model *m = load(gaps_xml, &d);
+	ck_assert_ptr_nonnull(m);
+	test_outcome o = test_outcome_run(m, 1, 1);
+	ck_assert_int_eq(o.status, SW_SUCCESS);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_msg(o.mt[i].reached, "agent %d did not arrive", i);
+		ck_assert_int_eq(o.mt[i].agent_collisions, 0);
+	}
+	test_outcome o2 = test_outcome_run(m, 2, 1); /* the same on two threads */
+	test_assert_same(&o, &o2, 2);
+	test_outcome_free(&o2);
+	test_outcome_free(&o);
+	sw_model_free(m);
 }
 END_TEST
 
@@ -197,11 +326,17 @@ START_TEST(a_restored_route_continues_the_run)
 	ck_assert_int_eq(sw_world_checkpoint(v, &ck2, &len2), SW_SUCCESS);
 	unsigned char *b = ck2;
 	size_t sum_at = len2 - sizeof(uint64_t);
-	/* agent 2 walks straight at its target by now: one corner, the target */
-	size_t at = sum_at - (3 * sizeof(int) + 6 * sizeof(double) + 2 * sizeof(double));
-	int n2;
-	memcpy(&n2, b + at + 2 * sizeof(int), sizeof n2);
-	ck_assert_int_eq(n2, 1);
+	/* the section's start: the corner count n that a section of n corners ending there holds
+	 * (agent 2 is out of the U by now: a few corners) */
+	size_t at = 0;
+	int n2 = 0;
+	for (int n = 1; n <= 64 && n2 == 0; n++) {
+		at = sum_at - (3 * sizeof(int) + 6 * sizeof(double) + 2 * (size_t)n * sizeof(double));
+		int c;
+		memcpy(&c, b + at + 2 * sizeof(int), sizeof c);
+		n2 = c == n ? n : 0;
+	}
+	ck_assert_int_gt(n2, 0);
 	n2 = 1 << 30;
 	memcpy(b + at + 2 * sizeof(int), &n2, sizeof n2);
 	uint64_t sum = sw_hash_bytes(SW_HASH_INIT, b, sum_at);
@@ -259,8 +394,11 @@ Suite *route_suite(void)
 	TCase *tc = tcase_create("route");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, routes_match_the_taut_string);
+	tcase_add_test(tc, routes_keep_out_of_avoided_discs);
+	tcase_add_test(tc, routes_keep_a_margin);
 	tcase_add_test(tc, routes_lead_out_of_a_trap);
 	tcase_add_test(tc, a_restored_route_continues_the_run);
+	tcase_add_test(tc, stalled_walkers_plan_round_each_other);
 	tcase_add_test(tc, routes_errors_cite_their_line);
 	suite_add_tcase(s, tc);
 	return s;

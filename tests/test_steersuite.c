@@ -228,6 +228,68 @@ START_TEST(test_agent_region_placement)
 }
 END_TEST
 
+/* --- obstacle regions ------------------------------------------------------------------------ */
+
+/* A fixed box, then a region of 60 squares of side 0.98 in 20 m x 20 m, then 20 agents with a
+ * random target anywhere (worldBounds -15 .. 15). */
+static const char *const FOREST_CASE =
+    "<obstacle><xmin>-1</xmin><xmax>1</xmax><ymin>0</ymin><ymax>1</ymax><zmin>-1</zmin>"
+    "<zmax>1</zmax></obstacle>\n"
+    "<obstacleRegion><numObstacles>%d</numObstacles><regionBounds><xmin>-10</xmin>"
+    "<xmax>%d</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-10</zmin><zmax>%d</zmax></regionBounds>"
+    "<obstacleSize>0.98</obstacleSize><obstacleHeight>1</obstacleHeight></obstacleRegion>\n"
+    "<agentRegion><numAgents>20</numAgents><regionBounds><xmin>-15</xmin><xmax>15</xmax>"
+    "<ymin>0</ymin><ymax>0</ymax><zmin>-15</zmin><zmax>15</zmax></regionBounds>"
+    "<initialConditions><direction><random>true</random></direction><radius>0.5</radius>"
+    "<speed>0</speed></initialConditions><goalSequence><seekStaticTarget><targetLocation>"
+    "<random>true</random></targetLocation><desiredSpeed>1.3</desiredSpeed><timeDuration>100"
+    "</timeDuration></seekStaticTarget></goalSequence></agentRegion>\n";
+
+/* SteerSuite's reader places a region's squares after the other obstacles, each centre uniform in
+ * the region shrunk by the side, drawn again until a disc of the side's radius about it overlaps
+ * no obstacle placed before: checked through the model's own clearance function.  Random targets
+ * anywhere are 1 m clear of every obstacle, as SteerSuite's AIs draw them. */
+START_TEST(test_region_squares_placed_as_steersuite_does)
+{
+	char body[2048];
+	snprintf(body, sizeof body, FOREST_CASE, 60, 10, 10);
+	sw_model *m = NULL;
+	char *xml = NULL;
+	test_ss_import_ok(body, 3, &m, &xml);
+	ck_assert_int_eq(m->n_obstacles, 61);
+	const double side = 0.98;
+	for (int k = 1; k < m->n_obstacles; k++) {
+		const sw_obstacle *o = &m->obstacles[k];
+		ck_assert_int_eq(o->count, 4);
+		sw_vec2 c = sw_v2(0.0, 0.0);
+		for (int v = 0; v < 4; v++)
+			c = sw_v2_add(c, sw_v2_scale(m->points[o->first + v], 0.25));
+		ck_assert(c.x >= -10 + side - 1e-9 && c.x <= 10 - side + 1e-9);
+		ck_assert(c.y >= -10 + side - 1e-9 && c.y <= 10 - side + 1e-9);
+		for (int j = 0; j < k; j++) /* the fixed box and the squares placed before */
+			ck_assert_msg(sw_model_obstacle_clearance(m, j, 0.0, c, side) >= -1e-9,
+				      "square %d within %g m of obstacle %d", k, side, j);
+	}
+	for (int t = 0; t < m->n_targets; t++)
+		for (int k = 0; k < m->n_obstacles; k++)
+			ck_assert(sw_model_obstacle_clearance(m, k, 0.0, m->targets[t].position, 1.0) >=
+				  0.0);
+	free(xml);
+	sw_model_free(m);
+	/* No room: 200 such squares in 4 m x 4 m, an error at the region's line (6). */
+	snprintf(body, sizeof body, FOREST_CASE, 200, -6, -6);
+	sw_diag d;
+	ck_assert_int_eq(import_case(body, 3, &m, NULL, &d), SW_EINPUT);
+	int found = 0;
+	for (int e = 0; e < d.count; e++)
+		found |= strstr(d.entry[e].message, "no free place for square") != NULL &&
+			 d.entry[e].line == 6;
+	if (!found)
+		dump(&d);
+	ck_assert(found);
+}
+END_TEST
+
 /* A region with no room for its agents is an error at the region's line. */
 START_TEST(test_agent_region_full)
 {
@@ -625,6 +687,7 @@ Suite *steersuite_suite(void)
 	tcase_add_test(tc, test_import_is_the_same_run);
 	tcase_add_test(tc, test_agent_region_placement);
 	tcase_add_test(tc, test_agent_region_full);
+	tcase_add_test(tc, test_region_squares_placed_as_steersuite_does);
 	tcase_add_loop_test(tc, test_errors, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
 	tcase_add_test(tc, test_root_and_namespace);
 	tcase_add_loop_test(tc, test_accepted_with_warning, 0,

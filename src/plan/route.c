@@ -14,6 +14,10 @@
  * half a node diagonal closer to an obstacle than the clearance).  Ties are broken by the heap's order, which depends only on the input: a route
  * is a function of (map, a, b), whichever thread computes it.
  *
+ * A margin (sw_route_search_margin) makes moves onto nodes near the fixed ones dearer, so that a
+ * route keeps away from obstacles where it has room and takes a gap along its middle: a law
+ * steering at corners that graze the obstacles (at the clearance exactly) stops against them.
+ *
  * Discs to keep out of (sw_route_search_avoid: the simulator's agents that stand in the way of
  * a stalled one) make the moves onto their nodes dearer by a factor; the heuristic stays
  * admissible since no move gets cheaper.
@@ -46,6 +50,8 @@ struct sw_route_search {
 	int n_avoid, avoid_cap;
 	double avoid_factor;
 	uint32_t *inside; /* node inside an avoided disc where == gen */
+	double margin, margin_factor; /* sw_route_search_margin */
+	float *near;      /* per node: distance to the nearest fixed node, m, at most margin */
 };
 
 sw_route_search *sw_route_search_new(const sw_grid *map)
@@ -73,7 +79,63 @@ void sw_route_search_free(sw_route_search *s)
 	free(s->path);
 	free(s->avoid);
 	free(s->inside);
+	free(s->near);
 	free(s);
+}
+
+int sw_route_search_margin(sw_route_search *s, double margin, double factor)
+{
+	if (!s || !(margin >= 0.0) || !isfinite(margin) || !(factor >= 1.0) || !isfinite(factor))
+		return SW_EUSAGE;
+	if (margin != s->margin) {
+		free(s->near); /* computed again on the next search */
+		s->near = NULL;
+	}
+	s->margin = margin;
+	s->margin_factor = factor;
+	return SW_SUCCESS;
+}
+
+/* Each node's distance to the nearest fixed node, m, capped at the margin: the two-pass chamfer
+ * transform with steps of 1 and sqrt(2) spacings (at most 8 % over the Euclidean distance). */
+static int near_compute(sw_route_search *s)
+{
+	const sw_grid *g = s->g;
+	float *d = malloc(s->n * sizeof *d);
+	if (!d)
+		return 0;
+	const float cap = (float)s->margin, h = (float)g->h, hd = (float)(g->h * M_SQRT2);
+	long nx = g->nx, ny = g->ny;
+	for (size_t k = 0; k < s->n; k++)
+		d[k] = g->fixed[k] ? 0.0f : cap;
+	for (long j = 0; j < ny; j++) /* forward: from the left and below */
+		for (long i = 0; i < nx; i++) {
+			float *v = &d[j * nx + i];
+			if (i > 0)
+				*v = fminf(*v, v[-1] + h);
+			if (j > 0) {
+				*v = fminf(*v, v[-nx] + h);
+				if (i > 0)
+					*v = fminf(*v, v[-nx - 1] + hd);
+				if (i < nx - 1)
+					*v = fminf(*v, v[-nx + 1] + hd);
+			}
+		}
+	for (long j = ny - 1; j >= 0; j--) /* backward: from the right and above */
+		for (long i = nx - 1; i >= 0; i--) {
+			float *v = &d[j * nx + i];
+			if (i < nx - 1)
+				*v = fminf(*v, v[1] + h);
+			if (j < ny - 1) {
+				*v = fminf(*v, v[nx] + h);
+				if (i < nx - 1)
+					*v = fminf(*v, v[nx + 1] + hd);
+				if (i > 0)
+					*v = fminf(*v, v[nx - 1] + hd);
+			}
+		}
+	s->near = d;
+	return 1;
 }
 
 int sw_route_search_avoid(sw_route_search *s, const double *discs, int n, double factor)
@@ -94,7 +156,7 @@ int sw_route_search_avoid(sw_route_search *s, const double *discs, int n, double
 		return SW_ENOMEM;
 	if (n > 0)
 		memcpy(s->avoid, discs, 3 * (size_t)n * sizeof *discs);
-	s->n_avoid = n;
+	s->n_avoid = factor > 1.0 ? n : 0; /* a factor of 1: as without discs */
 	s->avoid_factor = factor;
 	return SW_SUCCESS;
 }
@@ -287,8 +349,10 @@ static long search(sw_route_search *s, long a, long b)
 			long nk = (j + mv->dj) * (long)g->nx + i + mv->di;
 			if (s->done[nk] == gen)
 				continue;
-			double c = s->cost[k] + g->h * mv->len *
-						    (s->n_avoid > 0 && s->inside[nk] == gen ? s->avoid_factor : 1.0);
+			double f = s->n_avoid > 0 && s->inside[nk] == gen ? s->avoid_factor : 1.0;
+			if (s->near) /* dearer the nearer the obstacles, up to margin_factor */
+				f *= 1.0 + (s->margin_factor - 1.0) * (s->margin - s->near[nk]) / s->margin;
+			double c = s->cost[k] + g->h * mv->len * f;
 			if (s->seen[nk] == gen && !(c < s->cost[nk]))
 				continue;
 			s->seen[nk] = gen;
@@ -323,12 +387,17 @@ int sw_route_find(sw_route_search *s, sw_vec2 a, sw_vec2 b, double snap,
 		return -1;
 	if (!alloc_nodes(s))
 		return -1;
+	if (s->margin > 0.0 && s->margin_factor > 1.0 && !s->near && !near_compute(s))
+		return -1;
 	const sw_grid *g = s->g;
-	/* A goal whose nearest free node lies in another part of the free space than the agent's
-	 * (walled off from it) is refused at once instead of by searching all of the agent's
-	 * part; so is one with no free node within snap. */
-	long na = nearest_free(g, a, snap, 0.0), nb = nearest_free(g, b, snap, 0.0);
-	if (na < 0 || nb < 0 || g->v[nb] != g->v[na])
+	/* The route ends at the node of the agent's part of the free space nearest to b within
+	 * snap: a goal in a pocket whose ways in are narrower than the clearance is approached as
+	 * near as the agent fits.  A goal with no such node (walled off from the agent, or far
+	 * inside an obstacle) is refused at once instead of by searching all of the agent's
+	 * part. */
+	long na = nearest_free(g, a, snap, 0.0);
+	long nb = na < 0 ? -1 : nearest_free(g, b, snap, g->v[na]);
+	if (na < 0 || nb < 0)
 		return 0;
 	long len = search(s, na, nb);
 	if (len <= 0)

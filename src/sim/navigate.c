@@ -283,6 +283,12 @@ static int route_target(const struct sw_world *w, int i)
 #define SW_ROUTE_CROWD 6.0
 #define SW_ROUTE_DETOUR 20.0
 #define SW_ROUTE_CROWD_MAX 64
+/* Routes keep SW_ROUTE_MARGIN m from the grown obstacles where they have room (a move nearer
+ * costs up to SW_ROUTE_MARGIN_COST times its length) and are pulled taut with half of it: a
+ * corner exactly at the clearance would have the agent graze the obstacle, and the laws' wall
+ * terms stop it there. */
+#define SW_ROUTE_MARGIN 0.5
+#define SW_ROUTE_MARGIN_COST 3.0
 /* Corners passed in one sensing at most (each costs a sight test). */
 #define SW_ROUTE_SKIP 4
 
@@ -364,13 +370,17 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 	}
 	if (!plan)
 		return SW_SUCCESS;
-	if (!wk->route_search && !(wk->route_search = sw_route_search_new(w->route_map)))
-		return SW_ENOMEM;
+	if (!wk->route_search) {
+		if (!(wk->route_search = sw_route_search_new(w->route_map)))
+			return SW_ENOMEM;
+		sw_route_search_margin(wk->route_search, SW_ROUTE_MARGIN, SW_ROUTE_MARGIN_COST);
+	}
 	/* An agent or a target inside the obstacles' grown band is snapped to the nearest node
 	 * outside it (the band is the clearance wide). */
 	double c = route_clearance(m);
 	double snap = c + m->targets[k].radius + 2.0 * h;
-	sight sg = {w, m, p, c}; /* taut where a disc of the clearance passes (in_sight) */
+	/* taut where a disc of the clearance and half the margin passes (in_sight) */
+	sight sg = {w, m, p, c + 0.5 * SW_ROUTE_MARGIN};
 	double discs[3 * SW_ROUTE_CROWD_MAX];
 	int nd = crowd ? crowd_discs(w, wk, i, p, c, discs) : 0;
 	if (sw_route_search_avoid(wk->route_search, discs, nd, SW_ROUTE_DETOUR) != SW_SUCCESS)
