@@ -192,8 +192,9 @@ SW_API int sw_routemap_rasterize(const sw_model *m, double resolution, double cl
 				 sw_grid **out, sw_diag *diag);
 
 /** The working memory of route searches on one grid (20 bytes per node, allocated on the first
- * search, plus the search's queue, 16 bytes per entry, which grows with the nodes a search
- * reaches): one per thread; searches on it are independent of each other. */
+ * search, 4 more with a margin and 4 more with discs to avoid, plus the search's queue, 16 bytes
+ * per entry, which grows with the nodes a search reaches): one per thread; searches on it are
+ * independent of each other. */
 typedef struct sw_route_search sw_route_search;
 
 /** A search context for map (which must outlive it).  NULL when out of memory. */

@@ -26,7 +26,8 @@
  * a goal the agent cannot reach is known before searching.
  *
  * Memory per context: the cost, parent and two generation stamps per node (20 bytes), so a
- * search clears nothing; a stamp wrap (every 2^32 searches) clears the stamps. */
+ * search clears nothing (a stamp wrap, every 2^32 searches, clears the stamps); with a margin the
+ * distances (4 bytes), with discs to avoid their stamps (4 bytes). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
