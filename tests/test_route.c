@@ -49,16 +49,40 @@ static const char *const wall_xml =
     "<segment name=\"r4\" x1=\"-12\" y1=\"2\" x2=\"-12\" y2=\"-2\"/>"
     "</world><agent name=\"a\" x=\"-3\" y=\"0\" target=\"t\"/></scenario>";
 
-START_TEST(routes_match_the_taut_string)
+/* wall_xml's route map at spacing h = 0.05 m for clearance c = 0.5 m, and a search on it. */
+typedef struct {
+	sw_model *m;
+	sw_grid *g;
+	sw_route_search *s;
+} wall_map;
+
+static const double WALL_H = 0.05, WALL_C = 0.5;
+
+static wall_map wall_map_new(void)
 {
 	sw_diag d;
-	sw_model *m = load(wall_xml, &d);
-	ck_assert_ptr_nonnull(m);
-	const double h = 0.05, c = 0.5;
-	sw_grid *g = NULL;
-	ck_assert_int_eq(sw_routemap_rasterize(m, h, c, 0, &g, &d), SW_SUCCESS);
-	sw_route_search *s = sw_route_search_new(g);
-	ck_assert_ptr_nonnull(s);
+	wall_map w = {load(wall_xml, &d), NULL, NULL};
+	ck_assert_ptr_nonnull(w.m);
+	ck_assert_int_eq(sw_routemap_rasterize(w.m, WALL_H, WALL_C, 0, &w.g, &d), SW_SUCCESS);
+	w.s = sw_route_search_new(w.g);
+	ck_assert_ptr_nonnull(w.s);
+	return w;
+}
+
+static void wall_map_free(wall_map *w)
+{
+	sw_route_search_free(w->s);
+	sw_grid_free(w->g);
+	sw_model_free(w->m);
+}
+
+START_TEST(routes_match_the_taut_string)
+{
+	wall_map w = wall_map_new();
+	const sw_model *m = w.m;
+	const sw_grid *g = w.g;
+	sw_route_search *s = w.s;
+	const double h = WALL_H, c = WALL_C;
 	sw_vec2 *pts = NULL;
 	int cap = 0;
 	/* Open ground: the straight line, one corner (the goal itself). */
@@ -104,10 +128,8 @@ START_TEST(routes_match_the_taut_string)
 			 1);
 	free(pts);
 	free(pts2);
-	sw_route_search_free(s);
 	sw_route_search_free(s2);
-	sw_grid_free(g);
-	sw_model_free(m);
+	wall_map_free(&w);
 }
 END_TEST
 
@@ -116,14 +138,10 @@ END_TEST
  * route a little longer. */
 START_TEST(routes_keep_a_margin)
 {
-	sw_diag d;
-	sw_model *m = load(wall_xml, &d);
-	ck_assert_ptr_nonnull(m);
-	const double h = 0.05, c = 0.5, M = 0.5;
-	sw_grid *g = NULL;
-	ck_assert_int_eq(sw_routemap_rasterize(m, h, c, 0, &g, &d), SW_SUCCESS);
-	sw_route_search *s = sw_route_search_new(g);
-	ck_assert_ptr_nonnull(s);
+	wall_map w = wall_map_new();
+	const sw_model *m = w.m;
+	sw_route_search *s = w.s;
+	const double h = WALL_H, c = WALL_C, M = 0.5;
 	sw_vec2 *pts = NULL, a = sw_v2(-3.0, 0.0), b = sw_v2(3.0, 0.0);
 	int cap = 0;
 	double least[2], len[2];
@@ -145,9 +163,7 @@ START_TEST(routes_keep_a_margin)
 	ck_assert_int_eq(sw_route_search_margin(s, INFINITY, 3.0), SW_EUSAGE);
 	ck_assert_int_eq(sw_route_search_margin(NULL, 0.5, 3.0), SW_EUSAGE);
 	free(pts);
-	sw_route_search_free(s);
-	sw_grid_free(g);
-	sw_model_free(m);
+	wall_map_free(&w);
 }
 END_TEST
 
@@ -183,14 +199,9 @@ static sw_model *trap(int routes)
  * tangents from a and b and the arc between them; with a factor of 1 the discs change nothing. */
 START_TEST(routes_keep_out_of_avoided_discs)
 {
-	sw_diag d;
-	sw_model *m = load(wall_xml, &d);
-	ck_assert_ptr_nonnull(m);
-	const double h = 0.05, R = 1.0, dd = 3.0;
-	sw_grid *g = NULL;
-	ck_assert_int_eq(sw_routemap_rasterize(m, h, 0.5, 0, &g, &d), SW_SUCCESS);
-	sw_route_search *s = sw_route_search_new(g);
-	ck_assert_ptr_nonnull(s);
+	wall_map w = wall_map_new();
+	sw_route_search *s = w.s;
+	const double R = 1.0, dd = 3.0;
 	sw_vec2 *pts = NULL, c = sw_v2(4.5, 0.0);
 	int cap = 0;
 	sw_vec2 a = sw_v2(c.x - dd, 0.0), b = sw_v2(c.x + dd, 0.0);
@@ -219,9 +230,7 @@ START_TEST(routes_keep_out_of_avoided_discs)
 	ck_assert_int_eq(sw_route_search_avoid(s, bad, 1, 2.0), SW_EUSAGE);
 	ck_assert_int_eq(sw_route_search_avoid(NULL, disc, 1, 2.0), SW_EUSAGE);
 	free(pts);
-	sw_route_search_free(s);
-	sw_grid_free(g);
-	sw_model_free(m);
+	wall_map_free(&w);
 }
 END_TEST
 
