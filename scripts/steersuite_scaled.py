@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""A SteerSuite test case shrunk to a smaller world with the same densities, run by swerve: what
+happens in a case too large to run often (scenarioSpace: 5 000 walkers among 5 000 trees in
+200 m x 200 m) seen in a copy of a sixteenth of its area.
+
+    python3 scripts/steersuite_scaled.py build/swerve PATH/TO/testcases/scenarioSpace.xml \\
+        [--factor 0.25] [--duration 100]
+
+Every coordinate bound of the case (worldBounds, obstacles, regionBounds) is multiplied by
+--factor, and the counts of random obstacles and agents (numObstacles, numAgents) by its square,
+so both densities stay; sizes (obstacleSize, radius) stay as they are.  The copy is imported and
+run by `swerve run` for --duration simulated seconds (default: the case's own); the script prints
+how many walkers are done and how many are on each goal of their sequence at the end.  The copy
+and the outputs live in a temporary folder that is removed afterwards."""
+import argparse
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+NS = "{http://www.magix.ucla.edu/steerbench}"
+BOUNDS = ("xmin", "xmax", "zmin", "zmax")
+
+
+def local(tag):
+    return tag.split("}", 1)[-1]
+
+
+def shrink(root, f):
+    for el in root.iter():
+        name = local(el.tag)
+        if name in BOUNDS and el.text and el.text.strip():
+            el.text = f"{float(el.text) * f:g}"
+        elif name in ("numObstacles", "numAgents") and el.text:
+            el.text = str(max(1, round(int(el.text) * f * f)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("swerve")
+    ap.add_argument("case")
+    ap.add_argument("--factor", type=float, default=0.25, help="length scale (< 1 shrinks)")
+    ap.add_argument("--duration", type=float, default=0.0, help="simulated seconds")
+    a = ap.parse_args()
+    ET.register_namespace("", NS[1:-1])
+    ET.register_namespace("xsi", "http://www.w3.org/2001/XMLSchema-instance")
+    tree = ET.parse(a.case)
+    shrink(tree.getroot(), a.factor)
+    tmp = tempfile.mkdtemp(prefix="swerve-scaled-")
+    try:
+        case = os.path.join(tmp, "case.xml")
+        tree.write(case, xml_declaration=True, encoding="UTF-8")
+        cmd = [a.swerve, "run", "-q", "-o", os.path.join(tmp, "out"), case]
+        if a.duration > 0:
+            cmd += ["-d", f"{a.duration:g}"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        summ = os.path.join(tmp, "out", "summary.json")
+        if not os.path.exists(summ):
+            sys.exit(f"swerve run failed: {p.stderr.strip()}")
+        with open(summ) as fh:
+            s = json.load(fh)
+        agents = s["agents"]
+        done = sum(1 for x in agents if x["final"]["mode"] == "done")
+        goals = collections.Counter(x["target"].rsplit("_", 1)[-1] for x in agents
+                                    if x["final"]["mode"] != "done")
+        print(f"factor {a.factor:g}: {len(agents)} walkers, {s['time']:.1f} s simulated: "
+              f"{done} done; not done, by current goal: "
+              + ", ".join(f"{g} {n}" for g, n in sorted(goals.items())))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
