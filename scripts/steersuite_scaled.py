@@ -6,9 +6,11 @@ happens in a case too large to run often (scenarioSpace: 5 000 walkers among 5 0
     python3 scripts/steersuite_scaled.py build/swerve PATH/TO/testcases/scenarioSpace.xml \\
         [--factor 0.25] [--duration 100]
 
-Every coordinate bound of the case (worldBounds, obstacles, regionBounds) is multiplied by
---factor, and the counts of random obstacles and agents (numObstacles, numAgents) by its square,
-so both densities stay; sizes (obstacleSize, radius) stay as they are.  The copy is imported and
+The bounds of the case (every xmin, xmax, zmin, zmax: worldBounds, box obstacles, regionBounds)
+are multiplied by --factor, and the counts of random obstacles and agents (numObstacles,
+numAgents) by its square, so both densities stay; sizes (obstacleSize, radius) stay as they are,
+and so do fixed positions and targets (<position>, <targetLocation>): meant for cases that place
+everything at random, as scenarioSpace does.  The copy is imported and
 run by `swerve run` for --duration simulated seconds (default: the case's own); the script prints
 how many walkers are done and how many are on each goal of their sequence at the end.  The copy
 and the outputs live in a temporary folder that is removed afterwards."""
@@ -36,7 +38,7 @@ def shrink(root, f):
         if name in BOUNDS and el.text and el.text.strip():
             el.text = f"{float(el.text) * f:g}"
         elif name in ("numObstacles", "numAgents") and el.text:
-            el.text = str(max(1, round(int(el.text) * f * f)))
+            el.text = str(round(float(el.text) * f * f))
 
 
 def main():

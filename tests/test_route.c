@@ -122,6 +122,12 @@ START_TEST(routes_match_the_taut_string)
 			  (size_t)lround((-5.0 - g->x0) / h)];
 	ck_assert(in > 0.0 && out > 0.0 && in != out);
 	ck_assert_int_eq(sw_route_find(s, a, sw_v2(-10.0, 0.0), 1.0, NULL, NULL, &pts, &cap), 0);
+	/* A goal 0.3 m inside the room's wall: its own nearest free node is inside, but a node
+	 * outside lies within the snap distance: the route ends there, as near as the agent fits,
+	 * not at the goal. */
+	n = sw_route_find(s, a, sw_v2(-8.3, 0.0), 1.0, NULL, NULL, &pts, &cap);
+	ck_assert_int_ge(n, 1);
+	ck_assert(pts[n - 1].x > -8.0 + c - 1e-9 && pts[n - 1].x < -8.0 + c + 2.0 * h);
 	ck_assert_int_eq(sw_route_find(s, sw_v2(-10.0, 0.0), a, 1.0, NULL, NULL, &pts, &cap), 0);
 	ck_assert_int_eq(sw_route_find(s, sw_v2(-10.5, 0.5), sw_v2(-9.5, -0.5), 1.0, NULL, NULL,
 				       &pts, &cap),
@@ -155,6 +161,17 @@ START_TEST(routes_keep_a_margin)
 					   sw_model_obstacle_clearance(m, 0, 0.0, pts[k], 0.0));
 		len[with] = route_length(a, pts, n);
 	}
+	/* A new margin recomputes the distances: the same route as a fresh context's. */
+	ck_assert_int_eq(sw_route_search_margin(s, 0.25, 3.0), SW_SUCCESS);
+	int n1 = sw_route_find(s, a, b, 1.0, NULL, NULL, &pts, &cap);
+	sw_route_search *s2 = sw_route_search_new(w.g);
+	ck_assert_int_eq(sw_route_search_margin(s2, 0.25, 3.0), SW_SUCCESS);
+	sw_vec2 *pts2 = NULL;
+	int cap2 = 0;
+	ck_assert_int_eq(sw_route_find(s2, a, b, 1.0, NULL, NULL, &pts2, &cap2), n1);
+	ck_assert_int_eq(memcmp(pts, pts2, (size_t)n1 * sizeof *pts), 0);
+	free(pts2);
+	sw_route_search_free(s2);
 	ck_assert_msg(least[0] < c + 2.0 * h, "no margin: %g m from the wall", least[0]);
 	ck_assert_msg(least[1] >= c + 0.6 * M, "margin: %g m from the wall", least[1]);
 	ck_assert(len[1] > len[0] && len[1] < 1.1 * len[0]);
@@ -218,6 +235,14 @@ START_TEST(routes_keep_out_of_avoided_discs)
 		ck_assert_double_ge(sw_segment_distance(from, pts[k], c), R - 1e-9);
 		from = pts[k];
 	}
+	/* From a start inside the disc (a walker touching the one in its way): the first stretch
+	 * leaves the disc at once, the later ones keep out of it. */
+	sw_vec2 in = sw_v2(c.x - 0.5, 0.1);
+	n = sw_route_find(s, in, b, 1.0, NULL, NULL, &pts, &cap);
+	ck_assert_int_ge(n, 2);
+	ck_assert_double_ge(sw_segment_distance(in, pts[0], c), sw_v2_dist(in, c) * (1.0 - 1e-9));
+	for (int k = 1; k < n; k++)
+		ck_assert_double_ge(sw_segment_distance(pts[k - 1], pts[k], c), R - 1e-9);
 	/* Factor 1: the straight line, as without discs; no discs: the same. */
 	ck_assert_int_eq(sw_route_search_avoid(s, disc, 1, 1.0), SW_SUCCESS);
 	ck_assert_int_eq(sw_route_find(s, a, b, 1.0, NULL, NULL, &pts, &cap), 1);
@@ -329,18 +354,21 @@ START_TEST(a_restored_route_continues_the_run)
 	/* A hostile route section is refused, with the world left as it was: agent 2's route (the
 	 * last section) claims more corners than its grid has nodes, and the checksum is made
 	 * right again.  The section is the route's target, next and count (ints), its planning
-	 * time and place, its stall anchor's place and time (doubles), then its corners. */
+	 * time and place, its stall anchor's place and time and when it was last followed
+	 * (doubles), then its corners. */
 	void *ck2 = NULL;
 	size_t len2 = 0;
 	ck_assert_int_eq(sw_world_checkpoint(v, &ck2, &len2), SW_SUCCESS);
 	unsigned char *b = ck2;
 	size_t sum_at = len2 - sizeof(uint64_t);
 	/* the section's start: the corner count n that a section of n corners ending there holds
-	 * (agent 2 is out of the U by now: a few corners) */
+	 * (agent 2 is out of the U by now: a few corners).  A wrong smaller n would need the int
+	 * read inside a later double to equal n, its low 32 mantissa bits: not for this run's
+	 * values, and the assertion below would catch it as a failed restore. */
 	size_t at = 0;
 	int n2 = 0;
 	for (int n = 1; n <= 64 && n2 == 0; n++) {
-		at = sum_at - (3 * sizeof(int) + 6 * sizeof(double) + 2 * (size_t)n * sizeof(double));
+		at = sum_at - (3 * sizeof(int) + 7 * sizeof(double) + 2 * (size_t)n * sizeof(double));
 		int c;
 		memcpy(&c, b + at + 2 * sizeof(int), sizeof c);
 		n2 = c == n ? n : 0;

@@ -206,13 +206,14 @@ SW_API void sw_route_search_free(sw_route_search *s);
 /** Discs for the following searches of s to keep out of: discs[3k .. 3k + 2] = (x, y, r), n of
  * them (0: none).  A move onto a node strictly inside one costs `factor` (>= 1) times its
  * length, so a route passes through them only when going round is more than that much longer;
- * and a route is pulled taut only along lines that keep out of every disc not holding the line's
- * start.  With a factor of 1 the discs change nothing.  The discs are copied.  Returns SW_SUCCESS, SW_EUSAGE (NULL s, n < 0, a factor below 1
- * or a value that is not finite) or SW_ENOMEM (4 bytes per node on the first discs). */
+ * and a route is pulled taut only along lines that keep out of every disc (from a start inside
+ * one, lines that leave it at once).  With a factor of 1 the discs change nothing.  The discs
+ * are copied.  Returns SW_SUCCESS, SW_EUSAGE (NULL s, n < 0, a factor below 1, a negative
+ * radius or a value that is not finite) or SW_ENOMEM (4 bytes per node on the first discs). */
 SW_API int sw_route_search_avoid(sw_route_search *s, const double *discs, int n, double factor);
 
 /** A margin for the following searches of s: a move onto a node whose distance to the nearest
- * fixed node of the map (by the chamfer transform, at most 8 % long) is d < margin costs
+ * fixed node of the map (by the chamfer transform, at most 8.3 % long) is d < margin costs
  * 1 + (factor - 1) (margin - d) / margin times its length, so routes keep `margin` m away from
  * the grown obstacles where they have room and take gaps along their middle.  Margin 0 or factor
  * 1: none (the default).  Returns SW_SUCCESS or SW_EUSAGE (NULL s, a negative margin, a factor
@@ -223,19 +224,20 @@ SW_API int sw_route_search_margin(sw_route_search *s, double margin, double fact
 /** A shortest route on the free nodes of map (sw_routemap_rasterize) from a to b: A* over the
  * 16-neighbour stencil of the distance method (sw_navgrid_distance: a move is allowed when the
  * nodes it passes between are free too), from the free node nearest a to the free node of a's
- * connected part nearest b (each within `snap` m of its point: a goal in a pocket the clearance
- * does not fit into is approached as near as it fits; a map not made by sw_routemap_rasterize
- * needs its values set to 0, or labelled likewise), then pulled taut: from
+ * connected part nearest b (each within `snap` m of its point; a map not made by
+ * sw_routemap_rasterize needs its values set to 0, or labelled likewise), then pulled taut: from
  * the start, then from each kept corner, the later nodes of the path are taken while the
  * straight line to them is clear -- by clear(p, q, ctx) != 0 when clear is not NULL (the
  * simulator sweeps a disc of the clearance along it against the static obstacles; the first
  * stretch then starts at a itself), else when every node nearest to the line is free -- and the
- * last of them is the next corner.  The route's corners after a, ending with b
- * itself, go to (*pts)[0 .. n - 1], *pts grown with realloc as needed (*cap entries; *pts may
- * be NULL with *cap 0).  Returns n >= 1, 0 when no free node lies within snap of a or b or b's
- * node cannot be reached from a's, or -1 when out of memory or given NULL or a snap that is not
- * finite and >= 0.  The result depends only on map, a,
- * b, snap, the margin, the avoided discs and the answers of clear. */
+ * last of them is the next corner.  The route's corners after a go to (*pts)[0 .. n - 1], *pts
+ * grown with realloc as needed (*cap entries; *pts may be NULL with *cap 0); the last is b
+ * itself, or, when b's own nearest free node lies in another part (a pocket the clearance does
+ * not fit into, the far side of a thin wall), that node of a's part: as near as the agent fits.
+ * Returns n >= 1; 0 when no free node lies within snap of a, none of a's part within snap of
+ * b, or b's node cannot be reached from a's; -1 when out of memory or given NULL or a snap that
+ * is not finite and >= 0.  The result depends only on map, a, b, snap, the margin, the avoided
+ * discs and the answers of clear. */
 SW_API int sw_route_find(sw_route_search *s, sw_vec2 a, sw_vec2 b, double snap,
 			 int (*clear)(sw_vec2 p, sw_vec2 q, void *ctx), void *ctx, sw_vec2 **pts,
 			 int *cap);

@@ -416,11 +416,14 @@ static int region_read(sw__loader *ld, xmlNodePtr node, ss_obstacle *o)
 		sw__walk_error(ld, node, "<obstacleRegion> is incomplete; expected %s", expected);
 		return bad + 1;
 	}
+	/* the squares' centres lie in regionBounds shrunk by the size on every edge (as
+	 * SteerSuite's reader draws them; steersuite_emit.c squares_place) */
 	if (!(num >= 0 && num <= 1e5) || num != floor(num) || !(o->size > 0) ||
-	    o->size > o->b[1] - o->b[0] || o->size > o->b[3] - o->b[2]) {
+	    2.0 * o->size > o->b[1] - o->b[0] || 2.0 * o->size > o->b[3] - o->b[2]) {
 		sw__walk_error(ld, node, "<obstacleRegion>: numObstacles = %g, obstacleSize = %g; "
-					 "expected a whole number in 0..100000 and a size > 0 that "
-					 "fits in regionBounds",
+					 "expected a whole number in 0..100000 and a size > 0 of at "
+					 "most half of regionBounds' width and depth (the squares' "
+					 "centres keep the size from its edges)",
 			       num, o->size);
 		return bad + 1;
 	}

@@ -8,9 +8,10 @@
  * the other agents).  A region's squares are placed as SteerSuite places them (squares_place).
  * Positions and targets are redrawn (at most SS_TRIES times) until clear of every obstacle (a
  * target anywhere in the world by SS_GOAL_CLEAR) and, for positions, of every agent placed so
- * far; the same seed gives the same scenario.  The obstacles and the agents placed so far are kept in box grids (geom/bucket.h), so
- * a draw tests only those whose box comes within its radius: the same answers as testing them
- * all, without the cost quadratic in the agents and obstacles of large regions (5000 of each).
+ * far; the same seed gives the same scenario.  The obstacles and the agents placed so far are
+ * kept in box grids (geom/bucket.h), so a draw tests only those whose box comes within its
+ * radius: the same answers as testing them all, without the cost quadratic in the agents and
+ * obstacles of large regions (5000 of each).
  *
  * The scenario is written with libxml2's xmlTextWriter; every element's test-case line is
  * recorded so that the scenario reader's messages can be mapped back (steersuite.c). */
@@ -268,8 +269,9 @@ static int clear_of_placed(const sw_bucket *g, const shape *s, int n, int k, dou
  * SteerSuite's reader places them: after every other obstacle, each centre uniform in
  * regionBounds shrunk by the side on every edge, drawn again until a disc of the side's radius
  * about it overlaps no obstacle placed before.  Squares therefore never overlap each other: two
- * stand at least half a side apart, so a random forest keeps its gaps.  Returns 0, 1 after a
- * report (no room) or -1 when out of memory. */
+ * stand at least half a side apart face to face and (1 - 1/sqrt(2)) of a side corner to face, so
+ * a random forest keeps its gaps.  Returns 0, 1 after a report (no room) or -1 when out of
+ * memory. */
 static int squares_place(sw__loader *ld, const ss_case *c, gsl_rng *rng, shape *s, int n)
 {
 	double side = 0.0;
@@ -310,7 +312,7 @@ static int squares_place(sw__loader *ld, const ss_case *c, gsl_rng *rng, shape *
 				sw__walk_error_at(ld, o->line, 0,
 						  "<obstacleRegion>: no free place for square %d of %d after "
 						  "%d random draws (x %g..%g, z %g..%g); expected a region "
-						  "with room for squares half a side apart",
+						  "with room for squares a side from each other's centres",
 						  q + 1, o->n, SS_TRIES, o->b[0], o->b[1], o->b[2], o->b[3]);
 				st = 1;
 				break;

@@ -4,15 +4,17 @@
  * A navigation field answers every start position for one target; a scene with thousands of
  * targets (SteerSuite's random fields: 3 000 to 30 000 places) cannot hold a field for each.  A
  * route answers one start for one target: A* from the agent's node to the target's, with the
- * Euclidean distance as its heuristic (admissible and consistent, every move costing its
- * length), over the same 16-neighbour stencil and passability rule as the distance method
- * (distance.c), so a route is as long as the distance field's descent would be.  Then the route
+ * Euclidean distance as its heuristic (admissible and consistent: a move costs its length times
+ * the margin's and the avoided discs' factors, which multiply and are never below 1), over the
+ * same 16-neighbour stencil and passability rule as the distance method (distance.c), so
+ * without a margin a route is as long as the distance field's descent would be.  Then the route
  * is pulled taut: from each kept corner, the furthest later node that the straight line reaches
  * is the next corner -- reaches by the caller's test (the simulator's: a disc of the clearance
  * swept along it touches no static obstacle), else over free nodes (the node nearest to every
  * point of the line, sampled at a quarter spacing; a line between nodes may then pass up to
- * half a node diagonal closer to an obstacle than the clearance).  Ties are broken by the heap's order, which depends only on the input: a route
- * is a function of (map, a, b), whichever thread computes it.
+ * half a node diagonal closer to an obstacle than the clearance).  Ties are broken by the
+ * heap's order, which depends only on the input: a route is a function of the map, a, b, the
+ * margin and the discs, whichever thread computes it.
  *
  * A margin (sw_route_search_margin) makes moves onto nodes near the fixed ones dearer, so that a
  * route keeps away from obstacles where it has room and takes a gap along its middle: a law
@@ -144,7 +146,7 @@ int sw_route_search_avoid(sw_route_search *s, const double *discs, int n, double
 	if (!s || n < 0 || (n > 0 && !discs) || !(factor >= 1.0) || !isfinite(factor))
 		return SW_EUSAGE;
 	for (int k = 0; k < 3 * n; k++)
-		if (!isfinite(discs[k]))
+		if (!isfinite(discs[k]) || (k % 3 == 2 && discs[k] < 0.0))
 			return SW_EUSAGE;
 	if (n > s->avoid_cap) {
 		double *a = realloc(s->avoid, 3 * (size_t)n * sizeof *a);
@@ -286,25 +288,32 @@ static void mark_avoided(sw_route_search *s, uint32_t gen)
 	for (int d = 0; d < s->n_avoid; d++) {
 		const double *c = &s->avoid[3 * d];
 		double r = c[2];
-		long i0 = (long)fmax(ceil((c[0] - r - g->x0) / g->h), 0.0);
-		long i1 = (long)fmin(floor((c[0] + r - g->x0) / g->h), g->nx - 1.0);
-		long j0 = (long)fmax(ceil((c[1] - r - g->y0) / g->h), 0.0);
-		long j1 = (long)fmin(floor((c[1] + r - g->y0) / g->h), g->ny - 1.0);
+		/* the nodes of the disc's box, clamped to the grid before any cast */
+		double nx1 = g->nx - 1.0, ny1 = g->ny - 1.0;
+		long i0 = (long)fmin(fmax(ceil((c[0] - r - g->x0) / g->h), 0.0), g->nx);
+		long i1 = (long)fmax(fmin(floor((c[0] + r - g->x0) / g->h), nx1), -1.0);
+		long j0 = (long)fmin(fmax(ceil((c[1] - r - g->y0) / g->h), 0.0), g->ny);
+		long j1 = (long)fmax(fmin(floor((c[1] + r - g->y0) / g->h), ny1), -1.0);
 		for (long j = j0; j <= j1; j++)
-			for (long i = i0; i <= i1; i++)
-				if (hypot(g->x0 + (double)i * g->h - c[0], g->y0 + (double)j * g->h - c[1]) < r)
+			for (long i = i0; i <= i1; i++) {
+				double dx = g->x0 + (double)i * g->h - c[0];
+				double dy = g->y0 + (double)j * g->h - c[1];
+				if (hypot(dx, dy) < r)
 					s->inside[(size_t)j * (size_t)g->nx + (size_t)i] = gen;
+			}
 	}
 }
 
-/* Whether the segment p-q keeps out of every avoided disc that does not hold p (a route starting
- * among avoided agents is pulled taut from where it leaves them). */
+/* Whether the segment p-q keeps out of every avoided disc; from a p inside one (a walker
+ * touching the one in its way), whether it leaves that disc at once: p is its point nearest the
+ * disc's centre, so the stretch never passes deeper or behind the disc. */
 static int clear_of_avoided(const sw_route_search *s, sw_vec2 p, sw_vec2 q)
 {
 	for (int d = 0; d < s->n_avoid; d++) {
 		sw_vec2 c = sw_v2(s->avoid[3 * d], s->avoid[3 * d + 1]);
-		double r = s->avoid[3 * d + 2];
-		if (sw_v2_dist(p, c) >= r && sw_segment_distance(p, q, c) < r)
+		double r = s->avoid[3 * d + 2], dp = sw_v2_dist(p, c);
+		double dmin = sw_segment_distance(p, q, c);
+		if (dp >= r ? dmin < r : dmin < dp * (1.0 - 1e-12))
 			return 0;
 	}
 	return 1;
@@ -352,7 +361,8 @@ static long search(sw_route_search *s, long a, long b)
 				continue;
 			double f = s->n_avoid > 0 && s->inside[nk] == gen ? s->avoid_factor : 1.0;
 			if (s->near) /* dearer the nearer the obstacles, up to margin_factor */
-				f *= 1.0 + (s->margin_factor - 1.0) * (s->margin - s->near[nk]) / s->margin;
+				f *= 1.0 + (s->margin_factor - 1.0) *
+					       fmax(s->margin - s->near[nk], 0.0) / s->margin;
 			double c = s->cost[k] + g->h * mv->len * f;
 			if (s->seen[nk] == gen && !(c < s->cost[nk]))
 				continue;
@@ -392,14 +402,16 @@ int sw_route_find(sw_route_search *s, sw_vec2 a, sw_vec2 b, double snap,
 		return -1;
 	const sw_grid *g = s->g;
 	/* The route ends at the node of the agent's part of the free space nearest to b within
-	 * snap: a goal in a pocket whose ways in are narrower than the clearance is approached as
-	 * near as the agent fits.  A goal with no such node (walled off from the agent, or far
-	 * inside an obstacle) is refused at once instead of by searching all of the agent's
+	 * snap: b itself when that is b's own nearest free node, else (a goal in a pocket whose
+	 * ways in are narrower than the clearance, or behind a thin wall) that node, as near as
+	 * the agent fits.  A goal more than snap from the agent's part (walled off from it, or
+	 * far inside an obstacle) is refused at once instead of by searching all of the agent's
 	 * part. */
 	long na = nearest_free(g, a, snap, 0.0);
 	long nb = na < 0 ? -1 : nearest_free(g, b, snap, g->v[na]);
 	if (na < 0 || nb < 0)
 		return 0;
+	sw_vec2 end = nearest_free(g, b, snap, 0.0) == nb ? b : node_xy(g, nb);
 	long len = search(s, na, nb);
 	if (len <= 0)
 		return (int)len;
@@ -437,6 +449,6 @@ int sw_route_find(sw_route_search *s, sw_vec2 a, sw_vec2 b, double snap,
 		}
 		n = 1;
 	}
-	(*pts)[n - 1] = b;
+	(*pts)[n - 1] = end;
 	return n;
 }

@@ -27,8 +27,8 @@
 
 /* 2: the snapshot's velocities and headings (snap_v, snap_h) after the position history;
  * 3: the planned routes (<routes>) after the SteerBench sums;
- * 4: each route's stall anchor (place and time) */
-#define CK_VERSION 4u
+ * 4: each route's stall anchor (place and time); 5: and when the route was last followed */
+#define CK_VERSION 5u
 
 /* A growable output buffer. */
 typedef struct {
@@ -157,6 +157,7 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 		put(&b, &r->from, sizeof r->from);
 		put(&b, &r->anchor, sizeof r->anchor);
 		put(&b, &r->t_anchor, sizeof r->t_anchor);
+		put(&b, &r->t_seen, sizeof r->t_seen);
 		put(&b, r->pts, (size_t)r->n * sizeof *r->pts);
 	}
 	uint64_t sum = sw_hash_bytes(SW_HASH_INIT, b.p, b.n);
@@ -176,7 +177,7 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 static int restore_route(const sw_world *w, sw_route *r, ibuf *b)
 {
 	int tgt, next, n;
-	double t_plan, t_anchor;
+	double t_plan, t_anchor, t_seen;
 	sw_vec2 from, anchor;
 	get(b, &tgt, sizeof tgt);
 	get(b, &next, sizeof next);
@@ -185,11 +186,12 @@ static int restore_route(const sw_world *w, sw_route *r, ibuf *b)
 	get(b, &from, sizeof from);
 	get(b, &anchor, sizeof anchor);
 	get(b, &t_anchor, sizeof t_anchor);
+	get(b, &t_seen, sizeof t_seen);
 	size_t most = (size_t)w->route_map->nx * (size_t)w->route_map->ny;
 	if (b->short_read || tgt < -1 || tgt >= w->m->n_targets || n < 0 || (size_t)n > most ||
 	    next < 0 || (n > 0 && next >= n) || (size_t)n * sizeof(sw_vec2) > b->n - b->at ||
 	    !isfinite(t_plan) || !isfinite(from.x) || !isfinite(from.y) || !isfinite(t_anchor) ||
-	    !isfinite(anchor.x) || !isfinite(anchor.y))
+	    !isfinite(t_seen) || !isfinite(anchor.x) || !isfinite(anchor.y))
 		return SW_EINPUT;
 	if (n > r->cap) {
 		sw_vec2 *p = realloc(r->pts, (size_t)n * sizeof *p);
@@ -203,7 +205,7 @@ static int restore_route(const sw_world *w, sw_route *r, ibuf *b)
 		if (!isfinite(r->pts[k].x) || !isfinite(r->pts[k].y))
 			return SW_EINPUT;
 	r->tgt = tgt, r->next = next, r->n = n, r->t_plan = t_plan, r->from = from;
-	r->anchor = anchor, r->t_anchor = t_anchor;
+	r->anchor = anchor, r->t_anchor = t_anchor, r->t_seen = t_seen;
 	return SW_SUCCESS;
 }
 

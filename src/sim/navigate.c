@@ -276,7 +276,7 @@ static int route_target(const struct sw_world *w, int i)
 /* An agent that has not got SW_ROUTE_MOVED m from where it was SW_ROUTE_STALL s ago has stalled:
  * another agent or several stand in its way (a gap between obstacles one agent wide, met from
  * both sides, is the common case).  It plans again with the agents whose centres are within
- * SW_ROUTE_CROWD m of its own as discs of their radius plus the clearance, each metre through
+ * SW_ROUTE_CROWD m of its own as discs of their radius plus its own, each metre through
  * them costing SW_ROUTE_DETOUR m: it takes another gap when there is one less than that much
  * longer. */
 #define SW_ROUTE_STALL 3.0
@@ -301,7 +301,7 @@ static int route_clear(sw_vec2 a, sw_vec2 b, void *ctx)
 
 /* The agents that stand in stalled agent i's way (see SW_ROUTE_STALL) as discs (x, y, r) for
  * sw_route_search_avoid, the nearest SW_ROUTE_CROWD_MAX of them; returns how many. */
-static int crowd_discs(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double c,
+static int crowd_discs(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double rad,
 		       double *discs)
 {
 	int *near = NULL, n_near = w->grid_on ? sw__grid_query(w, wk, i, p, SW_ROUTE_CROWD, &near)
@@ -329,7 +329,7 @@ static int crowd_discs(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p
 			d2[at] = e;
 			discs[3 * at] = yj[SW_STATE_X];
 			discs[3 * at + 1] = yj[SW_STATE_Y];
-			discs[3 * at + 2] = sw__radius(w, j) + c;
+			discs[3 * at + 2] = sw__radius(w, j) + rad; /* where the two touch */
 		}
 	}
 	return n;
@@ -346,10 +346,14 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
 	double rad = m->agents[i].radius, h = w->route_map->h;
 	int plan = r->tgt != k, crowd = 0;
-	if (plan || !(sw_v2_dist(p, r->anchor) < SW_ROUTE_MOVED)) {
+	/* The anchor restarts where the agent has moved on, and after a pause in following the
+	 * route (a mode without it, a wait): time spent not following it is no stall. */
+	if (plan || !(sw_v2_dist(p, r->anchor) < SW_ROUTE_MOVED) ||
+	    w->t - r->t_seen > 1.5 * m->run.step) {
 		r->anchor = p;
 		r->t_anchor = w->t;
 	}
+	r->t_seen = w->t;
 	if (!plan && r->n == 0) {
 		plan = w->t - r->t_plan >= SW_ROUTE_RETRY;
 	} else if (!plan) {
@@ -382,7 +386,7 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 	/* taut where a disc of the clearance and half the margin passes (in_sight) */
 	sight sg = {w, m, p, c + 0.5 * SW_ROUTE_MARGIN};
 	double discs[3 * SW_ROUTE_CROWD_MAX];
-	int nd = crowd ? crowd_discs(w, wk, i, p, c, discs) : 0;
+	int nd = crowd ? crowd_discs(w, wk, i, p, rad, discs) : 0;
 	if (sw_route_search_avoid(wk->route_search, discs, nd, SW_ROUTE_DETOUR) != SW_SUCCESS)
 		return SW_ENOMEM;
 	int n = sw_route_find(wk->route_search, p, m->targets[k].position, snap, route_clear, &sg,

@@ -494,6 +494,7 @@ typedef struct sw_route {
 	sw_vec2 from;   /* where it was planned */
 	sw_vec2 anchor; /* where the agent last was SW_ROUTE_MOVED m from the anchor before */
 	double t_anchor; /* when, s: SW_ROUTE_STALL s later it has stalled */
+	double t_seen;  /* when the route was last followed, s (a pause restarts the anchor) */
 	sw_vec2 *pts;
 } sw_route;
 
