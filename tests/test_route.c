@@ -235,14 +235,12 @@ START_TEST(routes_keep_out_of_avoided_discs)
 		ck_assert_double_ge(sw_segment_distance(from, pts[k], c), R - 1e-9);
 		from = pts[k];
 	}
-	/* From a start inside the disc (a walker touching the one in its way): the first stretch
-	 * leaves the disc at once, the later ones keep out of it. */
+	/* From a start inside the disc (a walker touching the one in its way) the disc does not
+	 * bound the stretches from there (route.c, clear_of_avoided: measured better in crowds):
+	 * the search still leaves it the cheapest way, and the line from the start is pulled
+	 * taut over it, here straight to b. */
 	sw_vec2 in = sw_v2(c.x - 0.5, 0.1);
-	n = sw_route_find(s, in, b, 1.0, NULL, NULL, &pts, &cap);
-	ck_assert_int_ge(n, 2);
-	ck_assert_double_ge(sw_segment_distance(in, pts[0], c), sw_v2_dist(in, c) * (1.0 - 1e-9));
-	for (int k = 1; k < n; k++)
-		ck_assert_double_ge(sw_segment_distance(pts[k - 1], pts[k], c), R - 1e-9);
+	ck_assert_int_eq(sw_route_find(s, in, b, 1.0, NULL, NULL, &pts, &cap), 1);
 	/* Factor 1: the straight line, as without discs; no discs: the same. */
 	ck_assert_int_eq(sw_route_search_avoid(s, disc, 1, 1.0), SW_SUCCESS);
 	ck_assert_int_eq(sw_route_find(s, a, b, 1.0, NULL, NULL, &pts, &cap), 1);

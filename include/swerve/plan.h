@@ -206,8 +206,8 @@ SW_API void sw_route_search_free(sw_route_search *s);
 /** Discs for the following searches of s to keep out of: discs[3k .. 3k + 2] = (x, y, r), n of
  * them (0: none).  A move onto a node strictly inside one costs `factor` (>= 1) times its
  * length, so a route passes through them only when going round is more than that much longer;
- * and a route is pulled taut only along lines that keep out of every disc (from a start inside
- * one, lines that leave it at once).  With a factor of 1 the discs change nothing.  The discs
+ * and a route is pulled taut only along lines that keep out of every disc that does not hold
+ * the line's start.  With a factor of 1 the discs change nothing.  The discs
  * are copied.  Returns SW_SUCCESS, SW_EUSAGE (NULL s, n < 0, a factor below 1, a negative
  * radius or a value that is not finite) or SW_ENOMEM (4 bytes per node on the first discs). */
 SW_API int sw_route_search_avoid(sw_route_search *s, const double *discs, int n, double factor);

@@ -304,16 +304,17 @@ static void mark_avoided(sw_route_search *s, uint32_t gen)
 	}
 }
 
-/* Whether the segment p-q keeps out of every avoided disc; from a p inside one (a walker
- * touching the one in its way), whether it leaves that disc at once: p is its point nearest the
- * disc's centre, so the stretch never passes deeper or behind the disc. */
+/* Whether the segment p-q keeps out of every avoided disc that does not hold p.  A disc holding
+ * p (a walker touching the one in its way) does not bound the stretch: holding the stretches of
+ * walkers pressed together to leave every disc they stand in at once handed them corners among
+ * the others, and they pushed into them (SteerSuite's random, 4 000 walkers, first 250 s: 1 253
+ * agent overlaps and 284 SteerBench collisions, against 172 and 20 without). */
 static int clear_of_avoided(const sw_route_search *s, sw_vec2 p, sw_vec2 q)
 {
 	for (int d = 0; d < s->n_avoid; d++) {
 		sw_vec2 c = sw_v2(s->avoid[3 * d], s->avoid[3 * d + 1]);
-		double r = s->avoid[3 * d + 2], dp = sw_v2_dist(p, c);
-		double dmin = sw_segment_distance(p, q, c);
-		if (dp >= r ? dmin < r : dmin < dp * (1.0 - 1e-12))
+		double r = s->avoid[3 * d + 2];
+		if (sw_v2_dist(p, c) >= r && sw_segment_distance(p, q, c) < r)
 			return 0;
 	}
 	return 1;
