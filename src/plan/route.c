@@ -100,7 +100,7 @@ int sw_route_search_margin(sw_route_search *s, double margin, double factor)
 }
 
 /* Each node's distance to the nearest fixed node, m, capped at the margin: the two-pass chamfer
- * transform with steps of 1 and sqrt(2) spacings (at most 8 % over the Euclidean distance). */
+ * transform with steps of 1 and sqrt(2) spacings (at most 8.3 % over the Euclidean distance). */
 static int near_compute(sw_route_search *s)
 {
 	const sw_grid *g = s->g;
