@@ -46,7 +46,7 @@ LIB_SRC := \
 	src/sim/hybrid.c src/sim/locate.c src/sim/rate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c src/sim/worker.c \
 	src/io/xmldoc.c src/io/xmlpos.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
 	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/override.c \
-	src/io/field_read.c src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c \
+	src/io/field_read.c src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c src/io/steersuite_place.c \
 	src/ensemble/property.c src/ensemble/runner.c src/ensemble/stats.c \
 	src/render/trace.c src/render/picture.c src/render/plot.c src/render/scene.c \
 	src/render/scene_png.c src/render/chart.c src/render/series.c src/render/field_svg.c \

@@ -6,8 +6,8 @@
  *      XSD is stale and its reader accepts elements the XSD lacks, so there is no schema stage:
  *      the walk knows every element of the format (including the reader-only extensions) and
  *      reports anything else, or anything swerve cannot model, by name with its line;
- *   2. steersuite_emit.c draws the random placements and writes the equivalent swerve scenario
- *      document (with one generated automaton per agent element);
+ *   2. steersuite_place.c draws the random placements and steersuite_emit.c writes the
+ *      equivalent swerve scenario document (with one generated automaton per agent element);
  *   3. that document goes through the ordinary scenario reader, so `swerve run CASE.xml` and a
  *      run of the file `swerve import-steersuite` writes are the same run.  Problems the scenario
  *      reader finds (an agent starting inside an obstacle, a bad per-goal parameter) are mapped
@@ -417,7 +417,7 @@ static int region_read(sw__loader *ld, xmlNodePtr node, ss_obstacle *o)
 		return bad + 1;
 	}
 	/* the squares' centres lie in regionBounds shrunk by the size on every edge (as
-	 * SteerSuite's reader draws them; steersuite_emit.c squares_place) */
+	 * SteerSuite's reader draws them; steersuite_place.c squares_place) */
 	if (!(num >= 0 && num <= 1e5) || num != floor(num) || !(o->size > 0) ||
 	    2.0 * o->size > o->b[1] - o->b[0] || 2.0 * o->size > o->b[3] - o->b[2]) {
 		sw__walk_error(ld, node, "<obstacleRegion>: numObstacles = %g, obstacleSize = %g; "

@@ -4,9 +4,11 @@
  *                       into an ss_case, with file:line for every problem; public entry points;
  *   steersuite_goals.c  goal sequences: the goal elements, per-goal <Behaviour>, and the
  *                       generated behaviour automaton (one mode per goal, time budgets);
- *   steersuite_emit.c   random placement (GSL rng from the seed), the swerve scenario document
- *                       (libxml2 xmlTextWriter), and the load through the scenario reader with
- *                       diagnostics mapped back to the test case's lines.
+ *   steersuite_place.c  random placement (GSL rng from the seed): region squares, agents,
+ *                       goal targets;
+ *   steersuite_emit.c   the swerve scenario document (libxml2 xmlTextWriter), each element
+ *                       tagged with its test-case line so the scenario reader's diagnostics
+ *                       map back.
  *
  * SteerSuite is 3-D with y up and agents on the x-z plane: a SteerSuite point (x, y, z) is the
  * swerve point (x, z); heights are dropped. */
@@ -149,6 +151,54 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 double ss_perception(const ss_agents *a);
 
 /* steersuite_emit.c */
+/* --- random places (steersuite_place.c) --- */
+
+/* Distance of the target a flowStaticDirection goal steers to, m: its bearing from anywhere
+ * within 100 m of the start differs from the flow direction by at most 1e-4 rad. */
+#define SS_FLOW_REACH 1e6
+
+/** An obstacle as a shape: a disc, or a polygon (boxes, region squares, polygonObstacles). */
+typedef struct ss_shape {
+	int line, disc, closed, n;
+	int region;       /* a square of an <obstacleRegion> (placed by ss_place) */
+	double cx, cz, r; /* disc */
+	double v[8];      /* polygon of up to 4 vertices (boxes) ... */
+	const double *pv; /* ... or the vertices of a polygonObstacle */
+} ss_shape;
+
+/** A shape's polygon vertices (x, z pairs). */
+static inline const double *ss_shape_v(const ss_shape *s) { return s->pv ? s->pv : s->v; }
+
+/** One agent of the scenario. */
+typedef struct ss_inst {
+	int elem;              /* index into c->agents */
+	char name[SW_NAME_MAX];
+	double x, z, heading;
+	int placed;            /* position known (fixed, or drawn already) */
+	double *tx, *tz;       /* per goal: target point (static, flow, box goals) */
+	int *tagent;           /* per goal: agent chased or fled (dynamic goals), -1 none */
+	int *share_i, *share_k; /* per goal with a fixed place: the first agent and goal (in
+				   document order) whose target is the same point; their target
+				   (and navigation field) is this goal's too (steersuite_emit.c) */
+	int *standing;          /* per goal: 1 when it chases an agent that stands still
+				   (steersuite_emit.c mark_standing): tx, tz are that agent's place */
+} ss_inst;
+
+/** A case's obstacles as shapes and its agents, placed. */
+typedef struct ss_placed {
+	ss_shape *shapes;
+	int n_shapes;
+	ss_inst *in;
+	int n_in;
+} ss_placed;
+
+/** Places the random squares, the agents and their goals' targets of case c with the import
+ * seed; unique agent names (NAME~2, ... with a warning).  Returns 1 (placed: free *out with
+ * ss_placed_free), 0 (a problem reported through ld) or -1 (out of memory); *out is empty
+ * unless placed. */
+int ss_place(sw__loader *ld, const ss_case *c, uint64_t seed, ss_placed *out);
+void ss_placed_free(ss_placed *pl);
+
 /** Writes the swerve scenario equivalent to c (random draws from seed) into a new buffer;
  * *srcline (malloc'd, *n_src entries) receives, per element written in document order, the
  * test-case line it came from.
