@@ -66,7 +66,7 @@ TEST_SRC := tests/check_main.c tests/test_core.c tests/test_geom.c tests/test_ex
 	tests/test_competition.c tests/test_model.c tests/test_sim.c tests/test_hybrid.c tests/test_io.c tests/test_io_automata.c tests/test_render.c tests/test_emit.c tests/test_export.c tests/test_interval.c tests/test_analyze.c tests/test_plot.c tests/test_progress.c \
 	tests/test_steersuite.c tests/test_steersuite_emit.c tests/test_steersuite_crowds.c tests/test_ensemble.c tests/test_scenarios.c tests/test_crowd.c tests/test_plan.c \
 	tests/test_hostile.c tests/test_faults.c tests/test_space3.c tests/test_atomic.c tests/test_locate.c tests/test_events.c \
-	tests/test_bounds.c tests/test_worlddef.c tests/test_params.c \
+	tests/test_bounds.c tests/test_worlddef.c tests/test_params.c tests/test_laws.c \
 	tests/test_ttc.c tests/test_pedestrian.c tests/test_sf.c tests/test_csm.c tests/law_util.c tests/emit_util.c tests/test_emit_crowd.c tests/test_sensing.c
 
 TEST_SRC += tests/test_export_glm.c tests/test_export_parts.c tests/test_worker.c tests/test_route.c

@@ -53,6 +53,7 @@ int main(void)
 	srunner_add_suite(sr, worlddef_suite());
 	srunner_add_suite(sr, pedestrian_suite());
 	srunner_add_suite(sr, params_suite());
+	srunner_add_suite(sr, laws_suite());
 	srunner_add_suite(sr, worker_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);

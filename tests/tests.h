@@ -64,6 +64,7 @@ Suite *pedestrian_suite(void);
 Suite *worlddef_suite(void);
 Suite *params_suite(void);
 Suite *worker_suite(void);
+Suite *laws_suite(void);
 Suite *route_suite(void);
 
 /** The scenario text fmt with its one %s replaced by fill, loaded as file `name`; NULL (and the

@@ -29,7 +29,10 @@ enum {
 	SW_STATE_DIM = 7 /**< number of entries */
 };
 
-/** The built-in laws. */
+/** The built-in laws.  Each has a descriptor, its row of the laws' table in src/steer/params.c,
+ * which the rest of the library reads instead of switching on the law: a new law is a value
+ * here, its parameter struct and member of sw_steer_def, its code and its row in src/steer
+ * (docs/architecture.md, "Adding things"). */
 typedef enum {
 	SW_LAW_GLM = 0, /**< Goldenstein-Large-Metaxas heading dynamics, eqs. (1)-(12) */
 	SW_LAW_FW = 1,  /**< Fajen-Warren second-order steering, eq. (13) */

@@ -22,8 +22,8 @@
 
 #include "cli.h"
 #include "core/core_internal.h"
-#include "io/io_internal.h"
 #include "model/automaton_impl.h"
+#include "steer/steer_internal.h"
 
 /* Characters per line of a wrapped guard, law or flow text. */
 #define WRAP 26
@@ -120,52 +120,34 @@ static void node_id(FILE *f, const sw_automaton *a, int q)
 	fputc('"', f);
 }
 
-/* The law parameters of def that differ from their defaults, as name=value (the attribute names
- * of the scenario format), appended to t. */
+/* Row q of a law's table as " name=value" (the attribute names of the scenario format) when its
+ * value in the parameter struct p differs from the default's in p0, appended to t. */
+static void law_param(sw__text *t, const sw__law_param *q, const void *p, const void *p0)
+{
+	double x = sw__law_param_get(q, p);
+	if (x == sw__law_param_get(q, p0))
+		return;
+	switch (q->type) {
+	case SW__P_NUM: sw__text_printf(t, " %s=%g", q->name, x); break;
+	case SW__P_ANGLE: sw__text_printf(t, " %s=%gdeg", q->name, x * 180 / SW_PI); break;
+	case SW__P_BOOL: sw__text_printf(t, " %s=%s", q->name, (int)x ? "true" : "false"); break;
+	case SW__P_CHOICE: sw__text_printf(t, " %s=%s", q->name, q->choices[(int)x]); break;
+	case SW__P_SIDE: sw__text_printf(t, " %s=%s", q->name, x > 0 ? "right" : "left"); break;
+	}
+}
+
+/* The law parameters of def that differ from their defaults, as name=value, appended to t: the
+ * wall's side first (as the graphs have always written it), then the rest in the table's order. */
 static void law_params(sw__text *t, const sw_steer_def *def)
 {
 	const sw_steer_def d0 = sw_default_steer_def();
-	const void *p = NULL, *p0 = NULL;
-	switch (def->law) {
-	case SW_LAW_GLM: p = &def->glm, p0 = &d0.glm; break;
-	case SW_LAW_FW: p = &def->fw, p0 = &d0.fw; break;
-	case SW_LAW_PF: p = &def->pf, p0 = &d0.pf; break;
-	case SW_LAW_WALL:
-		p = &def->wall, p0 = &d0.wall;
-		if (def->wall.side != d0.wall.side)
-			sw__text_printf(t, " side=%s", def->wall.side > 0 ? "right" : "left");
-		break;
-	case SW_LAW_TTC: p = &def->ttc, p0 = &d0.ttc; break;
-	case SW_LAW_SF: p = &def->sf, p0 = &d0.sf; break;
-	case SW_LAW_CSM: p = &def->csm, p0 = &d0.csm; break;
-	}
-	const sw__attr_spec *spec = p ? sw__law_attrs(sw_law_name(def->law)) : NULL;
-	for (; spec && spec->name; spec++) {
-		const char *v = (const char *)p + spec->off, *v0 = (const char *)p0 + spec->off;
-		switch (spec->kind) {
-		case SW__A_NUMBER:
-		case SW__A_ANGLE: {
-			double x = *(const double *)v;
-			if (x == *(const double *)v0)
-				break;
-			if (spec->kind == SW__A_ANGLE)
-				sw__text_printf(t, " %s=%gdeg", spec->name, x * 180 / SW_PI);
-			else
-				sw__text_printf(t, " %s=%g", spec->name, x);
-			break;
-		}
-		case SW__A_BOOL:
-			if (*(const int *)v != *(const int *)v0)
-				sw__text_printf(t, " %s=%s", spec->name,
-						*(const int *)v ? "true" : "false");
-			break;
-		case SW__A_CHOICE:
-			if (*(const int *)v != *(const int *)v0)
-				sw__text_printf(t, " %s=%s", spec->name,
-						spec->choices[*(const int *)v]);
-			break;
-		default: break;
-		}
+	const sw__law_table *lt = sw__law_table_of(def->law);
+	if (lt) {
+		const char *p = (const char *)def + lt->def_off, *p0 = (const char *)&d0 + lt->def_off;
+		for (int side = 1; side >= 0; side--)
+			for (int k = 0; k < lt->n; k++)
+				if ((lt->p[k].type == SW__P_SIDE) == side)
+					law_param(t, &lt->p[k], p, p0);
 	}
 	if (def->field[0]) {
 		sw__text_printf(t, " field=%s", def->field);

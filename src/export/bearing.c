@@ -131,7 +131,7 @@ sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_de
 			     const sw_expr_ast *flow)
 {
 	sw_export_profile p = b->def.profile;
-	if ((def->law != SW_LAW_FW && def->law != SW_LAW_GLM) || b->scene_moves || b->def.linear ||
+	if (!(sw__law_flags(def->law) & SW__LAW_EXPORT_BEARINGS) || b->scene_moves || b->def.linear ||
 	    (p != SW_PROFILE_HYST && p != SW_PROFILE_JULIAREACH))
 		return NULL;
 	const sw_agent *ag = &c->m->agents[c->agent];
@@ -141,15 +141,16 @@ sw_expr_ast *xb_bearing_flow(struct xb *b, xl_ctx *c, int loc, const sw_steer_de
 	for (int k = c->comp->n_state; k < c->comp->n_vars; k++)
 		if (c->comp->vars[k].role == SW_HVAR_READ && reads_var(flow, k))
 			return NULL;
-	/* the reachable box: the fastest of the agent's moving modes (FW and GLM only) */
+	/* the reachable box: the fastest of the agent's moving modes (each with bearings) */
 	double speed = 0.0;
 	for (int q = 0; q < (c->a ? c->a->n_modes : 1); q++) {
 		const sw_steer_def *d = c->a ? &c->a->modes[q].steer : def;
 		if (c->a && !c->a->modes[q].moves)
 			continue;
-		if (d->law != SW_LAW_FW && d->law != SW_LAW_GLM)
+		const sw__law_table *t = sw__law_table_of(d->law);
+		if (!t || !(t->flags & SW__LAW_EXPORT_BEARINGS) || !(t->flags & SW__LAW_SPEED_CAPPED))
 			return NULL;
-		speed = fmax(speed, d->law == SW_LAW_FW ? fabs(d->fw.speed) : fabs(d->glm.v_max));
+		speed = fmax(speed, fabs(sw__law_at(d, t->speed_off)));
 	}
 	double reach = speed * T;
 	int n = c->comp->n_vars;

@@ -447,8 +447,7 @@ static int agent_component(xb *b, int i, sw_hcomponent *comp)
 			return b->status;
 		if (md->moves) {
 			sw_steer_def d = md->steer;
-			if (d.law == SW_LAW_GLM)
-				d.glm = sw_glm_with_personality(&d.glm, &ag->personality);
+			sw__law_personalize(&d, &ag->personality);
 			int tgt = steer_target(b, &c, i, md);
 			if (xb_law_flows(b, &c, loc, &d, tgt, comp->locations[loc].flow))
 				return b->status;

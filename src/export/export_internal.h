@@ -3,6 +3,7 @@
 #define SWERVE_EXPORT_INTERNAL_H
 
 #include "model/automaton_impl.h"
+#include "steer/steer_internal.h"
 #include "swerve/export.h"
 #include "swerve/sim.h"
 

@@ -19,8 +19,9 @@
  *   FW                 turn_rate' = -b turn_rate + u, |u| <= kg pi (1 + c2) + N ko peak(c3)
  *   wall following     heading' = u, |u| <= |a|
  *   potential field    x' = u_x, y' = u_y, |u| <= speed
- *   <ttc>, <sf>, <csm>  none: exported in the exact profile only (network.c refuse_laws); <ttc>
- *                      and <sf> read the other agents' heading and speed (their velocities)
+ *   <ttc>, <sf>, <csm>  none: exported in the exact profile only (SW__LAW_EXPORT_BOUNDED unset,
+ *                      network.c refuse_mode); <ttc> and <sf> read the other agents' heading and
+ *                      speed (their velocities)
  * Every replacement is recorded for the report. */
 #include <math.h>
 #include <stdarg.h>
@@ -307,7 +308,7 @@ static int overapprox(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
 	}
 	case SW_LAW_TTC:
 	case SW_LAW_SF:
-	case SW_LAW_CSM: break; /* exported in the exact profile only (network.c refuse_laws) */
+	case SW_LAW_CSM: break; /* exported in the exact profile only (network.c refuse_mode) */
 	}
 	if (b->status != SW_SUCCESS)
 		return b->status;
@@ -405,7 +406,7 @@ int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int 
 	}
 	sw_emit_obstacle *obs = calloc((size_t)m->n_prims + 1, sizeof *obs);
 	sw_emit_agent *oth = calloc((size_t)m->n_agents + 1, sizeof *oth);
-	int vel = def->law == SW_LAW_TTC || def->law == SW_LAW_SF;
+	int vel = !!(sw__law_flags(def->law) & SW__LAW_READS_VELOCITIES);
 	int st = obs && oth ? emit_scene(b, c, &ec, obs, oth, vel) : SW_ENOMEM;
 	/* names last: the scene may have added variables (vars may have moved) */
 	for (int k = 0; k < SW_STATE_DIM; k++) {
@@ -457,8 +458,7 @@ int xb_law_flows(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def, int 
 	free(oth);
 	if (st == SW_ENOMEM)
 		return b->status = SW_ENOMEM;
-	if (st == SW_EUSAGE &&
-	    (def->law == SW_LAW_TTC || def->law == SW_LAW_SF || def->law == SW_LAW_CSM))
+	if (st == SW_EUSAGE && (sw__law_flags(def->law) & SW__LAW_CROWD))
 		return xb_refuse(b, ag->line,
 				 "%s: the flows of the %s in this scene cannot be exported: they "
 				 "would exceed 10^6 expression nodes (a term per agent and obstacle; "

@@ -86,17 +86,15 @@ static double speed_bound(const struct xb *b, int i, const double *v0, int *lag)
 		if (a && !a->modes[q].moves)
 			continue;
 		const sw_steer_def *d = a ? &a->modes[q].steer : &ag->steer;
-		switch (d->law) {
-		case SW_LAW_GLM: {
-			sw_glm_params g = sw_glm_with_personality(&d->glm, &ag->personality);
-			V = fmax(V, fmax(fabs(g.v_max), fabs(d->glm.v_max)));
-			break;
+		/* the law's speed cap, also as the agent's personality makes it; none: unbounded */
+		const sw__law_table *t = sw__law_table_of(d->law);
+		if (!t || !(t->flags & SW__LAW_SPEED_CAPPED)) {
+			V = INFINITY;
+			continue;
 		}
-		case SW_LAW_FW: V = fmax(V, fabs(d->fw.speed)); break;
-		case SW_LAW_WALL: V = fmax(V, fabs(d->wall.speed)); break;
-		case SW_LAW_PF: V = fmax(V, fabs(d->pf.speed)); break;
-		default: V = INFINITY; break;
-		}
+		sw_steer_def p = *d;
+		sw__law_personalize(&p, &ag->personality);
+		V = fmax(V, fmax(fabs(sw__law_at(&p, t->speed_off)), fabs(sw__law_at(d, t->speed_off))));
 	}
 	return V;
 }

@@ -555,33 +555,22 @@ static void build_all(xb *b)
 	(void)h;
 }
 
-/* Refuses the laws that have no symbolic flow (steer/emit.c): the time-to-collision and social
- * force laws (their forces depend on the other agents' velocities, which are not state of the
- * exported model's planar laws yet).  Cites the agent (its line) and the mode that uses it. */
-/* The crowd laws <ttc>, <sf>, <csm> (steer/emit_crowd.c) export in the exact profile only: their
- * flows need if, min and max (cut-offs, tau's cases, the swept strip, the hard walls), which the
- * tools' profiles lack, and no interval over-approximation of them is known here.  Two more
- * refusals keep the exported flows equal to the simulated ones: <ttc> and <sf> read the other
- * agents' velocities speed (cos heading, sin heading), so those must be state in every moving
- * mode of theirs (not the algebraic outputs the simulator rewrites after each step: <csm>, GLM
- * without a mass lag, the potential field), and a jump from such a mode into a <ttc> or <sf> mode
- * would hand over a velocity the export's heading and speed never followed. */
+/* The laws without an interval over-approximation (SW__LAW_EXPORT_BOUNDED unset: the crowd laws
+ * <ttc>, <sf>, <csm> of steer/emit_crowd.c) export in the exact profile only: their flows need
+ * if, min and max (cut-offs, tau's cases, the swept strip, the hard walls), which the tools'
+ * profiles lack, and no interval over-approximation of them is known here.  A law without a
+ * symbolic emitter (SW__LAW_EMIT unset) does not export at all.  Two more refusals keep the
+ * exported flows equal to the simulated ones: a law that reads the other agents' velocities
+ * (SW__LAW_READS_VELOCITIES: <ttc>, <sf>) reads speed (cos heading, sin heading), so those must be
+ * state in every moving mode of theirs (not the algebraic outputs the simulator rewrites after
+ * each step: <csm>, the potential field, GLM without a mass lag), and a jump from such a mode
+ * into a mode of such a law would hand over a velocity the export's heading and speed never
+ * followed. */
 static int algebraic_velocity(const sw_steer_def *d, const sw_agent *ag)
 {
-	return d->law == SW_LAW_CSM || d->law == SW_LAW_PF ||
-	       (d->law == SW_LAW_GLM && !ag->personality.has_mass);
-}
-
-static int crowd_law(const sw_steer_def *d)
-{
-	return d->law == SW_LAW_TTC || d->law == SW_LAW_SF || d->law == SW_LAW_CSM;
-}
-
-static const char *crowd_law_name(const sw_steer_def *d)
-{
-	return d->law == SW_LAW_SF    ? "social force law <sf>"
-	       : d->law == SW_LAW_CSM ? "collision-free speed model <csm>"
-				      : "time-to-collision law <ttc>";
+	unsigned f = sw__law_flags(d->law);
+	return (f & SW__LAW_ALGEBRAIC_VELOCITY) ||
+	       ((f & SW__LAW_MASS_LAG) && !ag->personality.has_mass);
 }
 
 /* Whether agent j has a moving mode with an algebraic velocity. */
@@ -597,22 +586,29 @@ static int algebraic_agent(const sw_model *m, int j)
 	return 0;
 }
 
-/* The refusals of the crowd law d of agent i (mode q of automaton a, or its plain law). */
-static int refuse_crowd_mode(xb *b, int i, const struct sw_automaton *a, int q,
-			     const sw_steer_def *d)
+/* The refusals of law d of agent i (mode q of automaton a, or its plain law). */
+static int refuse_mode(xb *b, int i, const struct sw_automaton *a, int q, const sw_steer_def *d)
 {
 	const sw_model *m = b->m;
 	const sw_agent *ag = &m->agents[i];
+	const sw__law_table *t = sw__law_table_of(d->law);
 	char who[2 * SW_NAME_MAX + 96];
-	snprintf(who, sizeof who, "agent '%s'%s%s%s uses the %s", ag->name, a ? " (mode '" : "",
-		 a ? a->modes[q].name : "", a ? "')" : "", crowd_law_name(d));
-	if (b->def.profile != SW_PROFILE_EXACT || b->def.linear)
+	snprintf(who, sizeof who, "agent '%s'%s%s%s uses the %s <%s>", ag->name,
+		 a ? " (mode '" : "", a ? a->modes[q].name : "", a ? "')" : "",
+		 t ? t->title : "unknown law", sw_law_name(d->law));
+	if (!t || !(t->flags & SW__LAW_EMIT))
+		return xb_refuse(b, ag->line,
+				 "%s, which has no symbolic flow (steer/emit.c) and cannot be "
+				 "exported; expected a law the export knows%s",
+				 who, "");
+	if (!(t->flags & SW__LAW_EXPORT_BOUNDED) &&
+	    (b->def.profile != SW_PROFILE_EXACT || b->def.linear))
 		return xb_refuse(b, ag->line,
 				 "%s, which cannot be exported in the %s profile: its flows need "
 				 "if, min and max and no over-approximation is known; expected "
 				 "--profile exact (without --linear)",
 				 who, b->def.linear ? "linear" : sw_export_profile_name(b->def.profile));
-	if (d->law == SW_LAW_CSM)
+	if (!(t->flags & SW__LAW_READS_VELOCITIES))
 		return SW_SUCCESS;
 	for (int j = 0; m->run.agents_perceive && j < m->n_agents; j++)
 		if (j != i && algebraic_agent(m, j))
@@ -651,10 +647,12 @@ static int refuse_laws(xb *b)
 		const struct sw_automaton *a = ag->behaviour >= 0 ? m->automata[ag->behaviour] : NULL;
 		for (int q = 0; q < (a ? a->n_modes : 1); q++) {
 			const sw_steer_def *d = a ? &a->modes[q].steer : &ag->steer;
-			if (!crowd_law(d) || (a && !a->modes[q].moves))
+			if (a && !a->modes[q].moves)
 				continue;
-			if (refuse_crowd_mode(b, i, a, q, d) != SW_SUCCESS)
+			if (refuse_mode(b, i, a, q, d) != SW_SUCCESS)
 				return b->status;
+			if (!(sw__law_flags(d->law) & SW__LAW_CROWD))
+				continue;
 			terms += m->n_prims + others;
 			if (terms > XB_CROWD_TERMS_MAX)
 				return xb_refuse(b, ag->line,

@@ -10,6 +10,7 @@
 #include "automaton_impl.h"
 #include "geom/bucket.h"
 #include "model_internal.h"
+#include "steer/steer_internal.h"
 
 /* Records sorted by name for check_unique (qsort has no context argument, hence the static
  * base and stride: one finalize at a time per thread). */
@@ -239,8 +240,8 @@ int sw_model_finalize(sw_model *m, sw_diag *diag)
 	for (int i = 0; i < m->n_agents; i++) {
 		sw_agent *a = &m->agents[i];
 		/* Courage drawn per agent is applied by the world that draws it. */
-		if (a->steer.law == SW_LAW_GLM && a->personality.courage_dist.kind == SW_TRAIT_FIXED)
-			a->steer.glm = sw_glm_with_personality(&a->steer.glm, &a->personality);
+		if (a->personality.courage_dist.kind == SW_TRAIT_FIXED)
+			sw__law_personalize(&a->steer, &a->personality);
 	}
 	check_unique(m, "region", m->regions, m->n_regions, sizeof *m->regions,
 		     offsetof(sw_region, line), diag, &badf);

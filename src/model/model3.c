@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "automaton_impl.h"
+#include "steer/steer_internal.h"
 
 #define SW_HALF_PI 1.57079632679489661923
 
@@ -46,12 +47,12 @@ int sw__check_agent3(const sw_model *m, const sw_agent_def *def, const char *wha
 	return SW_SUCCESS;
 }
 
-/* A law a 3-D agent may run; else reports it at line (owner: "agent 'a'" or "mode 'm' of
+/* A law a 3-D agent may run (SW__LAW_3D: GLM only); else reports it at line (owner: "agent 'a'" or "mode 'm' of
  * behaviour 'b' (agent 'a')"). */
 static int law3_ok(const char *file, const sw_steer_def *d, int line, const char *owner,
 		   sw_diag *diag)
 {
-	if (d->law != SW_LAW_GLM)
+	if (!(sw__law_flags(d->law) & SW__LAW_3D))
 		return sw_diag_add(diag, SW_SEV_ERROR, file, line, 0,
 				   "%s: law '%s' is planar; expected <glm> in a 3-D scenario "
 				   "(docs/models.md section 1.5 gives GLM in 3-D)",

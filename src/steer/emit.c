@@ -711,7 +711,7 @@ static int check_ctx(const sw_steer_def *def, const sw_personality *pers, const 
 		    c->agents[j].y_slot < 0)
 			return 0;
 	/* the second-order laws read the others' velocities */
-	for (int j = 0; (def->law == SW_LAW_TTC || def->law == SW_LAW_SF) && j < c->n_agents; j++)
+	for (int j = 0; (sw__law_flags(def->law) & SW__LAW_READS_VELOCITIES) && j < c->n_agents; j++)
 		if (!c->agents[j].v_name || !c->agents[j].phi_name || c->agents[j].v_slot < 0 ||
 		    c->agents[j].phi_slot < 0)
 			return 0;
@@ -739,7 +739,7 @@ int sw_steer_emit(const sw_steer_def *def, const sw_personality *pers, const sw_
 	case SW_LAW_CSM: st = sw__emit_csm(&e, &def->csm, out); break;
 	}
 	/* Entries a law leaves alone have derivative 0 (a NULL among the others is a failure). */
-	static const unsigned touched[7] = {[SW_LAW_GLM] = 0x7fu,
+	static const unsigned touched[SW__N_LAWS] = {[SW_LAW_GLM] = 0x7fu,
 					    [SW_LAW_FW] = 1u << SW_STATE_X | 1u << SW_STATE_Y |
 							  1u << SW_STATE_PHI | 1u << SW_STATE_OMEGA,
 					    [SW_LAW_PF] = 1u << SW_STATE_X | 1u << SW_STATE_Y,

@@ -8,6 +8,11 @@
  * and a test that docs/scenario-format.md documents every attribute with its default
  * (tests/test_steer.c).  A new parameter is one row here and its field in swerve/steer.h.
  *
+ * Each law's descriptor (sw__laws, below) joins its table to what the rest of the library needs
+ * to know of the law (steer_internal.h: which laws are crowd laws, read velocities, export, have
+ * a 3-D form; where the speed cap, heading noise and alignment gain are): a new law is a row
+ * there, and no `switch (law)` outside this folder.
+ *
  * Defaults (docs/models.md lists their sources):
  *   - glm: the published settings (docs/models.md section 1.6);
  *   - fw: Fajen & Warren (2003);
@@ -122,30 +127,86 @@ static const sw__law_param csm_params[] = {
     NUM("t-contact", sw_csm_params, t_contact, 0.1, NONNEG),
 };
 
-#define TABLE(L, el, T, member, rows)                                                              \
-	[L] = {el, L, sizeof(T), offsetof(sw_steer_def, member), rows,                             \
-	       (int)(sizeof rows / sizeof *rows)}
+/* The laws' descriptors: what the code outside src/steer needs to know of each law (the flags
+ * of steer_internal.h; tests/test_laws.c checks the rows against each other and against the
+ * laws' code).  Speed caps: GLM's speed relaxes towards [-v_max, v_max]; fw, potential and wall
+ * move at their speed; csm's |x'| = V(s) <= v0 (walls only cut); ttc and sf have none
+ * (interaction forces push), their preferred speed stands in. */
+static void glm_personalize(sw_steer_def *d, const sw_personality *pers)
+{
+	d->glm = sw_glm_with_personality(&d->glm, pers);
+}
 
-static const sw__law_table tables[SW__N_LAWS] = {
-    TABLE(SW_LAW_GLM, "glm", sw_glm_params, glm, glm_params),
-    TABLE(SW_LAW_FW, "fw", sw_fw_params, fw, fw_params),
-    TABLE(SW_LAW_PF, "potential", sw_pf_params, pf, pf_params),
-    TABLE(SW_LAW_WALL, "wall", sw_wall_params, wall, wall_params),
-    TABLE(SW_LAW_TTC, "ttc", sw_ttc_params, ttc, ttc_params),
-    TABLE(SW_LAW_SF, "sf", sw_sf_params, sf, sf_params),
-    TABLE(SW_LAW_CSM, "csm", sw_csm_params, csm, csm_params),
+/* The parameter struct T, its member of sw_steer_def and its rows; a parameter's offset in
+ * sw_steer_def. */
+#define PARAMS(T, member, rows)                                                                    \
+	.size = sizeof(T), .def_off = offsetof(sw_steer_def, member), .p = rows,                   \
+	.n = (int)(sizeof rows / sizeof *rows)
+#define AT(f) offsetof(sw_steer_def, f)
+#define EXPORTS (SW__LAW_EMIT | SW__LAW_EXPORT_BOUNDED)
+#define CROWD (SW__LAW_CROWD | SW__LAW_SWITCHES | SW__LAW_EMIT)
+
+const sw__law_table sw__laws[SW__N_LAWS] = {
+    [SW_LAW_GLM] = {.element = "glm", .law = SW_LAW_GLM, .title = "Goldenstein-Large-Metaxas law",
+		    PARAMS(sw_glm_params, glm, glm_params),
+		    .flags = EXPORTS | SW__LAW_MASS_LAG | SW__LAW_SPEED_CAPPED | SW__LAW_3D |
+			     SW__LAW_EXPORT_BEARINGS,
+		    .speed_off = AT(glm.v_max), .noise_off = AT(glm.sigma_phi),
+		    .align_off = AT(glm.alignment), .personalize = glm_personalize},
+    [SW_LAW_FW] = {.element = "fw", .law = SW_LAW_FW, .title = "Fajen-Warren law",
+		   PARAMS(sw_fw_params, fw, fw_params),
+		   .flags = EXPORTS | SW__LAW_SPEED_CAPPED | SW__LAW_EXPORT_BEARINGS,
+		   .speed_off = AT(fw.speed)},
+    [SW_LAW_PF] = {.element = "potential", .law = SW_LAW_PF, .title = "potential field",
+		   PARAMS(sw_pf_params, pf, pf_params),
+		   .flags = EXPORTS | SW__LAW_ALGEBRAIC_VELOCITY | SW__LAW_SPEED_CAPPED,
+		   .speed_off = AT(pf.speed)},
+    [SW_LAW_WALL] = {.element = "wall", .law = SW_LAW_WALL, .title = "wall-following law",
+		     PARAMS(sw_wall_params, wall, wall_params),
+		     .flags = EXPORTS | SW__LAW_SPEED_CAPPED | SW__LAW_NO_FIELD,
+		     .speed_off = AT(wall.speed)},
+    [SW_LAW_TTC] = {.element = "ttc", .law = SW_LAW_TTC, .title = "time-to-collision law",
+		    PARAMS(sw_ttc_params, ttc, ttc_params),
+		    .flags = CROWD | SW__LAW_READS_VELOCITIES, .speed_off = AT(ttc.v_pref)},
+    [SW_LAW_SF] = {.element = "sf", .law = SW_LAW_SF, .title = "social force law",
+		   PARAMS(sw_sf_params, sf, sf_params),
+		   .flags = CROWD | SW__LAW_READS_VELOCITIES, .speed_off = AT(sf.v0)},
+    [SW_LAW_CSM] = {.element = "csm", .law = SW_LAW_CSM, .title = "collision-free speed model",
+		    PARAMS(sw_csm_params, csm, csm_params),
+		    .flags = CROWD | SW__LAW_ALGEBRAIC_VELOCITY | SW__LAW_SPEED_CAPPED,
+		    .speed_off = AT(csm.v0)},
 };
+#undef PARAMS
+#undef AT
+#undef EXPORTS
+#undef CROWD
+
+void sw__law_personalize(sw_steer_def *def, const sw_personality *pers)
+{
+	const sw__law_table *t = sw__law_table_of(def->law);
+	if (t && t->personalize)
+		t->personalize(def, pers);
+}
+
+double sw__law_speed_bound(const sw_steer_def *def, double ends)
+{
+	const sw__law_table *t = sw__law_table_of(def->law);
+	if (!t || !t->speed_off)
+		return INFINITY;
+	double s = fmax(ends, fabs(sw__law_at(def, t->speed_off)));
+	return t->flags & SW__LAW_SPEED_CAPPED ? s : 2.0 * s;
+}
 
 const sw__law_table *sw__law_table_of(sw_law law)
 {
-	return (unsigned)law < SW__N_LAWS ? &tables[law] : NULL;
+	return (unsigned)law < SW__N_LAWS ? &sw__laws[law] : NULL;
 }
 
 const sw__law_table *sw__law_table_named(const char *element)
 {
 	for (int k = 0; element && k < SW__N_LAWS; k++)
-		if (strcmp(tables[k].element, element) == 0)
-			return &tables[k];
+		if (strcmp(sw__laws[k].element, element) == 0)
+			return &sw__laws[k];
 	return NULL;
 }
 
@@ -161,7 +222,7 @@ double sw__law_param_get(const sw__law_param *p, const void *params)
  * defaults compare equal byte for byte). */
 static void fill_defaults(sw_law law, void *params)
 {
-	const sw__law_table *t = &tables[law];
+	const sw__law_table *t = &sw__laws[law];
 	memset(params, 0, t->size);
 	for (int k = 0; k < t->n; k++) {
 		char *at = (char *)params + t->p[k].off;
@@ -190,7 +251,7 @@ DEFAULTS(sw_csm_params, sw_default_csm_params, SW_LAW_CSM)
 
 const char *sw_law_name(sw_law law)
 {
-	return (unsigned)law < SW__N_LAWS ? tables[law].element : "unknown";
+	return (unsigned)law < SW__N_LAWS ? sw__laws[law].element : "unknown";
 }
 
 int sw_steer_def_equal(const sw_steer_def *p, const sw_steer_def *q)

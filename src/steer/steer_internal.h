@@ -121,8 +121,43 @@ typedef struct sw__law_param {
 	const char *const *choices; /* CHOICE: the names of 0, 1, ... (NULL-terminated) */
 } sw__law_param;
 
-/* The table of one law: its element, parameter struct and rows, in the order the reader lists
- * them. */
+/* What a law is, as the code outside src/steer needs to know it (sw__law_table.flags). */
+enum {
+	/* A crowd law (emit_crowd.c, sw__crowd_sense): the simulator keeps its sensed flow for
+	 * explicit Euler (sim: fast_crowd); the export counts its agent-percept terms, thousands of
+	 * expression nodes each. */
+	SW__LAW_CROWD = 1u << 0,
+	/* Its flow switches (hard walls, perception cut-offs, capped forces): the model advises
+	 * Euler instead of an adaptive stepper (model/advice.c). */
+	SW__LAW_SWITCHES = 1u << 1,
+	/* Reads the other agents' velocities (sw_situation.vel), which are its own state (v e(phi)):
+	 * the world keeps the velocity snapshot; the export makes other agents' heading and speed
+	 * state, and a crowd law keeps its heading's cosine and sine for its sensing. */
+	SW__LAW_READS_VELOCITIES = 1u << 2,
+	/* Speed and heading are algebraic outputs of its sensing (sw_steer_algebraic), not
+	 * integrated. */
+	SW__LAW_ALGEBRAIC_VELOCITY = 1u << 3,
+	/* Its speed is algebraic unless the agent's mass trait lags it (sw_personality.has_mass). */
+	SW__LAW_MASS_LAG = 1u << 4,
+	/* Never faster than its speed parameter (speed_off) at both ends of a step; without the
+	 * flag forces may push past it (sw__law_speed_bound). */
+	SW__LAW_SPEED_CAPPED = 1u << 5,
+	/* Has a 3-D form (glm3.c): a 3-D scenario accepts it. */
+	SW__LAW_3D = 1u << 6,
+	/* Has a symbolic emitter (sw_steer_emit): exported, in the exact profile at least. */
+	SW__LAW_EMIT = 1u << 7,
+	/* The flows of it that depend on the scene have a sound interval over-approximation
+	 * (export/flows.c): exported in every profile. */
+	SW__LAW_EXPORT_BOUNDED = 1u << 8,
+	/* Its flows' bearings may be lifted into the state (export/bearing.c). */
+	SW__LAW_EXPORT_BEARINGS = 1u << 9,
+	/* Takes no field= (lookahead=, corners=): it follows walls, not a target. */
+	SW__LAW_NO_FIELD = 1u << 10,
+};
+
+/* The descriptor of one law: its element and name, its parameter table (rows in the order the
+ * reader lists them), what it is (flags) and where its speed cap, heading noise and alignment
+ * gain live.  A new law is a row of sw__laws (params.c) and its code in this folder. */
 typedef struct sw__law_table {
 	const char *element; /* "glm", "fw", "potential", "wall", "ttc", "sf", "csm" */
 	sw_law law;
@@ -130,11 +165,57 @@ typedef struct sw__law_table {
 	size_t def_off;      /* offset of the parameter struct in sw_steer_def */
 	const sw__law_param *p;
 	int n;
+	const char *title;   /* its name in a sentence: "social force law" */
+	unsigned flags;      /* SW__LAW_* */
+	/* Offsets in sw_steer_def of double parameters, 0 for none: the speed the law moves at
+	 * (at most, with SW__LAW_SPEED_CAPPED); the heading noise's standard deviation
+	 * (rad / sqrt(s), drawn when > 0); the alignment gain (the other agents' headings are read
+	 * when it is not 0). */
+	size_t speed_off, noise_off, align_off;
+	/* A personality's effect on the parameters (applied once per agent), or NULL for none. */
+	void (*personalize)(sw_steer_def *def, const sw_personality *pers);
 } sw__law_table;
+
+/* The descriptors, indexed by sw_law (params.c). */
+extern const sw__law_table sw__laws[SW__N_LAWS];
 
 /* The table of a law, or of the law element named element; NULL for others. */
 const sw__law_table *sw__law_table_of(sw_law law);
 const sw__law_table *sw__law_table_named(const char *element);
+
+/* The flags of law (SW__LAW_*); 0 for a value that is no law. */
+static inline unsigned sw__law_flags(sw_law law)
+{
+	return (unsigned)law < SW__N_LAWS ? sw__laws[law].flags : 0u;
+}
+
+/* The double parameter at offset off of def (off from a descriptor: speed_off, ...). */
+static inline double sw__law_at(const sw_steer_def *def, size_t off)
+{
+	return *(const double *)(const void *)((const char *)def + off);
+}
+
+/* The standard deviation of def's heading noise (rad / sqrt(s)); 0 when it draws none. */
+static inline double sw__law_noise(const sw_steer_def *def)
+{
+	size_t off = sw__laws[def->law].noise_off;
+	return off ? sw__law_at(def, off) : 0.0;
+}
+
+/* Whether def reads the other agents' headings (its alignment gain is not 0). */
+static inline int sw__law_reads_headings(const sw_steer_def *def)
+{
+	size_t off = sw__laws[def->law].align_off;
+	return off && sw__law_at(def, off) != 0.0;
+}
+
+/* def with the personality's effect on its law's parameters (pers may be NULL). */
+void sw__law_personalize(sw_steer_def *def, const sw_personality *pers);
+
+/* The largest speed an agent of def may reach in a step whose ends have speeds of magnitude at
+ * most ends (m/s): the law's speed cap, or (SW__LAW_SPEED_CAPPED unset) twice the larger of
+ * ends and its preferred speed, which no tested scene has exceeded within a step. */
+double sw__law_speed_bound(const sw_steer_def *def, double ends);
 
 /* The value of parameter p in a law's parameter struct (an int parameter as a double). */
 double sw__law_param_get(const sw__law_param *p, const void *params);
