@@ -217,13 +217,13 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 			ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
 		}
 		sw_world *w = world_for_one_second(m);
-		ck_assert(w->grid_on);
-		ck_assert_int_eq(w->grid_dense, layout == 0);
-		int avx512 = w->grid_avx512, checked = 0;
+		ck_assert(w->grid.on);
+		ck_assert_int_eq(w->grid.dense, layout == 0);
+		int avx512 = w->grid.avx512, checked = 0;
 		for (int scan = 0; scan < 2; scan++) {
 			if (scan == 1 && !avx512)
 				break; /* the CPU has only the scalar scan */
-			w->grid_avx512 = scan;
+			w->grid.avx512 = scan;
 			for (int q = 0; q < 2 * n; q++) {
 				int i = q % n;
 				sw_vec2 p = sw_v2(w->snap[2 * i], w->snap[2 * i + 1]);
@@ -231,7 +231,7 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 					p = sw_v2(p.x + gsl_rng_uniform(g) - 0.5,
 						  p.y + gsl_rng_uniform(g) - 0.5);
 				const sw_agent *ai = &m->agents[i];
-				double reach = ai->perception + ai->radius + w->grid_rmax;
+				double reach = ai->perception + ai->radius + w->grid.rmax;
 				double r2 = reach * reach * (1.0 + 1e-9);
 				int want[400], nw = 0, *got = NULL;
 				for (int j = 0; j < n; j++) {
@@ -240,14 +240,14 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 					if (j != i && dx * dx + dy * dy <= r2)
 						want[nw++] = j;
 				}
-				int ng = sw__grid_query(w, sw__serial(w), i, p, reach, &got);
+				int ng = sw__grid_query(&w->grid, sw__serial(w), i, p, reach, &got);
 				ck_assert_int_eq(ng, nw);
 				ck_assert(memcmp(got, want, (size_t)nw * sizeof *want) == 0);
 				checked += nw > 16;
 			}
 		}
 		ck_assert_int_gt(checked, 100); /* long lists were among them */
-		w->grid_avx512 = avx512;
+		w->grid.avx512 = avx512;
 		sw_world_destroy(w);
 		sw_model_free(m);
 		gsl_rng_free(g);
@@ -291,7 +291,7 @@ START_TEST(grouped_sensing_equals_one_agent_at_a_time)
 	sw_situation s1;
 	int n1 = sw_world_perceive(ref, 0, &s1, big, 400);
 	ck_assert_int_lt(sw__serial(ref)->cap - n1, ref->m->n_prims);
-	ref->sense_group = 1;
+	ref->threads.sense_group = 1;
 	for (int k = 0; k < 5; k++)
 		ck_assert_int_eq(sw_world_step(ref, NULL), SW_SUCCESS);
 	size_t ny = (size_t)(ref->off[ref->n - 1] + ref->dim[ref->n - 1]);

@@ -146,7 +146,7 @@ START_TEST(an_overlap_left_beyond_the_index_reach_ends)
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
-	ck_assert(w->pg_on);
+	ck_assert(w->pg.on);
 	const sw_vec2 at[] = {{0.0, -10.0}, {0.0, 4.0}, {0.0, 5.1}, {1.5, 0.0}, {0.0, 5.1}, {1.5, 0.0}};
 	double *y = w->y + w->off[0];
 	sw_vec2 was = at[0];
@@ -175,7 +175,7 @@ START_TEST(sight_through_the_index_is_the_loop_over_every_primitive)
 	sw_model *m = obstacle_field(1);
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
-	ck_assert(w->pg_on);
+	ck_assert(w->pg.on);
 	unsigned s = 11;
 	int clear = 0, blocked = 0;
 	for (int k = 0; k < 4000; k++) {
@@ -251,8 +251,8 @@ START_TEST(nearest_clearance_through_the_index_is_the_global_one)
 	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
-	ck_assert(w->pg_on);
-	ck_assert_int_eq(w->pg_n_big, 1);
+	ck_assert(w->pg.on);
+	ck_assert_int_eq(w->pg.n_big, 1);
 	int inside = 0, near = 0;
 	for (int ti = 0; ti < 2; ti++)
 		for (double y = -20.0; y <= 20.0; y += 0.7)

@@ -373,7 +373,7 @@ START_TEST(neighbour_counts_are_those_of_the_definition)
 	sw_world *w = NULL;
 	int st = sw_world_create(m, NULL, &w, &d);
 	ck_assert_msg(st == SW_SUCCESS, "%s", d.count ? d.entry[0].message : "?");
-	ck_assert(w->grid_on);
+	ck_assert(w->grid.on);
 	ck_assert_ptr_nonnull(w->snap_v);
 	for (int i = 0; i < N; i++) { /* snapshot velocities at random */
 		w->snap_v[2 * i] = gsl_rng_uniform(r) - 0.5;
@@ -510,7 +510,7 @@ START_TEST(clutter_measures_are_those_of_every_obstacle)
 		ck_assert_int_eq(sw_model_finalize(m[g], NULL), SW_SUCCESS);
 		ck_assert_int_eq(sw_world_create(m[g], NULL, &w[g], NULL), SW_SUCCESS);
 	}
-	ck_assert(w[1]->pg_on && !w[0]->pg_on);
+	ck_assert(w[1]->pg.on && !w[0]->pg.on);
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, 3);
 	size_t no = (size_t)m[0]->n_obstacles;

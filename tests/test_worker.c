@@ -174,7 +174,7 @@ START_TEST(workers_own_disjoint_buffers)
 	int n = 0;
 	size_t md = (size_t)w->maxdim, np = (size_t)m->n_prims;
 	for (int k = 0; k < 3; k++) {
-		const sw_worker *wk = &w->workers[k];
+		const sw_worker *wk = &w->threads.workers[k];
 		const double *vec[] = {wk->dydt, wk->jac, wk->y_piece, wk->y_trial, wk->y_step,
 				       wk->y_pre};
 		const double *work_end = wk->work;
@@ -194,7 +194,7 @@ START_TEST(workers_own_disjoint_buffers)
 		    {wk->occl, (np + 1) * sizeof *wk->occl},
 		    {wk->pg_found, (np + 1) * sizeof *wk->pg_found},
 		    {wk->pg_bits, ((np + 63) / 64 + 1) * sizeof *wk->pg_bits},
-		    {wk->slots, (size_t)w->max_slots * sizeof *wk->slots},
+		    {wk->slots, (size_t)w->threads.max_slots * sizeof *wk->slots},
 		    {wk->work, (size_t)(work_end - wk->work) * sizeof *wk->work},
 		    {wk->relax, 1},
 		    {wk->root, 1},

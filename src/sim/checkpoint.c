@@ -96,7 +96,7 @@ static uint64_t layout_key(const sw_world *w)
 			  (uint64_t)sizeof(sw_agent_metrics),
 			  (uint64_t)(w->hist != NULL),
 			  (uint64_t)(w->sb != NULL),
-			  w->seed,
+			  w->def.seed,
 			  (uint64_t)w->m->n_prims,
 			  (uint64_t)(w->route != NULL)};
 	return sw_hash_bytes(SW_HASH_INIT, v, sizeof v);

@@ -38,16 +38,17 @@
 /* Hashed layout: cell coordinates to a bucket.  Linear in ix, so that the cells of one row of a
  * query are consecutive buckets; the row multiplier is a large odd constant, which spreads rows
  * over the table. */
-static unsigned bucket(const struct sw_world *w, long ix, long iy)
+static unsigned bucket(const sw_agent_grid *g, long ix, long iy)
 {
 	uint64_t h = (uint64_t)ix + (uint64_t)iy * 0x9e3779b97f4a7c15ULL;
-	return (unsigned)(h & (uint64_t)(w->grid_buckets - 1));
+	return (unsigned)(h & (uint64_t)(g->buckets - 1));
 }
 
 int sw__grid_alloc(struct sw_world *w)
 {
 	const sw_model *m = w->m;
-	w->grid_on = 0;
+	sw_agent_grid *g = &w->grid;
+	g->on = 0;
 	if (!m->run.agents_perceive || !m->run.neighbor_grid || w->n < 2)
 		return SW_SUCCESS;
 	double pmax = 0.0, rmax = 0.0;
@@ -57,51 +58,51 @@ int sw__grid_alloc(struct sw_world *w)
 		pmax = fmax(pmax, m->agents[i].perception);
 		rmax = fmax(rmax, m->agents[i].radius);
 	}
-	w->grid_cell = pmax + 2.0 * rmax;
-	w->grid_rmax = rmax;
+	g->cell = pmax + 2.0 * rmax;
+	g->rmax = rmax;
 	/* Between a half and one bucket per agent: the hashed layout's chains stay short, and a
 	 * crowd's bounding box (a few agents per cell) still fits the dense layout. */
 	unsigned nb = 16;
 	while (2 * nb < (unsigned)w->n)
 		nb *= 2;
-	w->grid_buckets = (int)nb;
+	g->buckets = (int)nb;
 	/* The dense layout uses the hashed one's table when the box has no more cells than it
 	 * (between 1/2 and 1 per agent).  A query's result goes to the worker's buffer
 	 * (sw_worker found). */
-	w->grid_cap = nb;
-	w->grid_start = calloc((size_t)nb + 1, sizeof *w->grid_start);
-	w->grid_items = calloc((size_t)w->n, sizeof *w->grid_items);
-	w->grid_px = calloc((size_t)w->n, sizeof *w->grid_px);
-	w->grid_py = calloc((size_t)w->n, sizeof *w->grid_py);
+	g->cap = nb;
+	g->start = calloc((size_t)nb + 1, sizeof *g->start);
+	g->items = calloc((size_t)w->n, sizeof *g->items);
+	g->px = calloc((size_t)w->n, sizeof *g->px);
+	g->py = calloc((size_t)w->n, sizeof *g->py);
 	if (w->dim3)
-		w->grid_pz = calloc((size_t)w->n, sizeof *w->grid_pz);
-	if (!w->grid_start || !w->grid_items || !w->grid_px || !w->grid_py ||
-	    (w->dim3 && !w->grid_pz))
+		g->pz = calloc((size_t)w->n, sizeof *g->pz);
+	if (!g->start || !g->items || !g->px || !g->py ||
+	    (w->dim3 && !g->pz))
 		return SW_ENOMEM;
-	w->grid_on = 1;
+	g->on = 1;
 #ifdef SW_GRID_AVX512
-	w->grid_avx512 = __builtin_cpu_supports("avx512f");
+	g->avx512 = __builtin_cpu_supports("avx512f");
 #endif
 	return SW_SUCCESS;
 }
 
-void sw__grid_free(struct sw_world *w)
+void sw__grid_free(sw_agent_grid *g)
 {
-	free(w->grid_start);
-	free(w->grid_items);
-	free(w->grid_px);
-	free(w->grid_py);
-	free(w->grid_pz);
+	free(g->start);
+	free(g->items);
+	free(g->px);
+	free(g->py);
+	free(g->pz);
 }
 
 /* Cell coordinate of x. */
-static long cell_of(const struct sw_world *w, double x)
+static long cell_of(const sw_agent_grid *g, double x)
 {
-	return (long)floor(x / w->grid_cell);
+	return (long)floor(x / g->cell);
 }
 
-/* Chooses the layout for the current snapshot (sets grid_dense, grid_ix0/iy0/nx/ny). */
-static void choose_layout(struct sw_world *w)
+/* Chooses the layout for w's current snapshot (sets dense, ix0, iy0, nx, ny). */
+static void choose_layout(sw_agent_grid *g, const struct sw_world *w)
 {
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
 	for (int j = 0; j < w->n; j++) { /* fmin and fmax by comparisons (NaN ignored alike) */
@@ -111,66 +112,66 @@ static void choose_layout(struct sw_world *w)
 		y0 = y[1] < y0 ? y[1] : y0;
 		y1 = y[1] > y1 ? y[1] : y1;
 	}
-	w->grid_dense = 0;
+	g->dense = 0;
 	if (!(isfinite(x0) && isfinite(x1) && isfinite(y0) && isfinite(y1)))
 		return; /* the hashed layout copes with anything */
-	double nx = floor(x1 / w->grid_cell) - floor(x0 / w->grid_cell) + 1.0;
-	double ny = floor(y1 / w->grid_cell) - floor(y0 / w->grid_cell) + 1.0;
-	if (nx * ny > (double)w->grid_cap)
+	double nx = floor(x1 / g->cell) - floor(x0 / g->cell) + 1.0;
+	double ny = floor(y1 / g->cell) - floor(y0 / g->cell) + 1.0;
+	if (nx * ny > (double)g->cap)
 		return;
-	w->grid_dense = 1;
-	w->grid_ix0 = cell_of(w, x0);
-	w->grid_iy0 = cell_of(w, y0);
-	w->grid_nx = (long)nx;
-	w->grid_ny = (long)ny;
+	g->dense = 1;
+	g->ix0 = cell_of(g, x0);
+	g->iy0 = cell_of(g, y0);
+	g->nx = (long)nx;
+	g->ny = (long)ny;
 }
 
 /* Bucket of the point (x, y) in the current layout. */
-static unsigned key_of(const struct sw_world *w, double x, double y)
+static unsigned key_of(const sw_agent_grid *g, double x, double y)
 {
-	long ix = cell_of(w, x), iy = cell_of(w, y);
-	return w->grid_dense ? (unsigned)((iy - w->grid_iy0) * w->grid_nx + (ix - w->grid_ix0))
-			     : bucket(w, ix, iy);
+	long ix = cell_of(g, x), iy = cell_of(g, y);
+	return g->dense ? (unsigned)((iy - g->iy0) * g->nx + (ix - g->ix0))
+			     : bucket(g, ix, iy);
 }
 
-void sw__grid_build(struct sw_world *w)
+void sw__grid_build(sw_agent_grid *g, const struct sw_world *w)
 {
-	if (!w->grid_on)
+	if (!g->on)
 		return;
-	choose_layout(w);
-	int nb = w->grid_dense ? (int)(w->grid_nx * w->grid_ny) : w->grid_buckets;
-	memset(w->grid_start, 0, (size_t)(nb + 1) * sizeof *w->grid_start);
+	choose_layout(g, w);
+	int nb = g->dense ? (int)(g->nx * g->ny) : g->buckets;
+	memset(g->start, 0, (size_t)(nb + 1) * sizeof *g->start);
 	for (int j = 0; j < w->n; j++) {
 		const double *y = w->snap + 2 * (size_t)j;
 		if (!sw__gone(w, j)) /* agents that left are in no bucket */
-			w->grid_start[key_of(w, y[0], y[1]) + 1]++;
+			g->start[key_of(g, y[0], y[1]) + 1]++;
 	}
 	for (int b = 0; b < nb; b++)
-		w->grid_start[b + 1] += w->grid_start[b];
-	/* Placement with per-bucket cursors kept in grid_start itself (j ascending within each
+		g->start[b + 1] += g->start[b];
+	/* Placement with per-bucket cursors kept in start itself (j ascending within each
 	 * bucket). */
 	for (int j = 0; j < w->n; j++) {
 		const double *y = w->snap + 2 * (size_t)j;
 		if (sw__gone(w, j))
 			continue;
-		int k = w->grid_start[key_of(w, y[0], y[1])]++;
-		w->grid_items[k] = j;
-		w->grid_px[k] = y[0];
-		w->grid_py[k] = y[1];
-		if (w->grid_pz)
-			w->grid_pz[k] = w->snap3[4 * (size_t)j]; /* z (space3.c) */
+		int k = g->start[key_of(g, y[0], y[1])]++;
+		g->items[k] = j;
+		g->px[k] = y[0];
+		g->py[k] = y[1];
+		if (g->pz)
+			g->pz[k] = w->snap3[4 * (size_t)j]; /* z (space3.c) */
 	}
-	/* grid_start[b] now holds the end of bucket b: shift back to starts. */
+	/* start[b] now holds the end of bucket b: shift back to starts. */
 	for (int b = nb; b > 0; b--)
-		w->grid_start[b] = w->grid_start[b - 1];
-	w->grid_start[0] = 0;
+		g->start[b] = g->start[b - 1];
+	g->start[0] = 0;
 }
 
 #ifdef SW_GRID_AVX512
 /* scan_run() 8 slots at a time with AVX-512: the same distance tests (dx dx + dy dy <= r2, not
  * contracted), the kept items compressed in a register and stored 16 at a time (found has
  * SW_GRID_SLACK entries of room beyond one per agent), so the result is the scalar loop's. */
-__attribute__((target("avx512f"))) static int scan_run_avx512(const struct sw_world *w, int lo,
+__attribute__((target("avx512f"))) static int scan_run_avx512(const sw_agent_grid *g, int lo,
 							       int hi, int i, sw_vec2 p,
 							       double r2, int *found, int n)
 {
@@ -179,11 +180,11 @@ __attribute__((target("avx512f"))) static int scan_run_avx512(const struct sw_wo
 	const __m512i self = _mm512_set1_epi32(i);
 	for (int k = lo; k < hi; k += 8) {
 		__mmask8 in = hi - k >= 8 ? 0xff : (__mmask8)((1u << (hi - k)) - 1u);
-		__m512d dx = _mm512_sub_pd(_mm512_maskz_loadu_pd(in, w->grid_px + k), px);
-		__m512d dy = _mm512_sub_pd(_mm512_maskz_loadu_pd(in, w->grid_py + k), py);
+		__m512d dx = _mm512_sub_pd(_mm512_maskz_loadu_pd(in, g->px + k), px);
+		__m512d dy = _mm512_sub_pd(_mm512_maskz_loadu_pd(in, g->py + k), py);
 		__m512d d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
 		__mmask8 near = _mm512_mask_cmp_pd_mask(in, d2, rr, _CMP_LE_OQ);
-		__m512i items = _mm512_maskz_loadu_epi32((__mmask16)in, w->grid_items + k);
+		__m512i items = _mm512_maskz_loadu_epi32((__mmask16)in, g->items + k);
 		__mmask16 keep = _mm512_mask_cmpneq_epi32_mask((__mmask16)near, items, self);
 		_mm512_storeu_si512(found + n, _mm512_maskz_compress_epi32(keep, items));
 		n += __builtin_popcount(keep);
@@ -194,26 +195,26 @@ __attribute__((target("avx512f"))) static int scan_run_avx512(const struct sw_wo
 
 /* Appends to found[n..] the items of slots [lo, hi) within sqrt(r2) of p (except i; in 3-D of
  * the height qz unless NAN), without branches on the data; returns the new count. */
-static int scan_run(const struct sw_world *w, int lo, int hi, int i, sw_vec2 p, double qz,
+static int scan_run(const sw_agent_grid *g, int lo, int hi, int i, sw_vec2 p, double qz,
 		    double r2, int *found, int n)
 {
 	if (!isnan(qz)) { /* 3-D: the distance in space (sw__perceive3) */
 		for (int k = lo; k < hi; k++) {
-			double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
-			double dz = w->grid_pz[k] - qz;
-			int j = w->grid_items[k];
+			double dx = g->px[k] - p.x, dy = g->py[k] - p.y;
+			double dz = g->pz[k] - qz;
+			int j = g->items[k];
 			found[n] = j;
 			n += (dx * dx + dy * dy + dz * dz <= r2) & (j != i);
 		}
 		return n;
 	}
 #ifdef SW_GRID_AVX512
-	if (w->grid_avx512)
-		return scan_run_avx512(w, lo, hi, i, p, r2, found, n);
+	if (g->avx512)
+		return scan_run_avx512(g, lo, hi, i, p, r2, found, n);
 #endif
 	for (int k = lo; k < hi; k++) {
-		double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
-		int j = w->grid_items[k];
+		double dx = g->px[k] - p.x, dy = g->py[k] - p.y;
+		int j = g->items[k];
 		found[n] = j;
 		n += (dx * dx + dy * dy <= r2) & (j != i);
 	}
@@ -221,16 +222,16 @@ static int scan_run(const struct sw_world *w, int lo, int hi, int i, sw_vec2 p, 
 }
 
 /* Hashed layout: as scan_run, but only the slots of cell (ix, iy). */
-static int scan_cell(const struct sw_world *w, long ix, long iy, int i, sw_vec2 p, double r2,
+static int scan_cell(const sw_agent_grid *g, long ix, long iy, int i, sw_vec2 p, double r2,
 		     int *found, int n)
 {
-	unsigned b = bucket(w, ix, iy);
-	for (int k = w->grid_start[b]; k < w->grid_start[b + 1]; k++) {
-		double dx = w->grid_px[k] - p.x, dy = w->grid_py[k] - p.y;
-		int j = w->grid_items[k];
+	unsigned b = bucket(g, ix, iy);
+	for (int k = g->start[b]; k < g->start[b + 1]; k++) {
+		double dx = g->px[k] - p.x, dy = g->py[k] - p.y;
+		int j = g->items[k];
 		found[n] = j;
-		n += (dx * dx + dy * dy <= r2) & (j != i) & (cell_of(w, w->grid_px[k]) == ix) &
-		     (cell_of(w, w->grid_py[k]) == iy);
+		n += (dx * dx + dy * dy <= r2) & (j != i) & (cell_of(g, g->px[k]) == ix) &
+		     (cell_of(g, g->py[k]) == iy);
 	}
 	return n;
 }
@@ -307,39 +308,39 @@ void sw__sort_indices(int *a, int n)
 	}
 }
 
-int sw__grid_query_any(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
+int sw__grid_query_any(const sw_agent_grid *g, sw_worker *wk, int i, sw_vec2 p, double reach,
 		       int **out)
 {
-	long x0 = cell_of(w, p.x - reach), x1 = cell_of(w, p.x + reach);
-	long y0 = cell_of(w, p.y - reach), y1 = cell_of(w, p.y + reach);
+	long x0 = cell_of(g, p.x - reach), x1 = cell_of(g, p.x + reach);
+	long y0 = cell_of(g, p.y - reach), y1 = cell_of(g, p.y + reach);
 	/* Centres farther than reach cannot be perceived (reach covers perception and both
 	 * radii); the slack keeps rounding from ever dropping one the exact test would keep. */
 	double r2 = reach * reach * (1.0 + 1e-9);
 	int n = 0, *found = wk->found;
-	if (w->grid_dense) {
+	if (g->dense) {
 		/* Clip to the occupied box: rows and columns outside it hold no agent. */
-		long cx0 = x0 > w->grid_ix0 ? x0 - w->grid_ix0 : 0;
-		long cx1 = x1 - w->grid_ix0 < w->grid_nx - 1 ? x1 - w->grid_ix0 : w->grid_nx - 1;
-		long cy0 = y0 > w->grid_iy0 ? y0 - w->grid_iy0 : 0;
-		long cy1 = y1 - w->grid_iy0 < w->grid_ny - 1 ? y1 - w->grid_iy0 : w->grid_ny - 1;
+		long cx0 = x0 > g->ix0 ? x0 - g->ix0 : 0;
+		long cx1 = x1 - g->ix0 < g->nx - 1 ? x1 - g->ix0 : g->nx - 1;
+		long cy0 = y0 > g->iy0 ? y0 - g->iy0 : 0;
+		long cy1 = y1 - g->iy0 < g->ny - 1 ? y1 - g->iy0 : g->ny - 1;
 		for (long iy = cy0; iy <= cy1 && cx0 <= cx1; iy++) {
-			long c = iy * w->grid_nx;
-			n = scan_run(w, w->grid_start[c + cx0], w->grid_start[c + cx1 + 1], i, p,
+			long c = iy * g->nx;
+			n = scan_run(g, g->start[c + cx0], g->start[c + cx1 + 1], i, p,
 				     wk->grid_qz, r2, found, n);
 		}
 	} else {
 		for (long iy = y0; iy <= y1; iy++)
 			for (long ix = x0; ix <= x1; ix++)
-				n = scan_cell(w, ix, iy, i, p, r2, found, n);
+				n = scan_cell(g, ix, iy, i, p, r2, found, n);
 	}
 	*out = found;
 	return n;
 }
 
-int sw__grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
+int sw__grid_query(const sw_agent_grid *g, sw_worker *wk, int i, sw_vec2 p, double reach,
 		   int **out)
 {
-	int n = sw__grid_query_any(w, wk, i, p, reach, out);
+	int n = sw__grid_query_any(g, wk, i, p, reach, out);
 	sw__sort_indices(*out, n); /* the brute-force loop's order */
 	return n;
 }

@@ -234,8 +234,9 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		sw_vec2 qs[2];
 		int passes = reach >= 0.0 ? sw__image_queries(w, p, reach, qs) : 1;
 		for (int pass = 0; pass < passes; pass++) {
-			if (w->grid_on && reach >= 0.0) /* a count: the candidates' order is free */
-				nc = sw__grid_query_any(w, c->wk, c->u, pass ? qs[1] : p, reach, &cand);
+			if (w->grid.on && reach >= 0.0) /* a count: the candidates' order is free */
+				nc = sw__grid_query_any(&w->grid, c->wk, c->u, pass ? qs[1] : p,
+							reach, &cand);
 			for (int k = 0; k < nc; k++) {
 				int j = cand ? cand[k] : k;
 				if (j == c->u || sw__gone(w, j))

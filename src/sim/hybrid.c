@@ -135,7 +135,7 @@ static int fire(struct sw_world *w, sw_worker *wk, int u, const sw_atrans *tr, d
 		/* a signal switched: agents reading it see the new mode from t on */
 		w->switches[w->n_switch++] = (sig_switch){u - w->n, t, tr->to};
 	}
-	if (w->event_fn) {
+	if (w->def.event_fn) {
 		char guard[256];
 		sw_automaton_transition(a, (int)(tr - a->trans), NULL, NULL, NULL, guard, sizeof guard);
 		sw__worker_event(w, wk, u, t, from, tr->to, tr->label, guard);

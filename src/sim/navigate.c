@@ -81,7 +81,8 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 	 * built in C) is refused rather than read from its file here. */
 	sw_plan_options uncached = sw_default_plan_options();
 	for (int f = 0; used && f < m->n_fields; f++) {
-		const sw_grid *g = m->fields[f].grid ? m->fields[f].grid : sw_plan_grid(w->plan, f);
+		const sw_grid *g =
+		    m->fields[f].grid ? m->fields[f].grid : sw_plan_grid(w->def.plan, f);
 		if (g) {
 			w->field_grid[f] = g;
 			continue;
@@ -151,20 +152,23 @@ static int clear_sight_indexed(const struct sw_world *w, sw_vec2 p, sw_vec2 q, d
 			       const double box[4])
 {
 	const sw_model *m = w->m;
-	double cs = w->pg_cell, len = sw_v2_dist(p, q), half = r + 0.25 * cs;
+	double cs = w->pg.cell, len = sw_v2_dist(p, q), half = r + 0.25 * cs;
 	int n = (int)ceil(len / (0.5 * cs)) + 1;
 	size_t seen[32]; /* the cells visited last: a march revisits only recent cells */
 	int n_seen = 0, head = 0;
 	for (int s = 0; s < n; s++) {
 		double t = n > 1 ? (double)s / (n - 1) : 0.0;
 		sw_vec2 c = sw_v2(p.x + t * (q.x - p.x), p.y + t * (q.y - p.y));
-		long x0 = (long)floor((c.x - half - w->pg_x0) / cs), x1 = (long)floor((c.x + half - w->pg_x0) / cs);
-		long y0 = (long)floor((c.y - half - w->pg_y0) / cs), y1 = (long)floor((c.y + half - w->pg_y0) / cs);
+		long x0 = (long)floor((c.x - half - w->pg.x0) / cs),
+		     x1 = (long)floor((c.x + half - w->pg.x0) / cs);
+		long y0 = (long)floor((c.y - half - w->pg.y0) / cs),
+		     y1 = (long)floor((c.y + half - w->pg.y0) / cs);
 		x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
-		x1 = x1 > w->pg_nx - 1 ? w->pg_nx - 1 : x1, y1 = y1 > w->pg_ny - 1 ? w->pg_ny - 1 : y1;
+		x1 = x1 > w->pg.nx - 1 ? w->pg.nx - 1 : x1,
+		y1 = y1 > w->pg.ny - 1 ? w->pg.ny - 1 : y1;
 		for (long iy = y0; iy <= y1; iy++)
 			for (long ix = x0; ix <= x1; ix++) {
-				size_t cell = (size_t)iy * (size_t)w->pg_nx + (size_t)ix;
+				size_t cell = (size_t)iy * (size_t)w->pg.nx + (size_t)ix;
 				int again = 0;
 				for (int k = 0; k < n_seen && !again; k++)
 					again = seen[k] == cell;
@@ -173,8 +177,8 @@ static int clear_sight_indexed(const struct sw_world *w, sw_vec2 p, sw_vec2 q, d
 				seen[head] = cell;
 				head = (head + 1) % 32;
 				n_seen += n_seen < 32;
-				for (int e = w->pg_start[cell]; e < w->pg_start[cell + 1]; e++)
-					if (blocks_sight(m, w->pg_items[e], p, q, r, box))
+				for (int e = w->pg.start[cell]; e < w->pg.start[cell + 1]; e++)
+					if (blocks_sight(m, w->pg.items[e], p, q, r, box))
 						return 0;
 			}
 	}
@@ -185,7 +189,7 @@ int sw__clear_sight(const struct sw_world *w, const sw_model *m, sw_vec2 p, sw_v
 {
 	const double box[4] = {(p.x < q.x ? p.x : q.x) - r, (p.y < q.y ? p.y : q.y) - r,
 			       (p.x < q.x ? q.x : p.x) + r, (p.y < q.y ? q.y : p.y) + r};
-	if (w && w->pg_on)
+	if (w && w->pg.on)
 		return clear_sight_indexed(w, p, q, r, box);
 	for (int k = 0; k < m->n_prims; k++)
 		if (blocks_sight(m, k, p, q, r, box))
@@ -304,8 +308,8 @@ static int route_clear(sw_vec2 a, sw_vec2 b, void *ctx)
 static int crowd_discs(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double rad,
 		       double *discs)
 {
-	int *near = NULL, n_near = w->grid_on ? sw__grid_query(w, wk, i, p, SW_ROUTE_CROWD, &near)
-					       : w->n;
+	int *near = NULL,
+	    n_near = w->grid.on ? sw__grid_query(&w->grid, wk, i, p, SW_ROUTE_CROWD, &near) : w->n;
 	double d2[SW_ROUTE_CROWD_MAX];
 	int n = 0;
 	for (int q = 0; q < n_near; q++) {

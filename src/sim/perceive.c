@@ -82,7 +82,7 @@ int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out)
 
 static int prim_is_disc(const struct sw_world *w, int k)
 {
-	return w->pg_disc ? (int)(w->pg_disc[k >> 6] >> (k & 63) & 1) : !w->m->prims[k].is_segment;
+	return w->pg.disc ? (int)(w->pg.disc[k >> 6] >> (k & 63) & 1) : !w->m->prims[k].is_segment;
 }
 
 /* Percept of offset d, whose length dist is known. */
@@ -322,11 +322,11 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 	int n = 0, n_occl = 0, first_disc = cap; /* the first disc among the percepts */
 	double occl_reach = a->perception + fmax(w->agent_rmax, w->prim_rmax);
 	const int *plist = NULL; /* through the primitive index when it is on */
-	int np = w->pg_on ? sw__prim_grid_query(w, wk, i, p, &plist) : m->n_prims;
+	int np = w->pg.on ? sw__prim_grid_query(w, wk, i, p, &plist) : m->n_prims;
 	int qi = 0;
 	/* No primitive moves (the index lists none): each is where the model put it, and its end
 	 * points come from the index's compact copy */
-	const double *ends = w->pg_on && w->pg_n_moving == 0 ? w->pg_ends : NULL;
+	const double *ends = w->pg.on && w->pg.n_moving == 0 ? w->pg.ends : NULL;
 	occluders occ; /* the walls that may hide something (about 100 KB of stack) */
 	while (qi < np && n < cap) {
 		/* A chunk of candidates: their end points gathered, then their closest points and
@@ -436,7 +436,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 		 * world each agent is seen at its nearest image, and near the seam the grid is asked
 		 * a second time at the image of p beyond it (model/periodic.c makes the strip longer
 		 * than twice the reach, so no agent is found twice). */
-		double reach = a->perception + a->radius + w->grid_rmax, L = m->periodic_x;
+		double reach = a->perception + a->radius + w->grid.rmax, L = m->periodic_x;
 		sw_vec2 q[2];
 		int passes = sw__image_queries(w, p, reach, q);
 		/* The agent steered to is the target, not an obstacle: a chaser does not keep a
@@ -444,8 +444,8 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 		int chased = w->tkind[i] == TGT_AGENT ? w->tindex[i] : -1;
 		for (int pass = 0; pass < passes; pass++) {
 			int *cand = NULL, nc = w->n;
-			if (w->grid_on)
-				nc = sw__grid_query(w, wk, i, q[pass], reach, &cand);
+			if (w->grid.on)
+				nc = sw__grid_query(&w->grid, wk, i, q[pass], reach, &cand);
 			occ.ahead = nc;
 			for (int k = 0; k < nc && n < cap; k++) {
 				int j = cand ? cand[k] : k;

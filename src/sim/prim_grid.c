@@ -62,7 +62,7 @@ static int cells(double lo, double hi, double origin, double cs, int n, int *c0,
 int sw__prim_grid_alloc(struct sw_world *w)
 {
 	const sw_model *m = w->m;
-	w->pg_on = 0;
+	w->pg.on = 0;
 	if (!m->run.neighbor_grid || m->n_prims < SW_PRIM_GRID_MIN || w->n < 1)
 		return SW_SUCCESS;
 	double reach = 0.0;
@@ -102,19 +102,19 @@ int sw__prim_grid_alloc(struct sw_world *w)
 		}
 		cs *= 2.0;
 	}
-	w->pg_x0 = lo[0], w->pg_y0 = lo[1], w->pg_cell = cs, w->pg_nx = nx, w->pg_ny = ny;
-	w->pg_start = calloc((size_t)nx * ny + 1, sizeof *w->pg_start);
-	w->pg_moving = calloc((size_t)n_moving + 1, sizeof *w->pg_moving);
-	w->pg_ends = calloc(4 * (size_t)m->n_prims + 1, sizeof *w->pg_ends);
-	w->pg_disc = calloc((size_t)m->n_prims / 64 + 1, sizeof *w->pg_disc);
-	if (!w->pg_start || !w->pg_moving || !w->pg_ends || !w->pg_disc)
+	w->pg.x0 = lo[0], w->pg.y0 = lo[1], w->pg.cell = cs, w->pg.nx = nx, w->pg.ny = ny;
+	w->pg.start = calloc((size_t)nx * ny + 1, sizeof *w->pg.start);
+	w->pg.moving = calloc((size_t)n_moving + 1, sizeof *w->pg.moving);
+	w->pg.ends = calloc(4 * (size_t)m->n_prims + 1, sizeof *w->pg.ends);
+	w->pg.disc = calloc((size_t)m->n_prims / 64 + 1, sizeof *w->pg.disc);
+	if (!w->pg.start || !w->pg.moving || !w->pg.ends || !w->pg.disc)
 		return SW_ENOMEM;
 	for (int k = 0; k < m->n_prims; k++) {
 		const sw_prim *pr = &m->prims[k];
-		double *e = w->pg_ends + 4 * (size_t)k;
+		double *e = w->pg.ends + 4 * (size_t)k;
 		e[0] = pr->a.x + 0.0, e[1] = pr->a.y + 0.0, e[2] = pr->b.x + 0.0, e[3] = pr->b.y + 0.0;
 		if (!pr->is_segment)
-			w->pg_disc[k >> 6] |= (uint64_t)1 << (k & 63);
+			w->pg.disc[k >> 6] |= (uint64_t)1 << (k & 63);
 	}
 	/* Counting sort of (cell, primitive) pairs: count, prefix sums, place (ascending k). */
 	for (int pass = 0; pass < 2; pass++) {
@@ -128,46 +128,46 @@ int sw__prim_grid_alloc(struct sw_world *w)
 				for (int ix = x0; ix <= x1; ix++) {
 					size_t c = (size_t)iy * nx + ix;
 					if (pass == 0) {
-						w->pg_start[c + 1]++;
+						w->pg.start[c + 1]++;
 						continue;
 					}
-					int at = w->pg_start[c]++;
-					w->pg_items[at] = k;
-					memcpy(w->pg_ibox + 4 * (size_t)at, box, sizeof box);
+					int at = w->pg.start[c]++;
+					w->pg.items[at] = k;
+					memcpy(w->pg.ibox + 4 * (size_t)at, box, sizeof box);
 				}
 		}
 		if (pass == 0) {
 			for (size_t c = 0; c < (size_t)nx * ny; c++)
-				w->pg_start[c + 1] += w->pg_start[c];
-			size_t n_items = (size_t)w->pg_start[(size_t)nx * ny];
-			w->pg_items = calloc(n_items + 1, sizeof *w->pg_items);
-			w->pg_ibox = calloc(4 * n_items + 1, sizeof *w->pg_ibox);
-			if (!w->pg_items || !w->pg_ibox)
+				w->pg.start[c + 1] += w->pg.start[c];
+			size_t n_items = (size_t)w->pg.start[(size_t)nx * ny];
+			w->pg.items = calloc(n_items + 1, sizeof *w->pg.items);
+			w->pg.ibox = calloc(4 * n_items + 1, sizeof *w->pg.ibox);
+			if (!w->pg.items || !w->pg.ibox)
 				return SW_ENOMEM;
 		}
 	}
 	for (size_t c = (size_t)nx * ny; c > 0; c--) /* back from ends to starts */
-		w->pg_start[c] = w->pg_start[c - 1];
-	w->pg_start[0] = 0;
+		w->pg.start[c] = w->pg.start[c - 1];
+	w->pg.start[0] = 0;
 	for (int k = 0; k < m->n_prims; k++)
 		if (!is_static(m, k))
-			w->pg_moving[w->pg_n_moving++] = k;
+			w->pg.moving[w->pg.n_moving++] = k;
 	/* Closed polygons whose box is at least 2 R wide and high, R the smallest query reach
 	 * (perception plus radius) of any agent: only they can contain a point with no edge
 	 * within its query reach (sw__nearest_clearance). */
 	double rmin = INFINITY;
 	for (int i = 0; i < w->n; i++)
 		rmin = fmin(rmin, m->agents[i].perception + m->agents[i].radius);
-	w->pg_big = calloc((size_t)m->n_obstacles + 1, sizeof *w->pg_big);
-	w->pg_obox = calloc(4 * (size_t)m->n_obstacles + 1, sizeof *w->pg_obox);
+	w->pg.big = calloc((size_t)m->n_obstacles + 1, sizeof *w->pg.big);
+	w->pg.obox = calloc(4 * (size_t)m->n_obstacles + 1, sizeof *w->pg.obox);
 	w->pg_touch = malloc((size_t)w->n);
-	if (!w->pg_big || !w->pg_obox || !w->pg_touch)
+	if (!w->pg.big || !w->pg.obox || !w->pg_touch)
 		return SW_ENOMEM;
 	memset(w->pg_touch, 0, (size_t)w->n); /* no overlap before the first measure */
-	w->pg_n_big = 0;
+	w->pg.n_big = 0;
 	for (int j = 0; j < m->n_obstacles; j++) {
 		const sw_obstacle *o = &m->obstacles[j];
-		double *bx = w->pg_obox + 4 * (size_t)j;
+		double *bx = w->pg.obox + 4 * (size_t)j;
 		bx[0] = bx[1] = INFINITY, bx[2] = bx[3] = -INFINITY;
 		for (int k = o->prim_first; k < o->prim_first + o->prim_count; k++) {
 			double pb[4];
@@ -179,19 +179,19 @@ int sw__prim_grid_alloc(struct sw_world *w)
 			bx[0] = bx[1] = bx[2] = bx[3] = NAN; /* no bound: always measured */
 		if (o->shape == SW_SHAPE_POLYGON && o->closed && bx[2] - bx[0] >= 2.0 * rmin &&
 		    bx[3] - bx[1] >= 2.0 * rmin)
-			w->pg_big[w->pg_n_big++] = j;
+			w->pg.big[w->pg.n_big++] = j;
 	}
 	/* The obstacles' boxes by obstacle (moving ones, with NaN boxes, in the wide list), in cells
 	 * about twice an agent's width: the queries of measure_obstacles and
 	 * sw__nearest_clearance reach about a radius plus a small clearance. */
-	if (sw__bucket_init(&w->pg_ob, fmax(4.0 * w->agent_rmax, 1.0), m->n_obstacles))
+	if (sw__bucket_init(&w->pg.ob, fmax(4.0 * w->agent_rmax, 1.0), m->n_obstacles))
 		return SW_ENOMEM;
 	for (int j = 0; j < m->n_obstacles; j++)
-		if (sw__bucket_add(&w->pg_ob, j, w->pg_obox + 4 * (size_t)j))
+		if (sw__bucket_add(&w->pg.ob, j, w->pg.obox + 4 * (size_t)j))
 			return SW_ENOMEM;
-	if (sw__bucket_pack(&w->pg_ob))
+	if (sw__bucket_pack(&w->pg.ob))
 		return SW_ENOMEM;
-	w->pg_on = 1;
+	w->pg.on = 1;
 	return SW_SUCCESS;
 }
 
@@ -201,7 +201,7 @@ int sw__prim_grid_alloc(struct sw_world *w)
  * when p is inside the box or the obstacle moves (a NaN box). */
 static double clearance_floor(const struct sw_world *w, int j, sw_vec2 p, double r)
 {
-	const double *b = w->pg_obox + 4 * (size_t)j;
+	const double *b = w->pg.obox + 4 * (size_t)j;
 	double dx = p.x < b[0] ? b[0] - p.x : p.x > b[2] ? p.x - b[2] : 0.0;
 	double dy = p.y < b[1] ? b[1] - p.y : p.y > b[3] ? p.y - b[3] : 0.0;
 	if (!(dx > 0.0 || dy > 0.0))
@@ -224,14 +224,14 @@ static double lower_clearance(const struct sw_world *w, int j, double t, sw_vec2
 int sw__obstacles_near(const struct sw_world *w, sw_worker *wk, sw_vec2 p, double d,
 		       const int **out)
 {
-	if (!w->pg_on)
+	if (!w->pg.on)
 		return -1;
 	/* widened far beyond the rounding of a clearance (a few units in the last place of the
 	 * coordinates) */
 	double s = d + 1e-9 * (1.0 + fabs(p.x) + fabs(p.y) + d);
 	double q[4] = {p.x - s, p.y - s, p.x + s, p.y + s};
 	*out = wk->pg_found;
-	return sw__bucket_query(&w->pg_ob, q, wk->pg_found, w->m->n_prims + 1);
+	return sw__bucket_query(&w->pg.ob, q, wk->pg_found, w->m->n_prims + 1);
 }
 
 /* Exact: the obstacles whose boxes come within d of p (sw__obstacles_near: every other one has a
@@ -246,7 +246,7 @@ double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, dou
 {
 	const sw_model *m = w->m;
 	double best = INFINITY;
-	for (double d = r + w->pg_ob.cell;;) {
+	for (double d = r + w->pg.ob.cell;;) {
 		const int *list;
 		int n = sw__obstacles_near(w, wk, p, d, &list), near = -1;
 		if (n < 0)
@@ -266,12 +266,12 @@ double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, dou
 		d = best < INFINITY ? best + r : 4.0 * d;
 	}
 	best = INFINITY;
-	if (w->pg_on && i >= 0 && i < w->n) {
+	if (w->pg.on && i >= 0 && i < w->n) {
 		/* Every obstacle left out by the primitive query has all its primitives' boxes
 		 * farther than R >= perception + radius from p, so its clearance exceeds the
 		 * perception radius - unless p lies inside it, which a closed polygon narrower than
 		 * 2 R in x or y cannot do without an edge within R of p; the wider ones are always
-		 * tested (pg_big).  A smallest clearance within the perception radius is therefore
+		 * tested (pg.big).  A smallest clearance within the perception radius is therefore
 		 * the global one. */
 		const int *list;
 		int n = sw__prim_grid_query(w, wk, i, p, &list), last = -1;
@@ -281,30 +281,30 @@ double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, dou
 				best = lower_clearance(w, j, t, p, r, best);
 			last = j;
 		}
-		for (int s = 0; s < w->pg_n_big; s++)
-			best = fmin(best, sw_model_obstacle_clearance(m, w->pg_big[s], t, p, r));
+		for (int s = 0; s < w->pg.n_big; s++)
+			best = fmin(best, sw_model_obstacle_clearance(m, w->pg.big[s], t, p, r));
 		if (best <= m->agents[i].perception)
 			return best;
 		best = INFINITY;
 	}
 	for (int j = 0; j < m->n_obstacles; j++)
-		best = w->pg_on ? lower_clearance(w, j, t, p, r, best)
+		best = w->pg.on ? lower_clearance(w, j, t, p, r, best)
 				: fmin(best, sw_model_obstacle_clearance(m, j, t, p, r));
 	return best;
 }
 
 void sw__prim_grid_free(struct sw_world *w)
 {
-	sw__bucket_free(&w->pg_ob);
-	free(w->pg_big);
-	free(w->pg_obox);
+	sw__bucket_free(&w->pg.ob);
+	free(w->pg.big);
+	free(w->pg.obox);
 	free(w->pg_touch);
-	free(w->pg_start);
-	free(w->pg_items);
-	free(w->pg_moving);
-	free(w->pg_ibox);
-	free(w->pg_ends);
-	free(w->pg_disc);
+	free(w->pg.start);
+	free(w->pg.items);
+	free(w->pg.moving);
+	free(w->pg.ibox);
+	free(w->pg.ends);
+	free(w->pg.disc);
 }
 
 int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, const int **out)
@@ -323,39 +323,40 @@ int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 
 	 * taken without one; a cell wholly beyond r: each primitive it holds is either beyond r
 	 * or also in a nearer cell.  (Margins of 1e-9 and 1e-6 relative to r^2, far above the
 	 * rounding of the cell bounds.) */
-	double in2 = r * r * (1.0 - 1e-9), out2 = r2 * (1.0 + 1e-6), cs = w->pg_cell;
-	if (cells(p.x - r, p.x + r, w->pg_x0, cs, w->pg_nx, &x0, &x1) &&
-	    cells(p.y - r, p.y + r, w->pg_y0, cs, w->pg_ny, &y0, &y1))
+	double in2 = r * r * (1.0 - 1e-9), out2 = r2 * (1.0 + 1e-6), cs = w->pg.cell;
+	if (cells(p.x - r, p.x + r, w->pg.x0, cs, w->pg.nx, &x0, &x1) &&
+	    cells(p.y - r, p.y + r, w->pg.y0, cs, w->pg.ny, &y0, &y1))
 		for (int iy = y0; iy <= y1; iy++) {
-			double cy0 = w->pg_y0 + iy * cs, cy1 = cy0 + cs;
+			double cy0 = w->pg.y0 + iy * cs, cy1 = cy0 + cs;
 			double ny = cy0 - p.y > p.y - cy1 ? cy0 - p.y : p.y - cy1; /* nearest */
 			double fy = p.y - cy0 > cy1 - p.y ? p.y - cy0 : cy1 - p.y; /* farthest */
 			ny = ny > 0.0 ? ny : 0.0;
 			for (int ix = x0; ix <= x1; ix++) {
-				size_t c = (size_t)iy * w->pg_nx + ix;
-				int s0 = w->pg_start[c], s1 = w->pg_start[c + 1];
+				size_t c = (size_t)iy * w->pg.nx + ix;
+				int s0 = w->pg.start[c], s1 = w->pg.start[c + 1];
 				if (s0 == s1)
 					continue;
-				double cx0 = w->pg_x0 + ix * cs, cx1 = cx0 + cs;
+				double cx0 = w->pg.x0 + ix * cs, cx1 = cx0 + cs;
 				double nx = cx0 - p.x > p.x - cx1 ? cx0 - p.x : p.x - cx1;
 				double fx = p.x - cx0 > cx1 - p.x ? p.x - cx0 : cx1 - p.x;
 				nx = nx > 0.0 ? nx : 0.0;
 				if (nx * nx + ny * ny > out2)
 					continue;
 				/* ascending within a cell: its first and last items bound its words */
-				size_t w0 = (size_t)w->pg_items[s0] >> 6, w1 = (size_t)w->pg_items[s1 - 1] >> 6;
+				size_t w0 = (size_t)w->pg.items[s0] >> 6,
+				       w1 = (size_t)w->pg.items[s1 - 1] >> 6;
 				lo = w0 < lo ? w0 : lo;
 				hi = w1 > hi ? w1 : hi;
 				if (fx * fx + fy * fy <= in2) {
 					for (int s = s0; s < s1; s++) {
-						unsigned k = (unsigned)w->pg_items[s];
+						unsigned k = (unsigned)w->pg.items[s];
 						bits[k >> 6] |= (uint64_t)1 << (k & 63);
 					}
 					continue;
 				}
 				for (int s = s0; s < s1; s++) {
-					unsigned k = (unsigned)w->pg_items[s];
-					const double *b = w->pg_ibox + 4 * (size_t)s;
+					unsigned k = (unsigned)w->pg.items[s];
+					const double *b = w->pg.ibox + 4 * (size_t)s;
 					double dx = b[0] - p.x > p.x - b[2] ? b[0] - p.x : p.x - b[2];
 					double dy = b[1] - p.y > p.y - b[3] ? b[1] - p.y : p.y - b[3];
 					dx = dx > 0.0 ? dx : 0.0;
@@ -366,8 +367,8 @@ int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 
 				}
 			}
 		}
-	for (int s = 0; s < w->pg_n_moving; s++) {
-		unsigned k = (unsigned)w->pg_moving[s];
+	for (int s = 0; s < w->pg.n_moving; s++) {
+		unsigned k = (unsigned)w->pg.moving[s];
 		bits[k >> 6] |= (uint64_t)1 << (k & 63);
 		lo = k >> 6 < lo ? k >> 6 : lo;
 		hi = k >> 6 > hi ? k >> 6 : hi;

@@ -86,7 +86,7 @@ static double host_rate(const struct sw_world *w, int u, const sw_expr_ast *a, d
 		return INFINITY;
 	}
 	case SW_HF_INSIDE: return v;
-	case SW_HF_CLEARANCE: return v + w->obs_speed_max;
+	case SW_HF_CLEARANCE: return v + w->pg.speed_max;
 	default: return INFINITY;
 	}
 }

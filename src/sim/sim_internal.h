@@ -47,8 +47,73 @@ typedef struct sig_switch {
 	int mode;
 } sig_switch;
 
+/** Kinds of pass over the agents (worker.c sw__pass; each balances its blocks on its own):
+ * step 2's advance, step 4's sensing, the snapshot's headings and velocities. */
+enum { SW_PASS_ADVANCE = 0, SW_PASS_SENSE = 1, SW_PASS_MOTION = 2, SW_PASSES = 3 };
+
+/** The neighbour index of agents (grid.c): the agents' snapshot positions binned into square
+ * cells.  Allocated at creation (sw__grid_alloc); rebuilt from the snapshot by sw__grid_build,
+ * serially, after every snapshot; read-only during passes (a query writes only its worker). */
+typedef struct sw_agent_grid {
+	int on;                 /* 1: perception of agents uses the grid (else brute force) */
+	double cell;            /* cell side, m: the largest perception plus twice the largest
+				   radius */
+	double rmax;            /* largest agent radius, m */
+	int buckets;            /* hashed layout: buckets of the table (a power of two) */
+	size_t cap;             /* buckets start has room for */
+	int *start;             /* per bucket: its first slot (one more entry: the end) */
+	int *items;             /* per slot, in bucket order: the agent */
+	double *px, *py;        /* per slot: the agent's snapshot position, m */
+	double *pz;             /* per slot: its height, m (3-D worlds only, else NULL) */
+	int avx512;             /* the scan may use AVX-512 */
+	int dense;              /* 1: dense layout of the current build (the agents' box) */
+	long ix0, iy0, nx, ny;  /* dense layout: first cell and box size, in cells */
+} sw_agent_grid;
+
+/** The neighbour index of static obstacle primitives (prim_grid.c), and the obstacles' boxes at
+ * rest.  Built once at creation (sw__prim_grid_alloc); read-only after. */
+typedef struct sw_prim_index {
+	int on;                 /* 1: perception and clearances use the index */
+	double x0, y0, cell;    /* the grid's origin and cell side, m */
+	int nx, ny;             /* the grid's size, in cells */
+	int *start;             /* per cell: its first entry of items (one more: the end) */
+	int *items;             /* per entry: a static primitive, ascending within a cell */
+	double *ibox;           /* per entry of items: its primitive's bounding box at rest
+				   (x0, y0, x1, y1), where the query reads it in a row */
+	int *moving, n_moving;  /* the primitives of moving obstacles (always candidates) */
+	int *big, n_big;        /* closed polygons that could hold an agent's whole query square */
+	double *ends;           /* per primitive: a.x, a.y, b.x, b.y at rest, each plus 0.0 (as
+				   sw_model_prim_at gives them with a zero displacement) */
+	uint64_t *disc;         /* bit k: primitive k is a disc */
+	double *obox;           /* per obstacle: its bounding box (x0, y0, x1, y1) at rest; NaN
+				   for a moving obstacle (sw__nearest_clearance's lower bounds) */
+	sw_bucket ob;           /* when on: the obstacles' boxes at rest, moving ones in its wide
+				   list (measure_obstacles, sw__nearest_clearance) */
+	double speed_max;       /* the obstacles' largest scripted speed, m/s
+				   (sw__obstacle_speed_max; set whether or not the index is on) */
+} sw_prim_index;
+
+/** The threads and their workers (worker.c).  Changed only by sw_world_set_threads and by
+ * sw__pass before and after its blocks run, both serial; the workers' sizes are fixed at
+ * creation. */
+typedef struct sw_threads {
+	int n;                  /* workers (and threads of a pass at most) */
+	int split[SW_PASSES];   /* blocks the workers' lo/hi were set for, per kind of pass (0:
+				   none) */
+	int automatic;          /* 1: n = processors, used from SW_AUTO_BLOCK agents each */
+	struct sw_worker *workers; /* n of them; workers[0] also serves the serial paths */
+	struct sw_pool *pool;   /* the threads that run them (pool.c), NULL with one thread */
+	int cap0;               /* percepts a worker's buffer starts with (it grows) */
+	int max_slots;          /* expression slots a worker holds */
+	int sense_group;        /* agents sensed together at most (SW_SENSE_GROUP; tests: 1) */
+} sw_threads;
+
 struct sw_world {
 	const sw_model *m;
+	sw_world_def def;       /* the definition it was created with, sample resolved (0: the
+				   model's); read-only after creation, but for event_fn and
+				   event_ctx (sw_world_set_event_fn, between steps).  threads: as
+				   asked at creation (the threads now: threads.n) */
 	void *block;            /* one allocation holding the fixed-size per-unit and per-agent
 				   arrays: dim, off, mode, aut, steer_first, tkind, tindex, metrics,
 				   min_clear, overlap, clear_until, agent_overlap, gone, sys, drv,
@@ -82,18 +147,7 @@ struct sw_world {
 	gsl_odeiv2_system *sys; /* per unit */
 	gsl_odeiv2_driver **drv; /* per unit (NULL for Euler) */
 	agent_ctx *ctx;         /* per unit */
-	int cap0;               /* percepts a worker's buffer starts with (it grows) */
-	int max_slots;          /* expression slots a worker holds */
-	sw_event_fn event_fn;   /* called at every discrete transition (may be NULL) */
-	void *event_ctx;
-	uint64_t seed;          /* the world definition's: seed, stop time, sample interval, steps,
-				   progress */
-	double duration;
-	double sample;
-	long total_steps;
-	sw_progress_fn progress_fn;
-	void *progress_ctx;
-	const struct sw_plan *plan; /* the definition's prepared fields (navigate.c), or NULL */
+	long total_steps;       /* steps of def.duration (sw_run_steps) */
 	int *sig_mode0;         /* per signal: mode at the start of the step */
 	sig_switch *switches;   /* signal switches during this step, in time order */
 	int n_switch, cap_switch;
@@ -106,41 +160,8 @@ struct sw_world {
 	double *jumped;         /* per agent: (dx, dy) resets moved it by in this step (hybrid.c
 				   moved(), taken out of its path by step.c); NULL when no jump
 				   resets an agent's position */
-	/* neighbour index of agents (grid.c) */
-	int grid_on;            /* 1: perception of agents uses the grid */
-	double grid_cell, grid_rmax;
-	int grid_buckets;
-	int *grid_start, *grid_items;
-	/* neighbour index of static obstacle primitives (prim_grid.c) */
-	int pg_on, pg_nx, pg_ny, pg_n_moving;
-	double pg_x0, pg_y0, pg_cell;
-	int *pg_start, *pg_items, *pg_moving;
-	int *pg_big, pg_n_big;  /* closed polygons that could hold an agent's whole query square */
-	double obs_speed_max;   /* sw__obstacle_speed_max */
-	double *pg_ibox;        /* per entry of pg_items: its primitive's bounding box at rest
-				   (x0, y0, x1, y1), where the query reads it in a row */
-	double *pg_ends;        /* per primitive: a.x, a.y, b.x, b.y at rest, each plus 0.0 (as
-				   sw_model_prim_at gives them with a zero displacement) */
-	uint64_t *pg_disc;      /* bit k: primitive k is a disc */
-	double *pg_obox;        /* per obstacle: its bounding box (x0, y0, x1, y1) at rest; NaN
-				   for a moving obstacle (sw__nearest_clearance's lower bounds) */
 	unsigned char *pg_touch; /* per agent: some obstacle overlapped it at the last measure (or
 				    unknown, after a restore): measure_obstacles checks them all */
-	sw_bucket pg_ob;        /* when pg_on: the obstacles' boxes at rest, moving ones in its wide
-				   list (measure_obstacles, sw__nearest_clearance) */
-	double *grid_px, *grid_py; /* bucket order: positions */
-	double *grid_pz;        /* bucket order: heights (3-D worlds only, else NULL) */
-	size_t grid_cap;        /* buckets grid_start has room for */
-	int grid_avx512;        /* the scan may use AVX-512 (grid.c) */
-	int grid_dense;         /* 1: dense layout of the current build (cells of the box) */
-	long grid_ix0, grid_iy0, grid_nx, grid_ny; /* dense layout: first cell and box size */
-	/* threads (worker.c) and the single-evaluation path (step.c) */
-	int n_threads;
-	int split_nt[3];        /* blocks the workers' lo/hi were set for, per kind of pass
-				   (SW_PASS_*; 0: none) */
-	int threads_auto;       /* 1: n_threads = processors, used from SW_AUTO_BLOCK agents each */
-	struct sw_worker *workers; /* n_threads of them; workers[0] also serves the serial paths */
-	struct sw_pool *pool;   /* the threads that run them (pool.c), NULL with one thread */
 	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
 	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
 	double *agent_rad;      /* per agent radius, NULL when all agents have radius agent_r0 */
@@ -158,11 +179,13 @@ struct sw_world {
 	int fast_crowd;         /* 1: some agent runs ttc, sf or csm under explicit Euler in 2-D,
 				   and keeps its law's flow */
 	int fast_on;            /* 1 (default): use it */
-	int sense_group;        /* agents sensed together at most (SW_SENSE_GROUP; tests: 1) */
 	struct sw_steerbench *sb; /* SteerBench accumulators (steerbench.c) */
 	unsigned char *gone;    /* per agent: done and left the world (run.leave_when_done), at
 				   the snapshot; NULL when agents never leave */
 	int n_done;             /* agents done at the snapshot (sw__agent_done) */
+	sw_agent_grid grid;     /* the agents' neighbour index */
+	sw_prim_index pg;       /* the static primitives' index */
+	sw_threads threads;     /* threads, workers, and what sizes the workers */
 	/* world fields (navigate.c) */
 	int *steer_field;       /* per steer entry: field index, -1 none, -2 auto (navigate.c) */
 	const struct sw_grid **field_grid; /* per model field: the grid used */
@@ -200,10 +223,6 @@ typedef struct sw_tevent {
 	size_t yoff; /* the unit's state at the event, in the worker's evy */
 } sw_tevent;
 
-/** Kinds of pass over the agents (worker.c sw__pass; each balances its blocks on its own):
- * step 2's advance, step 4's sensing, the snapshot's headings and velocities. */
-enum { SW_PASS_ADVANCE = 0, SW_PASS_SENSE = 1, SW_PASS_MOTION = 2, SW_PASSES = 3 };
-
 /** A worker: everything a stage writes besides the entries of the units it steps -- its
  * scratch, GSL workspaces, integration status, buffered events and diagnostics (worker.c).
  *
@@ -232,7 +251,7 @@ typedef struct sw_worker {
 	double grid_qz;         /* height of the agent perceiving now (3-D, set by sw__perceive3
 				   around its planar perception; NAN otherwise): the grid then keeps
 				   only agents within reach in 3-D */
-	double *slots;          /* expression slots (w->max_slots; host.c) */
+	double *slots;          /* expression slots (w->threads.max_slots; host.c) */
 	/* state vectors of w->maxdim entries, cut from one block (work) */
 	double *work;
 	double *dydt;           /* a flow's value (integrate.c euler, space3.c) */
@@ -297,7 +316,7 @@ static inline void *sw__block_alloc(size_t bytes)
  * outside passes. */
 static inline sw_worker *sw__serial(struct sw_world *w)
 {
-	return &w->workers[0];
+	return &w->threads.workers[0];
 }
 
 /** Agent i's personality (its drawn traits when the scenario draws any). */
@@ -337,7 +356,7 @@ static inline int sw__image_queries(const struct sw_world *w, sw_vec2 p, double 
 {
 	double L = w->m->periodic_x;
 	q[0] = q[1] = p;
-	if (!(L > 0.0) || !w->grid_on || (p.x >= reach && p.x <= L - reach))
+	if (!(L > 0.0) || !w->grid.on || (p.x >= reach && p.x <= L - reach))
 		return 1;
 	q[1].x = p.x < reach ? p.x + L : p.x - L;
 	return 2;
@@ -435,7 +454,7 @@ int sw__obstacles_near(const struct sw_world *w, sw_worker *wk, sw_vec2 p, doubl
  * same answer). */
 int sw__clear_sight(const struct sw_world *w, const sw_model *m, sw_vec2 p, sw_vec2 q, double r);
 /* rate.c: the largest speed of any obstacle's scripted motion (0 when none moves), the rate
- * bound of clearance() beyond the agent's own speed; kept in the world (obs_speed_max). */
+ * bound of clearance() beyond the agent's own speed; kept in the world (pg.speed_max). */
 double sw__obstacle_speed_max(const sw_model *m);
 double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, double t, sw_vec2 p,
 			     double r);
@@ -463,19 +482,22 @@ sw_vec2 sw__target_at(const struct sw_world *w, int k, double t);
 int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out);
 
 /* grid.c */
+/** Sizes w->grid for w's agents (off when perception of agents is off, unbounded, or there are
+ * fewer than two agents); SW_ENOMEM on failure. */
 int sw__grid_alloc(struct sw_world *w);
-void sw__grid_free(struct sw_world *w);
+void sw__grid_free(sw_agent_grid *g);
 /** Sorts n distinct indices into increasing order (the grids' results). */
 void sw__sort_indices(int *a, int n);
-/** Bins the agents' snapshot positions (call after every snapshot). */
-void sw__grid_build(struct sw_world *w);
+/** Bins w's snapshot positions into g (w->grid; call after every snapshot, serially): writes
+ * only g. */
+void sw__grid_build(sw_agent_grid *g, const struct sw_world *w);
 /** Agents (other than i) whose snapshot centre may lie within `reach` of p (in 3-D of the height
  * wk->grid_qz unless NAN), in increasing index order, into *out (wk's buffer); returns their
- * number. */
-int sw__grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
+ * number.  Reads only the grid, writes only wk. */
+int sw__grid_query(const sw_agent_grid *g, sw_worker *wk, int i, sw_vec2 p, double reach,
 		   int **out);
 /** The same agents in the grid's order (for counts, which do not depend on it). */
-int sw__grid_query_any(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double reach,
+int sw__grid_query_any(const sw_agent_grid *g, sw_worker *wk, int i, sw_vec2 p, double reach,
 		       int **out);
 
 /* navigate.c */

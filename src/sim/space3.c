@@ -379,8 +379,9 @@ int sw__host3(const struct sw_world *w, sw_worker *wk, int u, double t, const do
 		return 0;
 	/* The 2-D grid's candidates include every agent within args[0] in 3-D. */
 	int count = 0, *cand = NULL, nc = w->n;
-	if (w->grid_on && args[0] >= 0.0)
-		nc = sw__grid_query(w, wk, u, sw_v2(y[SW_STATE_X], y[SW_STATE_Y]), args[0], &cand);
+	if (w->grid.on && args[0] >= 0.0)
+		nc = sw__grid_query(&w->grid, wk, u, sw_v2(y[SW_STATE_X], y[SW_STATE_Y]), args[0],
+				    &cand);
 	for (int k = 0; k < nc; k++) {
 		int j = cand ? cand[k] : k;
 		const double *p = w->snap + 2 * (size_t)j;

@@ -125,8 +125,8 @@ static int overlapping(const sw_world *w, sw_worker *wk, int i)
 	const double *y = w->snap + 2 * (size_t)i;
 	double r = m->agents[i].radius;
 	int *cand = NULL, nc = w->n, k = 0, *out = wk->found;
-	if (w->grid_on)
-		nc = sw__grid_query(w, wk, i, sw_v2(y[0], y[1]), r + w->grid_rmax, &cand);
+	if (w->grid.on)
+		nc = sw__grid_query(&w->grid, wk, i, sw_v2(y[0], y[1]), r + w->grid.rmax, &cand);
 	for (int q = 0; q < nc; q++) {
 		int j = cand ? cand[q] : q;
 		const double *yj = w->snap + 2 * (size_t)j;

@@ -237,10 +237,10 @@ static void measure_obstacles(struct sw_world *w, sw_worker *wk, int i, double d
 	sw_agent_metrics *mt = &w->metrics[i];
 	double r = m->agents[i].radius;
 	int overlapping = 0, done = 0;
-	if (w->pg_on && !m->run.obstacle_clearances && !w->pg_touch[i]) {
+	if (w->pg.on && !m->run.obstacle_clearances && !w->pg_touch[i]) {
 		double d = fmax(mt->min_clearance, 0.0) + r;
 		if (!(d < INFINITY))
-			d = r + w->pg_ob.cell;
+			d = r + w->pg.ob.cell;
 		for (;;) {
 			const int *list;
 			int n = sw__obstacles_near(w, wk, p, d, &list);
@@ -259,7 +259,7 @@ static void measure_obstacles(struct sw_world *w, sw_worker *wk, int i, double d
 	if (!done)
 		for (int j = 0; j < m->n_obstacles; j++)
 			measure_obstacle(w, i, j, p, &overlapping);
-	if (w->pg_on)
+	if (w->pg.on)
 		w->pg_touch[i] = (unsigned char)overlapping;
 	if (overlapping)
 		mt->overlap_time += dt;
@@ -421,7 +421,7 @@ int sw__sense_range(struct sw_world *w, sw_worker *wk, int lo, int hi, double dt
 				g.idx[g.n] = i;
 				g.def[g.n++] = def;
 				g.used += n;
-				if (g.n >= w->sense_group || g.n == SW_SENSE_GROUP) {
+				if (g.n >= w->threads.sense_group || g.n == SW_SENSE_GROUP) {
 					int sg = finish_group(w, wk, &g, dt);
 					if (st == SW_SUCCESS)
 						st = sg;
@@ -691,7 +691,7 @@ void sw__snapshot(struct sw_world *w)
 			w->gone[j] = (unsigned char)d;
 	}
 	w->n_done = done;
-	sw__grid_build(w);
+	sw__grid_build(&w->grid, w);
 }
 
 int sw_world_step(sw_world *w, sw_diag *diag)

@@ -49,7 +49,7 @@ int sw__worker_alloc(const struct sw_world *w, sw_worker *wk)
 	size_t md = (size_t)w->maxdim, np = (size_t)w->m->n_prims, at = 0;
 	/* The buffers whose sizes the world fixes, in one zeroed block: */
 	size_t o_work = sw__block_take(&at, WORK_N * md, sizeof *wk->work);
-	size_t o_slots = sw__block_take(&at, (size_t)w->max_slots, sizeof *wk->slots);
+	size_t o_slots = sw__block_take(&at, (size_t)w->threads.max_slots, sizeof *wk->slots);
 	size_t o_found = sw__block_take(&at, (size_t)w->n + SW_GRID_SLACK, sizeof *wk->found);
 	size_t o_occl = sw__block_take(&at, np + 1, sizeof *wk->occl);
 	size_t o_pg_found = sw__block_take(&at, np + 1, sizeof *wk->pg_found);
@@ -59,7 +59,7 @@ int sw__worker_alloc(const struct sw_world *w, sw_worker *wk)
 	size_t o_diag = sw__block_take(&at, 1, sizeof *wk->diag);
 	wk->block = sw__block_alloc(at);
 	/* ... and those that grow or that GSL allocates. */
-	wk->cap = w->cap0;
+	wk->cap = w->threads.cap0;
 	wk->scratch = calloc((size_t)wk->cap, sizeof *wk->scratch);
 	wk->relax = sw_relax_ws_alloc();
 	wk->root = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
@@ -130,12 +130,12 @@ static void buffer_event(const struct sw_world *w, sw_worker *wk, int u, double 
 void sw__worker_event(const struct sw_world *w, sw_worker *wk, int u, double t, int from, int to,
 		      const char *label, const char *guard)
 {
-	if (!w->event_fn)
+	if (!w->def.event_fn)
 		return;
 	if (wk->defer)
 		buffer_event(w, wk, u, t, from, to, label, guard);
 	else
-		w->event_fn(w, u, t, from, to, label, guard, w->event_ctx);
+		w->def.event_fn(w, u, t, from, to, label, guard, w->def.event_ctx);
 }
 
 /* Delivers worker wk's buffered events with each unit's state as it was at the event (keep:
@@ -149,7 +149,8 @@ static void deliver_events(struct sw_world *w, sw_worker *wk, double *keep)
 		memcpy(keep, y, (size_t)dim * sizeof *keep);
 		memcpy(y, wk->evy + e->yoff, (size_t)dim * sizeof *y);
 		w->mode[e->u] = e->to;
-		w->event_fn(w, e->u, e->t, e->from, e->to, e->label, e->guard, w->event_ctx);
+		w->def.event_fn(w, e->u, e->t, e->from, e->to, e->label, e->guard,
+				w->def.event_ctx);
 		memcpy(y, keep, (size_t)dim * sizeof *y);
 		w->mode[e->u] = mode;
 	}
@@ -173,7 +174,7 @@ static void merge_diag(const sw_worker *wk, sw_diag *diag)
  * they save, and much more on a busy machine.  The result is the same for any number. */
 int sw__pass_threads(const struct sw_world *w)
 {
-	int min_block = w->threads_auto ? SW_AUTO_BLOCK : 1, nt = w->n_threads;
+	int min_block = w->threads.automatic ? SW_AUTO_BLOCK : 1, nt = w->threads.n;
 	if (nt > w->n / min_block)
 		nt = w->n / min_block > 0 ? w->n / min_block : 1;
 	return nt;
@@ -199,7 +200,7 @@ static double now_s(void)
 static void pass_block(void *ctx, int k)
 {
 	const pass *ps = ctx;
-	sw_worker *wk = &ps->w->workers[k];
+	sw_worker *wk = &ps->w->threads.workers[k];
 	double t_start = now_s();
 	ps->fn(ps->w, wk, wk->lo[ps->kind], wk->hi[ps->kind], ps->arg);
 	wk->took[ps->kind] = now_s() - t_start;
@@ -214,15 +215,15 @@ static void pass_block(void *ctx, int k)
  * delivered in block order, which is agent order). */
 static void balance(struct sw_world *w, int kind, int nt)
 {
-	sw_worker *wk = w->workers;
+	sw_worker *wk = w->threads.workers;
 	int n = w->n;
-	if (w->split_nt[kind] != nt) { /* first pass of this kind, or another block count */
+	if (w->threads.split[kind] != nt) { /* first pass of this kind, or another block count */
 		for (int k = 0; k < nt; k++) {
 			wk[k].lo[kind] = (int)((long)n * k / nt);
 			wk[k].hi[kind] = (int)((long)n * (k + 1) / nt);
 			wk[k].took[kind] = 0.0;
 		}
-		w->split_nt[kind] = nt;
+		w->threads.split[kind] = nt;
 		return;
 	}
 	double total = 0.0;
@@ -255,24 +256,24 @@ int sw__pass(struct sw_world *w, int kind, sw_block_fn fn, const void *arg, sw_d
 {
 	int nt = sw__pass_threads(w);
 	for (int k = 0; k < nt; k++) {
-		sw_worker *wk = &w->workers[k];
+		sw_worker *wk = &w->threads.workers[k];
 		sw_diag_init(wk->diag);
 		wk->status = SW_SUCCESS;
 		wk->n_ev = 0;
 		wk->n_evy = 0;
-		wk->defer = w->event_fn != NULL;
+		wk->defer = w->def.event_fn != NULL;
 	}
 	balance(w, kind, nt);
 	pass ps = {w, kind, fn, arg};
-	sw__pool_run(w->pool, nt, pass_block, &ps);
+	sw__pool_run(w->threads.pool, nt, pass_block, &ps);
 	int status = SW_SUCCESS;
 	if (failed)
 		*failed = NULL;
 	for (int k = 0; k < nt; k++) {
-		sw_worker *wk = &w->workers[k];
+		sw_worker *wk = &w->threads.workers[k];
 		wk->defer = 0;
-		if (w->event_fn)
-			deliver_events(w, wk, w->workers[0].dydt);
+		if (w->def.event_fn)
+			deliver_events(w, wk, w->threads.workers[0].dydt);
 		merge_diag(wk, diag);
 		if (status == SW_SUCCESS && wk->status != SW_SUCCESS) {
 			status = wk->status;
@@ -289,10 +290,10 @@ int sw_world_set_threads(sw_world *w, int n)
 {
 	if (!w || n < 0)
 		return SW_EUSAGE;
-	w->threads_auto = n == 0;
+	w->threads.automatic = n == 0;
 	if (n == 0)
 		n = sw__pool_processors();
-	if (n == w->n_threads)
+	if (n == w->threads.n)
 		return SW_SUCCESS;
 	sw_worker *wk = calloc((size_t)n, sizeof *wk);
 	if (!wk)
@@ -311,19 +312,19 @@ int sw_world_set_threads(sw_world *w, int n)
 		free(wk);
 		return SW_ENOMEM;
 	}
-	sw__pool_destroy(w->pool);
-	w->pool = pool;
-	for (int k = 0; k < w->n_threads; k++)
-		sw__worker_free(&w->workers[k]);
-	free(w->workers);
-	w->workers = wk;
-	w->n_threads = n;
+	sw__pool_destroy(w->threads.pool);
+	w->threads.pool = pool;
+	for (int k = 0; k < w->threads.n; k++)
+		sw__worker_free(&w->threads.workers[k]);
+	free(w->threads.workers);
+	w->threads.workers = wk;
+	w->threads.n = n;
 	for (int k = 0; k < SW_PASSES; k++)
-		w->split_nt[k] = 0; /* new workers: equal blocks first (balance) */
+		w->threads.split[k] = 0; /* new workers: equal blocks first (balance) */
 	return SW_SUCCESS;
 }
 
 int sw_world_threads(const sw_world *w)
 {
-	return w->n_threads;
+	return w->threads.n;
 }

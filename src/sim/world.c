@@ -47,11 +47,11 @@ void sw_world_destroy(sw_world *w)
 	free(w->snap_h);
 	free(w->snap_v);
 	sw__space3_free(w);
-	sw__pool_destroy(w->pool);
-	for (int k = 0; k < w->n_threads; k++)
-		sw__worker_free(&w->workers[k]);
-	free(w->workers);
-	sw__grid_free(w);
+	sw__pool_destroy(w->threads.pool);
+	for (int k = 0; k < w->threads.n; k++)
+		sw__worker_free(&w->threads.workers[k]);
+	free(w->threads.workers);
+	sw__grid_free(&w->grid);
 	sw__prim_grid_free(w);
 	sw__fields_free(w);
 	free(w->block); /* last: the frees above may read its arrays */
@@ -82,8 +82,8 @@ int sw_world_n_units(const sw_world *w)
 
 void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx)
 {
-	w->event_fn = fn;
-	w->event_ctx = ctx;
+	w->def.event_fn = fn;
+	w->def.event_ctx = ctx;
 }
 
 /* The sizes of the arrays the world's block holds (elements). */
@@ -160,7 +160,7 @@ static int draw_personalities(sw_world *w)
 	}
 	for (int i = 0; i < w->n; i++) {
 		sw_personality p = m->agents[i].personality;
-		sw_rng_stream_seed(r, w->seed ^ 0x7065727300000000ULL, (uint64_t)i);
+		sw_rng_stream_seed(r, w->def.seed ^ 0x7065727300000000ULL, (uint64_t)i);
 		p.agility = draw_trait(r, &p.agility_dist, p.agility);
 		p.mass = draw_trait(r, &p.mass_dist, p.mass);
 		p.courage = draw_trait(r, &p.courage_dist, p.courage);
@@ -181,7 +181,7 @@ static int layout(sw_world *w)
 	size_t off = 0;
 	int nsteer = 0;
 	w->maxdim = SW_STATE_DIM;
-	w->max_slots = 1;
+	w->threads.max_slots = 1;
 	for (int u = 0; u < w->nu; u++) {
 		const struct sw_automaton *a = NULL;
 		if (u < w->n && m->agents[u].behaviour >= 0)
@@ -198,8 +198,8 @@ static int layout(sw_world *w)
 		off += (size_t)w->dim[u];
 		if (w->dim[u] > w->maxdim)
 			w->maxdim = w->dim[u];
-		if (a && a->n_slots > w->max_slots)
-			w->max_slots = a->n_slots;
+		if (a && a->n_slots > w->threads.max_slots)
+			w->threads.max_slots = a->n_slots;
 		if (u < w->n) {
 			w->steer_first[u] = nsteer;
 			nsteer += a ? a->n_modes : 1;
@@ -366,21 +366,15 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	int n = m->n_agents, nu = n + m->n_signals;
 	size_t no = (size_t)n * (size_t)m->n_obstacles;
 	w->m = m;
-	w->seed = def->seed;
-	w->duration = def->duration;
-	w->sample = sample;
+	w->def = *def;
+	w->def.sample = sample;
 	w->total_steps = total;
-	w->event_fn = def->event_fn;
-	w->event_ctx = def->event_ctx;
-	w->progress_fn = def->progress_fn;
-	w->progress_ctx = def->progress_ctx;
-	w->plan = def->plan;
 	w->n = n;
 	w->ns = m->n_signals;
 	w->nu = nu;
 	w->type = type;
 	w->zeno_max = SW_ZENO_MAX;
-	w->cap0 = m->n_prims + (n < 256 ? n : 256) + 1; /* grows when an agent sees more */
+	w->threads.cap0 = m->n_prims + (n < 256 ? n : 256) + 1; /* grows when an agent sees more */
 	for (int i = 0; i < n; i++)
 		w->agent_rmax = fmax(w->agent_rmax, m->agents[i].radius);
 	/* Radii as perception reads them: one value when all agents share it (crowds), else an
@@ -405,9 +399,9 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
 			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
-	w->obs_speed_max = sw__obstacle_speed_max(m); /* rate.c */
+	w->pg.speed_max = sw__obstacle_speed_max(m); /* rate.c */
 	w->fast_on = 1;
-	w->sense_group = SW_SENSE_GROUP;
+	w->threads.sense_group = SW_SENSE_GROUP;
 	if (!w->block || draw_personalities(w) != SW_SUCCESS ||
 	    layout(w) != SW_SUCCESS || sw__hybrid_alloc(w) != SW_SUCCESS ||
 	    (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) || sw__grid_alloc(w) != SW_SUCCESS ||
@@ -439,7 +433,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 				sw__start3(w, u);
 			if (w->rng_state) {
 				gsl_rng rng = sw__rng(w, u);
-				sw_rng_stream_seed(&rng, w->seed, (uint64_t)u);
+				sw_rng_stream_seed(&rng, w->def.seed, (uint64_t)u);
 			}
 			w->metrics[u].t_reached = NAN;
 			w->metrics[u].min_clearance = INFINITY;
@@ -498,11 +492,11 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 
 const sw_model *sw_world_model(const sw_world *w) { return w->m; }
 
-uint64_t sw_world_seed(const sw_world *w) { return w->seed; }
+uint64_t sw_world_seed(const sw_world *w) { return w->def.seed; }
 
-double sw_world_duration(const sw_world *w) { return w->duration; }
+double sw_world_duration(const sw_world *w) { return w->def.duration; }
 
-double sw_world_sample(const sw_world *w) { return w->sample; }
+double sw_world_sample(const sw_world *w) { return w->def.sample; }
 
 long sw_world_total_steps(const sw_world *w) { return w->total_steps; }
 
@@ -583,7 +577,7 @@ int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, sw_diag *diag)
 {
 	long total = w->total_steps; /* checked against the bounds by sw_world_create */
 	/* Samples every `every` steps; an interval longer than the run samples its end only. */
-	double k = nearbyint(w->sample / w->m->run.step);
+	double k = nearbyint(w->def.sample / w->m->run.step);
 	long every = k >= 1.0 && k <= (double)total ? (long)k : k >= 1.0 ? total : 1;
 	/* A world that has stepped already (restored from a checkpoint) was sampled at its time. */
 	int st = sample && w->steps == 0 ? sample(w, ctx) : SW_SUCCESS;
@@ -592,8 +586,8 @@ int sw_world_run(sw_world *w, sw_sample_fn sample, void *ctx, sw_diag *diag)
 		if (st == SW_SUCCESS && sample &&
 		    (w->steps % every == 0 || w->steps == total || sw_world_done(w)))
 			st = sample(w, ctx);
-		if (w->progress_fn)
-			w->progress_fn((double)w->steps / (double)total, w->progress_ctx);
+		if (w->def.progress_fn)
+			w->def.progress_fn((double)w->steps / (double)total, w->def.progress_ctx);
 	}
 	return st;
 }
