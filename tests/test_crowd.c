@@ -226,7 +226,7 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 			w->grid.avx512 = scan;
 			for (int q = 0; q < 2 * n; q++) {
 				int i = q % n;
-				sw_vec2 p = sw_v2(w->snap[2 * i], w->snap[2 * i + 1]);
+				sw_vec2 p = sw_v2(w->snap.pos[2 * i], w->snap.pos[2 * i + 1]);
 				if (q >= n) /* a point near agent i, not its centre */
 					p = sw_v2(p.x + gsl_rng_uniform(g) - 0.5,
 						  p.y + gsl_rng_uniform(g) - 0.5);
@@ -235,8 +235,8 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 				double r2 = reach * reach * (1.0 + 1e-9);
 				int want[400], nw = 0, *got = NULL;
 				for (int j = 0; j < n; j++) {
-					double dx = w->snap[2 * j] - p.x;
-					double dy = w->snap[2 * j + 1] - p.y;
+					double dx = w->snap.pos[2 * j] - p.x;
+					double dy = w->snap.pos[2 * j + 1] - p.y;
 					if (j != i && dx * dx + dy * dy <= r2)
 						want[nw++] = j;
 				}

@@ -153,14 +153,14 @@ START_TEST(an_overlap_left_beyond_the_index_reach_ends)
 	for (int s = 0; s < 6; s++) {
 		y[SW_STATE_X] = at[s].x;
 		y[SW_STATE_Y] = at[s].y;
-		w->metrics[0].path_length += sw_v2_dist(was, at[s]);
+		w->meas.metrics[0].path_length += sw_v2_dist(was, at[s]);
 		was = at[s];
 		ck_assert_int_eq(sw__sense_range(w, sw__serial(w), 0, 1, 0.1), SW_SUCCESS);
 		if (s == 0) /* beyond the perception radius of everything: still the true minimum */
-			ck_assert_double_eq_tol(w->metrics[0].min_clearance, 14.5, 1e-12);
+			ck_assert_double_eq_tol(w->meas.metrics[0].min_clearance, 14.5, 1e-12);
 	}
-	ck_assert_int_eq(w->metrics[0].collisions, 2);
-	ck_assert_double_eq_tol(w->metrics[0].overlap_time, 0.2, 1e-12);
+	ck_assert_int_eq(w->meas.metrics[0].collisions, 2);
+	ck_assert_double_eq_tol(w->meas.metrics[0].overlap_time, 0.2, 1e-12);
 	sw_world_destroy(w);
 	sw_model_free(m);
 }

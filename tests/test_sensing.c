@@ -374,10 +374,10 @@ START_TEST(neighbour_counts_are_those_of_the_definition)
 	int st = sw_world_create(m, NULL, &w, &d);
 	ck_assert_msg(st == SW_SUCCESS, "%s", d.count ? d.entry[0].message : "?");
 	ck_assert(w->grid.on);
-	ck_assert_ptr_nonnull(w->snap_v);
+	ck_assert_ptr_nonnull(w->snap.v);
 	for (int i = 0; i < N; i++) { /* snapshot velocities at random */
-		w->snap_v[2 * i] = gsl_rng_uniform(r) - 0.5;
-		w->snap_v[2 * i + 1] = gsl_rng_uniform(r) - 0.5;
+		w->snap.v[2 * i] = gsl_rng_uniform(r) - 0.5;
+		w->snap.v[2 * i + 1] = gsl_rng_uniform(r) - 0.5;
 	}
 	const struct sw_automaton *a = w->aut[0];
 	long total[2] = {0, 0};
@@ -387,12 +387,13 @@ START_TEST(neighbour_counts_are_those_of_the_definition)
 		ex /= el, ey /= el;
 		int want[2] = {0, 0};
 		for (int j = 0; j < N; j++) {
-			double dx = w->snap[2 * j] - y[SW_STATE_X], dy = w->snap[2 * j + 1] - y[SW_STATE_Y];
+			double dx = w->snap.pos[2 * j] - y[SW_STATE_X],
+			       dy = w->snap.pos[2 * j + 1] - y[SW_STATE_Y];
 			if (j == i)
 				continue;
 			want[0] += hypot(dx, dy) <= 1.5;
 			want[1] += hypot(dx, dy) <= 2.0 && dx * ex + dy * ey > 0.0 &&
-				   w->snap_v[2 * j] * ex + w->snap_v[2 * j + 1] * ey < 0.0;
+				   w->snap.v[2 * j] * ex + w->snap.v[2 * j + 1] * ey < 0.0;
 		}
 		for (int e = 0; e < 2; e++) {
 			/* the margin of `count gt 1e9`, exact for integers */
@@ -543,7 +544,8 @@ START_TEST(clutter_measures_are_those_of_every_obstacle)
 					w[g]->y[w[g]->off[i] + SW_STATE_X] = x;
 					w[g]->y[w[g]->off[i] + SW_STATE_Y] = y;
 					for (size_t j = 0; j < no; j++)
-						w[g]->clear_until[(size_t)i * no + j] = -INFINITY;
+						w[g]->meas.clear_until[(size_t)i * no + j] =
+						    -INFINITY;
 				}
 			}
 	}

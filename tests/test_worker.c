@@ -189,7 +189,7 @@ START_TEST(workers_own_disjoint_buffers)
 			size_t bytes;
 		} own[N_BUF] = {
 		    {wk->scratch, (size_t)wk->cap * sizeof *wk->scratch},
-		    {wk->scratch3, (size_t)w->cap3 * sizeof *wk->scratch3},
+		    {wk->scratch3, (size_t)w->space3.cap * sizeof *wk->scratch3},
 		    {wk->found, ((size_t)w->n + 1) * sizeof *wk->found},
 		    {wk->occl, (np + 1) * sizeof *wk->occl},
 		    {wk->pg_found, (np + 1) * sizeof *wk->pg_found},

@@ -3,7 +3,7 @@
  * Everything a step changes is saved: time and step count, every unit's state and mode, the
  * steering targets, the random streams, the metrics and their per-obstacle minima and overlap
  * flags, the sensed flow of the single-evaluation path, the position history of progress(), and
- * the SteerBench accumulators, and the velocities and headings of the snapshot (snap_v, snap_h:
+ * the SteerBench accumulators, and the velocities and headings of the snapshot (snap.v, snap.h:
  * taken before the sensing's algebraic outputs -- a time-to-collision agent's speed floored at 0,
  * a speed model's heading and speed -- changed the states they come from, so they cannot be
  * rebuilt from the saved states).  What a world derives from its model when it is created (steer
@@ -25,7 +25,7 @@
 #include "sim_internal.h"
 #include "swerve/plan.h"
 
-/* 2: the snapshot's velocities and headings (snap_v, snap_h) after the position history;
+/* 2: the snapshot's velocities and headings (snap.v, snap.h) after the position history;
  * 3: the planned routes (<routes>) after the SteerBench sums;
  * 4: each route's stall anchor (place and time); 5: and when the route was last followed */
 #define CK_VERSION 5u
@@ -95,10 +95,10 @@ static uint64_t layout_key(const sw_world *w)
 			  (uint64_t)SW_RNG_TYPE->size,
 			  (uint64_t)sizeof(sw_agent_metrics),
 			  (uint64_t)(w->hist != NULL),
-			  (uint64_t)(w->sb != NULL),
+			  (uint64_t)(w->meas.sb != NULL),
 			  w->def.seed,
 			  (uint64_t)w->m->n_prims,
-			  (uint64_t)(w->route != NULL)};
+			  (uint64_t)(w->nav.route != NULL)};
 	return sw_hash_bytes(SW_HASH_INIT, v, sizeof v);
 }
 
@@ -120,26 +120,26 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 	put(&b, w->tkind, n * sizeof *w->tkind);
 	put(&b, w->tindex, n * sizeof *w->tindex);
 	put(&b, w->rng_state, rng_bytes(w));
-	put(&b, w->metrics, n * sizeof *w->metrics);
-	put(&b, w->min_clear, no * sizeof *w->min_clear);
-	put(&b, w->overlap, no);
-	put(&b, w->agent_overlap, n);
+	put(&b, w->meas.metrics, n * sizeof *w->meas.metrics);
+	put(&b, w->meas.min_clear, no * sizeof *w->meas.min_clear);
+	put(&b, w->meas.overlap, no);
+	put(&b, w->meas.agent_overlap, n);
 	for (size_t i = 0; i < n; i++) { /* the three GLM entries of each (sw__fast) */
 		/* a crowd law's flow is not kept: its agent's entry reads as nothing sensed */
 		static const double none[3] = {NAN, 0.0, 0.0};
 		int crowd = sw__crowd_law(sw__steer_of(w, (int)i, w->mode[i])->law);
-		put(&b, crowd ? none : sw__fast(w, (int)i), 3 * sizeof *w->fast);
+		put(&b, crowd ? none : sw__fast(w, (int)i), 3 * sizeof *w->fast.data);
 	}
 	if (w->hist) {
 		put(&b, &w->hist_len, sizeof w->hist_len);
 		put(&b, &w->hist_head, sizeof w->hist_head);
 		put(&b, w->hist, n * SW_HISTORY * 3 * sizeof *w->hist);
 	}
-	if (w->snap_v)
-		put(&b, w->snap_v, 2 * n * sizeof *w->snap_v);
-	if (w->snap_h)
-		put(&b, w->snap_h, 2 * n * sizeof *w->snap_h);
-	if (w->sb) {
+	if (w->snap.v)
+		put(&b, w->snap.v, 2 * n * sizeof *w->snap.v);
+	if (w->snap.h)
+		put(&b, w->snap.h, 2 * n * sizeof *w->snap.h);
+	if (w->meas.sb) {
 		void *sbp = NULL;
 		size_t sbn = 0;
 		if (sw__steerbench_save(w, &sbp, &sbn) != SW_SUCCESS)
@@ -148,8 +148,8 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 		put(&b, sbp, sbn);
 		free(sbp);
 	}
-	for (size_t i = 0; w->route && i < n; i++) { /* planned routes (navigate.c) */
-		const sw_route *r = &w->route[i];
+	for (size_t i = 0; w->nav.route && i < n; i++) { /* planned routes (navigate.c) */
+		const sw_route *r = &w->nav.route[i];
 		put(&b, &r->tgt, sizeof r->tgt);
 		put(&b, &r->next, sizeof r->next);
 		put(&b, &r->n, sizeof r->n);
@@ -187,7 +187,7 @@ static int restore_route(const sw_world *w, sw_route *r, ibuf *b)
 	get(b, &anchor, sizeof anchor);
 	get(b, &t_anchor, sizeof t_anchor);
 	get(b, &t_seen, sizeof t_seen);
-	size_t most = (size_t)w->route_map->nx * (size_t)w->route_map->ny;
+	size_t most = (size_t)w->nav.route_map->nx * (size_t)w->nav.route_map->ny;
 	if (b->short_read || tgt < -1 || tgt >= w->m->n_targets || n < 0 || (size_t)n > most ||
 	    next < 0 || (n > 0 && next >= n) || (size_t)n * sizeof(sw_vec2) > b->n - b->at ||
 	    !isfinite(t_plan) || !isfinite(from.x) || !isfinite(from.y) || !isfinite(t_anchor) ||
@@ -267,8 +267,8 @@ static int check_values(const sw_world *w, ibuf b, char *why, size_t n_why)
 	}
 	if (w->hist) { /* after rng, metrics, min_clear, overlap, agent_overlap and fast */
 		size_t n = (size_t)w->n, no = n * (size_t)m->n_obstacles;
-		b.at += rng_bytes(w) + n * sizeof *w->metrics + no * sizeof *w->min_clear +
-			no + n + 3 * n * sizeof *w->fast;
+		b.at += rng_bytes(w) + n * sizeof *w->meas.metrics +
+			no * sizeof *w->meas.min_clear + no + n + 3 * n * sizeof *w->fast.data;
 		int len = 0, head = 0;
 		get(&b, &len, sizeof len);
 		get(&b, &head, sizeof head);
@@ -315,11 +315,11 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	ibuf probe = b;
 	size_t need = sizeof w->t + sizeof w->steps + total_dim(w) * sizeof *w->y +
 		      (size_t)w->nu * sizeof *w->mode + n * (sizeof *w->tkind + sizeof *w->tindex) +
-		      rng_bytes(w) + n * sizeof *w->metrics + no * (sizeof(double) + 1) + n +
-		      3 * n * sizeof *w->fast;
+		      rng_bytes(w) + n * sizeof *w->meas.metrics + no * (sizeof(double) + 1) + n +
+		      3 * n * sizeof *w->fast.data;
 	if (w->hist)
 		need += 2 * sizeof(int) + n * SW_HISTORY * 3 * sizeof *w->hist;
-	need += ((w->snap_v != NULL) + (w->snap_h != NULL)) * 2 * n * sizeof(double);
+	need += ((w->snap.v != NULL) + (w->snap.h != NULL)) * 2 * n * sizeof(double);
 	if (need > probe.n - probe.at)
 		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
 				   "the checkpoint is truncated; expected an intact checkpoint"),
@@ -347,17 +347,17 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	get(&b, w->tkind, n * sizeof *w->tkind);
 	get(&b, w->tindex, n * sizeof *w->tindex);
 	get(&b, w->rng_state, rng_bytes(w));
-	get(&b, w->metrics, n * sizeof *w->metrics);
-	get(&b, w->min_clear, no * sizeof *w->min_clear);
-	get(&b, w->overlap, no);
+	get(&b, w->meas.metrics, n * sizeof *w->meas.metrics);
+	get(&b, w->meas.min_clear, no * sizeof *w->meas.min_clear);
+	get(&b, w->meas.overlap, no);
 	for (size_t k = 0; k < no; k++) /* skipping leaves results unchanged: measure afresh */
-		w->clear_until[k] = -INFINITY;
-	if (w->pg_touch)
-		memset(w->pg_touch, 1, n); /* and through the primitive index: every obstacle */
-	get(&b, w->agent_overlap, n);
+		w->meas.clear_until[k] = -INFINITY;
+	if (w->meas.touch)
+		memset(w->meas.touch, 1, n); /* and through the primitive index: every obstacle */
+	get(&b, w->meas.agent_overlap, n);
 	for (size_t i = 0; i < n; i++) {
 		double *f = sw__fast(w, (int)i);
-		get(&b, f, 3 * sizeof *w->fast);
+		get(&b, f, 3 * sizeof *w->fast.data);
 		/* A crowd law's flow is not kept (its fourth entry is not in the checkpoint): the
 		 * first step evaluates it again, to the same bits. */
 		if (sw__crowd_law(sw__steer_of(w, (int)i, w->mode[i])->law))
@@ -369,12 +369,12 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 		get(&b, w->hist, n * SW_HISTORY * 3 * sizeof *w->hist);
 	}
 	/* applied after the snapshot below, which would overwrite them */
-	size_t at_v = b.at, at_h = b.at + (w->snap_v ? 2 * n * sizeof *w->snap_v : 0);
-	b.at = at_h + (w->snap_h ? 2 * n * sizeof *w->snap_h : 0);
+	size_t at_v = b.at, at_h = b.at + (w->snap.v ? 2 * n * sizeof *w->snap.v : 0);
+	b.at = at_h + (w->snap.h ? 2 * n * sizeof *w->snap.h : 0);
 	if (b.at > b.n)
 		b.short_read = 1;
 	int st = SW_SUCCESS;
-	if (w->sb) {
+	if (w->meas.sb) {
 		size_t sbn = 0;
 		get(&b, &sbn, sizeof sbn);
 		if (!b.short_read && sbn <= b.n - b.at) {
@@ -384,8 +384,8 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 			b.short_read = 1;
 		}
 	}
-	for (size_t i = 0; w->route && i < n && st == SW_SUCCESS && !b.short_read; i++)
-		st = restore_route(w, &w->route[i], &b);
+	for (size_t i = 0; w->nav.route && i < n && st == SW_SUCCESS && !b.short_read; i++)
+		st = restore_route(w, &w->nav.route[i], &b);
 	if (b.short_read || b.at != b.n || st != SW_SUCCESS) {
 		sw_world_restore(w, undo, undo_len, name, NULL); /* its own state: accepted */
 		free(undo);
@@ -396,9 +396,9 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	}
 	free(undo);
 	sw__snapshot(w);
-	if (w->snap_v)
-		memcpy(w->snap_v, b.p + at_v, 2 * n * sizeof *w->snap_v);
-	if (w->snap_h)
-		memcpy(w->snap_h, b.p + at_h, 2 * n * sizeof *w->snap_h);
+	if (w->snap.v)
+		memcpy(w->snap.v, b.p + at_v, 2 * n * sizeof *w->snap.v);
+	if (w->snap.h)
+		memcpy(w->snap.h, b.p + at_h, 2 * n * sizeof *w->snap.h);
 	return SW_SUCCESS;
 }

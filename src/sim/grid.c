@@ -74,10 +74,10 @@ int sw__grid_alloc(struct sw_world *w)
 	g->items = calloc((size_t)w->n, sizeof *g->items);
 	g->px = calloc((size_t)w->n, sizeof *g->px);
 	g->py = calloc((size_t)w->n, sizeof *g->py);
-	if (w->dim3)
+	if (w->space3.on)
 		g->pz = calloc((size_t)w->n, sizeof *g->pz);
 	if (!g->start || !g->items || !g->px || !g->py ||
-	    (w->dim3 && !g->pz))
+	    (w->space3.on && !g->pz))
 		return SW_ENOMEM;
 	g->on = 1;
 #ifdef SW_GRID_AVX512
@@ -106,7 +106,7 @@ static void choose_layout(sw_agent_grid *g, const struct sw_world *w)
 {
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
 	for (int j = 0; j < w->n; j++) { /* fmin and fmax by comparisons (NaN ignored alike) */
-		const double *y = w->snap + 2 * (size_t)j;
+		const double *y = w->snap.pos + 2 * (size_t)j;
 		x0 = y[0] < x0 ? y[0] : x0;
 		x1 = y[0] > x1 ? y[0] : x1;
 		y0 = y[1] < y0 ? y[1] : y0;
@@ -142,7 +142,7 @@ void sw__grid_build(sw_agent_grid *g, const struct sw_world *w)
 	int nb = g->dense ? (int)(g->nx * g->ny) : g->buckets;
 	memset(g->start, 0, (size_t)(nb + 1) * sizeof *g->start);
 	for (int j = 0; j < w->n; j++) {
-		const double *y = w->snap + 2 * (size_t)j;
+		const double *y = w->snap.pos + 2 * (size_t)j;
 		if (!sw__gone(w, j)) /* agents that left are in no bucket */
 			g->start[key_of(g, y[0], y[1]) + 1]++;
 	}
@@ -151,7 +151,7 @@ void sw__grid_build(sw_agent_grid *g, const struct sw_world *w)
 	/* Placement with per-bucket cursors kept in start itself (j ascending within each
 	 * bucket). */
 	for (int j = 0; j < w->n; j++) {
-		const double *y = w->snap + 2 * (size_t)j;
+		const double *y = w->snap.pos + 2 * (size_t)j;
 		if (sw__gone(w, j))
 			continue;
 		int k = g->start[key_of(g, y[0], y[1])]++;
@@ -159,7 +159,7 @@ void sw__grid_build(sw_agent_grid *g, const struct sw_world *w)
 		g->px[k] = y[0];
 		g->py[k] = y[1];
 		if (g->pz)
-			g->pz[k] = w->snap3[4 * (size_t)j]; /* z (space3.c) */
+			g->pz[k] = w->space3.snap[4 * (size_t)j]; /* z (space3.c) */
 	}
 	/* start[b] now holds the end of bucket b: shift back to starts. */
 	for (int b = nb; b > 0; b--)

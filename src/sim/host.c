@@ -32,10 +32,10 @@ double *sw__slots(const struct sw_world *w, sw_worker *wk, int u, double t, cons
 
 int sw__signal_mode(const struct sw_world *w, int s, double t)
 {
-	int mode = w->sig_mode0[s];
-	for (int k = 0; k < w->n_switch; k++)
-		if (w->switches[k].sig == s && w->switches[k].t <= t)
-			mode = w->switches[k].mode;
+	int mode = w->sig.mode0[s];
+	for (int k = 0; k < w->sig.n_switch; k++)
+		if (w->sig.switches[k].sig == s && w->sig.switches[k].t <= t)
+			mode = w->sig.switches[k].mode;
 	return mode;
 }
 
@@ -52,7 +52,7 @@ static int object_point(const host_ctx *c, int j, sw_vec2 p, sw_vec2 *out, int *
 		*out = sw__target_at(c->w, idx, c->t);
 		return idx;
 	case SW_PARAM_AGENT: {
-		const double *yj = c->w->snap + 2 * (size_t)idx;
+		const double *yj = c->w->snap.pos + 2 * (size_t)idx;
 		*out = sw__image_near(c->w, sw_v2(yj[0], yj[1]), p); /* periodic: nearest image */
 		return idx;
 	}
@@ -177,7 +177,7 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 	const sw_model *m = w->m;
 	sw_vec2 p = sw_v2(c->y[SW_STATE_X], c->y[SW_STATE_Y]), q;
 	int kind;
-	if (w->dim3 && c->u < w->n && (func == SW_HF_DIST || func == SW_HF_NEIGHBORS)) {
+	if (w->space3.on && c->u < w->n && (func == SW_HF_DIST || func == SW_HF_NEIGHBORS)) {
 		/* 3-D world: dist(target or agent) and neighbors(r) measure in 3-D (space3.c) */
 		double v;
 		int idx = func == SW_HF_DIST ? object_point(c, names[0], p, &q, &kind) : -1;
@@ -241,10 +241,10 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 				int j = cand ? cand[k] : k;
 				if (j == c->u || sw__gone(w, j))
 					continue;
-				const double *yj = w->snap + 2 * (size_t)j;
+				const double *yj = w->snap.pos + 2 * (size_t)j;
 				double dx = sw__image_dx(w, yj[0] - p.x), dy = yj[1] - p.y;
 				if (func == SW_HF_ONCOMING) {
-					const double *vj = w->snap_v + 2 * (size_t)j;
+					const double *vj = w->snap.v + 2 * (size_t)j;
 					if (!(dx * ex + dy * ey > 0.0 && vj[0] * ex + vj[1] * ey < 0.0))
 						continue;
 				}

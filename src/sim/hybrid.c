@@ -75,8 +75,8 @@ static void moved(struct sw_world *w, int u, double dx, double dy, double dphi)
 		w->jumped[2 * (size_t)u + 1] += dy;
 	}
 	for (int j = 0; j < w->m->n_obstacles; j++)
-		w->clear_until[(size_t)u * (size_t)w->m->n_obstacles + (size_t)j] = -INFINITY;
-	if (w->sb)
+		w->meas.clear_until[(size_t)u * (size_t)w->m->n_obstacles + (size_t)j] = -INFINITY;
+	if (w->meas.sb)
 		sw__steerbench_moved(w, u, dx, dy, dphi);
 }
 
@@ -87,13 +87,13 @@ static void moved(struct sw_world *w, int u, double dx, double dy, double dphi)
 static int fire(struct sw_world *w, sw_worker *wk, int u, const sw_atrans *tr, double t, double *y,
 		sw_diag *diag)
 {
-	if (u >= w->n && w->n_switch == w->cap_switch) {
-		int nc = w->cap_switch ? 2 * w->cap_switch : 16;
-		void *p = realloc(w->switches, (size_t)nc * sizeof *w->switches);
+	if (u >= w->n && w->sig.n_switch == w->sig.cap_switch) {
+		int nc = w->sig.cap_switch ? 2 * w->sig.cap_switch : 16;
+		void *p = realloc(w->sig.switches, (size_t)nc * sizeof *w->sig.switches);
 		if (!p)
 			return SW_ENOMEM;
-		w->switches = p;
-		w->cap_switch = nc;
+		w->sig.switches = p;
+		w->sig.cap_switch = nc;
 	}
 	const struct sw_automaton *a = w->aut[u];
 	double *pre = wk->y_pre;
@@ -133,7 +133,7 @@ static int fire(struct sw_world *w, sw_worker *wk, int u, const sw_atrans *tr, d
 		sw__retarget(w, u, t);
 	} else {
 		/* a signal switched: agents reading it see the new mode from t on */
-		w->switches[w->n_switch++] = (sig_switch){u - w->n, t, tr->to};
+		w->sig.switches[w->sig.n_switch++] = (sig_switch){u - w->n, t, tr->to};
 	}
 	if (w->def.event_fn) {
 		char guard[256];

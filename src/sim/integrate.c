@@ -28,8 +28,8 @@ static void fast_flow(const double y[], const double fast[3], double dydt[])
 	dydt[SW_STATE_PHI] = fast[0];
 }
 
-/* Agent u's entry in w->fast when it holds what it sensed for time t (the step start), and that
- * came from its mode's law being GLM (glm) or a crowd law (!glm); else NULL. */
+/* Agent u's entry in w->fast.data when it holds what it sensed for time t (the step start), and
+ * that came from its mode's law being GLM (glm) or a crowd law (!glm); else NULL. */
 static const double *sensed_as(const struct sw_world *w, int u, double t, int glm)
 {
 	const double *f = sw__fast(w, u);
@@ -75,7 +75,7 @@ static int automaton_flow(const struct sw_world *w, sw_worker *wk, int u, double
 	memset(dydt, 0, (size_t)w->dim[u] * sizeof *dydt);
 	const double *f = u < w->n && md->moves ? sensed(w, u, t) : NULL;
 	const double *fl = u < w->n && md->moves && !f ? sensed_law(w, u, t) : NULL;
-	if (u < w->n && md->moves && w->dim3) { /* 3-D agent (space3.c; its own fast path) */
+	if (u < w->n && md->moves && w->space3.on) { /* 3-D agent (space3.c; its own fast path) */
 		int st = sw__flow3(w, wk, u, t, y, dydt);
 		if (st != SW_SUCCESS)
 			return st;
@@ -117,7 +117,7 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 	const double *fl;
 	if (w->aut[u]) {
 		st = automaton_flow(w, wk, u, t, y, dydt);
-	} else if (w->dim3) { /* 3-D plain-law agent (space3.c) */
+	} else if (w->space3.on) { /* 3-D plain-law agent (space3.c) */
 		st = sw__flow3(w, wk, u, t, y, dydt);
 	} else if (sensed(w, u, t)) {
 		memset(dydt, 0, SW_STATE_DIM * sizeof *dydt);
@@ -209,7 +209,7 @@ int sw__integrate(struct sw_world *w, sw_worker *wk, int u, double t0, double t1
 	wk->fault_t = NAN;
 	wk->fault_locate = 0;
 	if (!w->type)
-		return w->dim3 && u < w->n ? sw__euler3(w, wk, u, t0, t1, y)
+		return w->space3.on && u < w->n ? sw__euler3(w, wk, u, t0, t1, y)
 					   : euler(w, wk, u, t0, t1, y);
 	w->ctx[u].wk = wk; /* the worker integrating u now: its flow's scratch */
 	gsl_odeiv2_driver *d = w->drv[u];
@@ -229,7 +229,7 @@ int sw__integrate(struct sw_world *w, sw_worker *wk, int u, double t0, double t1
 		wk->fault_t = t; /* where the driver stopped */
 	if (st != GSL_SUCCESS)
 		return wk->rhs_status ? wk->rhs_status : (st == GSL_EBADFUNC ? SW_ENUMERIC : st);
-	if (w->dim3 && u < w->n)
+	if (w->space3.on && u < w->n)
 		sw__fix3(w, u, y); /* back to |u| = 1 (space3.c) */
 	return SW_SUCCESS;
 }

@@ -35,39 +35,40 @@ static int routes_setup(struct sw_world *w, sw_diag *diag)
 {
 	const sw_model *m = w->m;
 	int st = sw_routemap_rasterize(m, m->routes.resolution, route_clearance(m), m->routes.line,
-				       &w->route_map, diag);
+				       &w->nav.route_map, diag);
 	if (st != SW_SUCCESS)
 		return st;
-	w->route = calloc((size_t)w->n + 1, sizeof *w->route);
-	if (!w->route)
+	w->nav.route = calloc((size_t)w->n + 1, sizeof *w->nav.route);
+	if (!w->nav.route)
 		return SW_ENOMEM;
 	for (int i = 0; i < w->n; i++)
-		w->route[i].tgt = -1;
+		w->nav.route[i].tgt = -1;
 	return SW_SUCCESS;
 }
 
 int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 {
 	const sw_model *m = w->m;
-	w->steer_field = malloc(((size_t)nsteer + 1) * sizeof *w->steer_field);
-	w->field_grid = calloc((size_t)m->n_fields + 1, sizeof *w->field_grid);
-	w->field_owned = calloc((size_t)m->n_fields + 1, sizeof *w->field_owned);
-	if (!w->steer_field || !w->field_grid || !w->field_owned)
+	w->nav.steer_field = malloc(((size_t)nsteer + 1) * sizeof *w->nav.steer_field);
+	w->nav.field_grid = calloc((size_t)m->n_fields + 1, sizeof *w->nav.field_grid);
+	w->nav.field_owned = calloc((size_t)m->n_fields + 1, sizeof *w->nav.field_owned);
+	if (!w->nav.steer_field || !w->nav.field_grid || !w->nav.field_owned)
 		return SW_ENOMEM;
 	int used = 0, autos = 0, nav = 0, routes = m->routes.resolution > 0.0;
 	for (int f = 0; f < m->n_fields; f++)
 		nav |= m->fields[f].kind == SW_FIELD_NAV;
 	for (int k = 0; k < nsteer; k++) {
 		const char *name = w->steer[k].field;
-		w->steer_field[k] = strcmp(name, SW_FIELD_AUTO) == 0 ? (nav || routes ? FIELD_AUTO : -1)
-				    : name[0]			     ? sw_model_find_field(m, name)
-								     : -1;
-		used |= w->steer_field[k] >= 0 || w->steer_field[k] == FIELD_AUTO;
-		autos |= w->steer_field[k] == FIELD_AUTO;
+		int fk = strcmp(name, SW_FIELD_AUTO) == 0 ? (nav || routes ? FIELD_AUTO : -1)
+			 : name[0]			   ? sw_model_find_field(m, name)
+							   : -1;
+		w->nav.steer_field[k] = fk;
+		used |= fk >= 0 || fk == FIELD_AUTO;
+		autos |= fk == FIELD_AUTO;
 	}
 	if (!used) { /* no law uses a field: perception need not ask (perceive.c) */
-		free(w->steer_field);
-		w->steer_field = NULL;
+		free(w->nav.steer_field);
+		w->nav.steer_field = NULL;
 	}
 	if (autos && routes) { /* only field="auto" follows routes */
 		int st = routes_setup(w, diag);
@@ -84,7 +85,7 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 		const sw_grid *g =
 		    m->fields[f].grid ? m->fields[f].grid : sw_plan_grid(w->def.plan, f);
 		if (g) {
-			w->field_grid[f] = g;
+			w->nav.field_grid[f] = g;
 			continue;
 		}
 		if (m->fields[f].kind == SW_FIELD_VECTOR)
@@ -94,25 +95,25 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 					   "reads no file)",
 					   m->fields[f].name),
 			       SW_EUSAGE;
-		int st = sw_plan_build_field(m, f, &uncached, &w->field_owned[f], NULL, diag);
+		int st = sw_plan_build_field(m, f, &uncached, &w->nav.field_owned[f], NULL, diag);
 		if (st != SW_SUCCESS)
 			return st;
-		w->field_grid[f] = w->field_owned[f];
+		w->nav.field_grid[f] = w->nav.field_owned[f];
 	}
 	return SW_SUCCESS;
 }
 
 void sw__fields_free(struct sw_world *w)
 {
-	for (int i = 0; w->route && i < w->n; i++)
-		free(w->route[i].pts);
-	free(w->route);
-	sw_grid_free(w->route_map);
-	for (int f = 0; w->field_owned && f < w->m->n_fields; f++)
-		sw_grid_free(w->field_owned[f]);
-	free(w->field_owned);
-	free(w->field_grid);
-	free(w->steer_field);
+	for (int i = 0; w->nav.route && i < w->n; i++)
+		free(w->nav.route[i].pts);
+	free(w->nav.route);
+	sw_grid_free(w->nav.route_map);
+	for (int f = 0; w->nav.field_owned && f < w->m->n_fields; f++)
+		sw_grid_free(w->nav.field_owned[f]);
+	free(w->nav.field_owned);
+	free(w->nav.field_grid);
+	free(w->nav.steer_field);
 }
 
 /* Distance between segments [a, b] and [c, d]. */
@@ -260,8 +261,8 @@ static int nav_field_of(const sw_model *m, int k)
  * without a navigation field, and routes on; else -1. */
 static int route_target(const struct sw_world *w, int i)
 {
-	if (!w->route || !w->steer_field || w->tkind[i] != TGT_TARGET ||
-	    w->steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)] != FIELD_AUTO)
+	if (!w->nav.route || !w->nav.steer_field || w->tkind[i] != TGT_TARGET ||
+	    w->nav.steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)] != FIELD_AUTO)
 		return -1;
 	int k = w->tindex[i];
 	if (w->m->targets[k].motion.kind != SW_MOTION_NONE || nav_field_of(w->m, k) >= 0)
@@ -345,10 +346,10 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 	if (k < 0)
 		return SW_SUCCESS;
 	const sw_model *m = w->m;
-	sw_route *r = &w->route[i];
+	sw_route *r = &w->nav.route[i];
 	const double *y = w->y + w->off[i];
 	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
-	double rad = m->agents[i].radius, h = w->route_map->h;
+	double rad = m->agents[i].radius, h = w->nav.route_map->h;
 	int plan = r->tgt != k, crowd = 0;
 	/* The anchor restarts where the agent has moved on, and after a pause in following the
 	 * route (a mode without it, a wait): time spent not following it is no stall. */
@@ -379,7 +380,7 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 	if (!plan)
 		return SW_SUCCESS;
 	if (!wk->route_search) {
-		if (!(wk->route_search = sw_route_search_new(w->route_map)))
+		if (!(wk->route_search = sw_route_search_new(w->nav.route_map)))
 			return SW_ENOMEM;
 		sw_route_search_margin(wk->route_search, SW_ROUTE_MARGIN, SW_ROUTE_MARGIN_COST);
 	}
@@ -425,7 +426,7 @@ static void out_to_target(sw_vec2 p, const sw_vec2 *target, sw_vec2 *goal)
 static int route_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target,
 		      sw_vec2 *goal)
 {
-	const sw_route *r = &w->route[i];
+	const sw_route *r = &w->nav.route[i];
 	if (r->tgt != w->tindex[i] || r->next >= r->n - 1)
 		return 0;
 	*goal = r->pts[r->next];
@@ -435,13 +436,14 @@ static int route_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 
 
 int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target, sw_vec2 *goal)
 {
-	int f =
-	    w->steer_field ? w->steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)] : -1;
+	int f = w->nav.steer_field
+		    ? w->nav.steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)]
+		    : -1;
 	if (f == FIELD_AUTO && route_target(w, i) >= 0)
 		return route_goal(w, i, p, target, goal);
 	if (f == FIELD_AUTO)
 		f = w->tkind[i] == TGT_TARGET ? nav_field_of(w->m, w->tindex[i]) : -1;
-	if (f < 0 || !w->field_grid[f])
+	if (f < 0 || !w->nav.field_grid[f])
 		return 0;
 	const sw_model *m = w->m;
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
@@ -451,10 +453,10 @@ int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *ta
 	if (nav && target && sw__clear_sight(w, m, p, *target, r))
 		return 0;
 	if (avoid) {
-		if (!visible_lookahead(w->field_grid[f], w, p, def->lookahead, r, goal))
+		if (!visible_lookahead(w->nav.field_grid[f], w, p, def->lookahead, r, goal))
 			return 0;
 		out_to_target(p, target, goal);
 		return 1;
 	}
-	return sw_grid_lookahead(w->field_grid[f], p, def->lookahead, goal);
+	return sw_grid_lookahead(w->nav.field_grid[f], p, def->lookahead, goal);
 }

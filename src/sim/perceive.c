@@ -65,7 +65,7 @@ static inline int target_xy(const struct sw_world *w, int i, double t, double *x
 		target_k_xy(w, w->tindex[i], t, x, y);
 		return 1;
 	case TGT_AGENT: {
-		const double *yj = w->snap + 2 * (size_t)w->tindex[i];
+		const double *yj = w->snap.pos + 2 * (size_t)w->tindex[i];
 		*x = yj[0];
 		*y = yj[1];
 		return 1;
@@ -311,7 +311,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 	s->ty = 0.0;
 	s->has_target = target_xy(w, i, t, &s->tx, &s->ty);
 	/* Global planning: a field may replace the target by a look-ahead point (navigate.c). */
-	if (w->steer_field) {
+	if (w->nav.steer_field) {
 		sw_vec2 la, q = sw_v2(s->tx, s->ty);
 		if (sw__field_goal(w, i, p, s->has_target ? &q : NULL, &la)) {
 			s->tx = la.x;
@@ -450,10 +450,11 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 			for (int k = 0; k < nc && n < cap; k++) {
 				int j = cand ? cand[k] : k;
 				if (cand && k + SW_PREFETCH < nc) /* as for the primitives */
-					__builtin_prefetch(w->snap + 2 * (size_t)cand[k + SW_PREFETCH]);
+					__builtin_prefetch(w->snap.pos +
+							   2 * (size_t)cand[k + SW_PREFETCH]);
 				if (j == i || j == chased || sw__gone(w, j))
 					continue;
-				const double *yj = w->snap + 2 * (size_t)j;
+				const double *yj = w->snap.pos + 2 * (size_t)j;
 				sw_vec2 d = sw_v2(sw__image_dx(w, yj[0] - p.x), yj[1] - p.y);
 				double rj = sw__radius(w, j);
 				double c = sw_v2_len(d) - rj - a->radius;
@@ -461,9 +462,9 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 				    (n_occl == 0 ||
 				     visible(&occ, L > 0.0 ? sw_v2_add(p, d) : sw_v2(yj[0], yj[1])))) {
 					put(&buf[n], d, rj, c, -1 - j);
-					if (w->snap_h) {
-						buf[n].hx = w->snap_h[2 * (size_t)j];
-						buf[n].hy = w->snap_h[2 * (size_t)j + 1];
+					if (w->snap.h) {
+						buf[n].hx = w->snap.h[2 * (size_t)j];
+						buf[n].hy = w->snap.h[2 * (size_t)j + 1];
 					}
 					n++;
 				}
@@ -472,7 +473,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 	}
 	s->n_obs = n;
 	s->obs = buf;
-	s->agent_v = w->snap_v; /* the time-to-collision law's (NULL when no agent runs it) */
+	s->agent_v = w->snap.v; /* the time-to-collision law's (NULL when no agent runs it) */
 	return n;
 }
 

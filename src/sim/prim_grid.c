@@ -160,10 +160,10 @@ int sw__prim_grid_alloc(struct sw_world *w)
 		rmin = fmin(rmin, m->agents[i].perception + m->agents[i].radius);
 	w->pg.big = calloc((size_t)m->n_obstacles + 1, sizeof *w->pg.big);
 	w->pg.obox = calloc(4 * (size_t)m->n_obstacles + 1, sizeof *w->pg.obox);
-	w->pg_touch = malloc((size_t)w->n);
-	if (!w->pg.big || !w->pg.obox || !w->pg_touch)
+	w->meas.touch = malloc((size_t)w->n);
+	if (!w->pg.big || !w->pg.obox || !w->meas.touch)
 		return SW_ENOMEM;
-	memset(w->pg_touch, 0, (size_t)w->n); /* no overlap before the first measure */
+	memset(w->meas.touch, 0, (size_t)w->n); /* no overlap before the first measure */
 	w->pg.n_big = 0;
 	for (int j = 0; j < m->n_obstacles; j++) {
 		const sw_obstacle *o = &m->obstacles[j];
@@ -298,7 +298,7 @@ void sw__prim_grid_free(struct sw_world *w)
 	sw__bucket_free(&w->pg.ob);
 	free(w->pg.big);
 	free(w->pg.obox);
-	free(w->pg_touch);
+	free(w->meas.touch);
 	free(w->pg.start);
 	free(w->pg.items);
 	free(w->pg.moving);

@@ -108,6 +108,81 @@ typedef struct sw_threads {
 	int sense_group;        /* agents sensed together at most (SW_SENSE_GROUP; tests: 1) */
 } sw_threads;
 
+/** The snapshot: the agents as the others perceive them during a step, taken at its start
+ * (sw__snapshot, step 3 of the previous step or creation).  Serial, but for the headings and
+ * velocities, written by the snapshot's own pass (SW_PASS_MOTION, each block its agents' entries);
+ * read-only during the advance and sensing passes. */
+typedef struct sw_snapshot {
+	double *pos;            /* per agent (x, y), m */
+	double *h;              /* per agent heading unit vector, when a law aligns; else NULL */
+	double *v;              /* per agent velocity, m/s (0 when not moving), when a law
+				   anticipates collisions (ttc); else NULL */
+	unsigned char *gone;    /* per agent: done and left the world (run.leave_when_done); NULL
+				   when agents never leave */
+	int n_done;             /* agents done (sw__agent_done) */
+} sw_snapshot;
+
+/** Three dimensions (space3.c): agents carry SW_STATE3_DIM entries at the end of their state, at
+ * offset dim[i] - SW_STATE3_DIM.  Set at creation, but for snap, written with the snapshot
+ * (sw__snapshot3, serial) and read-only during passes. */
+typedef struct sw_space3 {
+	int on;                 /* 1: a 3-D world */
+	double *snap;           /* per agent (z, ux, uy, uz) at the snapshot */
+	int cap;                /* 3-D percepts a worker holds: n_prims + n + 1 (never more) */
+} sw_space3;
+
+/** What each agent sensed at w->t for the start of its next step (step.c: the law evaluated
+ * once per agent and step).  Agent i's entry is written only for agent i: by its sensing (step
+ * 4), the snapshot's motion (a ttc or sf heading) and its jumps (step 2, which clear it); it is
+ * read by its own integration.  stride and crowd are set at creation, on by
+ * sw_world_set_fast_path (between steps). */
+typedef struct sw_fast {
+	double *data;           /* per agent, stride doubles (sw__fast); the first is NAN when
+				   nothing is kept.  GLM: its heading rate (with y[V]), then cos
+				   and sin of the heading; ttc, sf, csm (when crowd): the flow
+				   (dx, dy, dphi, dv) of its law.  Which of the two a valid entry
+				   holds is the law of the agent's mode: every jump clears it. */
+	int stride;             /* 3, or 4 when crowd */
+	int crowd;              /* 1: some agent runs ttc, sf or csm under explicit Euler in 2-D,
+				   and keeps its law's flow */
+	int on;                 /* 1 (default): use it */
+} sw_fast;
+
+/** The measures of the run (step.c, steerbench.c): agent i's entries (its metrics, its row of
+ * the agent-obstacle arrays, its SteerBench sums) are written only by agent i's own sensing
+ * (step 4) and its jumps (step 2), and restored by checkpoint.c. */
+typedef struct sw_measures {
+	sw_agent_metrics *metrics; /* per agent: the summary's figures */
+	double *min_clear;      /* n * n_obstacles minimum clearances, m */
+	unsigned char *overlap; /* n * n_obstacles: overlapping at the last check */
+	double *clear_until;    /* n * n_obstacles: path length below which the obstacle need not be
+				   measured (step.c measure_obstacles); -INFINITY: measure */
+	unsigned char *agent_overlap; /* per agent: overlapping some agent at the last check */
+	unsigned char *touch;   /* per agent: some obstacle overlapped it at the last measure (or
+				   unknown, after a restore): measure_obstacles checks them all;
+				   NULL when the primitive index is off */
+	struct sw_steerbench *sb; /* SteerBench accumulators (steerbench.c), or NULL */
+} sw_measures;
+
+/** The signals' switches in the current step (hybrid.c, host.c).  Written only by the signals'
+ * advance in step 1 (serial); read-only during the agents' passes, which read a signal's mode at
+ * any instant of the step from them (sw__signal_mode). */
+typedef struct sw_signals {
+	int *mode0;             /* per signal: its mode at the start of the step */
+	sig_switch *switches;   /* switches during this step, in time order */
+	int n_switch, cap_switch;
+} sw_signals;
+
+/** Navigation (navigate.c): the fields the laws steer by, set up at creation and read-only
+ * after; the planned routes, agent i's written only by its own sensing (sw__route_update). */
+typedef struct sw_navigation {
+	int *steer_field;       /* per steer entry: field index, -1 none, -2 auto */
+	const struct sw_grid **field_grid; /* per model field: the grid used */
+	struct sw_grid **field_owned; /* per model field: built by this world (else NULL) */
+	struct sw_route *route; /* per agent; NULL when the model declares no routes */
+	struct sw_grid *route_map; /* the static obstacles grown by the clearance (read-only) */
+} sw_navigation;
+
 struct sw_world {
 	const sw_model *m;
 	sw_world_def def;       /* the definition it was created with, sample resolved (0: the
@@ -115,9 +190,9 @@ struct sw_world {
 				   event_ctx (sw_world_set_event_fn, between steps).  threads: as
 				   asked at creation (the threads now: threads.n) */
 	void *block;            /* one allocation holding the fixed-size per-unit and per-agent
-				   arrays: dim, off, mode, aut, steer_first, tkind, tindex, metrics,
-				   min_clear, overlap, clear_until, agent_overlap, gone, sys, drv,
-				   ctx, sig_mode0, agent_rad, hist (world.c carve_arrays) */
+				   arrays: dim, off, mode, aut, steer_first, tkind, tindex, the
+				   measures' arrays, snap.gone, sys, drv, ctx, sig.mode0, agent_rad,
+				   hist (world.c carve_arrays) */
 	double t;               /* current time, s */
 	long steps;             /* macro steps taken */
 	int n;                  /* agents */
@@ -126,7 +201,6 @@ struct sw_world {
 	int *dim;               /* per unit state dimension */
 	uint32_t *off;          /* per unit offset into y (world creation checks the total fits) */
 	double *y;              /* all unit states */
-	double *snap;           /* per agent (x, y) at the start of the step: what others perceive */
 	int maxdim;             /* largest unit dimension (the workers' state vectors) */
 	int *mode;              /* per unit mode */
 	const struct sw_automaton **aut; /* per unit automaton, NULL for plain-law agents */
@@ -137,20 +211,11 @@ struct sw_world {
 	int *tindex;            /* and index */
 	unsigned char *rng_state; /* per agent random stream: SW_RNG_TYPE states in one block; NULL
 				     when no mode draws (only GLM's heading noise does) */
-	sw_agent_metrics *metrics;
-	double *min_clear;      /* n * n_obstacles minimum clearances */
-	unsigned char *overlap; /* n * n_obstacles: overlapping at the last check */
-	double *clear_until;    /* n * n_obstacles: path length below which the obstacle need not be
-				   measured (step.c measure_obstacles); -INFINITY: measure */
-	unsigned char *agent_overlap; /* n: overlapping some agent at the last check */
 	const gsl_odeiv2_step_type *type; /* NULL: explicit Euler */
 	gsl_odeiv2_system *sys; /* per unit */
 	gsl_odeiv2_driver **drv; /* per unit (NULL for Euler) */
 	agent_ctx *ctx;         /* per unit */
 	long total_steps;       /* steps of def.duration (sw_run_steps) */
-	int *sig_mode0;         /* per signal: mode at the start of the step */
-	sig_switch *switches;   /* signal switches during this step, in time order */
-	int n_switch, cap_switch;
 	double *hist;           /* per agent SW_HISTORY x (t, x, y) ring of step-end positions */
 	int hist_len, hist_head;
 	int zeno_max;           /* most jumps of one unit at one instant */
@@ -160,44 +225,19 @@ struct sw_world {
 	double *jumped;         /* per agent: (dx, dy) resets moved it by in this step (hybrid.c
 				   moved(), taken out of its path by step.c); NULL when no jump
 				   resets an agent's position */
-	unsigned char *pg_touch; /* per agent: some obstacle overlapped it at the last measure (or
-				    unknown, after a restore): measure_obstacles checks them all */
 	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
 	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
 	double *agent_rad;      /* per agent radius, NULL when all agents have radius agent_r0 */
 	double agent_r0;
-	double *snap_h;         /* per agent heading unit vector at the snapshot, when a law aligns */
-	double *snap_v;         /* per agent velocity at the snapshot (0 when not moving), when a law
-				   anticipates collisions (ttc); else NULL */
-	double *fast;           /* per agent, fast_stride doubles (sw__fast): what it sensed at w->t
-				   for the next step's start; the first is NAN when nothing is kept.
-				   GLM: its heading rate (with y[V]), then cos and sin of the
-				   heading; ttc, sf, csm (when fast_crowd): the flow (dx, dy, dphi,
-				   dv) of its law.  Which of the two a valid entry holds is the law
-				   of the agent's mode: every jump clears the entry. */
-	int fast_stride;        /* 3, or 4 when fast_crowd */
-	int fast_crowd;         /* 1: some agent runs ttc, sf or csm under explicit Euler in 2-D,
-				   and keeps its law's flow */
-	int fast_on;            /* 1 (default): use it */
-	struct sw_steerbench *sb; /* SteerBench accumulators (steerbench.c) */
-	unsigned char *gone;    /* per agent: done and left the world (run.leave_when_done), at
-				   the snapshot; NULL when agents never leave */
-	int n_done;             /* agents done at the snapshot (sw__agent_done) */
 	sw_agent_grid grid;     /* the agents' neighbour index */
 	sw_prim_index pg;       /* the static primitives' index */
 	sw_threads threads;     /* threads, workers, and what sizes the workers */
-	/* world fields (navigate.c) */
-	int *steer_field;       /* per steer entry: field index, -1 none, -2 auto (navigate.c) */
-	const struct sw_grid **field_grid; /* per model field: the grid used */
-	struct sw_grid **field_owned; /* per model field: built by this world (else NULL) */
-	/* planned routes (navigate.c): NULL when the model declares none */
-	struct sw_route *route; /* per agent */
-	struct sw_grid *route_map; /* the static obstacles grown by the clearance */
-	/* three dimensions (space3.c): agents carry SW_STATE3_DIM entries at the end of their
-	 * state, at offset dim[i] - SW_STATE3_DIM */
-	int dim3;               /* 1: a 3-D world */
-	double *snap3;          /* per agent (z, ux, uy, uz) at the snapshot */
-	int cap3;               /* 3-D percepts a worker holds: n_prims + n + 1 (never more) */
+	sw_snapshot snap;       /* what the agents perceive of each other */
+	sw_space3 space3;       /* three dimensions */
+	sw_fast fast;           /* what each agent sensed for its next step */
+	sw_measures meas;       /* clearances, metrics, SteerBench */
+	sw_signals sig;         /* the signals' switches */
+	sw_navigation nav;      /* fields and routes */
 };
 
 /** A bound on the margin of one guard (or invariant) of a unit at the end of its last step
@@ -243,7 +283,7 @@ typedef struct sw_worker {
 	/* perception (perceive.c, grid.c, prim_grid.c, space3.c) */
 	sw_percept *scratch;    /* percepts (cap entries, grown when an agent sees more) */
 	int cap;
-	sw_percept3 *scratch3;  /* 3-D worlds: percepts (w->cap3) */
+	sw_percept3 *scratch3;  /* 3-D worlds: percepts (w->space3.cap) */
 	int *found;             /* a grid query's agents (n + SW_GRID_SLACK) */
 	int *occl;              /* walls near the perceiving agent (n_prims + 1) */
 	int *pg_found;          /* a primitive query's primitives (n_prims + 1) */
@@ -328,7 +368,7 @@ static inline const sw_personality *sw__pers(const struct sw_world *w, int i)
 /** Whether agent j has left the world (done, with run.leave_when_done): others skip it. */
 static inline int sw__gone(const struct sw_world *w, int j)
 {
-	return w->gone && w->gone[j];
+	return w->snap.gone && w->snap.gone[j];
 }
 
 /** The x difference dx of two agents' positions as the nearest image sees it: dx itself, or in a
@@ -362,7 +402,7 @@ static inline int sw__image_queries(const struct sw_world *w, sw_vec2 p, double 
 	return 2;
 }
 
-/** Whether a law is one of the crowd laws (ttc, sf, csm), whose sensed flow w->fast keeps. */
+/** Whether a law is one of the crowd laws (ttc, sf, csm), whose sensed flow w->fast.data keeps. */
 static inline int sw__crowd_law(sw_law law)
 {
 	return law == SW_LAW_TTC || law == SW_LAW_SF || law == SW_LAW_CSM;
@@ -371,7 +411,7 @@ static inline int sw__crowd_law(sw_law law)
 /** Agent i's entry in w->fast. */
 static inline double *sw__fast(const struct sw_world *w, int i)
 {
-	return w->fast + (size_t)w->fast_stride * (size_t)i;
+	return w->fast.data + (size_t)w->fast.stride * (size_t)i;
 }
 
 /** Radius of agent j. */
@@ -619,7 +659,7 @@ int sw__space3_alloc(struct sw_world *w);
 void sw__space3_free(struct sw_world *w);
 /** Agent i's initial height, heading vector (heading, pitch) and Omega = 0. */
 void sw__start3(struct sw_world *w, int i);
-/** Copies (z, u) of every agent to snap3. */
+/** Copies (z, u) of every agent to space3.snap. */
 void sw__snapshot3(struct sw_world *w);
 /** The 3-D situation of agent i at state y and time t into wk->scratch3; returns the number of
  * percepts or -1 when out of memory. */

@@ -14,8 +14,8 @@
  * weights and speed as in 2-D.
  *
  * Single evaluation.  As in 2-D (step.c), with explicit Euler the law is evaluated once per agent
- * and step: the sensing at the step start keeps omega~ (in w->fast) and the commanded speed (in
- * y[V]), and the flow at that instant and state reuses them (not with the mass lag or dynamic
+ * and step: the sensing at the step start keeps omega~ (in w->fast.data) and the commanded speed
+ * (in y[V]), and the flow at that instant and state reuses them (not with the mass lag or dynamic
  * weights); the results are the same bits either way (tested).
  *
  * Integration.  With explicit Euler (the default and the publications' scheme) the step of u is
@@ -52,15 +52,15 @@ static double *st3(const struct sw_world *w, int u, double *y)
 
 int sw__space3_alloc(struct sw_world *w)
 {
-	w->dim3 = 1;
-	w->cap3 = w->m->n_prims + w->n + 1;
-	w->snap3 = calloc(4 * (size_t)w->n + 1, sizeof *w->snap3);
-	return w->snap3 ? SW_SUCCESS : SW_ENOMEM;
+	w->space3.on = 1;
+	w->space3.cap = w->m->n_prims + w->n + 1;
+	w->space3.snap = calloc(4 * (size_t)w->n + 1, sizeof *w->space3.snap);
+	return w->space3.snap ? SW_SUCCESS : SW_ENOMEM;
 }
 
 void sw__space3_free(struct sw_world *w)
 {
-	free(w->snap3);
+	free(w->space3.snap);
 }
 
 void sw__start3(struct sw_world *w, int i)
@@ -79,7 +79,7 @@ void sw__snapshot3(struct sw_world *w)
 {
 	for (int j = 0; j < w->n; j++) {
 		const double *q = st3(w, j, w->y + w->off[j]);
-		memcpy(w->snap3 + 4 * (size_t)j, q, 4 * sizeof *q);
+		memcpy(w->space3.snap + 4 * (size_t)j, q, 4 * sizeof *q);
 	}
 }
 
@@ -94,7 +94,7 @@ static double target_z(const struct sw_world *w, int i)
 	if (w->tkind[i] == TGT_TARGET)
 		return w->m->targets[w->tindex[i]].z;
 	if (w->tkind[i] == TGT_AGENT)
-		return w->snap3[4 * (size_t)w->tindex[i]];
+		return w->space3.snap[4 * (size_t)w->tindex[i]];
 	return 0.0;
 }
 
@@ -123,13 +123,13 @@ int sw__perceive3(const struct sw_world *w, sw_worker *wk, int i, double t, cons
 	s->ty = s2.ty;
 	s->tz = target_z(w, i);
 	int n = 0;
-	for (int k = 0; k < s2.n_obs && n < w->cap3; k++) {
+	for (int k = 0; k < s2.n_obs && n < w->space3.cap; k++) {
 		const sw_percept *o = &s2.obs[k];
 		sw_percept3 *r = &wk->scratch3[n];
 		*r = (sw_percept3){o->dx, o->dy, 0.0, o->dist, o->rho, o->clearance, o->id,
 				   0.0, 0.0, 0.0};
 		if (o->id < 0) { /* an agent: a sphere, seen in 3-D */
-			const double *sj = w->snap3 + 4 * (size_t)(-1 - o->id);
+			const double *sj = w->space3.snap + 4 * (size_t)(-1 - o->id);
 			r->dz = sj[0] - s->z;
 			r->dist = len3(r->dx, r->dy, r->dz);
 			r->clearance = r->dist - o->rho - a->radius;
@@ -158,18 +158,18 @@ static void measure_agents3(struct sw_world *w, int i, const sw_situation3 *s)
 			c = fmin(c, s->obs[k].clearance);
 	if (w->tkind[i] == TGT_AGENT) {
 		int j = w->tindex[i];
-		const double *p = w->snap + 2 * (size_t)j;
-		double cj = len3(p[0] - s->x, p[1] - s->y, w->snap3[4 * (size_t)j] - s->z) -
+		const double *p = w->snap.pos + 2 * (size_t)j;
+		double cj = len3(p[0] - s->x, p[1] - s->y, w->space3.snap[4 * (size_t)j] - s->z) -
 			    m->agents[j].radius - m->agents[i].radius;
 		if (cj <= m->agents[i].perception)
 			c = fmin(c, cj);
 	}
-	sw_agent_metrics *mt = &w->metrics[i];
+	sw_agent_metrics *mt = &w->meas.metrics[i];
 	mt->min_agent_clearance = fmin(mt->min_agent_clearance, c);
 	int hit = c < 0.0;
-	if (hit && !w->agent_overlap[i])
+	if (hit && !w->meas.agent_overlap[i])
 		mt->agent_collisions++;
-	w->agent_overlap[i] = (unsigned char)hit;
+	w->meas.agent_overlap[i] = (unsigned char)hit;
 }
 
 int sw__sense3(struct sw_world *w, sw_worker *wk, int i, const sw_steer_def *def, int moving)
@@ -200,7 +200,7 @@ int sw__sense3(struct sw_world *w, sw_worker *wk, int i, const sw_steer_def *def
 		}
 		if (!sw__pers(w, i)->has_mass)
 			y[SW_STATE_V] = tm.v_cmd;
-		if (w->fast_on && !w->type && !sw__pers(w, i)->has_mass &&
+		if (w->fast.on && !w->type && !sw__pers(w, i)->has_mass &&
 		    p->weights != SW_WEIGHTS_DYNAMIC) {
 			/* The single-evaluation path of step.c in 3-D: omega~ of (1) with the
 			 * relaxed weights, the operations of sw_glm3_eval (tested bit for bit). */
@@ -355,10 +355,10 @@ int sw__closest_target3(const struct sw_world *w, int i, double t)
 
 double sw__chord3(const struct sw_world *w, int u, const double *y)
 {
-	const double *p = w->snap + 2 * (size_t)u;
+	const double *p = w->snap.pos + 2 * (size_t)u;
 	const double *q = y + w->dim[u] - SW_STATE3_DIM;
 	return len3(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1],
-		    q[SW_STATE3_Z] - w->snap3[4 * (size_t)u]);
+		    q[SW_STATE3_Z] - w->space3.snap[4 * (size_t)u]);
 }
 
 int sw__host3(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y, int func,
@@ -370,9 +370,9 @@ int sw__host3(const struct sw_world *w, sw_worker *wk, int u, double t, const do
 		return 1;
 	}
 	if (func == SW_HF_DIST && kind == SW_PARAM_AGENT) {
-		const double *p = w->snap + 2 * (size_t)idx;
+		const double *p = w->snap.pos + 2 * (size_t)idx;
 		*out = len3(p[0] - y[SW_STATE_X], p[1] - y[SW_STATE_Y],
-			    w->snap3[4 * (size_t)idx] - q[SW_STATE3_Z]);
+			    w->space3.snap[4 * (size_t)idx] - q[SW_STATE3_Z]);
 		return 1;
 	}
 	if (func != SW_HF_NEIGHBORS)
@@ -384,9 +384,9 @@ int sw__host3(const struct sw_world *w, sw_worker *wk, int u, double t, const do
 				    &cand);
 	for (int k = 0; k < nc; k++) {
 		int j = cand ? cand[k] : k;
-		const double *p = w->snap + 2 * (size_t)j;
+		const double *p = w->snap.pos + 2 * (size_t)j;
 		if (j != u && !sw__gone(w, j) && len3(p[0] - y[SW_STATE_X], p[1] - y[SW_STATE_Y],
-				   w->snap3[4 * (size_t)j] - q[SW_STATE3_Z]) <= args[0])
+				   w->space3.snap[4 * (size_t)j] - q[SW_STATE3_Z]) <= args[0])
 			count++;
 	}
 	*out = count;
@@ -397,17 +397,17 @@ int sw__host3(const struct sw_world *w, sw_worker *wk, int u, double t, const do
 
 int sw_world_is_3d(const sw_world *w)
 {
-	return w->dim3;
+	return w->space3.on;
 }
 
 const double *sw_world_agent3(const sw_world *w, int i)
 {
-	return w->dim3 ? st3(w, i, w->y + w->off[i]) : NULL;
+	return w->space3.on ? st3(w, i, w->y + w->off[i]) : NULL;
 }
 
 int sw_world_perceive3(sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf, int cap)
 {
-	if (!w->dim3)
+	if (!w->space3.on)
 		return -2;
 	sw_worker *wk = sw__serial(w);
 	int n = sw__perceive3(w, wk, i, w->t, w->y + w->off[i], s);

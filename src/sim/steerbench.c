@@ -58,17 +58,17 @@ int sw__agent_done(const sw_world *w, int i)
 static void remember(sw_world *w, int i)
 {
 	const double *y = w->y + w->off[i];
-	double *p = w->sb->prev + 3 * (size_t)i;
+	double *p = w->meas.sb->prev + 3 * (size_t)i;
 	p[0] = y[SW_STATE_X];
 	p[1] = y[SW_STATE_Y];
 	p[2] = y[SW_STATE_PHI];
-	w->sb->prev_episodes[i] = w->sb->obs_episodes[i];
-	w->sb->enabled[i] = (unsigned char)!sw__agent_done(w, i);
+	w->meas.sb->prev_episodes[i] = w->meas.sb->obs_episodes[i];
+	w->meas.sb->enabled[i] = (unsigned char)!sw__agent_done(w, i);
 }
 
 void sw__steerbench_free(sw_world *w)
 {
-	struct sw_steerbench *sb = w->sb;
+	struct sw_steerbench *sb = w->meas.sb;
 	if (!sb)
 		return;
 	for (int i = 0; sb->contact && i < w->n; i++)
@@ -83,7 +83,7 @@ void sw__steerbench_free(sw_world *w)
 	free(sb->enabled);
 	free(sb->prev);
 	free(sb);
-	w->sb = NULL;
+	w->meas.sb = NULL;
 }
 
 int sw__steerbench_alloc(sw_world *w)
@@ -92,7 +92,7 @@ int sw__steerbench_alloc(sw_world *w)
 		return SW_SUCCESS; /* not asked for: no cost */
 	size_t n = (size_t)w->n + 1;
 	struct sw_steerbench *sb = calloc(1, sizeof *sb);
-	w->sb = sb;
+	w->meas.sb = sb;
 	if (!sb)
 		return SW_ENOMEM;
 	sb->m = calloc(n, sizeof *sb->m);
@@ -122,14 +122,14 @@ static int overlapping(const sw_world *w, sw_worker *wk, int i)
 	const sw_model *m = w->m;
 	if (!m->run.agents_perceive)
 		return 0; /* ghosts to each other, as in sim/world.c's metrics */
-	const double *y = w->snap + 2 * (size_t)i;
+	const double *y = w->snap.pos + 2 * (size_t)i;
 	double r = m->agents[i].radius;
 	int *cand = NULL, nc = w->n, k = 0, *out = wk->found;
 	if (w->grid.on)
 		nc = sw__grid_query(&w->grid, wk, i, sw_v2(y[0], y[1]), r + w->grid.rmax, &cand);
 	for (int q = 0; q < nc; q++) {
 		int j = cand ? cand[q] : q;
-		const double *yj = w->snap + 2 * (size_t)j;
+		const double *yj = w->snap.pos + 2 * (size_t)j;
 		if (j != i && !sw__gone(w, j) &&
 		    hypot(yj[0] - y[0], yj[1] - y[1]) < r + m->agents[j].radius - SW_SB_DEPTH)
 			out[k++] = j; /* k <= q: in place when cand is the same buffer */
@@ -161,7 +161,7 @@ static int contacts_update(struct sw_steerbench *sb, int i, const int *list, int
 
 int sw__steerbench_agent(sw_world *w, sw_worker *wk, int i)
 {
-	struct sw_steerbench *sb = w->sb;
+	struct sw_steerbench *sb = w->meas.sb;
 	if (!sb || !sb->enabled[i])
 		return SW_SUCCESS;
 	double h = w->m->run.step;
@@ -175,7 +175,7 @@ int sw__steerbench_agent(sw_world *w, sw_worker *wk, int i)
 	const double *y = w->y + w->off[i], *p = sb->prev + 3 * (size_t)i;
 	/* The step has just flagged whether i overlaps any agent: only then look for which ones
 	 * (the usual case costs nothing). */
-	int k = w->agent_overlap[i] ? overlapping(w, wk, i) : 0;
+	int k = w->meas.agent_overlap[i] ? overlapping(w, wk, i) : 0;
 	int fresh = contacts_update(sb, i, wk->found, k);
 	if (fresh < 0)
 		return SW_ENOMEM;
@@ -192,7 +192,7 @@ int sw__steerbench_agent(sw_world *w, sw_worker *wk, int i)
 
 void sw__steerbench_moved(sw_world *w, int i, double dx, double dy, double dphi)
 {
-	double *p = w->sb->prev + 3 * (size_t)i;
+	double *p = w->meas.sb->prev + 3 * (size_t)i;
 	p[0] += dx;
 	p[1] += dy;
 	p[2] += dphi;
@@ -200,7 +200,7 @@ void sw__steerbench_moved(sw_world *w, int i, double dx, double dy, double dphi)
 
 void sw__steerbench_obstacle(sw_world *w, int i, int j, double c)
 {
-	struct sw_steerbench *sb = w->sb;
+	struct sw_steerbench *sb = w->meas.sb;
 	size_t k = (size_t)i * (size_t)w->m->n_obstacles + (size_t)j;
 	int deep = c < -SW_SB_DEPTH;
 	if (deep && !sb->deep[k])
@@ -210,7 +210,7 @@ void sw__steerbench_obstacle(sw_world *w, int i, int j, double c)
 
 const sw_steerbench_metrics *sw_world_steerbench(const sw_world *w, int i)
 {
-	return w->sb ? &w->sb->m[i] : NULL;
+	return w->meas.sb ? &w->meas.sb->m[i] : NULL;
 }
 
 double sw_steerbench_composite01(const sw_steerbench_metrics *mt)
@@ -220,7 +220,7 @@ double sw_steerbench_composite01(const sw_steerbench_metrics *mt)
 
 int sw__steerbench_save(const sw_world *w, void **out, size_t *len)
 {
-	const struct sw_steerbench *sb = w->sb;
+	const struct sw_steerbench *sb = w->meas.sb;
 	size_t n = (size_t)w->n, nd = n * (size_t)w->m->n_obstacles,
 	       total = n * sizeof *sb->m + n + 3 * n * sizeof(double) + n * sizeof(int) + nd;
 	for (size_t i = 0; i < n; i++)
@@ -248,7 +248,7 @@ int sw__steerbench_save(const sw_world *w, void **out, size_t *len)
 
 int sw__steerbench_restore(sw_world *w, const void *data, size_t len)
 {
-	struct sw_steerbench *sb = w->sb;
+	struct sw_steerbench *sb = w->meas.sb;
 	size_t n = (size_t)w->n, nd = n * (size_t)w->m->n_obstacles,
 	       fixed = n * sizeof *sb->m + n + 3 * n * sizeof(double) + n * sizeof(int) + nd;
 	const unsigned char *q = data, *end = q + len;

@@ -68,7 +68,7 @@ static double *agent_y(const struct sw_world *w, int i)
 
 int sw__closest_target(const struct sw_world *w, int i, double t)
 {
-	if (w->dim3)
+	if (w->space3.on)
 		return sw__closest_target3(w, i, t); /* space3.c */
 	const double *y = agent_y(w, i);
 	double bd = INFINITY;
@@ -105,7 +105,7 @@ static void pick_target(struct sw_world *w, int i, double t)
 static double arrival_margin(const struct sw_world *w, int i, double t, const double *y)
 {
 	int tg = w->tindex[i];
-	if (w->dim3)
+	if (w->space3.on)
 		return sw__target_dist3(w, i, tg, t, y) - w->m->targets[tg].radius; /* space3.c */
 	sw_vec2 q = sw__target_at(w, tg, t);
 	return sw_hypot(q.x - y[SW_STATE_X], q.y - y[SW_STATE_Y]) - w->m->targets[tg].radius;
@@ -120,7 +120,7 @@ int sw__moving(const struct sw_world *w, int i)
 
 void sw__arrived(struct sw_world *w, int i, double t)
 {
-	sw_agent_metrics *mt = &w->metrics[i];
+	sw_agent_metrics *mt = &w->meas.metrics[i];
 	if (!mt->reached) {
 		mt->reached = 1;
 		mt->t_reached = t;
@@ -171,7 +171,7 @@ static int glm_sense(struct sw_world *w, sw_worker *wk, int i, const sw_steer_de
 	}
 	if (!pers->has_mass)
 		y[SW_STATE_V] = tm->v_cmd;
-	if (w->fast_on && !w->type && !pers->has_agility && !pers->has_mass &&
+	if (w->fast.on && !w->type && !pers->has_agility && !pers->has_mass &&
 	    p->weights != SW_WEIGHTS_DYNAMIC) {
 		/* The heading rate sw_steer_rhs computes (rhs.c glm_rhs), same operations. */
 		fast[0] = fabs(y[SW_STATE_WTAR]) * tm->f_tar + fabs(y[SW_STATE_WOBS]) * tm->f_obs;
@@ -192,30 +192,30 @@ static void measure_obstacle(struct sw_world *w, int i, int j, sw_vec2 p, int *o
 {
 	const sw_model *m = w->m;
 	size_t k = (size_t)i * m->n_obstacles + j;
-	sw_agent_metrics *mt = &w->metrics[i];
+	sw_agent_metrics *mt = &w->meas.metrics[i];
 	double path = mt->path_length;
-	if (path < w->clear_until[k])
+	if (path < w->meas.clear_until[k])
 		return; /* cannot matter yet (above) */
 	double c = sw_model_obstacle_clearance(m, j, w->t, p, m->agents[i].radius);
-	if (c < w->min_clear[k])
-		w->min_clear[k] = c;
+	if (c < w->meas.min_clear[k])
+		w->meas.min_clear[k] = c;
 	if (c < mt->min_clearance)
 		mt->min_clearance = c;
 	if (c < 0.0) {
 		*overlapping = 1;
-		if (!w->overlap[k])
+		if (!w->meas.overlap[k])
 			mt->collisions++;
 		if (-c > mt->max_penetration)
 			mt->max_penetration = -c;
 	}
-	w->overlap[k] = c < 0.0;
-	if (w->sb)
+	w->meas.overlap[k] = c < 0.0;
+	if (w->meas.sb)
 		sw__steerbench_obstacle(w, i, j, c);
 	/* >= 0 unless overlapping; without per-obstacle minima (run obstacle-clearances off) only
 	 * the agent's smallest clearance and overlaps need to stay exact */
 	double room =
-		c - fmax(m->run.obstacle_clearances ? w->min_clear[k] : mt->min_clearance, 0.0);
-	w->clear_until[k] = c >= 0.0 && m->obstacles[j].motion.kind == SW_MOTION_NONE
+	    c - fmax(m->run.obstacle_clearances ? w->meas.min_clear[k] : mt->min_clearance, 0.0);
+	w->meas.clear_until[k] = c >= 0.0 && m->obstacles[j].motion.kind == SW_MOTION_NONE
 				    ? path + room - 1e-9 * (1.0 + fabs(c) + path)
 				    : -INFINITY;
 }
@@ -234,10 +234,10 @@ static void measure_obstacles(struct sw_world *w, sw_worker *wk, int i, double d
 	const sw_model *m = w->m;
 	const double *y = agent_y(w, i);
 	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
-	sw_agent_metrics *mt = &w->metrics[i];
+	sw_agent_metrics *mt = &w->meas.metrics[i];
 	double r = m->agents[i].radius;
 	int overlapping = 0, done = 0;
-	if (w->pg.on && !m->run.obstacle_clearances && !w->pg_touch[i]) {
+	if (w->pg.on && !m->run.obstacle_clearances && !w->meas.touch[i]) {
 		double d = fmax(mt->min_clearance, 0.0) + r;
 		if (!(d < INFINITY))
 			d = r + w->pg.ob.cell;
@@ -260,7 +260,7 @@ static void measure_obstacles(struct sw_world *w, sw_worker *wk, int i, double d
 		for (int j = 0; j < m->n_obstacles; j++)
 			measure_obstacle(w, i, j, p, &overlapping);
 	if (w->pg.on)
-		w->pg_touch[i] = (unsigned char)overlapping;
+		w->meas.touch[i] = (unsigned char)overlapping;
 	if (overlapping)
 		mt->overlap_time += dt;
 }
@@ -273,7 +273,7 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 	const sw_model *m = w->m;
 	if (!m->run.agents_perceive)
 		return;
-	sw_agent_metrics *mt = &w->metrics[i];
+	sw_agent_metrics *mt = &w->meas.metrics[i];
 	int hit = 0;
 	double mn = mt->min_agent_clearance;
 	for (int k = 0; k < s->n_obs; k++) { /* without branches on the data (NaN ignored) */
@@ -285,7 +285,7 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 	mt->min_agent_clearance = mn;
 	if (w->tkind[i] == TGT_AGENT) {
 		int j = w->tindex[i];
-		const double *yj = w->snap + 2 * (size_t)j;
+		const double *yj = w->snap.pos + 2 * (size_t)j;
 		double c = sw_hypot(yj[0] - s->x, yj[1] - s->y) - sw__radius(w, j) -
 			   sw__radius(w, i);
 		if (c <= m->agents[i].perception) {
@@ -295,9 +295,9 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 				hit = 1;
 		}
 	}
-	if (hit && !w->agent_overlap[i])
+	if (hit && !w->meas.agent_overlap[i])
 		mt->agent_collisions++;
-	w->agent_overlap[i] = (unsigned char)hit;
+	w->meas.agent_overlap[i] = (unsigned char)hit;
 }
 
 /* Metrics and SteerBench sums of agent i after its law has run with status st.  An agent that
@@ -360,7 +360,7 @@ static int sense_one(struct sw_world *w, sw_worker *wk, int i, const sw_steer_de
 		     double dt)
 {
 	double *y = agent_y(w, i);
-	if (w->dim3) { /* 3-D world: space3.c senses (no SteerBench: model3.c) */
+	if (w->space3.on) { /* 3-D world: space3.c senses (no SteerBench: model3.c) */
 		int st3 = sw__sense3(w, wk, i, def, mv);
 		if (st3 == SW_SUCCESS) /* vertical obstacles: the planar clearance */
 			measure_obstacles(w, wk, i, dt);
@@ -372,7 +372,7 @@ static int sense_one(struct sw_world *w, sw_worker *wk, int i, const sw_steer_de
 	if (!mv) {
 		y[SW_STATE_V] = 0.0;
 		y[SW_STATE_OMEGA] = 0.0;
-	} else if (w->fast_crowd && w->fast_on && sw__crowd_law(def->law)) {
+	} else if (w->fast.crowd && w->fast.on && sw__crowd_law(def->law)) {
 		/* The algebraic outputs and the flow the next step starts with: the same law, state
 		 * and situation (integrate.c uses it while the agent stays in this mode, whose every
 		 * jump clears it); the heading's cosine and sine from the snapshot (ttc, sf). */
@@ -401,11 +401,11 @@ int sw__sense_range(struct sw_world *w, sw_worker *wk, int lo, int hi, double dt
 		sw__fast(w, i)[0] = NAN;
 		if (mv) {
 			pick_target(w, i, w->t);
-			if (w->route) /* navigate.c */
+			if (w->nav.route) /* navigate.c */
 				rst = sw__route_update(w, wk, i);
 		}
 		const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
-		if (!w->dim3 && mv && def->law == SW_LAW_GLM) {
+		if (!w->space3.on && mv && def->law == SW_LAW_GLM) {
 			const double *y = agent_y(w, i);
 			double wn = sw__wall_near(def);
 			int n =
@@ -556,10 +556,10 @@ static int advance_unit(struct sw_world *w, sw_worker *wk, int u, double t0, dou
 		return numeric_failure(w, u, y0, st, what, diag);
 	}
 	if (u < w->n) { /* chord from the step-start position (the snapshot), jumps left out */
-		const double *ys = w->snap + 2 * (size_t)u;
+		const double *ys = w->snap.pos + 2 * (size_t)u;
 		double *jd = w->jumped ? w->jumped + 2 * (size_t)u : (double[2]){0.0, 0.0};
-		w->metrics[u].path_length +=
-		    w->dim3 ? sw__chord3(w, u, y)
+		w->meas.metrics[u].path_length +=
+		    w->space3.on ? sw__chord3(w, u, y)
 			    : sw_hypot(y[SW_STATE_X] - ys[0] - jd[0], y[SW_STATE_Y] - ys[1] - jd[1]);
 		jd[0] = jd[1] = 0.0;
 	}
@@ -567,7 +567,7 @@ static int advance_unit(struct sw_world *w, sw_worker *wk, int u, double t0, dou
 		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
 		if (def->law == SW_LAW_GLM && def->glm.sigma_phi > 0.0) {
 			gsl_rng rng = sw__rng(w, u);
-			if (w->dim3) /* 3-D: an isotropic turn of u (space3.c) */
+			if (w->space3.on) /* 3-D: an isotropic turn of u (space3.c) */
 				sw__noise3(w, u, &rng, def->glm.sigma_phi * sqrt(t1 - t0), y);
 			else
 				y[SW_STATE_PHI] += def->glm.sigma_phi * sqrt(t1 - t0) *
@@ -585,16 +585,16 @@ static int advance_unit(struct sw_world *w, sw_worker *wk, int u, double t0, dou
  * for its sensing (sense_one), which follows without changing the heading. */
 static void snap_motion(struct sw_world *w, int lo, int hi)
 {
-	for (int j = lo; w->snap_h && j < hi; j++) {
+	for (int j = lo; w->snap.h && j < hi; j++) {
 		double phi = w->y[w->off[j] + SW_STATE_PHI];
-		w->snap_h[2 * (size_t)j] = cos(phi);
-		w->snap_h[2 * (size_t)j + 1] = sin(phi);
+		w->snap.h[2 * (size_t)j] = cos(phi);
+		w->snap.h[2 * (size_t)j + 1] = sin(phi);
 	}
-	for (int j = lo; (w->snap_v || w->fast_crowd) && j < hi; j++) {
+	for (int j = lo; (w->snap.v || w->fast.crowd) && j < hi; j++) {
 		const double *yj = w->y + w->off[j];
 		int mv = sw__moving(w, j);
 		double *e = NULL;
-		if (mv && w->fast_crowd) {
+		if (mv && w->fast.crowd) {
 			sw_law law = sw__steer_of(w, j, w->mode[j])->law;
 			if (law == SW_LAW_TTC || law == SW_LAW_SF) {
 				e = sw__fast(w, j) + 1;
@@ -602,9 +602,9 @@ static void snap_motion(struct sw_world *w, int lo, int hi)
 				sw_steer_velocity(1.0, yj[SW_STATE_PHI], e);
 			}
 		}
-		if (!w->snap_v)
+		if (!w->snap.v)
 			continue;
-		double *v = w->snap_v + 2 * (size_t)j;
+		double *v = w->snap.v + 2 * (size_t)j;
 		if (e) { /* sw_steer_velocity(y[V], y[PHI]) with its cosine and sine */
 			v[0] = yj[SW_STATE_V] * e[0];
 			v[1] = yj[SW_STATE_V] * e[1];
@@ -662,8 +662,8 @@ int sw__sense_all(struct sw_world *w, double dt, sw_diag *diag)
 
 void sw_world_set_fast_path(sw_world *w, int on)
 {
-	w->fast_on = on ? 1 : 0;
-	for (int i = 0; !w->fast_on && i < w->n; i++)
+	w->fast.on = on ? 1 : 0;
+	for (int i = 0; !w->fast.on && i < w->n; i++)
 		sw__fast(w, i)[0] = NAN;
 }
 
@@ -673,24 +673,24 @@ void sw__snapshot(struct sw_world *w)
 {
 	/* Serial: two numbers per agent cost less than waking the threads. */
 	for (int j = 0; j < w->n; j++) {
-		w->snap[2 * (size_t)j] = w->y[w->off[j] + SW_STATE_X];
-		w->snap[2 * (size_t)j + 1] = w->y[w->off[j] + SW_STATE_Y];
+		w->snap.pos[2 * (size_t)j] = w->y[w->off[j] + SW_STATE_X];
+		w->snap.pos[2 * (size_t)j + 1] = w->y[w->off[j] + SW_STATE_Y];
 	}
 	/* A cosine and a sine per agent are worth the threads (the steps' other serial part). */
-	if ((w->snap_h || w->snap_v || w->fast_crowd) && sw__pass_threads(w) > 1)
+	if ((w->snap.h || w->snap.v || w->fast.crowd) && sw__pass_threads(w) > 1)
 		sw__pass(w, SW_PASS_MOTION, motion_block, NULL, NULL, NULL);
 	else
 		snap_motion(w, 0, w->n);
-	if (w->dim3)
+	if (w->space3.on)
 		sw__snapshot3(w);
 	int done = 0;
 	for (int j = 0; j < w->n; j++) {
 		int d = sw__agent_done(w, j);
 		done += d;
-		if (w->gone)
-			w->gone[j] = (unsigned char)d;
+		if (w->snap.gone)
+			w->snap.gone[j] = (unsigned char)d;
 	}
-	w->n_done = done;
+	w->snap.n_done = done;
 	sw__grid_build(&w->grid, w);
 }
 
@@ -701,8 +701,8 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	/* snap (and the grid) already hold the step-start positions: they are refreshed at the end
 	 * of sw_world_create and of every step, and nothing changes the world in between. */
 	for (int s = 0; s < w->ns; s++)
-		w->sig_mode0[s] = w->mode[w->n + s];
-	w->n_switch = 0;
+		w->sig.mode0[s] = w->mode[w->n + s];
+	w->sig.n_switch = 0;
 	/* 1. Signals, in order (agents may read their switches in this step), on the serial
 	 * worker. */
 	for (int u = w->n; u < w->nu; u++) {

@@ -55,7 +55,7 @@ int sw__worker_alloc(const struct sw_world *w, sw_worker *wk)
 	size_t o_pg_found = sw__block_take(&at, np + 1, sizeof *wk->pg_found);
 	size_t o_pg_bits = sw__block_take(&at, (np + 63) / 64 + 1, sizeof *wk->pg_bits);
 	size_t o_scratch3 =
-	    sw__block_take(&at, w->dim3 ? (size_t)w->cap3 : 0, sizeof *wk->scratch3);
+	    sw__block_take(&at, w->space3.on ? (size_t)w->space3.cap : 0, sizeof *wk->scratch3);
 	size_t o_diag = sw__block_take(&at, 1, sizeof *wk->diag);
 	wk->block = sw__block_alloc(at);
 	/* ... and those that grow or that GSL allocates. */
@@ -74,7 +74,7 @@ int sw__worker_alloc(const struct sw_world *w, sw_worker *wk)
 	wk->occl = (int *)(b + o_occl);
 	wk->pg_found = (int *)(b + o_pg_found);
 	wk->pg_bits = (uint64_t *)(b + o_pg_bits);
-	wk->scratch3 = w->dim3 ? (sw_percept3 *)(b + o_scratch3) : NULL;
+	wk->scratch3 = w->space3.on ? (sw_percept3 *)(b + o_scratch3) : NULL;
 	wk->diag = (sw_diag *)(b + o_diag);
 	wk->dydt = wk->work + WORK_DYDT * md;
 	wk->jac = wk->work + WORK_JAC * md;

@@ -36,16 +36,16 @@ void sw_world_destroy(sw_world *w)
 			gsl_odeiv2_driver_free(w->drv[u]);
 	}
 	free(w->y);
-	free(w->snap);
+	free(w->snap.pos);
 	free(w->steer);
 	free(w->rng_state);
 	sw__steerbench_free(w);
-	free(w->switches);
+	free(w->sig.switches);
 	sw__hybrid_free(w);
-	free(w->fast);
+	free(w->fast.data);
 	free(w->pers);
-	free(w->snap_h);
-	free(w->snap_v);
+	free(w->snap.h);
+	free(w->snap.v);
 	sw__space3_free(w);
 	sw__pool_destroy(w->threads.pool);
 	for (int k = 0; k < w->threads.n; k++)
@@ -112,17 +112,17 @@ static void carve_arrays(sw_world *w, const world_arrays *a, char *base, size_t 
 	w->steer_first = carve(base, &at, a->n + 1, sizeof *w->steer_first);
 	w->tkind = carve(base, &at, a->n + 1, sizeof *w->tkind);
 	w->tindex = carve(base, &at, a->n + 1, sizeof *w->tindex);
-	w->metrics = carve(base, &at, a->n + 1, sizeof *w->metrics);
-	w->min_clear = carve(base, &at, a->no + 1, sizeof *w->min_clear);
-	w->overlap = carve(base, &at, a->no + 1, sizeof *w->overlap);
-	w->clear_until = carve(base, &at, a->no + 1, sizeof *w->clear_until);
-	w->agent_overlap = carve(base, &at, a->n + 1, sizeof *w->agent_overlap);
-	w->gone = carve(base, &at, a->gone ? a->n + 1 : 0, sizeof *w->gone);
+	w->meas.metrics = carve(base, &at, a->n + 1, sizeof *w->meas.metrics);
+	w->meas.min_clear = carve(base, &at, a->no + 1, sizeof *w->meas.min_clear);
+	w->meas.overlap = carve(base, &at, a->no + 1, sizeof *w->meas.overlap);
+	w->meas.clear_until = carve(base, &at, a->no + 1, sizeof *w->meas.clear_until);
+	w->meas.agent_overlap = carve(base, &at, a->n + 1, sizeof *w->meas.agent_overlap);
+	w->snap.gone = carve(base, &at, a->gone ? a->n + 1 : 0, sizeof *w->snap.gone);
 	/* GSL systems and drivers only for GSL steppers (explicit Euler needs none). */
 	w->sys = carve(base, &at, a->ns, sizeof *w->sys);
 	w->drv = carve(base, &at, a->ns, sizeof *w->drv);
 	w->ctx = carve(base, &at, a->ns, sizeof *w->ctx);
-	w->sig_mode0 = carve(base, &at, a->nu - a->n + 1, sizeof *w->sig_mode0);
+	w->sig.mode0 = carve(base, &at, a->nu - a->n + 1, sizeof *w->sig.mode0);
 	w->agent_rad = carve(base, &at, a->rad ? a->n : 0, sizeof *w->agent_rad);
 	w->hist = carve(base, &at, a->hist ? a->n * SW_HISTORY * 3 + 1 : 0, sizeof *w->hist);
 	*bytes = at;
@@ -206,9 +206,9 @@ static int layout(sw_world *w)
 		}
 	}
 	w->y = calloc(off + 1, sizeof *w->y);
-	w->snap = calloc(2 * (size_t)w->n + 1, sizeof *w->snap);
+	w->snap.pos = calloc(2 * (size_t)w->n + 1, sizeof *w->snap.pos);
 	w->steer = calloc((size_t)nsteer + 1, sizeof *w->steer);
-	if (!w->y || !w->snap || !w->steer)
+	if (!w->y || !w->snap.pos || !w->steer)
 		return SW_ENOMEM;
 	/* Agents whose laws (personality applied) equal the previous agent's share its entries:
 	 * crowds and groups of one kind then hold one copy instead of one per agent. */
@@ -249,9 +249,9 @@ static int layout(sw_world *w)
 	sw_steer_def *shrunk = realloc(w->steer, ((size_t)used + 1) * sizeof *w->steer);
 	if (shrunk)
 		w->steer = shrunk; /* keeps only the distinct entries */
-	if (need_h && !(w->snap_h = calloc(2 * (size_t)w->n, sizeof *w->snap_h)))
+	if (need_h && !(w->snap.h = calloc(2 * (size_t)w->n, sizeof *w->snap.h)))
 		return SW_ENOMEM;
-	if (need_v && !(w->snap_v = calloc(2 * (size_t)w->n, sizeof *w->snap_v)))
+	if (need_v && !(w->snap.v = calloc(2 * (size_t)w->n, sizeof *w->snap.v)))
 		return SW_ENOMEM;
 	/* The crowd laws' sensed flows (step.c sense_one, integrate.c), with explicit Euler. */
 	int crowd = 0;
@@ -263,10 +263,10 @@ static int layout(sw_world *w)
 		noise |= w->steer[k].law == SW_LAW_GLM && w->steer[k].glm.sigma_phi > 0.0;
 	if (noise && !(w->rng_state = calloc((size_t)w->n + 1, SW_RNG_TYPE->size)))
 		return SW_ENOMEM;
-	w->fast_crowd = crowd && strcmp(m->run.integrator, "euler") == 0 && !m->dim3;
-	w->fast_stride = w->fast_crowd ? 4 : 3;
-	w->fast = calloc((size_t)w->fast_stride * (size_t)w->n + 1, sizeof *w->fast);
-	if (!w->fast)
+	w->fast.crowd = crowd && strcmp(m->run.integrator, "euler") == 0 && !m->dim3;
+	w->fast.stride = w->fast.crowd ? 4 : 3;
+	w->fast.data = calloc((size_t)w->fast.stride * (size_t)w->n + 1, sizeof *w->fast.data);
+	if (!w->fast.data)
 		return SW_ENOMEM;
 	for (int i = 0; i < w->n; i++)
 		sw__fast(w, i)[0] = NAN;
@@ -400,7 +400,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 		if (!m->prims[k].is_segment)
 			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
 	w->pg.speed_max = sw__obstacle_speed_max(m); /* rate.c */
-	w->fast_on = 1;
+	w->fast.on = 1;
 	w->threads.sense_group = SW_SENSE_GROUP;
 	if (!w->block || draw_personalities(w) != SW_SUCCESS ||
 	    layout(w) != SW_SUCCESS || sw__hybrid_alloc(w) != SW_SUCCESS ||
@@ -415,8 +415,8 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 		return fst;
 	}
 	for (size_t k = 0; k < no; k++) {
-		w->min_clear[k] = INFINITY;
-		w->clear_until[k] = -INFINITY; /* measure at the first sensing */
+		w->meas.min_clear[k] = INFINITY;
+		w->meas.clear_until[k] = -INFINITY; /* measure at the first sensing */
 	}
 	for (int u = 0; u < nu; u++) {
 		double *y = agent_y(w, u);
@@ -429,15 +429,15 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 			/* Initial weights: both constraints on; relaxation selects the stable point. */
 			y[SW_STATE_WTAR] = 1.0;
 			y[SW_STATE_WOBS] = 1.0;
-			if (w->dim3)
+			if (w->space3.on)
 				sw__start3(w, u);
 			if (w->rng_state) {
 				gsl_rng rng = sw__rng(w, u);
 				sw_rng_stream_seed(&rng, w->def.seed, (uint64_t)u);
 			}
-			w->metrics[u].t_reached = NAN;
-			w->metrics[u].min_clearance = INFINITY;
-			w->metrics[u].min_agent_clearance = INFINITY;
+			w->meas.metrics[u].t_reached = NAN;
+			w->meas.metrics[u].min_clearance = INFINITY;
+			w->meas.metrics[u].min_agent_clearance = INFINITY;
 		}
 		for (int k = 0; w->aut[u] && k < w->aut[u]->n_vars; k++)
 			y[SW_STATE_DIM + 1 + k] = w->aut[u]->vars[k].init;
@@ -460,8 +460,8 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	for (int u = n; u < nu && st == SW_SUCCESS; u++)
 		st = sw__hybrid_start(w, wk, u, 0.0, diag);
 	for (int s = 0; s < w->ns; s++)
-		w->sig_mode0[s] = w->mode[n + s];
-	w->n_switch = 0;
+		w->sig.mode0[s] = w->mode[n + s];
+	w->sig.n_switch = 0;
 	for (int i = 0; i < n && st == SW_SUCCESS; i++) {
 		if (w->aut[i])
 			st = sw__hybrid_start(w, wk, i, 0.0, diag);
@@ -504,11 +504,11 @@ double sw_world_time(const sw_world *w) { return w->t; }
 
 long sw_world_steps(const sw_world *w) { return w->steps; }
 
-int sw_world_agents_done(const sw_world *w) { return w->n_done; }
+int sw_world_agents_done(const sw_world *w) { return w->snap.n_done; }
 
 int sw_world_done(const sw_world *w)
 {
-	return w->m->run.stop_when_done && w->n > 0 && w->n_done == w->n;
+	return w->m->run.stop_when_done && w->n > 0 && w->snap.n_done == w->n;
 }
 
 void sw_world_agent(const sw_world *w, int i, sw_agent_state *out)
@@ -535,13 +535,13 @@ const sw_steer_def *sw_world_steer(const sw_world *w, int i)
 	return sw__steer_of(w, i, w->mode[i]);
 }
 
-const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i) { return &w->metrics[i]; }
+const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i) { return &w->meas.metrics[i]; }
 
 double sw_world_min_clearance(const sw_world *w, int i, int j)
 {
 	if (!w->m->run.obstacle_clearances)
 		return NAN; /* not kept (run obstacle-clearances="false") */
-	return w->min_clear[(size_t)i * w->m->n_obstacles + j];
+	return w->meas.min_clear[(size_t)i * w->m->n_obstacles + j];
 }
 
 int sw_world_perceive(sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap)
@@ -563,7 +563,7 @@ int sw_world_perceive(sw_world *w, int i, sw_situation *s, sw_percept *buf, int 
 int sw_world_glm_terms(sw_world *w, int i, sw_glm_terms *out)
 {
 	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
-	if (def->law != SW_LAW_GLM || w->dim3) /* 3-D: sw_glm3_eval, not these terms */
+	if (def->law != SW_LAW_GLM || w->space3.on) /* 3-D: sw_glm3_eval, not these terms */
 		return SW_EUSAGE;
 	const double *y = agent_y(w, i);
 	sw_situation s;
