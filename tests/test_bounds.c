@@ -286,14 +286,14 @@ static ck_layout layout_of(const sw_world *w)
 	ck_layout l;
 	size_t n = (size_t)w->n, no = n * (size_t)w->m->n_obstacles, dim = 0;
 	for (int u = 0; u < w->nu; u++)
-		dim += (size_t)w->dim[u];
+		dim += (size_t)w->unit.dim[u];
 	l.t = 4 + sizeof(uint32_t) + sizeof(uint64_t);
 	l.steps = l.t + sizeof(double);
 	l.y = l.steps + sizeof(long);
 	l.mode = l.y + dim * sizeof(double);
 	l.tkind = l.mode + (size_t)w->nu * sizeof(int);
 	l.tindex = l.tkind + n;
-	l.hist_len = l.tindex + n * sizeof(int) + (w->rng_state ? n * SW_RNG_TYPE->size : 0) +
+	l.hist_len = l.tindex + n * sizeof(int) + (w->agent.rng ? n * SW_RNG_TYPE->size : 0) +
 		     n * sizeof(sw_agent_metrics) + no * sizeof(double) + no + n +
 		     3 * n * sizeof(double);
 	l.hist_head = l.hist_len + sizeof(int);
@@ -340,14 +340,14 @@ START_TEST(forged_checkpoints_with_a_valid_checksum_are_refused)
 	ck_assert_int_eq(sw_scenario_load("models/seek_escape_trap.xml", &m, &d), SW_SUCCESS);
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
-	ck_assert_ptr_nonnull(w->hist);
+	ck_assert_ptr_nonnull(w->hist.buf);
 	for (int k = 0; k < 20; k++)
 		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
 	void *ck = NULL;
 	size_t len = 0;
 	ck_assert_int_eq(sw_world_checkpoint(w, &ck, &len), SW_SUCCESS);
 	ck_layout l = layout_of(w);
-	int first_mode = w->mode[0], n_modes = w->aut[0]->n_modes;
+	int first_mode = w->unit.mode[0], n_modes = w->unit.aut[0]->n_modes;
 	sw_world_destroy(w);
 	long total = 0;
 	ck_assert_int_eq(sw_run_steps(m, &total, NULL), SW_SUCCESS);

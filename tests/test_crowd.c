@@ -294,14 +294,15 @@ START_TEST(grouped_sensing_equals_one_agent_at_a_time)
 	ref->threads.sense_group = 1;
 	for (int k = 0; k < 5; k++)
 		ck_assert_int_eq(sw_world_step(ref, NULL), SW_SUCCESS);
-	size_t ny = (size_t)(ref->off[ref->n - 1] + ref->dim[ref->n - 1]);
+	size_t ny = (size_t)(ref->unit.off[ref->n - 1] + ref->unit.dim[ref->n - 1]);
 	for (int threads = 1; threads <= 3; threads += 2) {
 		sw_world *w = NULL;
 		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 		ck_assert_int_eq(sw_world_set_threads(w, threads), SW_SUCCESS);
 		for (int k = 0; k < 5; k++)
 			ck_assert_int_eq(sw_world_step(w, NULL), SW_SUCCESS);
-		ck_assert_msg(memcmp(w->y, ref->y, ny * sizeof *w->y) == 0, "%d threads", threads);
+		ck_assert_msg(memcmp(w->unit.y, ref->unit.y, ny * sizeof *w->unit.y) == 0,
+			      "%d threads", threads);
 		sw_world_destroy(w);
 	}
 	sw_world_destroy(ref);

@@ -148,7 +148,7 @@ START_TEST(an_overlap_left_beyond_the_index_reach_ends)
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
 	ck_assert(w->pg.on);
 	const sw_vec2 at[] = {{0.0, -10.0}, {0.0, 4.0}, {0.0, 5.1}, {1.5, 0.0}, {0.0, 5.1}, {1.5, 0.0}};
-	double *y = w->y + w->off[0];
+	double *y = w->unit.y + w->unit.off[0];
 	sw_vec2 was = at[0];
 	for (int s = 0; s < 6; s++) {
 		y[SW_STATE_X] = at[s].x;

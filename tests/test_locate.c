@@ -89,7 +89,7 @@ START_TEST(locates_to_the_tolerance_on_the_true_side)
 	sw_world *w = demo_world(&m);
 	const double cross = 1.25 + 1e-7 * M_PI;
 	double y0[64];
-	memcpy(y0, w->y + w->off[0], (size_t)w->dim[0] * sizeof *y0);
+	memcpy(y0, w->unit.y + w->unit.off[0], (size_t)w->unit.dim[0] * sizeof *y0);
 	for (int k = 0; k < 12; k++) {
 		double tol = k % 3 == 0 ? 1e-9 : k % 3 == 1 ? 1e-4 : 1e-2;
 		double rate = k % 6 < 3 ? INFINITY : 1.0; /* Brent at the ends / the scan */
@@ -117,7 +117,7 @@ START_TEST(sees_every_bump_inside_a_step)
 	sw_model *m = NULL;
 	sw_world *w = demo_world(&m);
 	double y0[64];
-	memcpy(y0, w->y + w->off[0], (size_t)w->dim[0] * sizeof *y0);
+	memcpy(y0, w->unit.y + w->unit.off[0], (size_t)w->unit.dim[0] * sizeof *y0);
 	const double L = 1.0; /* |m'| = 2 |t - c| <= 1 on [1, 1.5] with c = 1.3 */
 	const double hs[] = {1e-2, 1e-4, 1e-8, 1e-14, 1e-22, 0.0};
 	for (int k = 0; k < 9; k++) {
@@ -152,7 +152,7 @@ START_TEST(strict_needs_a_positive_margin)
 	sw_model *m = NULL;
 	sw_world *w = demo_world(&m);
 	double y0[64];
-	memcpy(y0, w->y + w->off[0], (size_t)w->dim[0] * sizeof *y0);
+	memcpy(y0, w->unit.y + w->unit.off[0], (size_t)w->unit.dim[0] * sizeof *y0);
 	with_event_tol(&w, &m, 1e-6);
 	const double hs[] = {1e-4, -1e-9, -1e-3};
 	for (int k = 0; k < 3; k++) {
@@ -183,7 +183,7 @@ START_TEST(no_convergence_is_an_error)
 	sw_model *m = NULL;
 	sw_world *w = demo_world(&m);
 	double y0[64], ts = 0.0;
-	memcpy(y0, w->y + w->off[0], (size_t)w->dim[0] * sizeof *y0);
+	memcpy(y0, w->unit.y + w->unit.off[0], (size_t)w->unit.dim[0] * sizeof *y0);
 	for (int k = 0; k < 2; k++) {
 		ck_assert_int_eq(sw__locate(w, sw__serial(w), 0, 1.0, 1.5, y0, -1.0, 1.0,
 					    k ? 1.0 : INFINITY, 0, undefined, NULL, &ts),
@@ -272,13 +272,13 @@ static void run_pairs(const char *integ, int fresh, trace *e, double *state, int
 	sw_world_set_event_fn(w, trace_event, e);
 	for (int k = 0; k < 120; k++) {
 		for (int u = 0; fresh && u < w->nu; u++)
-			w->carry[u].t = NAN;
+			w->unit.carry[u].t = NAN;
 		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
 	}
 	int at = 0;
 	for (int u = 0; u < w->nu; u++)
-		for (int j = 0; j < w->dim[u] && at < n_state; j++)
-			state[at++] = w->y[w->off[u] + (uint32_t)j];
+		for (int j = 0; j < w->unit.dim[u] && at < n_state; j++)
+			state[at++] = w->unit.y[w->unit.off[u] + (uint32_t)j];
 	sw_world_destroy(w);
 	sw_model_free(m);
 }

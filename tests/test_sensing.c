@@ -127,8 +127,8 @@ START_TEST(binned_walls_hide_exactly_what_every_wall_hides)
 				if (i < 6) { /* stand the first agents on a wall (a wall through p): it
 					      * hides everything, whichever the direction */
 					p = sw_v2_scale(sw_v2_add(s.wa[3 * i], s.wb[3 * i]), 0.5);
-					w->y[w->off[i] + SW_STATE_X] = p.x;
-					w->y[w->off[i] + SW_STATE_Y] = p.y;
+					w->unit.y[w->unit.off[i] + SW_STATE_X] = p.x;
+					w->unit.y[w->unit.off[i] + SW_STATE_Y] = p.y;
 				}
 				int n = sw_world_perceive(w, i, &st, buf, CAP);
 				ck_assert_int_lt(n, CAP);
@@ -207,7 +207,8 @@ START_TEST(obstacle_percepts_are_the_definitions_bit_for_bit)
 			for (int i = 0; i < N_AGENTS; i++) {
 				sw_situation st;
 				sw_vec2 p = s.agent[i];
-				double wall_near = sw__wall_near(sw__steer_of(w, i, w->mode[i]));
+				double wall_near =
+				    sw__wall_near(sw__steer_of(w, i, w->unit.mode[i]));
 				int n = sw_world_perceive(w, i, &st, buf, CAP), at = 0;
 				ck_assert_int_lt(n, CAP);
 				for (int k = 0; k < s.n_walls + N_DISCS; k++) {
@@ -299,8 +300,8 @@ START_TEST(progress_reads_the_history_as_defined)
 			 SW_SUCCESS);
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
-	ck_assert_ptr_nonnull(w->hist);
-	const struct sw_automaton *a = w->aut[0];
+	ck_assert_ptr_nonnull(w->hist.buf);
+	const struct sw_automaton *a = w->unit.aut[0];
 	static const double lag[5] = {0.004, 0.3, 1.3, 2.2, 40.0};
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, 7);
@@ -308,15 +309,15 @@ START_TEST(progress_reads_the_history_as_defined)
 	static double rec[SW_HISTORY + 64][3];
 	for (int n = 1; n <= SW_HISTORY + 40; n += n < 12 ? 1 : 23) {
 		double t = 0.0;
-		w->hist_head = w->hist_len = 0;
+		w->hist.head = w->hist.len = 0;
 		for (int k = 0; k < n; k++) {
 			rec[k][0] = t;
 			rec[k][1] = 5.0 * gsl_rng_uniform(r);
 			rec[k][2] = 5.0 * gsl_rng_uniform(r);
-			double *h = w->hist + 3 * (size_t)w->hist_head;
+			double *h = w->hist.buf + 3 * (size_t)w->hist.head;
 			memcpy(h, rec[k], sizeof rec[k]);
-			w->hist_head = (w->hist_head + 1) % SW_HISTORY;
-			w->hist_len += w->hist_len < SW_HISTORY;
+			w->hist.head = (w->hist.head + 1) % SW_HISTORY;
+			w->hist.len += w->hist.len < SW_HISTORY;
 			t += k % 7 == 3 ? 0.0 : 0.002 + 0.03 * gsl_rng_uniform(r); /* a repeated time too */
 		}
 		w->t = t;
@@ -379,10 +380,10 @@ START_TEST(neighbour_counts_are_those_of_the_definition)
 		w->snap.v[2 * i] = gsl_rng_uniform(r) - 0.5;
 		w->snap.v[2 * i + 1] = gsl_rng_uniform(r) - 0.5;
 	}
-	const struct sw_automaton *a = w->aut[0];
+	const struct sw_automaton *a = w->unit.aut[0];
 	long total[2] = {0, 0};
 	for (int i = 0; i < N; i++) {
-		const double *y = w->y + w->off[i];
+		const double *y = w->unit.y + w->unit.off[i];
 		double ex = 30.0 - y[SW_STATE_X], ey = 4.0 - y[SW_STATE_Y], el = hypot(ex, ey);
 		ex /= el, ey /= el;
 		int want[2] = {0, 0};
@@ -531,8 +532,8 @@ START_TEST(clutter_measures_are_those_of_every_obstacle)
 				      step, i, a->min_clearance, b->min_clearance, a->overlap_time,
 				      b->overlap_time, a->max_penetration, b->max_penetration,
 				      a->collisions, b->collisions);
-			ck_assert(w[0]->y[w[0]->off[i] + SW_STATE_X] ==
-				  w[1]->y[w[1]->off[i] + SW_STATE_X]);
+			ck_assert(w[0]->unit.y[w[0]->unit.off[i] + SW_STATE_X] ==
+				  w[1]->unit.y[w[1]->unit.off[i] + SW_STATE_X]);
 			if (step == 120)
 				collisions += a->collisions;
 		}
@@ -541,8 +542,8 @@ START_TEST(clutter_measures_are_those_of_every_obstacle)
 			for (int i = step % 5; i < C_AGENTS; i += 5) {
 				double x = C_SIDE * gsl_rng_uniform(r), y = C_SIDE * gsl_rng_uniform(r);
 				for (int g = 0; g < 2; g++) {
-					w[g]->y[w[g]->off[i] + SW_STATE_X] = x;
-					w[g]->y[w[g]->off[i] + SW_STATE_Y] = y;
+					w[g]->unit.y[w[g]->unit.off[i] + SW_STATE_X] = x;
+					w[g]->unit.y[w[g]->unit.off[i] + SW_STATE_Y] = y;
 					for (size_t j = 0; j < no; j++)
 						w[g]->meas.clear_until[(size_t)i * no + j] =
 						    -INFINITY;

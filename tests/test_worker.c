@@ -172,7 +172,7 @@ START_TEST(workers_own_disjoint_buffers)
 		const char *lo, *hi;
 	} seen[3 * N_BUF];
 	int n = 0;
-	size_t md = (size_t)w->maxdim, np = (size_t)m->n_prims;
+	size_t md = (size_t)w->unit.maxdim, np = (size_t)m->n_prims;
 	for (int k = 0; k < 3; k++) {
 		const sw_worker *wk = &w->threads.workers[k];
 		const double *vec[] = {wk->dydt, wk->jac, wk->y_piece, wk->y_trial, wk->y_step,

@@ -77,12 +77,12 @@ static void get(ibuf *b, void *data, size_t n)
 /* Bytes of the agents' random streams (none when no mode draws: world.c). */
 static size_t rng_bytes(const sw_world *w)
 {
-	return w->rng_state ? (size_t)w->n * SW_RNG_TYPE->size : 0;
+	return w->agent.rng ? (size_t)w->n * SW_RNG_TYPE->size : 0;
 }
 
 static size_t total_dim(const sw_world *w)
 {
-	return w->off[w->nu - 1] + (size_t)w->dim[w->nu - 1];
+	return w->unit.off[w->nu - 1] + (size_t)w->unit.dim[w->nu - 1];
 }
 
 /* What must match between the saved world and the one restored into. */
@@ -94,7 +94,7 @@ static uint64_t layout_key(const sw_world *w)
 			  (uint64_t)w->m->n_obstacles,
 			  (uint64_t)SW_RNG_TYPE->size,
 			  (uint64_t)sizeof(sw_agent_metrics),
-			  (uint64_t)(w->hist != NULL),
+			  (uint64_t)(w->hist.buf != NULL),
 			  (uint64_t)(w->meas.sb != NULL),
 			  w->def.seed,
 			  (uint64_t)w->m->n_prims,
@@ -115,11 +115,11 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 	put(&b, &key, sizeof key);
 	put(&b, &w->t, sizeof w->t);
 	put(&b, &w->steps, sizeof w->steps);
-	put(&b, w->y, total_dim(w) * sizeof *w->y);
-	put(&b, w->mode, (size_t)w->nu * sizeof *w->mode);
-	put(&b, w->tkind, n * sizeof *w->tkind);
-	put(&b, w->tindex, n * sizeof *w->tindex);
-	put(&b, w->rng_state, rng_bytes(w));
+	put(&b, w->unit.y, total_dim(w) * sizeof *w->unit.y);
+	put(&b, w->unit.mode, (size_t)w->nu * sizeof *w->unit.mode);
+	put(&b, w->agent.tkind, n * sizeof *w->agent.tkind);
+	put(&b, w->agent.tindex, n * sizeof *w->agent.tindex);
+	put(&b, w->agent.rng, rng_bytes(w));
 	put(&b, w->meas.metrics, n * sizeof *w->meas.metrics);
 	put(&b, w->meas.min_clear, no * sizeof *w->meas.min_clear);
 	put(&b, w->meas.overlap, no);
@@ -127,13 +127,13 @@ int sw_world_checkpoint(const sw_world *w, void **out, size_t *len)
 	for (size_t i = 0; i < n; i++) { /* the three GLM entries of each (sw__fast) */
 		/* a crowd law's flow is not kept: its agent's entry reads as nothing sensed */
 		static const double none[3] = {NAN, 0.0, 0.0};
-		int crowd = sw__crowd_law(sw__steer_of(w, (int)i, w->mode[i])->law);
+		int crowd = sw__crowd_law(sw__steer_of(w, (int)i, w->unit.mode[i])->law);
 		put(&b, crowd ? none : sw__fast(w, (int)i), 3 * sizeof *w->fast.data);
 	}
-	if (w->hist) {
-		put(&b, &w->hist_len, sizeof w->hist_len);
-		put(&b, &w->hist_head, sizeof w->hist_head);
-		put(&b, w->hist, n * SW_HISTORY * 3 * sizeof *w->hist);
+	if (w->hist.buf) {
+		put(&b, &w->hist.len, sizeof w->hist.len);
+		put(&b, &w->hist.head, sizeof w->hist.head);
+		put(&b, w->hist.buf, n * SW_HISTORY * 3 * sizeof *w->hist.buf);
 	}
 	if (w->snap.v)
 		put(&b, w->snap.v, 2 * n * sizeof *w->snap.v);
@@ -240,7 +240,7 @@ static int check_values(const sw_world *w, ibuf b, char *why, size_t n_why)
 			       -1;
 	}
 	for (int u = 0; u < w->nu; u++) {
-		int md = 0, nm = w->aut[u] ? w->aut[u]->n_modes : MODE_ARRIVED + 1;
+		int md = 0, nm = w->unit.aut[u] ? w->unit.aut[u]->n_modes : MODE_ARRIVED + 1;
 		get(&b, &md, sizeof md);
 		if (md < 0 || md >= nm)
 			return snprintf(why, n_why, "unit %d is in mode %d; expected 0..%d", u, md,
@@ -248,7 +248,7 @@ static int check_values(const sw_world *w, ibuf b, char *why, size_t n_why)
 			       -1;
 	}
 	ibuf kinds = b; /* tkind[n], then tindex[n] */
-	b.at += (size_t)w->n * sizeof *w->tkind;
+	b.at += (size_t)w->n * sizeof *w->agent.tkind;
 	int most_any = m->n_targets > w->n ? m->n_targets : w->n;
 	for (int i = 0; i < w->n; i++) {
 		unsigned char kind = 0;
@@ -265,7 +265,7 @@ static int check_values(const sw_world *w, ibuf b, char *why, size_t n_why)
 					i, kind, idx, most - 1),
 			       -1;
 	}
-	if (w->hist) { /* after rng, metrics, min_clear, overlap, agent_overlap and fast */
+	if (w->hist.buf) { /* after rng, metrics, min_clear, overlap, agent_overlap and fast */
 		size_t n = (size_t)w->n, no = n * (size_t)m->n_obstacles;
 		b.at += rng_bytes(w) + n * sizeof *w->meas.metrics +
 			no * sizeof *w->meas.min_clear + no + n + 3 * n * sizeof *w->fast.data;
@@ -313,12 +313,13 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 	/* Read into a copy first: nothing of the world changes unless everything is there. */
 	size_t n = (size_t)w->n, no = n * (size_t)w->m->n_obstacles;
 	ibuf probe = b;
-	size_t need = sizeof w->t + sizeof w->steps + total_dim(w) * sizeof *w->y +
-		      (size_t)w->nu * sizeof *w->mode + n * (sizeof *w->tkind + sizeof *w->tindex) +
-		      rng_bytes(w) + n * sizeof *w->meas.metrics + no * (sizeof(double) + 1) + n +
+	size_t need = sizeof w->t + sizeof w->steps + total_dim(w) * sizeof *w->unit.y +
+		      (size_t)w->nu * sizeof *w->unit.mode +
+		      n * (sizeof *w->agent.tkind + sizeof *w->agent.tindex) + rng_bytes(w) +
+		      n * sizeof *w->meas.metrics + no * (sizeof(double) + 1) + n +
 		      3 * n * sizeof *w->fast.data;
-	if (w->hist)
-		need += 2 * sizeof(int) + n * SW_HISTORY * 3 * sizeof *w->hist;
+	if (w->hist.buf)
+		need += 2 * sizeof(int) + n * SW_HISTORY * 3 * sizeof *w->hist.buf;
 	need += ((w->snap.v != NULL) + (w->snap.h != NULL)) * 2 * n * sizeof(double);
 	if (need > probe.n - probe.at)
 		return sw_diag_add(diag, SW_SEV_ERROR, name, 0, 0,
@@ -342,11 +343,11 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 		       SW_ENOMEM;
 	get(&b, &w->t, sizeof w->t);
 	get(&b, &w->steps, sizeof w->steps);
-	get(&b, w->y, total_dim(w) * sizeof *w->y);
-	get(&b, w->mode, (size_t)w->nu * sizeof *w->mode);
-	get(&b, w->tkind, n * sizeof *w->tkind);
-	get(&b, w->tindex, n * sizeof *w->tindex);
-	get(&b, w->rng_state, rng_bytes(w));
+	get(&b, w->unit.y, total_dim(w) * sizeof *w->unit.y);
+	get(&b, w->unit.mode, (size_t)w->nu * sizeof *w->unit.mode);
+	get(&b, w->agent.tkind, n * sizeof *w->agent.tkind);
+	get(&b, w->agent.tindex, n * sizeof *w->agent.tindex);
+	get(&b, w->agent.rng, rng_bytes(w));
 	get(&b, w->meas.metrics, n * sizeof *w->meas.metrics);
 	get(&b, w->meas.min_clear, no * sizeof *w->meas.min_clear);
 	get(&b, w->meas.overlap, no);
@@ -360,13 +361,13 @@ int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name
 		get(&b, f, 3 * sizeof *w->fast.data);
 		/* A crowd law's flow is not kept (its fourth entry is not in the checkpoint): the
 		 * first step evaluates it again, to the same bits. */
-		if (sw__crowd_law(sw__steer_of(w, (int)i, w->mode[i])->law))
+		if (sw__crowd_law(sw__steer_of(w, (int)i, w->unit.mode[i])->law))
 			f[0] = NAN;
 	}
-	if (w->hist) {
-		get(&b, &w->hist_len, sizeof w->hist_len);
-		get(&b, &w->hist_head, sizeof w->hist_head);
-		get(&b, w->hist, n * SW_HISTORY * 3 * sizeof *w->hist);
+	if (w->hist.buf) {
+		get(&b, &w->hist.len, sizeof w->hist.len);
+		get(&b, &w->hist.head, sizeof w->hist.head);
+		get(&b, w->hist.buf, n * SW_HISTORY * 3 * sizeof *w->hist.buf);
 	}
 	/* applied after the snapshot below, which would overwrite them */
 	size_t at_v = b.at, at_h = b.at + (w->snap.v ? 2 * n * sizeof *w->snap.v : 0);

@@ -18,7 +18,7 @@ typedef struct {
 
 double *sw__slots(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y)
 {
-	const struct sw_automaton *a = w->aut[u];
+	const struct sw_automaton *a = w->unit.aut[u];
 	double *s = wk->slots;
 	memcpy(s, y, SW_STATE_DIM * sizeof *s);
 	s[SW_SLOT_T] = t;
@@ -44,7 +44,7 @@ int sw__signal_mode(const struct sw_world *w, int s, double t)
 static int object_point(const host_ctx *c, int j, sw_vec2 p, sw_vec2 *out, int *kind)
 {
 	const sw_model *m = c->w->m;
-	const struct sw_automaton *a = c->w->aut[c->u];
+	const struct sw_automaton *a = c->w->unit.aut[c->u];
 	int idx = m->bindings[m->agents[c->u].binding_first + j].index;
 	*kind = a->params[j].kind;
 	switch (*kind) {
@@ -116,21 +116,21 @@ static int line_of_sight(const struct sw_world *w, double t, sw_vec2 p, sw_vec2 
 /* Record k of a history ring h (0 the newest): its time, x and y. */
 static const double *hist_entry(const struct sw_world *w, const double *h, int k)
 {
-	return h + 3 * ((w->hist_head - 1 - k + SW_HISTORY) % SW_HISTORY);
+	return h + 3 * ((w->hist.head - 1 - k + SW_HISTORY) % SW_HISTORY);
 }
 
 /* Position of agent u at time tau in the past (history ring, linear interpolation). */
 static sw_vec2 past_position(const struct sw_world *w, int u, double tau, sw_vec2 now)
 {
-	const double *h = w->hist + (size_t)u * SW_HISTORY * 3;
+	const double *h = w->hist.buf + (size_t)u * SW_HISTORY * 3;
 	sw_vec2 later = now;
 	double tl = w->t;
-	if (!(w->m->periodic_x > 0.0) && w->hist_len > 0) {
+	if (!(w->m->periodic_x > 0.0) && w->hist.len > 0) {
 		/* The walk below, by bisection: entry k (0 the newest) has time non-increasing in
 		 * k, so the first k with time <= tau is found in log2(SW_HISTORY) looks, and
 		 * without a seam every entry is its own nearest image.  (In a periodic world each
 		 * entry's image depends on the newer one's, a chain only the walk follows.) */
-		int lo = 0, hi = w->hist_len;
+		int lo = 0, hi = w->hist.len;
 		while (lo < hi) {
 			int mid = (lo + hi) / 2;
 			if (hist_entry(w, h, mid)[0] <= tau)
@@ -138,19 +138,19 @@ static sw_vec2 past_position(const struct sw_world *w, int u, double tau, sw_vec
 			else
 				lo = mid + 1;
 		}
-		int k = lo < w->hist_len ? lo : w->hist_len - 1;
+		int k = lo < w->hist.len ? lo : w->hist.len - 1;
 		if (k > 0) {
 			const double *r = hist_entry(w, h, k - 1);
 			later = sw_v2(r[1], r[2]);
 			tl = r[0];
 		}
 		const double *r = hist_entry(w, h, k);
-		if (lo == w->hist_len)
+		if (lo == w->hist.len)
 			return sw_v2(r[1], r[2]); /* older than the history: its oldest position */
 		double f = tl > r[0] ? (tau - r[0]) / (tl - r[0]) : 0.0;
 		return sw_v2(r[1] + f * (later.x - r[1]), r[2] + f * (later.y - r[2]));
 	}
-	for (int k = 0; k < w->hist_len; k++) {
+	for (int k = 0; k < w->hist.len; k++) {
 		const double *r = hist_entry(w, h, k);
 		/* periodic world: each entry at its image nearest the later one (unwrapped) */
 		sw_vec2 e_xy = sw__image_near(w, sw_v2(r[1], r[2]), later);
@@ -270,7 +270,7 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		int s = b[names[0]].index;
 		const struct sw_automaton *sa = m->automata[m->signals[s].automaton];
 		int now = sw__signal_mode(w, s, c->t);
-		int in = strcmp(sa->modes[now].name, w->aut[c->u]->names[names[1]]) == 0;
+		int in = strcmp(sa->modes[now].name, w->unit.aut[c->u]->names[names[1]]) == 0;
 		return margin ? (in ? 1.0 : -1.0) : in;
 	}
 	default:
@@ -318,16 +318,16 @@ double sw__margin(const struct sw_world *w, sw_worker *wk, int u, double t, cons
 
 void sw__history_push(struct sw_world *w)
 {
-	if (!w->hist)
+	if (!w->hist.buf)
 		return; /* no automaton reads progress() */
 	for (int i = 0; i < w->n; i++) {
-		double *r = w->hist + ((size_t)i * SW_HISTORY + w->hist_head) * 3;
-		const double *y = w->y + w->off[i];
+		double *r = w->hist.buf + ((size_t)i * SW_HISTORY + w->hist.head) * 3;
+		const double *y = w->unit.y + w->unit.off[i];
 		r[0] = w->t;
 		r[1] = y[SW_STATE_X];
 		r[2] = y[SW_STATE_Y];
 	}
-	w->hist_head = (w->hist_head + 1) % SW_HISTORY;
-	if (w->hist_len < SW_HISTORY)
-		w->hist_len++;
+	w->hist.head = (w->hist.head + 1) % SW_HISTORY;
+	if (w->hist.len < SW_HISTORY)
+		w->hist.len++;
 }

@@ -46,33 +46,34 @@ static const char *unit_name(const struct sw_world *w, int u)
 
 void sw__retarget(struct sw_world *w, int i, double t)
 {
-	if (i >= w->n || !w->aut[i])
+	if (i >= w->n || !w->unit.aut[i])
 		return;
-	const sw_amode *md = &w->aut[i]->modes[w->mode[i]];
-	w->tkind[i] = TGT_NONE;
+	const sw_amode *md = &w->unit.aut[i]->modes[w->unit.mode[i]];
+	w->agent.tkind[i] = TGT_NONE;
 	if (md->target_param >= 0) {
 		const sw_binding *b = &w->m->bindings[w->m->agents[i].binding_first + md->target_param];
-		w->tkind[i] = w->aut[i]->params[md->target_param].kind == SW_PARAM_AGENT ? TGT_AGENT
-											   : TGT_TARGET;
-		w->tindex[i] = b->index;
+		w->agent.tkind[i] = w->unit.aut[i]->params[md->target_param].kind == SW_PARAM_AGENT
+					? TGT_AGENT
+					: TGT_TARGET;
+		w->agent.tindex[i] = b->index;
 	} else { /* closest target, like the plain law */
 		int k = sw__closest_target(w, i, t);
 		if (k >= 0) {
-			w->tkind[i] = TGT_TARGET;
-			w->tindex[i] = k;
+			w->agent.tkind[i] = TGT_TARGET;
+			w->agent.tindex[i] = k;
 		}
 	}
 }
 
 /* Agent u was moved by resets at a jump (dx, dy, dphi): the moves are not walked.  Its path
- * length and SteerBench chords leave them out (step.c subtracts w->jumped from the step's
+ * length and SteerBench chords leave them out (step.c subtracts w->agent.jumped from the step's
  * chord; the SteerBench frame starts from the shifted point), and its obstacle clearances are
  * measured again at the next step end (their skipping bounds how far the agent has walked). */
 static void moved(struct sw_world *w, int u, double dx, double dy, double dphi)
 {
-	if (w->jumped) {
-		w->jumped[2 * (size_t)u] += dx;
-		w->jumped[2 * (size_t)u + 1] += dy;
+	if (w->agent.jumped) {
+		w->agent.jumped[2 * (size_t)u] += dx;
+		w->agent.jumped[2 * (size_t)u + 1] += dy;
 	}
 	for (int j = 0; j < w->m->n_obstacles; j++)
 		w->meas.clear_until[(size_t)u * (size_t)w->m->n_obstacles + (size_t)j] = -INFINITY;
@@ -95,16 +96,16 @@ static int fire(struct sw_world *w, sw_worker *wk, int u, const sw_atrans *tr, d
 		w->sig.switches = p;
 		w->sig.cap_switch = nc;
 	}
-	const struct sw_automaton *a = w->aut[u];
+	const struct sw_automaton *a = w->unit.aut[u];
 	double *pre = wk->y_pre;
-	memcpy(pre, y, (size_t)w->dim[u] * sizeof *pre);
+	memcpy(pre, y, (size_t)w->unit.dim[u] * sizeof *pre);
 	for (int r = 0; r < tr->n_resets; r++) {
 		const sw_areset *rs = &tr->resets[r];
 		double v = sw__eval(w, wk, u, t, pre, rs->expr);
 		if (rs->state < 0 && a->vars[rs->var].kind == SW_VAR_INT)
 			v = nearbyint(v);
 		if (rs->state == SW_STATE_V && !(v >= 0.0)) {
-			memcpy(y, pre, (size_t)w->dim[u] * sizeof *y);
+			memcpy(y, pre, (size_t)w->unit.dim[u] * sizeof *y);
 			return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, w->m->agents[u].line, 0,
 					   "'%s' (automaton '%s'): the jump from mode '%s' to '%s' at "
 					   "t = %.9g s resets speed to %g; expected a speed >= 0",
@@ -121,8 +122,8 @@ static int fire(struct sw_world *w, sw_worker *wk, int u, const sw_atrans *tr, d
 	y[SW_STATE_DIM] = 0.0; /* time_in_mode */
 	if (u < w->n)
 		sw__fast(w, u)[0] = NAN; /* the sensed flow belonged to the old mode and state */
-	int from = w->mode[u];
-	w->mode[u] = tr->to;
+	int from = w->unit.mode[u];
+	w->unit.mode[u] = tr->to;
 	if (u < w->n && a->modes[tr->to].arrival)
 		sw__arrived(w, u, t);
 	if (u < w->n) {
@@ -147,8 +148,8 @@ static int fire(struct sw_world *w, sw_worker *wk, int u, const sw_atrans *tr, d
 static const sw_atrans *enabled(const struct sw_world *w, sw_worker *wk, int u, double t,
 				const double *y)
 {
-	const struct sw_automaton *a = w->aut[u];
-	const sw_amode *md = &a->modes[w->mode[u]];
+	const struct sw_automaton *a = w->unit.aut[u];
+	const sw_amode *md = &a->modes[w->unit.mode[u]];
 	for (int k = md->trans_first; k < md->trans_first + md->trans_count; k++) {
 		const sw_atrans *tr = &a->trans[k];
 		if (!tr->guard || sw__eval(w, wk, u, t, y, tr->guard) != 0.0)
@@ -160,23 +161,24 @@ static const sw_atrans *enabled(const struct sw_world *w, sw_worker *wk, int u, 
 /* Fires enabled transitions at instant t until none is (chains), then checks the invariant. */
 static int settle(struct sw_world *w, sw_worker *wk, int u, double t, double *y, sw_diag *diag)
 {
-	const struct sw_automaton *a = w->aut[u];
-	int jumps = 0, first_mode = w->mode[u];
+	const struct sw_automaton *a = w->unit.aut[u];
+	int jumps = 0, first_mode = w->unit.mode[u];
 	const sw_atrans *tr;
 	while ((tr = enabled(w, wk, u, t, y)) != NULL) {
-		if (++jumps > w->zeno_max)
+		if (++jumps > w->unit.zeno_max)
 			return sw_diag_add(diag, SW_SEV_ERROR, w->m->file,
 					   u < w->n ? w->m->agents[u].line : 0, 0,
 					   "Zeno behaviour: '%s' (automaton '%s') made more than %d jumps "
 					   "at t = %.9g s, starting in mode '%s' and now in mode '%s'",
-					   unit_name(w, u), a->name, w->zeno_max, t,
-					   a->modes[first_mode].name, a->modes[w->mode[u]].name),
+					   unit_name(w, u), a->name, w->unit.zeno_max, t,
+					   a->modes[first_mode].name,
+					   a->modes[w->unit.mode[u]].name),
 			       SW_EZENO;
 		int st = fire(w, wk, u, tr, t, y, diag);
 		if (st != SW_SUCCESS)
 			return st;
 	}
-	const sw_amode *md = &a->modes[w->mode[u]];
+	const sw_amode *md = &a->modes[w->unit.mode[u]];
 	if (md->invariant && sw__eval(w, wk, u, t, y, md->invariant) == 0.0)
 		return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, u < w->n ? w->m->agents[u].line : 0,
 				   0,
@@ -189,13 +191,13 @@ static int settle(struct sw_world *w, sw_worker *wk, int u, double t, double *y,
 
 int sw__hybrid_start(struct sw_world *w, sw_worker *wk, int u, double t, sw_diag *diag)
 {
-	w->mode[u] = w->aut[u]->initial;
-	if (u < w->n && w->aut[u]->modes[w->mode[u]].arrival)
+	w->unit.mode[u] = w->unit.aut[u]->initial;
+	if (u < w->n && w->unit.aut[u]->modes[w->unit.mode[u]].arrival)
 		sw__arrived(w, u, t);
 	sw__retarget(w, u, t);
-	int st = settle(w, wk, u, t, w->y + w->off[u], diag);
-	if (w->jumped && u < w->n) /* where the agent starts is where its path starts */
-		w->jumped[2 * (size_t)u] = w->jumped[2 * (size_t)u + 1] = 0.0;
+	int st = settle(w, wk, u, t, w->unit.y + w->unit.off[u], diag);
+	if (w->agent.jumped && u < w->n) /* where the agent starts is where its path starts */
+		w->agent.jumped[2 * (size_t)u] = w->agent.jumped[2 * (size_t)u + 1] = 0.0;
 	return st;
 }
 
@@ -279,78 +281,81 @@ int sw__hybrid_alloc(struct sw_world *w)
 {
 	int stride = 0;
 	for (int u = 0; u < w->nu; u++)
-		for (int q = 0; w->aut[u] && q < w->aut[u]->n_modes; q++)
-			if (w->aut[u]->modes[q].trans_count + 1 > stride)
-				stride = w->aut[u]->modes[q].trans_count + 1;
-	w->carry = NULL;
-	w->jumped = NULL;
-	w->carry_stride = stride;
+		for (int q = 0; w->unit.aut[u] && q < w->unit.aut[u]->n_modes; q++)
+			if (w->unit.aut[u]->modes[q].trans_count + 1 > stride)
+				stride = w->unit.aut[u]->modes[q].trans_count + 1;
+	w->unit.carry = NULL;
+	w->agent.jumped = NULL;
+	w->unit.carry_stride = stride;
 	/* the moves of agents whose jumps may reset their position (moved()) */
 	int resets_state = 0;
 	for (int u = 0; u < w->n; u++)
-		resets_state |= w->aut[u] && w->aut[u]->resets_state;
-	if (resets_state && !(w->jumped = calloc(2 * (size_t)w->n, sizeof *w->jumped)))
+		resets_state |= w->unit.aut[u] && w->unit.aut[u]->resets_state;
+	if (resets_state && !(w->agent.jumped = calloc(2 * (size_t)w->n, sizeof *w->agent.jumped)))
 		return SW_ENOMEM;
 	if (stride == 0)
 		return SW_SUCCESS; /* no automaton unit */
 	size_t nu = (size_t)w->nu;
-	w->carry = malloc(nu * sizeof *w->carry + nu * (size_t)stride * sizeof(sw_margin_bound));
-	if (!w->carry)
+	w->unit.carry =
+	    malloc(nu * sizeof *w->unit.carry + nu * (size_t)stride * sizeof(sw_margin_bound));
+	if (!w->unit.carry)
 		return SW_ENOMEM;
 	for (size_t u = 0; u < nu; u++)
-		w->carry[u] = (sw_carry){NAN, 0.0, 0.0, -1};
+		w->unit.carry[u] = (sw_carry){NAN, 0.0, 0.0, -1};
 	return SW_SUCCESS;
 }
 
 void sw__hybrid_free(struct sw_world *w)
 {
-	free(w->carry);
-	free(w->jumped);
-	w->carry = NULL;
-	w->jumped = NULL;
+	free(w->unit.carry);
+	free(w->agent.jumped);
+	w->unit.carry = NULL;
+	w->agent.jumped = NULL;
 }
 
 /* Unit u's bounds (after the nu sw_carry entries of the same block). */
 static sw_margin_bound *bounds_of(const struct sw_world *w, int u)
 {
-	return (sw_margin_bound *)(w->carry + w->nu) + (size_t)u * (size_t)w->carry_stride;
+	return (sw_margin_bound *)(w->unit.carry + w->nu) +
+	       (size_t)u * (size_t)w->unit.carry_stride;
 }
 
 int sw__hybrid_advance(struct sw_world *w, sw_worker *wk, int u, double t0, double t1,
 		       sw_diag *diag)
 {
-	double *y = w->y + w->off[u];
+	double *y = w->unit.y + w->unit.off[u];
 	double *y0 = wk->y_piece;
-	int dim = w->dim[u];
+	int dim = w->unit.dim[u];
 	double t = t0;
-	int first_mode = w->mode[u];
+	int first_mode = w->unit.mode[u];
 	/* The guards' bounds from the end of the unit's last step carry over when this step starts
 	 * where that one ended (nothing moved the unit in between); invalid until this step ends. */
-	sw_carry *cu = &w->carry[u];
+	sw_carry *cu = &w->unit.carry[u];
 	sw_margin_bound *mb = bounds_of(w, u);
-	int carried = cu->t == t0 && cu->mode == w->mode[u] && cu->x == y[SW_STATE_X] &&
+	int carried = cu->t == t0 && cu->mode == w->unit.mode[u] && cu->x == y[SW_STATE_X] &&
 		      cu->y == y[SW_STATE_Y];
 	cu->t = NAN;
 	for (int guard_jumps = 0; t < t1; guard_jumps++) {
 		if (guard_jumps >= SW_ZENO_STEP) {
-			const struct sw_automaton *a = w->aut[u];
+			const struct sw_automaton *a = w->unit.aut[u];
 			return sw_diag_add(diag, SW_SEV_ERROR, w->m->file,
 					   u < w->n ? w->m->agents[u].line : 0, 0,
 					   "Zeno behaviour: '%s' (automaton '%s') made %d jumps between "
 					   "t = %.9g s and t = %.17g s, from mode '%s' to mode '%s': the "
 					   "jump instants converge (they accumulate before t = %.9g s)",
 					   unit_name(w, u), a->name, guard_jumps, t0, t,
-					   a->modes[first_mode].name, a->modes[w->mode[u]].name, t1),
+					   a->modes[first_mode].name,
+					   a->modes[w->unit.mode[u]].name, t1),
 			       SW_EZENO;
 		}
 		memcpy(y0, y, (size_t)dim * sizeof *y0);
 		int st = sw__integrate(w, wk, u, t, t1, y);
 		if (st != SW_SUCCESS)
 			return st;
-		const struct sw_automaton *a = w->aut[u];
-		const sw_amode *md = &a->modes[w->mode[u]];
+		const struct sw_automaton *a = w->unit.aut[u];
+		const sw_amode *md = &a->modes[w->unit.mode[u]];
 		const sw_atrans *best = NULL;
-		double tbest = INFINITY, ts, v = sw__speed_bound(w, u, w->mode[u], y0, y);
+		double tbest = INFINITY, ts, v = sw__speed_bound(w, u, w->unit.mode[u], y0, y);
 		const double *s1 = NULL; /* slots of (t1, y), filled by the first guard */
 		for (int k = md->trans_first; k < md->trans_first + md->trans_count; k++) {
 			const sw_atrans *tr = &a->trans[k];
@@ -389,7 +394,7 @@ int sw__hybrid_advance(struct sw_world *w, sw_worker *wk, int u, double t0, doub
 			}
 		}
 		if (!best) {
-			*cu = (sw_carry){t1, y[SW_STATE_X], y[SW_STATE_Y], w->mode[u]};
+			*cu = (sw_carry){t1, y[SW_STATE_X], y[SW_STATE_Y], w->unit.mode[u]};
 			return SW_SUCCESS;
 		}
 		memcpy(y, y0, (size_t)dim * sizeof *y);

@@ -35,7 +35,7 @@ static const double *sensed_as(const struct sw_world *w, int u, double t, int gl
 	const double *f = sw__fast(w, u);
 	if (isnan(f[0]) || t != w->t)
 		return NULL;
-	sw_law law = sw__steer_of(w, u, w->mode[u])->law;
+	sw_law law = sw__steer_of(w, u, w->unit.mode[u])->law;
 	return (glm ? law == SW_LAW_GLM : sw__crowd_law(law)) ? f : NULL;
 }
 
@@ -70,9 +70,9 @@ static void law_flow(const double f[], double dydt[])
 static int automaton_flow(const struct sw_world *w, sw_worker *wk, int u, double t,
 			  const double y[], double dydt[])
 {
-	const struct sw_automaton *a = w->aut[u];
-	const sw_amode *md = &a->modes[w->mode[u]];
-	memset(dydt, 0, (size_t)w->dim[u] * sizeof *dydt);
+	const struct sw_automaton *a = w->unit.aut[u];
+	const sw_amode *md = &a->modes[w->unit.mode[u]];
+	memset(dydt, 0, (size_t)w->unit.dim[u] * sizeof *dydt);
 	const double *f = u < w->n && md->moves ? sensed(w, u, t) : NULL;
 	const double *fl = u < w->n && md->moves && !f ? sensed_law(w, u, t) : NULL;
 	if (u < w->n && md->moves && w->space3.on) { /* 3-D agent (space3.c; its own fast path) */
@@ -84,7 +84,7 @@ static int automaton_flow(const struct sw_world *w, sw_worker *wk, int u, double
 	} else if (fl) {
 		law_flow(fl, dydt);
 	} else if (u < w->n && md->moves) {
-		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
+		const sw_steer_def *def = sw__steer_of(w, u, w->unit.mode[u]);
 		sw_situation s;
 		if (sw__perceive_grow(w, wk, u, t, y, sw__wall_near(def), &s) < 0)
 			return SW_ENOMEM;
@@ -115,7 +115,7 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 	sw_worker *wk = c->wk;
 	int u = c->i, st;
 	const double *fl;
-	if (w->aut[u]) {
+	if (w->unit.aut[u]) {
 		st = automaton_flow(w, wk, u, t, y, dydt);
 	} else if (w->space3.on) { /* 3-D plain-law agent (space3.c) */
 		st = sw__flow3(w, wk, u, t, y, dydt);
@@ -147,8 +147,8 @@ int sw__agent_flow(double t, const double y[], double dydt[], void *params)
 int sw__agent_jac(double t, const double y[], double *dfdy, double dfdt[], void *params)
 {
 	const agent_ctx *c = params;
-	int n = c->w->dim[c->i];
-	double *f0 = c->wk->jac, *f1 = f0 + c->w->maxdim, *yp = f1 + c->w->maxdim;
+	int n = c->w->unit.dim[c->i];
+	double *f0 = c->wk->jac, *f1 = f0 + c->w->unit.maxdim, *yp = f1 + c->w->unit.maxdim;
 	int st = sw__agent_flow(t, y, f0, params);
 	if (st != GSL_SUCCESS)
 		return st;
@@ -172,11 +172,11 @@ int sw__agent_jac(double t, const double y[], double *dfdy, double dfdt[], void 
 
 static int euler(const struct sw_world *w, sw_worker *wk, int u, double t0, double t1, double *y)
 {
-	int n = w->m->run.substeps, dim = w->dim[u];
+	int n = w->m->run.substeps, dim = w->unit.dim[u];
 	double h = (t1 - t0) / n;
 	double *dydt = wk->dydt;
 	for (int k = 0; k < n; k++) {
-		const double *f = w->aut[u] ? NULL : sensed(w, u, t0 + k * h);
+		const double *f = w->unit.aut[u] ? NULL : sensed(w, u, t0 + k * h);
 		if (f) {
 			/* The sensed flow (fast_flow) added in registers, same arithmetic as the
 			 * loop below: through dydt, the loop's vector loads of fast_flow's scalar
@@ -208,11 +208,11 @@ int sw__integrate(struct sw_world *w, sw_worker *wk, int u, double t0, double t1
 	wk->fault_k = -1;
 	wk->fault_t = NAN;
 	wk->fault_locate = 0;
-	if (!w->type)
+	if (!w->unit.type)
 		return w->space3.on && u < w->n ? sw__euler3(w, wk, u, t0, t1, y)
 					   : euler(w, wk, u, t0, t1, y);
-	w->ctx[u].wk = wk; /* the worker integrating u now: its flow's scratch */
-	gsl_odeiv2_driver *d = w->drv[u];
+	w->unit.ctx[u].wk = wk; /* the worker integrating u now: its flow's scratch */
+	gsl_odeiv2_driver *d = w->unit.drv[u];
 	gsl_odeiv2_driver_reset(d);
 	double t = t0;
 	int st;
@@ -243,8 +243,8 @@ static const char *state_name(const struct sw_world *w, int u, int k)
 		return names[k];
 	if (k == SW_STATE_DIM)
 		return "time_in_mode";
-	return w->aut[u] && k - SW_STATE_DIM - 1 < w->aut[u]->n_vars
-		   ? w->aut[u]->vars[k - SW_STATE_DIM - 1].name
+	return w->unit.aut[u] && k - SW_STATE_DIM - 1 < w->unit.aut[u]->n_vars
+		   ? w->unit.aut[u]->vars[k - SW_STATE_DIM - 1].name
 		   : "?";
 }
 
@@ -252,7 +252,7 @@ void sw__fault_describe(const struct sw_world *w, const sw_worker *wk, int u, in
 			const double *y, char *buf, size_t n)
 {
 	int bad = -1;
-	for (int j = 0; y && j < w->dim[u] && bad < 0; j++)
+	for (int j = 0; y && j < w->unit.dim[u] && bad < 0; j++)
 		if (!isfinite(y[j]))
 			bad = j;
 	if (wk->fault_locate)
@@ -260,7 +260,7 @@ void sw__fault_describe(const struct sw_world *w, const sw_worker *wk, int u, in
 			 "locating an event (a guard or the arrival) between t = %.17g s and t = "
 			 "%.17g s did not converge to event-tol = %g s",
 			 wk->fault_t, wk->fault_t1, w->m->run.event_tol);
-	else if (st == GSL_FAILURE && w->type && !w->m->run.fixed)
+	else if (st == GSL_FAILURE && w->unit.type && !w->m->run.fixed)
 		/* gsl_odeiv2_evolve_apply gives up once a smaller step would not advance t */
 		snprintf(buf, n,
 			 "step-size underflow: the adaptive integrator's step fell below the "
@@ -268,7 +268,7 @@ void sw__fault_describe(const struct sw_world *w, const sw_worker *wk, int u, in
 			 "blows up; if the model is stiff, an implicit integrator such as msbdf "
 			 "may pass)",
 			 wk->fault_t);
-	else if (st == GSL_EMAXITER && w->type && !w->m->run.fixed)
+	else if (st == GSL_EMAXITER && w->unit.type && !w->m->run.fixed)
 		snprintf(
 		    buf, n,
 		    "the adaptive integrator took more than %lu steps within one macro step "

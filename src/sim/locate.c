@@ -58,7 +58,7 @@ static double along_flow(double tau, void *params)
 {
 	locate_ctx *c = params;
 	double *y = c->wk->y_trial;
-	memcpy(y, c->y0, (size_t)c->w->dim[c->u] * sizeof *y);
+	memcpy(y, c->y0, (size_t)c->w->unit.dim[c->u] * sizeof *y);
 	int st = sw__integrate(c->w, c->wk, c->u, c->t0, tau, y);
 	if (st != SW_SUCCESS && c->status == SW_SUCCESS)
 		c->status = st;

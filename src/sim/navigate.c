@@ -58,7 +58,7 @@ int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
 	for (int f = 0; f < m->n_fields; f++)
 		nav |= m->fields[f].kind == SW_FIELD_NAV;
 	for (int k = 0; k < nsteer; k++) {
-		const char *name = w->steer[k].field;
+		const char *name = w->agent.steer[k].field;
 		int fk = strcmp(name, SW_FIELD_AUTO) == 0 ? (nav || routes ? FIELD_AUTO : -1)
 			 : name[0]			   ? sw_model_find_field(m, name)
 							   : -1;
@@ -257,14 +257,22 @@ static int nav_field_of(const sw_model *m, int k)
 
 /* --- planned routes ---------------------------------------------------------------------- */
 
+/* The field agent i's law steers by in its current mode (an entry of nav.steer_field), -1 when
+ * no law steers by one. */
+static int steer_field_of(const struct sw_world *w, int i)
+{
+	if (!w->nav.steer_field)
+		return -1;
+	return w->nav.steer_field[w->agent.steer_first[i] + (w->unit.aut[i] ? w->unit.mode[i] : 0)];
+}
+
 /* The target agent i follows a route to now: field="auto" in its current mode, a static target
  * without a navigation field, and routes on; else -1. */
 static int route_target(const struct sw_world *w, int i)
 {
-	if (!w->nav.route || !w->nav.steer_field || w->tkind[i] != TGT_TARGET ||
-	    w->nav.steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)] != FIELD_AUTO)
+	if (!w->nav.route || w->agent.tkind[i] != TGT_TARGET || steer_field_of(w, i) != FIELD_AUTO)
 		return -1;
-	int k = w->tindex[i];
+	int k = w->agent.tindex[i];
 	if (w->m->targets[k].motion.kind != SW_MOTION_NONE || nav_field_of(w->m, k) >= 0)
 		return -1;
 	return k;
@@ -317,7 +325,7 @@ static int crowd_discs(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p
 		int j = near ? near[q] : q;
 		if (j == i || sw__gone(w, j))
 			continue;
-		const double *yj = w->y + w->off[j];
+		const double *yj = w->unit.y + w->unit.off[j];
 		double dx = yj[SW_STATE_X] - p.x, dy = yj[SW_STATE_Y] - p.y, e = dx * dx + dy * dy;
 		if (!(e < SW_ROUTE_CROWD * SW_ROUTE_CROWD))
 			continue;
@@ -347,7 +355,7 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 		return SW_SUCCESS;
 	const sw_model *m = w->m;
 	sw_route *r = &w->nav.route[i];
-	const double *y = w->y + w->off[i];
+	const double *y = w->unit.y + w->unit.off[i];
 	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
 	double rad = m->agents[i].radius, h = w->nav.route_map->h;
 	int plan = r->tgt != k, crowd = 0;
@@ -427,7 +435,7 @@ static int route_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 
 		      sw_vec2 *goal)
 {
 	const sw_route *r = &w->nav.route[i];
-	if (r->tgt != w->tindex[i] || r->next >= r->n - 1)
+	if (r->tgt != w->agent.tindex[i] || r->next >= r->n - 1)
 		return 0;
 	*goal = r->pts[r->next];
 	out_to_target(p, target, goal);
@@ -436,17 +444,15 @@ static int route_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 
 
 int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target, sw_vec2 *goal)
 {
-	int f = w->nav.steer_field
-		    ? w->nav.steer_field[w->steer_first[i] + (w->aut[i] ? w->mode[i] : 0)]
-		    : -1;
+	int f = steer_field_of(w, i);
 	if (f == FIELD_AUTO && route_target(w, i) >= 0)
 		return route_goal(w, i, p, target, goal);
 	if (f == FIELD_AUTO)
-		f = w->tkind[i] == TGT_TARGET ? nav_field_of(w->m, w->tindex[i]) : -1;
+		f = w->agent.tkind[i] == TGT_TARGET ? nav_field_of(w->m, w->agent.tindex[i]) : -1;
 	if (f < 0 || !w->nav.field_grid[f])
 		return 0;
 	const sw_model *m = w->m;
-	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	const sw_steer_def *def = sw__steer_of(w, i, w->unit.mode[i]);
 	int nav = m->fields[f].kind == SW_FIELD_NAV, avoid = nav && def->avoid_corners;
 	/* With corners="avoid" the sight line keeps the field's clearance, as the route does. */
 	double r = avoid ? fmax(m->fields[f].clearance, m->agents[i].radius) : m->agents[i].radius;

@@ -31,7 +31,7 @@ double sw__wall_near(const sw_steer_def *def)
 
 const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)
 {
-	return &w->steer[w->steer_first[i] + (w->aut[i] ? mode : 0)];
+	return &w->agent.steer[w->agent.steer_first[i] + (w->unit.aut[i] ? mode : 0)];
 }
 
 /* Position of target k at time t into two scalars (see target_xy). */
@@ -60,12 +60,12 @@ sw_vec2 sw__target_at(const struct sw_world *w, int k, double t)
  * store-forwarding stall per agent and step. */
 static inline int target_xy(const struct sw_world *w, int i, double t, double *x, double *y)
 {
-	switch (w->tkind[i]) {
+	switch (w->agent.tkind[i]) {
 	case TGT_TARGET: /* scalar copies: a returned sw_vec2 would take the same stall */
-		target_k_xy(w, w->tindex[i], t, x, y);
+		target_k_xy(w, w->agent.tindex[i], t, x, y);
 		return 1;
 	case TGT_AGENT: {
-		const double *yj = w->snap.pos + 2 * (size_t)w->tindex[i];
+		const double *yj = w->snap.pos + 2 * (size_t)w->agent.tindex[i];
 		*x = yj[0];
 		*y = yj[1];
 		return 1;
@@ -320,7 +320,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 		}
 	}
 	int n = 0, n_occl = 0, first_disc = cap; /* the first disc among the percepts */
-	double occl_reach = a->perception + fmax(w->agent_rmax, w->prim_rmax);
+	double occl_reach = a->perception + fmax(w->agent.rmax, w->pg.rmax);
 	const int *plist = NULL; /* through the primitive index when it is on */
 	int np = w->pg.on ? sw__prim_grid_query(w, wk, i, p, &plist) : m->n_prims;
 	int qi = 0;
@@ -441,7 +441,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 		int passes = sw__image_queries(w, p, reach, q);
 		/* The agent steered to is the target, not an obstacle: a chaser does not keep a
 		 * safety distance from what it chases. */
-		int chased = w->tkind[i] == TGT_AGENT ? w->tindex[i] : -1;
+		int chased = w->agent.tkind[i] == TGT_AGENT ? w->agent.tindex[i] : -1;
 		for (int pass = 0; pass < passes; pass++) {
 			int *cand = NULL, nc = w->n;
 			if (w->grid.on)

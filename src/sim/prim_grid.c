@@ -71,7 +71,7 @@ int sw__prim_grid_alloc(struct sw_world *w)
 			return SW_SUCCESS; /* brute force */
 		reach = fmax(reach, m->agents[i].perception + m->agents[i].radius);
 	}
-	reach += fmax(w->agent_rmax, w->prim_rmax);
+	reach += fmax(w->agent.rmax, w->pg.rmax);
 	double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}, box[4];
 	int n_static = 0, n_moving = 0;
 	for (int k = 0; k < m->n_prims; k++) {
@@ -184,7 +184,7 @@ int sw__prim_grid_alloc(struct sw_world *w)
 	/* The obstacles' boxes by obstacle (moving ones, with NaN boxes, in the wide list), in cells
 	 * about twice an agent's width: the queries of measure_obstacles and
 	 * sw__nearest_clearance reach about a radius plus a small clearance. */
-	if (sw__bucket_init(&w->pg.ob, fmax(4.0 * w->agent_rmax, 1.0), m->n_obstacles))
+	if (sw__bucket_init(&w->pg.ob, fmax(4.0 * w->agent.rmax, 1.0), m->n_obstacles))
 		return SW_ENOMEM;
 	for (int j = 0; j < m->n_obstacles; j++)
 		if (sw__bucket_add(&w->pg.ob, j, w->pg.obox + 4 * (size_t)j))
@@ -310,7 +310,7 @@ void sw__prim_grid_free(struct sw_world *w)
 int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, const int **out)
 {
 	const sw_agent *a = &w->m->agents[i];
-	double r = a->perception + a->radius + fmax(w->agent_rmax, w->prim_rmax);
+	double r = a->perception + a->radius + fmax(w->agent.rmax, w->pg.rmax);
 	int n = 0, *found = wk->pg_found, x0, x1, y0, y1;
 	/* A bit per primitive marks the candidates (a primitive can sit in several cells); reading
 	 * the words in order lists them once each, in increasing index order -- the order of the

@@ -73,7 +73,7 @@ static double host_rate(const struct sw_world *w, int u, const sw_expr_ast *a, d
 		return INFINITY;
 	switch (a->slot) {
 	case SW_HF_DIST: {
-		const sw_param_kind kind = w->aut[u]->params[a->kid[0]->slot].kind;
+		const sw_param_kind kind = w->unit.aut[u]->params[a->kid[0]->slot].kind;
 		int idx = m->bindings[m->agents[u].binding_first + a->kid[0]->slot].index;
 		if (kind == SW_PARAM_TARGET)
 			return v + motion_speed(&m->targets[idx].motion);
@@ -94,14 +94,14 @@ static double host_rate(const struct sw_world *w, int u, const sw_expr_ast *a, d
 /* Rate bound of the value in slot `slot` of unit u in its mode. */
 static double var_rate(const struct sw_world *w, int u, int slot, double v)
 {
-	const struct sw_automaton *au = w->aut[u];
+	const struct sw_automaton *au = w->unit.aut[u];
 	if (slot == SW_STATE_X || slot == SW_STATE_Y)
 		return v;
 	if (slot == SW_SLOT_T || slot == SW_SLOT_TMODE)
 		return 1.0;
 	if (slot > SW_SLOT_TMODE && slot < SW_SLOT_TMODE + 1 + au->n_vars) {
 		int j = slot - SW_SLOT_TMODE - 1;
-		const sw_expr *f = au->modes[w->mode[u]].flows[j];
+		const sw_expr *f = au->modes[w->unit.mode[u]].flows[j];
 		if (au->vars[j].kind == SW_VAR_CLOCK)
 			return 1.0;
 		if (au->vars[j].kind != SW_VAR_REAL || !f)
@@ -198,7 +198,7 @@ double sw__speed_bound(const struct sw_world *w, int u, int mode, const double *
 {
 	if (u >= w->n)
 		return 0.0; /* a signal has no position */
-	if (w->aut[u] && !w->aut[u]->modes[mode].moves)
+	if (w->unit.aut[u] && !w->unit.aut[u]->modes[mode].moves)
 		return 0.0;
 	const sw_steer_def *d = sw__steer_of(w, u, mode);
 	double ends = fmax(fabs(y0[SW_STATE_V]), fabs(y1[SW_STATE_V]));

@@ -85,6 +85,8 @@ typedef struct sw_prim_index {
 	double *ends;           /* per primitive: a.x, a.y, b.x, b.y at rest, each plus 0.0 (as
 				   sw_model_prim_at gives them with a zero displacement) */
 	uint64_t *disc;         /* bit k: primitive k is a disc */
+	double rmax;            /* the largest disc radius, m (set whether or not the index is on;
+				   visibility, perceive.c) */
 	double *obox;           /* per obstacle: its bounding box (x0, y0, x1, y1) at rest; NaN
 				   for a moving obstacle (sw__nearest_clearance's lower bounds) */
 	sw_bucket ob;           /* when on: the obstacles' boxes at rest, moving ones in its wide
@@ -107,6 +109,62 @@ typedef struct sw_threads {
 	int max_slots;          /* expression slots a worker holds */
 	int sense_group;        /* agents sensed together at most (SW_SENSE_GROUP; tests: 1) */
 } sw_threads;
+
+/** The units' hybrid state: unit u's continuous state y[off[u] .. off[u] + dim[u]), its mode, and
+ * what integrates it.  The layout (dim, off, maxdim, aut, type, sys, carry_stride, zeno_max) is
+ * set at creation and read-only after; unit u's entries of y, mode, drv, ctx and carry are
+ * written only by unit u's own advance (step 1 for a signal, serially; step 2 for an agent, in
+ * its block) and sensing (step 4: the law's algebraic outputs in y), and read by the others only
+ * through the snapshot -- but a signal's mode, which agents read within the step through
+ * sig. */
+typedef struct sw_units {
+	int *dim;               /* per unit: its state dimension */
+	uint32_t *off;          /* per unit: its offset into y (creation checks the total fits) */
+	double *y;              /* all units' states */
+	int maxdim;             /* largest unit dimension (the workers' state vectors) */
+	int *mode;              /* per unit: its mode (plain-law agents: MODE_*) */
+	const struct sw_automaton **aut; /* per unit: its automaton, NULL for plain-law agents */
+	const gsl_odeiv2_step_type *type; /* GSL stepper; NULL: explicit Euler */
+	gsl_odeiv2_system *sys; /* per unit: its GSL system (NULL for Euler) */
+	gsl_odeiv2_driver **drv; /* per unit: its GSL driver (NULL for Euler) */
+	agent_ctx *ctx;         /* per unit: its system's params (NULL for Euler) */
+	int zeno_max;           /* most jumps of one unit at one instant */
+	struct sw_carry *carry; /* per unit: its guards' margin bounds from step to step (hybrid.c);
+				   NULL without automaton units */
+	int carry_stride;       /* bounds per unit: most guards of a mode, plus the invariant */
+} sw_units;
+
+/** The agents' laws and the state their steering adds to the units' (step.c, perceive.c,
+ * hybrid.c).  steer, steer_first, n_steer, pers, rad, r0 and rmax are set at creation and
+ * read-only after; agent i's entries of tkind, tindex, rng and jumped are written only by agent
+ * i's own advance (step 2) and sensing (step 4). */
+typedef struct sw_agents {
+	sw_steer_def *steer;    /* per agent per mode steering (personality applied); agents with
+				   equal laws share entries */
+	int *steer_first;       /* per agent: its modes' entries in steer */
+	int n_steer;            /* entries in steer */
+	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is
+				   drawn */
+	double *rad;            /* per agent radius, m; NULL when all agents have radius r0 */
+	double r0;              /* the first agent's radius, m */
+	double rmax;            /* the largest agent radius, m (visibility, perceive.c) */
+	unsigned char *tkind;   /* per agent current steering target: kind (TGT_*) */
+	int *tindex;            /* and index */
+	unsigned char *rng;     /* per agent random stream (sw__rng): SW_RNG_TYPE states in one
+				   block; NULL when no mode draws (only GLM's heading noise does) */
+	double *jumped;         /* per agent: (dx, dy) resets moved it by in this step (hybrid.c
+				   moved(), taken out of its path by step.c); NULL when no jump
+				   resets an agent's position */
+} sw_agents;
+
+/** The agents' positions at the ends of the last steps, for progress(obj, window) (host.c).
+ * Written serially after each step's sensing (sw__history_push) and by a restore; read-only
+ * during passes. */
+typedef struct sw_history {
+	double *buf;            /* per agent SW_HISTORY x (t, x, y) ring; NULL when no automaton
+				   reads progress() */
+	int len, head;          /* entries kept, and the next one written */
+} sw_history;
 
 /** The snapshot: the agents as the others perceive them during a step, taken at its start
  * (sw__snapshot, step 3 of the previous step or creation).  Serial, but for the headings and
@@ -190,45 +248,18 @@ struct sw_world {
 				   event_ctx (sw_world_set_event_fn, between steps).  threads: as
 				   asked at creation (the threads now: threads.n) */
 	void *block;            /* one allocation holding the fixed-size per-unit and per-agent
-				   arrays: dim, off, mode, aut, steer_first, tkind, tindex, the
-				   measures' arrays, snap.gone, sys, drv, ctx, sig.mode0, agent_rad,
-				   hist (world.c carve_arrays) */
+				   arrays: unit.dim, off, mode, aut, sys, drv, ctx,
+				   agent.steer_first, tkind, tindex, rad, the measures' arrays,
+				   snap.gone, sig.mode0, hist.buf (world.c carve_arrays) */
 	double t;               /* current time, s */
 	long steps;             /* macro steps taken */
 	int n;                  /* agents */
 	int ns;                 /* signals */
 	int nu;                 /* units: agents then signals */
-	int *dim;               /* per unit state dimension */
-	uint32_t *off;          /* per unit offset into y (world creation checks the total fits) */
-	double *y;              /* all unit states */
-	int maxdim;             /* largest unit dimension (the workers' state vectors) */
-	int *mode;              /* per unit mode */
-	const struct sw_automaton **aut; /* per unit automaton, NULL for plain-law agents */
-	sw_steer_def *steer;    /* per agent per mode steering (personality applied) */
-	int *steer_first;       /* per agent: its modes' entries in steer */
-	int n_steer;            /* entries in steer */
-	unsigned char *tkind;   /* per agent current steering target: kind (TGT_*) */
-	int *tindex;            /* and index */
-	unsigned char *rng_state; /* per agent random stream: SW_RNG_TYPE states in one block; NULL
-				     when no mode draws (only GLM's heading noise does) */
-	const gsl_odeiv2_step_type *type; /* NULL: explicit Euler */
-	gsl_odeiv2_system *sys; /* per unit */
-	gsl_odeiv2_driver **drv; /* per unit (NULL for Euler) */
-	agent_ctx *ctx;         /* per unit */
 	long total_steps;       /* steps of def.duration (sw_run_steps) */
-	double *hist;           /* per agent SW_HISTORY x (t, x, y) ring of step-end positions */
-	int hist_len, hist_head;
-	int zeno_max;           /* most jumps of one unit at one instant */
-	struct sw_carry *carry; /* per unit: its guards' margin bounds from step to step (hybrid.c);
-				   NULL without automaton units */
-	int carry_stride;       /* bounds per unit: most guards of a mode, plus the invariant */
-	double *jumped;         /* per agent: (dx, dy) resets moved it by in this step (hybrid.c
-				   moved(), taken out of its path by step.c); NULL when no jump
-				   resets an agent's position */
-	sw_personality *pers;   /* per agent personality with drawn traits; NULL when none is drawn */
-	double agent_rmax, prim_rmax; /* largest agent and disc radii (for visibility, perceive.c) */
-	double *agent_rad;      /* per agent radius, NULL when all agents have radius agent_r0 */
-	double agent_r0;
+	sw_units unit;          /* the units' hybrid state */
+	sw_agents agent;        /* the agents' laws, targets, random streams */
+	sw_history hist;        /* the agents' recent positions */
 	sw_agent_grid grid;     /* the agents' neighbour index */
 	sw_prim_index pg;       /* the static primitives' index */
 	sw_threads threads;     /* threads, workers, and what sizes the workers */
@@ -292,7 +323,7 @@ typedef struct sw_worker {
 				   around its planar perception; NAN otherwise): the grid then keeps
 				   only agents within reach in 3-D */
 	double *slots;          /* expression slots (w->threads.max_slots; host.c) */
-	/* state vectors of w->maxdim entries, cut from one block (work) */
+	/* state vectors of w->unit.maxdim entries, cut from one block (work) */
 	double *work;
 	double *dydt;           /* a flow's value (integrate.c euler, space3.c) */
 	double *jac;            /* three: sw__agent_jac's f(y), f(y + h e_j) and y + h e_j */
@@ -362,7 +393,7 @@ static inline sw_worker *sw__serial(struct sw_world *w)
 /** Agent i's personality (its drawn traits when the scenario draws any). */
 static inline const sw_personality *sw__pers(const struct sw_world *w, int i)
 {
-	return w->pers ? &w->pers[i] : &w->m->agents[i].personality;
+	return w->agent.pers ? &w->agent.pers[i] : &w->m->agents[i].personality;
 }
 
 /** Whether agent j has left the world (done, with run.leave_when_done): others skip it. */
@@ -417,7 +448,7 @@ static inline double *sw__fast(const struct sw_world *w, int i)
 /** Radius of agent j. */
 static inline double sw__radius(const struct sw_world *w, int j)
 {
-	return w->agent_rad ? w->agent_rad[j] : w->agent_r0;
+	return w->agent.rad ? w->agent.rad[j] : w->agent.r0;
 }
 
 /* step.c */
@@ -425,7 +456,7 @@ static inline double sw__radius(const struct sw_world *w, int j)
  * states live in one block rather than in 2 n small allocations). */
 static inline gsl_rng sw__rng(const struct sw_world *w, int i)
 {
-	gsl_rng r = {SW_RNG_TYPE, w->rng_state + (size_t)i * SW_RNG_TYPE->size};
+	gsl_rng r = {SW_RNG_TYPE, w->agent.rng + (size_t)i * SW_RNG_TYPE->size};
 	return r;
 }
 /** Index of the target closest to agent i at time t, -1 when there is none. */
@@ -541,7 +572,7 @@ int sw__grid_query_any(const sw_agent_grid *g, sw_worker *wk, int i, sw_vec2 p, 
 		       int **out);
 
 /* navigate.c */
-/** Resolves the fields named by the nsteer entries of w->steer and builds those the model has
+/** Resolves the fields named by the nsteer entries of w->agent.steer and builds those the model has
  * not prepared. */
 int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag);
 void sw__fields_free(struct sw_world *w);
@@ -647,7 +678,7 @@ int sw__hybrid_advance(struct sw_world *w, sw_worker *wk, int u, double t0, doub
 		       sw_diag *diag);
 /** Enters the initial mode of unit u at time t (fires transitions enabled at t). */
 int sw__hybrid_start(struct sw_world *w, sw_worker *wk, int u, double t, sw_diag *diag);
-/** Allocates w->carry (when the world has automaton units); SW_ENOMEM on failure. */
+/** Allocates w->unit.carry (when the world has automaton units); SW_ENOMEM on failure. */
 int sw__hybrid_alloc(struct sw_world *w);
 void sw__hybrid_free(struct sw_world *w);
 /** Sets the steering target of agent i for its current mode at time t. */

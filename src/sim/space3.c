@@ -47,7 +47,7 @@
 
 static double *st3(const struct sw_world *w, int u, double *y)
 {
-	return y + w->dim[u] - SW_STATE3_DIM;
+	return y + w->unit.dim[u] - SW_STATE3_DIM;
 }
 
 int sw__space3_alloc(struct sw_world *w)
@@ -66,7 +66,7 @@ void sw__space3_free(struct sw_world *w)
 void sw__start3(struct sw_world *w, int i)
 {
 	const sw_agent *a = &w->m->agents[i];
-	double *y = w->y + w->off[i], *q = st3(w, i, y);
+	double *y = w->unit.y + w->unit.off[i], *q = st3(w, i, y);
 	q[SW_STATE3_Z] = a->z;
 	q[SW_STATE3_UX] = cos(a->pitch) * cos(a->heading);
 	q[SW_STATE3_UY] = cos(a->pitch) * sin(a->heading);
@@ -78,7 +78,7 @@ void sw__start3(struct sw_world *w, int i)
 void sw__snapshot3(struct sw_world *w)
 {
 	for (int j = 0; j < w->n; j++) {
-		const double *q = st3(w, j, w->y + w->off[j]);
+		const double *q = st3(w, j, w->unit.y + w->unit.off[j]);
 		memcpy(w->space3.snap + 4 * (size_t)j, q, 4 * sizeof *q);
 	}
 }
@@ -91,10 +91,10 @@ static double len3(double x, double y, double z)
 /* Height of agent i's current steering target (0 without one). */
 static double target_z(const struct sw_world *w, int i)
 {
-	if (w->tkind[i] == TGT_TARGET)
-		return w->m->targets[w->tindex[i]].z;
-	if (w->tkind[i] == TGT_AGENT)
-		return w->space3.snap[4 * (size_t)w->tindex[i]];
+	if (w->agent.tkind[i] == TGT_TARGET)
+		return w->m->targets[w->agent.tindex[i]].z;
+	if (w->agent.tkind[i] == TGT_AGENT)
+		return w->space3.snap[4 * (size_t)w->agent.tindex[i]];
 	return 0.0;
 }
 
@@ -103,9 +103,9 @@ int sw__perceive3(const struct sw_world *w, sw_worker *wk, int i, double t, cons
 {
 	const sw_model *m = w->m;
 	const sw_agent *a = &m->agents[i];
-	const double *q = y + w->dim[i] - SW_STATE3_DIM;
+	const double *q = y + w->unit.dim[i] - SW_STATE3_DIM;
 	sw_situation s2;
-	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	const sw_steer_def *def = sw__steer_of(w, i, w->unit.mode[i]);
 	/* The planar perception returns the agents within reach in projection; with the height
 	 * set, the grid already drops those out of reach in space (a subset that keeps every
 	 * agent the filter below keeps, in the same order). */
@@ -156,8 +156,8 @@ static void measure_agents3(struct sw_world *w, int i, const sw_situation3 *s)
 	for (int k = 0; k < s->n_obs; k++)
 		if (s->obs[k].id < 0)
 			c = fmin(c, s->obs[k].clearance);
-	if (w->tkind[i] == TGT_AGENT) {
-		int j = w->tindex[i];
+	if (w->agent.tkind[i] == TGT_AGENT) {
+		int j = w->agent.tindex[i];
 		const double *p = w->snap.pos + 2 * (size_t)j;
 		double cj = len3(p[0] - s->x, p[1] - s->y, w->space3.snap[4 * (size_t)j] - s->z) -
 			    m->agents[j].radius - m->agents[i].radius;
@@ -174,7 +174,7 @@ static void measure_agents3(struct sw_world *w, int i, const sw_situation3 *s)
 
 int sw__sense3(struct sw_world *w, sw_worker *wk, int i, const sw_steer_def *def, int moving)
 {
-	double *y = w->y + w->off[i], *q = st3(w, i, y);
+	double *y = w->unit.y + w->unit.off[i], *q = st3(w, i, y);
 	sw_situation3 s;
 	if (sw__perceive3(w, wk, i, w->t, y, &s) < 0)
 		return SW_ENOMEM;
@@ -200,7 +200,7 @@ int sw__sense3(struct sw_world *w, sw_worker *wk, int i, const sw_steer_def *def
 		}
 		if (!sw__pers(w, i)->has_mass)
 			y[SW_STATE_V] = tm.v_cmd;
-		if (w->fast.on && !w->type && !sw__pers(w, i)->has_mass &&
+		if (w->fast.on && !w->unit.type && !sw__pers(w, i)->has_mass &&
 		    p->weights != SW_WEIGHTS_DYNAMIC) {
 			/* The single-evaluation path of step.c in 3-D: omega~ of (1) with the
 			 * relaxed weights, the operations of sw_glm3_eval (tested bit for bit). */
@@ -217,16 +217,16 @@ int sw__sense3(struct sw_world *w, sw_worker *wk, int i, const sw_steer_def *def
 int sw__flow3(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
 	      double *dydt)
 {
-	int dim = w->dim[u];
+	int dim = w->unit.dim[u];
 	memset(dydt, 0, (size_t)dim * sizeof *dydt);
-	const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
+	const sw_steer_def *def = sw__steer_of(w, u, w->unit.mode[u]);
 	const sw_glm_params *p = &def->glm;
 	const sw_personality *pers = sw__pers(w, u);
 	const double *q = y + dim - SW_STATE3_DIM;
 	double *dq = dydt + dim - SW_STATE3_DIM;
 	sw_glm3_terms tm;
 	const double *f = sw__fast(w, u);
-	if (!w->type && t == w->t && !isnan(f[0])) {
+	if (!w->unit.type && t == w->t && !isnan(f[0])) {
 		/* sensed at this state (sw__sense3): omega~, and the commanded speed in y[V] */
 		memcpy(tm.omega, f, sizeof tm.omega);
 		tm.v_cmd = y[SW_STATE_V];
@@ -297,7 +297,7 @@ void sw__fix3(const struct sw_world *w, int u, double *y)
 
 int sw__euler3(const struct sw_world *w, sw_worker *wk, int u, double t0, double t1, double *y)
 {
-	int n = w->m->run.substeps, dim = w->dim[u];
+	int n = w->m->run.substeps, dim = w->unit.dim[u];
 	double h = (t1 - t0) / n;
 	double *dydt = wk->dydt, *q = st3(w, u, y);
 	for (int k = 0; k < n; k++) {
@@ -334,13 +334,13 @@ void sw__noise3(const struct sw_world *w, int u, gsl_rng *r, double sd, double *
 double sw__target_dist3(const struct sw_world *w, int i, int k, double t, const double *y)
 {
 	sw_vec2 p = sw__target_at(w, k, t);
-	const double *q = y + w->dim[i] - SW_STATE3_DIM;
+	const double *q = y + w->unit.dim[i] - SW_STATE3_DIM;
 	return len3(p.x - y[SW_STATE_X], p.y - y[SW_STATE_Y], w->m->targets[k].z - q[SW_STATE3_Z]);
 }
 
 int sw__closest_target3(const struct sw_world *w, int i, double t)
 {
-	const double *y = w->y + w->off[i];
+	const double *y = w->unit.y + w->unit.off[i];
 	double bd = INFINITY;
 	int best = -1;
 	for (int k = 0; k < w->m->n_targets; k++) {
@@ -356,7 +356,7 @@ int sw__closest_target3(const struct sw_world *w, int i, double t)
 double sw__chord3(const struct sw_world *w, int u, const double *y)
 {
 	const double *p = w->snap.pos + 2 * (size_t)u;
-	const double *q = y + w->dim[u] - SW_STATE3_DIM;
+	const double *q = y + w->unit.dim[u] - SW_STATE3_DIM;
 	return len3(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1],
 		    q[SW_STATE3_Z] - w->space3.snap[4 * (size_t)u]);
 }
@@ -364,7 +364,7 @@ double sw__chord3(const struct sw_world *w, int u, const double *y)
 int sw__host3(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y, int func,
 	      int kind, int idx, const double *args, double *out)
 {
-	const double *q = y + w->dim[u] - SW_STATE3_DIM;
+	const double *q = y + w->unit.dim[u] - SW_STATE3_DIM;
 	if (func == SW_HF_DIST && kind == SW_PARAM_TARGET) {
 		*out = sw__target_dist3(w, u, idx, t, y);
 		return 1;
@@ -402,7 +402,7 @@ int sw_world_is_3d(const sw_world *w)
 
 const double *sw_world_agent3(const sw_world *w, int i)
 {
-	return w->space3.on ? st3(w, i, w->y + w->off[i]) : NULL;
+	return w->space3.on ? st3(w, i, w->unit.y + w->unit.off[i]) : NULL;
 }
 
 int sw_world_perceive3(sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf, int cap)
@@ -410,7 +410,7 @@ int sw_world_perceive3(sw_world *w, int i, sw_situation3 *s, sw_percept3 *buf, i
 	if (!w->space3.on)
 		return -2;
 	sw_worker *wk = sw__serial(w);
-	int n = sw__perceive3(w, wk, i, w->t, w->y + w->off[i], s);
+	int n = sw__perceive3(w, wk, i, w->t, w->unit.y + w->unit.off[i], s);
 	s->n_obs = n < cap ? n : cap; /* what fits */
 	if (s->n_obs > 0)
 		memcpy(buf, wk->scratch3, (size_t)s->n_obs * sizeof *buf);

@@ -48,16 +48,16 @@ struct sw_steerbench {
 
 int sw__agent_done(const sw_world *w, int i)
 {
-	if (w->aut[i]) {
-		const sw_amode *md = &w->aut[i]->modes[w->mode[i]];
+	if (w->unit.aut[i]) {
+		const sw_amode *md = &w->unit.aut[i]->modes[w->unit.mode[i]];
 		return !md->moves && md->trans_count == 0;
 	}
-	return w->mode[i] == MODE_ARRIVED;
+	return w->unit.mode[i] == MODE_ARRIVED;
 }
 
 static void remember(sw_world *w, int i)
 {
-	const double *y = w->y + w->off[i];
+	const double *y = w->unit.y + w->unit.off[i];
 	double *p = w->meas.sb->prev + 3 * (size_t)i;
 	p[0] = y[SW_STATE_X];
 	p[1] = y[SW_STATE_Y];
@@ -172,7 +172,7 @@ int sw__steerbench_agent(sw_world *w, sw_worker *wk, int i)
 		h *= (double)k;
 	}
 	sw_steerbench_metrics *mt = &sb->m[i];
-	const double *y = w->y + w->off[i], *p = sb->prev + 3 * (size_t)i;
+	const double *y = w->unit.y + w->unit.off[i], *p = sb->prev + 3 * (size_t)i;
 	/* The step has just flagged whether i overlaps any agent: only then look for which ones
 	 * (the usual case costs nothing). */
 	int k = w->meas.agent_overlap[i] ? overlapping(w, wk, i) : 0;

@@ -63,7 +63,7 @@ static double sw_hypot(double x, double y)
 
 static double *agent_y(const struct sw_world *w, int i)
 {
-	return w->y + w->off[i];
+	return w->unit.y + w->unit.off[i];
 }
 
 int sw__closest_target(const struct sw_world *w, int i, double t)
@@ -88,23 +88,24 @@ int sw__closest_target(const struct sw_world *w, int i, double t)
 static void pick_target(struct sw_world *w, int i, double t)
 {
 	const sw_model *m = w->m;
-	if (w->aut[i]) {
-		if (m->agents[i].behaviour >= 0 && w->aut[i]->modes[w->mode[i]].target_param < 0)
+	if (w->unit.aut[i]) {
+		if (m->agents[i].behaviour >= 0 &&
+		    w->unit.aut[i]->modes[w->unit.mode[i]].target_param < 0)
 			sw__retarget(w, i, t); /* closest target may change */
 		return;
 	}
-	w->tkind[i] = TGT_NONE;
+	w->agent.tkind[i] = TGT_NONE;
 	int k = m->agents[i].target >= 0 ? m->agents[i].target : sw__closest_target(w, i, t);
 	if (k >= 0) {
-		w->tkind[i] = TGT_TARGET;
-		w->tindex[i] = k;
+		w->agent.tkind[i] = TGT_TARGET;
+		w->agent.tindex[i] = k;
 	}
 }
 
 /* Signed arrival margin of a plain-law agent: > 0 away, <= 0 inside the arrival radius. */
 static double arrival_margin(const struct sw_world *w, int i, double t, const double *y)
 {
-	int tg = w->tindex[i];
+	int tg = w->agent.tindex[i];
 	if (w->space3.on)
 		return sw__target_dist3(w, i, tg, t, y) - w->m->targets[tg].radius; /* space3.c */
 	sw_vec2 q = sw__target_at(w, tg, t);
@@ -113,9 +114,9 @@ static double arrival_margin(const struct sw_world *w, int i, double t, const do
 
 int sw__moving(const struct sw_world *w, int i)
 {
-	if (w->aut[i])
-		return w->aut[i]->modes[w->mode[i]].moves;
-	return w->mode[i] != MODE_ARRIVED;
+	if (w->unit.aut[i])
+		return w->unit.aut[i]->modes[w->unit.mode[i]].moves;
+	return w->unit.mode[i] != MODE_ARRIVED;
 }
 
 void sw__arrived(struct sw_world *w, int i, double t)
@@ -131,7 +132,7 @@ void sw__reached(struct sw_world *w, sw_worker *wk, int i, double t)
 {
 	sw__arrived(w, i, t);
 	if (w->m->agents[i].stop_at_target) {
-		w->mode[i] = MODE_ARRIVED;
+		w->unit.mode[i] = MODE_ARRIVED;
 		sw__worker_event(w, wk, i, t, MODE_STEER, MODE_ARRIVED, "arrive",
 				 "dist(target) <= radius");
 	}
@@ -140,7 +141,7 @@ void sw__reached(struct sw_world *w, sw_worker *wk, int i, double t)
 void sw__start_plain(struct sw_world *w, sw_worker *wk, int i)
 {
 	pick_target(w, i, w->t);
-	if (w->tkind[i] == TGT_TARGET && arrival_margin(w, i, w->t, agent_y(w, i)) <= 0.0)
+	if (w->agent.tkind[i] == TGT_TARGET && arrival_margin(w, i, w->t, agent_y(w, i)) <= 0.0)
 		sw__reached(w, wk, i, w->t);
 }
 
@@ -171,7 +172,7 @@ static int glm_sense(struct sw_world *w, sw_worker *wk, int i, const sw_steer_de
 	}
 	if (!pers->has_mass)
 		y[SW_STATE_V] = tm->v_cmd;
-	if (w->fast.on && !w->type && !pers->has_agility && !pers->has_mass &&
+	if (w->fast.on && !w->unit.type && !pers->has_agility && !pers->has_mass &&
 	    p->weights != SW_WEIGHTS_DYNAMIC) {
 		/* The heading rate sw_steer_rhs computes (rhs.c glm_rhs), same operations. */
 		fast[0] = fabs(y[SW_STATE_WTAR]) * tm->f_tar + fabs(y[SW_STATE_WOBS]) * tm->f_obs;
@@ -283,8 +284,8 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 		hit |= c < 0.0;
 	}
 	mt->min_agent_clearance = mn;
-	if (w->tkind[i] == TGT_AGENT) {
-		int j = w->tindex[i];
+	if (w->agent.tkind[i] == TGT_AGENT) {
+		int j = w->agent.tindex[i];
 		const double *yj = w->snap.pos + 2 * (size_t)j;
 		double c = sw_hypot(yj[0] - s->x, yj[1] - s->y) - sw__radius(w, j) -
 			   sw__radius(w, i);
@@ -404,7 +405,7 @@ int sw__sense_range(struct sw_world *w, sw_worker *wk, int lo, int hi, double dt
 			if (w->nav.route) /* navigate.c */
 				rst = sw__route_update(w, wk, i);
 		}
-		const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+		const sw_steer_def *def = sw__steer_of(w, i, w->unit.mode[i]);
 		if (!w->space3.on && mv && def->law == SW_LAW_GLM) {
 			const double *y = agent_y(w, i);
 			double wn = sw__wall_near(def);
@@ -480,7 +481,7 @@ static int arrival_in_step(struct sw_world *w, sw_worker *wk, int i, double t0, 
 {
 	if (!state_finite(y, SW_STATE_DIM))
 		return SW_SUCCESS; /* reported by the caller */
-	const sw_motion *mo = &w->m->targets[w->tindex[i]].motion;
+	const sw_motion *mo = &w->m->targets[w->agent.tindex[i]].motion;
 	double tv = mo->kind == SW_MOTION_LINEAR	  ? hypot(mo->velocity.x, mo->velocity.y)
 		    : mo->kind == SW_MOTION_WAYPOINTS ? fabs(mo->speed)
 						      : 0.0;
@@ -494,12 +495,12 @@ static int arrival_in_step(struct sw_world *w, sw_worker *wk, int i, double t0, 
 	int st = sw__locate(w, wk, i, t0, t1, y0, m0, m1, rate, 0, arrival_along, NULL, &hi);
 	if (st != SW_SUCCESS || !(hi <= t1))
 		return st;
-	memcpy(y, y0, (size_t)w->dim[i] * sizeof *y);
+	memcpy(y, y0, (size_t)w->unit.dim[i] * sizeof *y);
 	st = sw__integrate(w, wk, i, t0, hi, y);
 	if (st != SW_SUCCESS)
 		return st;
 	sw__reached(w, wk, i, hi);
-	if (w->mode[i] != MODE_ARRIVED) /* keeps going: finish the step */
+	if (w->unit.mode[i] != MODE_ARRIVED) /* keeps going: finish the step */
 		st = sw__integrate(w, wk, i, hi, t1, y);
 	return st;
 }
@@ -515,18 +516,19 @@ static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, 
 	if (u >= w->n)
 		return sw_diag_add(diag, SW_SEV_ERROR, w->m->file, w->m->signals[u - w->n].line, 0,
 				   "signal '%s' (mode '%s') at t = %.9g s: %s",
-				   w->m->signals[u - w->n].name, sw_world_mode_name(w, u, w->mode[u]),
-				   w->t, what),
+				   w->m->signals[u - w->n].name,
+				   sw_world_mode_name(w, u, w->unit.mode[u]), w->t, what),
 		       code;
 	const sw_agent *a = &w->m->agents[u];
 	char vars[200] = "";
-	for (int k = 0, len = 0; w->aut[u] && k < w->aut[u]->n_vars && len < (int)sizeof vars; k++)
+	for (int k = 0, len = 0;
+	     w->unit.aut[u] && k < w->unit.aut[u]->n_vars && len < (int)sizeof vars; k++)
 		len += snprintf(vars + len, sizeof vars - (size_t)len, ", %s = %.17g",
-				w->aut[u]->vars[k].name, y0[SW_STATE_DIM + 1 + k]);
+				w->unit.aut[u]->vars[k].name, y0[SW_STATE_DIM + 1 + k]);
 	sw_diag_add(diag, SW_SEV_ERROR, w->m->file, a->line, 0,
 		    "agent '%s' (mode '%s') at t = %.9g s: %s; last good state x = %.17g, y = %.17g, "
 		    "heading = %.17g, speed = %.17g%s",
-		    a->name, sw_world_mode_name(w, u, w->mode[u]), w->t, what,
+		    a->name, sw_world_mode_name(w, u, w->unit.mode[u]), w->t, what,
 		    y0[SW_STATE_X], y0[SW_STATE_Y], y0[SW_STATE_PHI], y0[SW_STATE_V], vars);
 	return code;
 }
@@ -538,33 +540,34 @@ static int advance_unit(struct sw_world *w, sw_worker *wk, int u, double t0, dou
 {
 	double *y = agent_y(w, u);
 	double *y0 = wk->y_step;
-	memcpy(y0, y, (size_t)w->dim[u] * sizeof *y0);
+	memcpy(y0, y, (size_t)w->unit.dim[u] * sizeof *y0);
 	int st = SW_SUCCESS;
-	if (w->aut[u]) {
+	if (w->unit.aut[u]) {
 		st = sw__hybrid_advance(w, wk, u, t0, t1, diag);
-	} else if (w->mode[u] != MODE_ARRIVED) {
+	} else if (w->unit.mode[u] != MODE_ARRIVED) {
 		st = sw__integrate(w, wk, u, t0, t1, y);
-		if (st == SW_SUCCESS && w->tkind[u] == TGT_TARGET)
+		if (st == SW_SUCCESS && w->agent.tkind[u] == TGT_TARGET)
 			st = arrival_in_step(w, wk, u, t0, t1, y0, y);
 	}
-	if (st == SW_SUCCESS && !state_finite(y, w->dim[u]))
+	if (st == SW_SUCCESS && !state_finite(y, w->unit.dim[u]))
 		st = SW_ENUMERIC;
 	if (st != SW_SUCCESS) {
 		char what[SW_DIAG_MSG / 2];
 		sw__fault_describe(w, wk, u, st, y, what, sizeof what);
-		memcpy(y, y0, (size_t)w->dim[u] * sizeof *y0);
+		memcpy(y, y0, (size_t)w->unit.dim[u] * sizeof *y0);
 		return numeric_failure(w, u, y0, st, what, diag);
 	}
 	if (u < w->n) { /* chord from the step-start position (the snapshot), jumps left out */
 		const double *ys = w->snap.pos + 2 * (size_t)u;
-		double *jd = w->jumped ? w->jumped + 2 * (size_t)u : (double[2]){0.0, 0.0};
+		double *jd =
+		    w->agent.jumped ? w->agent.jumped + 2 * (size_t)u : (double[2]){0.0, 0.0};
 		w->meas.metrics[u].path_length +=
 		    w->space3.on ? sw__chord3(w, u, y)
 			    : sw_hypot(y[SW_STATE_X] - ys[0] - jd[0], y[SW_STATE_Y] - ys[1] - jd[1]);
 		jd[0] = jd[1] = 0.0;
 	}
 	if (u < w->n && sw__moving(w, u)) {
-		const sw_steer_def *def = sw__steer_of(w, u, w->mode[u]);
+		const sw_steer_def *def = sw__steer_of(w, u, w->unit.mode[u]);
 		if (def->law == SW_LAW_GLM && def->glm.sigma_phi > 0.0) {
 			gsl_rng rng = sw__rng(w, u);
 			if (w->space3.on) /* 3-D: an isotropic turn of u (space3.c) */
@@ -586,16 +589,16 @@ static int advance_unit(struct sw_world *w, sw_worker *wk, int u, double t0, dou
 static void snap_motion(struct sw_world *w, int lo, int hi)
 {
 	for (int j = lo; w->snap.h && j < hi; j++) {
-		double phi = w->y[w->off[j] + SW_STATE_PHI];
+		double phi = w->unit.y[w->unit.off[j] + SW_STATE_PHI];
 		w->snap.h[2 * (size_t)j] = cos(phi);
 		w->snap.h[2 * (size_t)j + 1] = sin(phi);
 	}
 	for (int j = lo; (w->snap.v || w->fast.crowd) && j < hi; j++) {
-		const double *yj = w->y + w->off[j];
+		const double *yj = w->unit.y + w->unit.off[j];
 		int mv = sw__moving(w, j);
 		double *e = NULL;
 		if (mv && w->fast.crowd) {
-			sw_law law = sw__steer_of(w, j, w->mode[j])->law;
+			sw_law law = sw__steer_of(w, j, w->unit.mode[j])->law;
 			if (law == SW_LAW_TTC || law == SW_LAW_SF) {
 				e = sw__fast(w, j) + 1;
 				e[-1] = NAN; /* no flow kept: the entry holds the heading */
@@ -673,8 +676,8 @@ void sw__snapshot(struct sw_world *w)
 {
 	/* Serial: two numbers per agent cost less than waking the threads. */
 	for (int j = 0; j < w->n; j++) {
-		w->snap.pos[2 * (size_t)j] = w->y[w->off[j] + SW_STATE_X];
-		w->snap.pos[2 * (size_t)j + 1] = w->y[w->off[j] + SW_STATE_Y];
+		w->snap.pos[2 * (size_t)j] = w->unit.y[w->unit.off[j] + SW_STATE_X];
+		w->snap.pos[2 * (size_t)j + 1] = w->unit.y[w->unit.off[j] + SW_STATE_Y];
 	}
 	/* A cosine and a sine per agent are worth the threads (the steps' other serial part). */
 	if ((w->snap.h || w->snap.v || w->fast.crowd) && sw__pass_threads(w) > 1)
@@ -701,7 +704,7 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	/* snap (and the grid) already hold the step-start positions: they are refreshed at the end
 	 * of sw_world_create and of every step, and nothing changes the world in between. */
 	for (int s = 0; s < w->ns; s++)
-		w->sig.mode0[s] = w->mode[w->n + s];
+		w->sig.mode0[s] = w->unit.mode[w->n + s];
 	w->sig.n_switch = 0;
 	/* 1. Signals, in order (agents may read their switches in this step), on the serial
 	 * worker. */
@@ -719,7 +722,7 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	w->steps++;
 	if (m->periodic_x > 0.0) /* a periodic world: back into the strip 0 <= x < L */
 		for (int i = 0; i < w->n; i++) {
-			double *x = &w->y[w->off[i] + SW_STATE_X];
+			double *x = &w->unit.y[w->unit.off[i] + SW_STATE_X];
 			*x -= m->periodic_x * floor(*x / m->periodic_x);
 			if (*x >= m->periodic_x) /* rounding of a tiny negative x */
 				*x = 0.0;

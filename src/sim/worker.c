@@ -46,7 +46,7 @@ void sw__worker_free(sw_worker *wk)
 int sw__worker_alloc(const struct sw_world *w, sw_worker *wk)
 {
 	memset(wk, 0, sizeof *wk);
-	size_t md = (size_t)w->maxdim, np = (size_t)w->m->n_prims, at = 0;
+	size_t md = (size_t)w->unit.maxdim, np = (size_t)w->m->n_prims, at = 0;
 	/* The buffers whose sizes the world fixes, in one zeroed block: */
 	size_t o_work = sw__block_take(&at, WORK_N * md, sizeof *wk->work);
 	size_t o_slots = sw__block_take(&at, (size_t)w->threads.max_slots, sizeof *wk->slots);
@@ -94,7 +94,7 @@ int sw__worker_alloc(const struct sw_world *w, sw_worker *wk)
 static void buffer_event(const struct sw_world *w, sw_worker *wk, int u, double t, int from, int to,
 			 const char *label, const char *guard)
 {
-	int dim = w->dim[u];
+	int dim = w->unit.dim[u];
 	if (wk->n_ev == wk->cap_ev) {
 		int nc = wk->cap_ev ? 2 * wk->cap_ev : 16;
 		void *p = realloc(wk->ev, (size_t)nc * sizeof *wk->ev);
@@ -123,7 +123,7 @@ static void buffer_event(const struct sw_world *w, sw_worker *wk, int u, double 
 	e->label = label;
 	snprintf(e->guard, sizeof e->guard, "%s", guard ? guard : "");
 	e->yoff = wk->n_evy;
-	memcpy(wk->evy + wk->n_evy, w->y + w->off[u], (size_t)dim * sizeof *wk->evy);
+	memcpy(wk->evy + wk->n_evy, w->unit.y + w->unit.off[u], (size_t)dim * sizeof *wk->evy);
 	wk->n_evy += (size_t)dim;
 }
 
@@ -144,15 +144,15 @@ static void deliver_events(struct sw_world *w, sw_worker *wk, double *keep)
 {
 	for (int k = 0; k < wk->n_ev; k++) {
 		const sw_tevent *e = &wk->ev[k];
-		double *y = w->y + w->off[e->u];
-		int dim = w->dim[e->u], mode = w->mode[e->u];
+		double *y = w->unit.y + w->unit.off[e->u];
+		int dim = w->unit.dim[e->u], mode = w->unit.mode[e->u];
 		memcpy(keep, y, (size_t)dim * sizeof *keep);
 		memcpy(y, wk->evy + e->yoff, (size_t)dim * sizeof *y);
-		w->mode[e->u] = e->to;
+		w->unit.mode[e->u] = e->to;
 		w->def.event_fn(w, e->u, e->t, e->from, e->to, e->label, e->guard,
 				w->def.event_ctx);
 		memcpy(y, keep, (size_t)dim * sizeof *y);
-		w->mode[e->u] = mode;
+		w->unit.mode[e->u] = mode;
 	}
 	wk->n_ev = 0;
 	wk->n_evy = 0;

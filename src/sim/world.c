@@ -32,18 +32,18 @@ void sw_world_destroy(sw_world *w)
 	if (!w)
 		return;
 	for (int u = 0; u < w->nu; u++) {
-		if (w->type && w->drv && w->drv[u])
-			gsl_odeiv2_driver_free(w->drv[u]);
+		if (w->unit.type && w->unit.drv && w->unit.drv[u])
+			gsl_odeiv2_driver_free(w->unit.drv[u]);
 	}
-	free(w->y);
+	free(w->unit.y);
 	free(w->snap.pos);
-	free(w->steer);
-	free(w->rng_state);
+	free(w->agent.steer);
+	free(w->agent.rng);
 	sw__steerbench_free(w);
 	free(w->sig.switches);
 	sw__hybrid_free(w);
 	free(w->fast.data);
-	free(w->pers);
+	free(w->agent.pers);
 	free(w->snap.h);
 	free(w->snap.v);
 	sw__space3_free(w);
@@ -60,13 +60,13 @@ void sw_world_destroy(sw_world *w)
 
 static double *agent_y(const sw_world *w, int i)
 {
-	return w->y + w->off[i];
+	return w->unit.y + w->unit.off[i];
 }
 
 const char *sw_world_mode_name(const sw_world *w, int i, int mode)
 {
-	if (w->aut[i])
-		return sw_automaton_mode_name(w->aut[i], mode);
+	if (w->unit.aut[i])
+		return sw_automaton_mode_name(w->unit.aut[i], mode);
 	return mode == MODE_ARRIVED ? "arrived" : "steer";
 }
 
@@ -105,13 +105,13 @@ static void *carve(char *base, size_t *at, size_t count, size_t size)
 static void carve_arrays(sw_world *w, const world_arrays *a, char *base, size_t *bytes)
 {
 	size_t at = 0;
-	w->dim = carve(base, &at, a->nu, sizeof *w->dim);
-	w->off = carve(base, &at, a->nu, sizeof *w->off);
-	w->mode = carve(base, &at, a->nu, sizeof *w->mode);
-	w->aut = carve(base, &at, a->nu, sizeof *w->aut);
-	w->steer_first = carve(base, &at, a->n + 1, sizeof *w->steer_first);
-	w->tkind = carve(base, &at, a->n + 1, sizeof *w->tkind);
-	w->tindex = carve(base, &at, a->n + 1, sizeof *w->tindex);
+	w->unit.dim = carve(base, &at, a->nu, sizeof *w->unit.dim);
+	w->unit.off = carve(base, &at, a->nu, sizeof *w->unit.off);
+	w->unit.mode = carve(base, &at, a->nu, sizeof *w->unit.mode);
+	w->unit.aut = carve(base, &at, a->nu, sizeof *w->unit.aut);
+	w->agent.steer_first = carve(base, &at, a->n + 1, sizeof *w->agent.steer_first);
+	w->agent.tkind = carve(base, &at, a->n + 1, sizeof *w->agent.tkind);
+	w->agent.tindex = carve(base, &at, a->n + 1, sizeof *w->agent.tindex);
 	w->meas.metrics = carve(base, &at, a->n + 1, sizeof *w->meas.metrics);
 	w->meas.min_clear = carve(base, &at, a->no + 1, sizeof *w->meas.min_clear);
 	w->meas.overlap = carve(base, &at, a->no + 1, sizeof *w->meas.overlap);
@@ -119,12 +119,13 @@ static void carve_arrays(sw_world *w, const world_arrays *a, char *base, size_t 
 	w->meas.agent_overlap = carve(base, &at, a->n + 1, sizeof *w->meas.agent_overlap);
 	w->snap.gone = carve(base, &at, a->gone ? a->n + 1 : 0, sizeof *w->snap.gone);
 	/* GSL systems and drivers only for GSL steppers (explicit Euler needs none). */
-	w->sys = carve(base, &at, a->ns, sizeof *w->sys);
-	w->drv = carve(base, &at, a->ns, sizeof *w->drv);
-	w->ctx = carve(base, &at, a->ns, sizeof *w->ctx);
+	w->unit.sys = carve(base, &at, a->ns, sizeof *w->unit.sys);
+	w->unit.drv = carve(base, &at, a->ns, sizeof *w->unit.drv);
+	w->unit.ctx = carve(base, &at, a->ns, sizeof *w->unit.ctx);
 	w->sig.mode0 = carve(base, &at, a->nu - a->n + 1, sizeof *w->sig.mode0);
-	w->agent_rad = carve(base, &at, a->rad ? a->n : 0, sizeof *w->agent_rad);
-	w->hist = carve(base, &at, a->hist ? a->n * SW_HISTORY * 3 + 1 : 0, sizeof *w->hist);
+	w->agent.rad = carve(base, &at, a->rad ? a->n : 0, sizeof *w->agent.rad);
+	w->hist.buf =
+	    carve(base, &at, a->hist ? a->n * SW_HISTORY * 3 + 1 : 0, sizeof *w->hist.buf);
 	*bytes = at;
 }
 
@@ -152,9 +153,9 @@ static int draw_personalities(sw_world *w)
 	}
 	if (!any)
 		return SW_SUCCESS;
-	w->pers = calloc((size_t)w->n, sizeof *w->pers);
+	w->agent.pers = calloc((size_t)w->n, sizeof *w->agent.pers);
 	gsl_rng *r = gsl_rng_alloc(SW_RNG_TYPE);
-	if (!w->pers || !r) {
+	if (!w->agent.pers || !r) {
 		gsl_rng_free(r);
 		return SW_ENOMEM;
 	}
@@ -164,7 +165,7 @@ static int draw_personalities(sw_world *w)
 		p.agility = draw_trait(r, &p.agility_dist, p.agility);
 		p.mass = draw_trait(r, &p.mass_dist, p.mass);
 		p.courage = draw_trait(r, &p.courage_dist, p.courage);
-		w->pers[i] = p;
+		w->agent.pers[i] = p;
 	}
 	gsl_rng_free(r);
 	return SW_SUCCESS;
@@ -180,7 +181,7 @@ static int layout(sw_world *w)
 	const sw_model *m = w->m;
 	size_t off = 0;
 	int nsteer = 0;
-	w->maxdim = SW_STATE_DIM;
+	w->unit.maxdim = SW_STATE_DIM;
 	w->threads.max_slots = 1;
 	for (int u = 0; u < w->nu; u++) {
 		const struct sw_automaton *a = NULL;
@@ -188,67 +189,68 @@ static int layout(sw_world *w)
 			a = m->automata[m->agents[u].behaviour];
 		else if (u >= w->n)
 			a = m->automata[m->signals[u - w->n].automaton];
-		w->aut[u] = a;
-		w->dim[u] = a ? sw__automaton_dim(a) : SW_STATE_DIM;
+		w->unit.aut[u] = a;
+		w->unit.dim[u] = a ? sw__automaton_dim(a) : SW_STATE_DIM;
 		if (m->dim3 && u < w->n) /* 3-D entries at the end (space3.c) */
-			w->dim[u] += SW_STATE3_DIM;
-		if (off > UINT32_MAX - (size_t)w->dim[u])
+			w->unit.dim[u] += SW_STATE3_DIM;
+		if (off > UINT32_MAX - (size_t)w->unit.dim[u])
 			return SW_ENOMEM; /* beyond 2^32 state entries: too large for this machine */
-		w->off[u] = (uint32_t)off;
-		off += (size_t)w->dim[u];
-		if (w->dim[u] > w->maxdim)
-			w->maxdim = w->dim[u];
+		w->unit.off[u] = (uint32_t)off;
+		off += (size_t)w->unit.dim[u];
+		if (w->unit.dim[u] > w->unit.maxdim)
+			w->unit.maxdim = w->unit.dim[u];
 		if (a && a->n_slots > w->threads.max_slots)
 			w->threads.max_slots = a->n_slots;
 		if (u < w->n) {
-			w->steer_first[u] = nsteer;
+			w->agent.steer_first[u] = nsteer;
 			nsteer += a ? a->n_modes : 1;
 		}
 	}
-	w->y = calloc(off + 1, sizeof *w->y);
+	w->unit.y = calloc(off + 1, sizeof *w->unit.y);
 	w->snap.pos = calloc(2 * (size_t)w->n + 1, sizeof *w->snap.pos);
-	w->steer = calloc((size_t)nsteer + 1, sizeof *w->steer);
-	if (!w->y || !w->snap.pos || !w->steer)
+	w->agent.steer = calloc((size_t)nsteer + 1, sizeof *w->agent.steer);
+	if (!w->unit.y || !w->snap.pos || !w->agent.steer)
 		return SW_ENOMEM;
 	/* Agents whose laws (personality applied) equal the previous agent's share its entries:
 	 * crowds and groups of one kind then hold one copy instead of one per agent. */
 	int used = 0, need_h = 0, need_v = 0;
 	for (int i = 0; i < w->n; i++) {
 		const sw_agent *ag = &m->agents[i];
-		int nm = w->aut[i] ? w->aut[i]->n_modes : 1;
-		sw_steer_def *d = w->steer + used;
+		int nm = w->unit.aut[i] ? w->unit.aut[i]->n_modes : 1;
+		sw_steer_def *d = w->agent.steer + used;
 		const sw_personality *pers = sw__pers(w, i);
 		for (int q = 0; q < nm; q++) {
-			if (!w->aut[i]) {
+			if (!w->unit.aut[i]) {
 				d[q] = ag->steer; /* fixed courage applied at finalize */
 				if (d[q].law == SW_LAW_GLM &&
 				    ag->personality.courage_dist.kind != SW_TRAIT_FIXED)
 					d[q].glm = sw_glm_with_personality(&d[q].glm, pers);
 				continue;
 			}
-			d[q] = w->aut[i]->modes[q].steer;
+			d[q] = w->unit.aut[i]->modes[q].steer;
 			if (d[q].law == SW_LAW_GLM)
 				d[q].glm = sw_glm_with_personality(&d[q].glm, pers);
 		}
 		for (int q = 0; q < nm; q++) {
 			need_h |= d[q].law == SW_LAW_GLM && d[q].glm.alignment != 0.0;
 			need_v |= d[q].law == SW_LAW_TTC || d[q].law == SW_LAW_SF ||
-				  (w->aut[i] && w->aut[i]->uses_oncoming);
+				  (w->unit.aut[i] && w->unit.aut[i]->uses_oncoming);
 		}
-		int same = i > 0 && w->aut[i] == w->aut[i - 1];
+		int same = i > 0 && w->unit.aut[i] == w->unit.aut[i - 1];
 		for (int q = 0; same && q < nm; q++)
-			same = sw_steer_def_equal(&d[q], &w->steer[w->steer_first[i - 1] + q]);
+			same = sw_steer_def_equal(&d[q],
+						  &w->agent.steer[w->agent.steer_first[i - 1] + q]);
 		if (same) {
-			w->steer_first[i] = w->steer_first[i - 1];
+			w->agent.steer_first[i] = w->agent.steer_first[i - 1];
 		} else {
-			w->steer_first[i] = used;
+			w->agent.steer_first[i] = used;
 			used += nm;
 		}
 	}
-	w->n_steer = used;
-	sw_steer_def *shrunk = realloc(w->steer, ((size_t)used + 1) * sizeof *w->steer);
+	w->agent.n_steer = used;
+	sw_steer_def *shrunk = realloc(w->agent.steer, ((size_t)used + 1) * sizeof *w->agent.steer);
 	if (shrunk)
-		w->steer = shrunk; /* keeps only the distinct entries */
+		w->agent.steer = shrunk; /* keeps only the distinct entries */
 	if (need_h && !(w->snap.h = calloc(2 * (size_t)w->n, sizeof *w->snap.h)))
 		return SW_ENOMEM;
 	if (need_v && !(w->snap.v = calloc(2 * (size_t)w->n, sizeof *w->snap.v)))
@@ -256,12 +258,13 @@ static int layout(sw_world *w)
 	/* The crowd laws' sensed flows (step.c sense_one, integrate.c), with explicit Euler. */
 	int crowd = 0;
 	for (int k = 0; k < used; k++)
-		crowd |= sw__crowd_law(w->steer[k].law);
+		crowd |= sw__crowd_law(w->agent.steer[k].law);
 	/* Random streams only where something draws from them: the heading noise of GLM. */
 	int noise = 0;
 	for (int k = 0; k < used; k++)
-		noise |= w->steer[k].law == SW_LAW_GLM && w->steer[k].glm.sigma_phi > 0.0;
-	if (noise && !(w->rng_state = calloc((size_t)w->n + 1, SW_RNG_TYPE->size)))
+		noise |=
+		    w->agent.steer[k].law == SW_LAW_GLM && w->agent.steer[k].glm.sigma_phi > 0.0;
+	if (noise && !(w->agent.rng = calloc((size_t)w->n + 1, SW_RNG_TYPE->size)))
 		return SW_ENOMEM;
 	w->fast.crowd = crowd && strcmp(m->run.integrator, "euler") == 0 && !m->dim3;
 	w->fast.stride = w->fast.crowd ? 4 : 3;
@@ -372,17 +375,17 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->n = n;
 	w->ns = m->n_signals;
 	w->nu = nu;
-	w->type = type;
-	w->zeno_max = SW_ZENO_MAX;
+	w->unit.type = type;
+	w->unit.zeno_max = SW_ZENO_MAX;
 	w->threads.cap0 = m->n_prims + (n < 256 ? n : 256) + 1; /* grows when an agent sees more */
 	for (int i = 0; i < n; i++)
-		w->agent_rmax = fmax(w->agent_rmax, m->agents[i].radius);
+		w->agent.rmax = fmax(w->agent.rmax, m->agents[i].radius);
 	/* Radii as perception reads them: one value when all agents share it (crowds), else an
 	 * array (the model's agent records are large, one cache line or more each). */
-	w->agent_r0 = n > 0 ? m->agents[0].radius : 0.0;
+	w->agent.r0 = n > 0 ? m->agents[0].radius : 0.0;
 	int radii_differ = 0;
 	for (int i = 0; i < n; i++)
-		radii_differ |= m->agents[i].radius != w->agent_r0;
+		radii_differ |= m->agents[i].radius != w->agent.r0;
 	int need_hist = 0;
 	for (int i = 0; i < n; i++)
 		if (m->agents[i].behaviour >= 0 && m->automata[m->agents[i].behaviour]->uses_progress)
@@ -394,11 +397,11 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	carve_arrays(w, &wa, NULL, &bytes);
 	if ((w->block = sw__block_alloc(bytes)) != NULL)
 		carve_arrays(w, &wa, w->block, &bytes);
-	for (int j = 0; w->agent_rad && j < n; j++)
-		w->agent_rad[j] = m->agents[j].radius;
+	for (int j = 0; w->agent.rad && j < n; j++)
+		w->agent.rad[j] = m->agents[j].radius;
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
-			w->prim_rmax = fmax(w->prim_rmax, m->prims[k].radius);
+			w->pg.rmax = fmax(w->pg.rmax, m->prims[k].radius);
 	w->pg.speed_max = sw__obstacle_speed_max(m); /* rate.c */
 	w->fast.on = 1;
 	w->threads.sense_group = SW_SENSE_GROUP;
@@ -409,7 +412,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 		sw_world_destroy(w);
 		return SW_ENOMEM;
 	}
-	int fst = sw__fields_setup(w, w->n_steer, diag);
+	int fst = sw__fields_setup(w, w->agent.n_steer, diag);
 	if (fst != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return fst;
@@ -431,7 +434,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 			y[SW_STATE_WOBS] = 1.0;
 			if (w->space3.on)
 				sw__start3(w, u);
-			if (w->rng_state) {
+			if (w->agent.rng) {
 				gsl_rng rng = sw__rng(w, u);
 				sw_rng_stream_seed(&rng, w->def.seed, (uint64_t)u);
 			}
@@ -439,15 +442,15 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 			w->meas.metrics[u].min_clearance = INFINITY;
 			w->meas.metrics[u].min_agent_clearance = INFINITY;
 		}
-		for (int k = 0; w->aut[u] && k < w->aut[u]->n_vars; k++)
-			y[SW_STATE_DIM + 1 + k] = w->aut[u]->vars[k].init;
+		for (int k = 0; w->unit.aut[u] && k < w->unit.aut[u]->n_vars; k++)
+			y[SW_STATE_DIM + 1 + k] = w->unit.aut[u]->vars[k].init;
 		if (type) {
-			w->ctx[u] = (agent_ctx){w, NULL, u}; /* the worker: sw__integrate */
-			w->sys[u] = (gsl_odeiv2_system){sw__agent_flow, sw__agent_jac,
-							(size_t)w->dim[u], &w->ctx[u]};
-			w->drv[u] = gsl_odeiv2_driver_alloc_y_new(&w->sys[u], type, 0.1 * m->run.step,
-								  m->run.atol, m->run.rtol);
-			if (!w->drv[u]) {
+			w->unit.ctx[u] = (agent_ctx){w, NULL, u}; /* the worker: sw__integrate */
+			w->unit.sys[u] = (gsl_odeiv2_system){sw__agent_flow, sw__agent_jac,
+							(size_t)w->unit.dim[u], &w->unit.ctx[u]};
+			w->unit.drv[u] = gsl_odeiv2_driver_alloc_y_new(
+			    &w->unit.sys[u], type, 0.1 * m->run.step, m->run.atol, m->run.rtol);
+			if (!w->unit.drv[u]) {
 				sw_world_destroy(w);
 				return SW_ENOMEM;
 			}
@@ -460,10 +463,10 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	for (int u = n; u < nu && st == SW_SUCCESS; u++)
 		st = sw__hybrid_start(w, wk, u, 0.0, diag);
 	for (int s = 0; s < w->ns; s++)
-		w->sig.mode0[s] = w->mode[n + s];
+		w->sig.mode0[s] = w->unit.mode[n + s];
 	w->sig.n_switch = 0;
 	for (int i = 0; i < n && st == SW_SUCCESS; i++) {
-		if (w->aut[i])
+		if (w->unit.aut[i])
 			st = sw__hybrid_start(w, wk, i, 0.0, diag);
 		else
 			sw__start_plain(w, wk, i);
@@ -514,25 +517,25 @@ int sw_world_done(const sw_world *w)
 void sw_world_agent(const sw_world *w, int i, sw_agent_state *out)
 {
 	memcpy(out->y, agent_y(w, i), sizeof out->y);
-	out->mode = w->mode[i];
-	out->target = w->tkind[i] == TGT_TARGET ? w->tindex[i] : -1;
+	out->mode = w->unit.mode[i];
+	out->target = w->agent.tkind[i] == TGT_TARGET ? w->agent.tindex[i] : -1;
 }
 
 int sw_world_unit_mode(const sw_world *w, int u)
 {
-	return w->mode[u];
+	return w->unit.mode[u];
 }
 
 const double *sw_world_unit_state(const sw_world *w, int u, int *dim)
 {
 	if (dim)
-		*dim = w->dim[u];
+		*dim = w->unit.dim[u];
 	return agent_y(w, u);
 }
 
 const sw_steer_def *sw_world_steer(const sw_world *w, int i)
 {
-	return sw__steer_of(w, i, w->mode[i]);
+	return sw__steer_of(w, i, w->unit.mode[i]);
 }
 
 const sw_agent_metrics *sw_world_metrics(const sw_world *w, int i) { return &w->meas.metrics[i]; }
@@ -547,7 +550,7 @@ double sw_world_min_clearance(const sw_world *w, int i, int j)
 int sw_world_perceive(sw_world *w, int i, sw_situation *s, sw_percept *buf, int cap)
 {
 	/* Perceive into the serial worker's buffer (room for everything), then copy what fits. */
-	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	const sw_steer_def *def = sw__steer_of(w, i, w->unit.mode[i]);
 	sw_worker *wk = sw__serial(w);
 	int n = sw__perceive_grow(w, wk, i, w->t, agent_y(w, i), sw__wall_near(def), s);
 	if (n < 0)
@@ -562,7 +565,7 @@ int sw_world_perceive(sw_world *w, int i, sw_situation *s, sw_percept *buf, int 
 
 int sw_world_glm_terms(sw_world *w, int i, sw_glm_terms *out)
 {
-	const sw_steer_def *def = sw__steer_of(w, i, w->mode[i]);
+	const sw_steer_def *def = sw__steer_of(w, i, w->unit.mode[i]);
 	if (def->law != SW_LAW_GLM || w->space3.on) /* 3-D: sw_glm3_eval, not these terms */
 		return SW_EUSAGE;
 	const double *y = agent_y(w, i);
