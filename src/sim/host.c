@@ -30,12 +30,12 @@ double *sw__slots(const struct sw_world *w, sw_worker *wk, int u, double t, cons
 	return s;
 }
 
-int sw__signal_mode(const struct sw_world *w, int s, double t)
+int sw__signal_mode(const sw_signals *sig, int s, double t)
 {
-	int mode = w->sig.mode0[s];
-	for (int k = 0; k < w->sig.n_switch; k++)
-		if (w->sig.switches[k].sig == s && w->sig.switches[k].t <= t)
-			mode = w->sig.switches[k].mode;
+	int mode = sig->mode0[s];
+	for (int k = 0; k < sig->n_switch; k++)
+		if (sig->switches[k].sig == s && sig->switches[k].t <= t)
+			mode = sig->switches[k].mode;
 	return mode;
 }
 
@@ -269,7 +269,7 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		const sw_binding *b = m->bindings + m->agents[c->u].binding_first;
 		int s = b[names[0]].index;
 		const struct sw_automaton *sa = m->automata[m->signals[s].automaton];
-		int now = sw__signal_mode(w, s, c->t);
+		int now = sw__signal_mode(&w->sig, s, c->t);
 		int in = strcmp(sa->modes[now].name, w->unit.aut[c->u]->names[names[1]]) == 0;
 		return margin ? (in ? 1.0 : -1.0) : in;
 	}
@@ -316,18 +316,18 @@ double sw__margin(const struct sw_world *w, sw_worker *wk, int u, double t, cons
 	return sw__margin_in(w, wk, u, t, y, sw__slots(w, wk, u, t, y), e);
 }
 
-void sw__history_push(struct sw_world *w)
+void sw__history_push(sw_history *h, const struct sw_world *w)
 {
-	if (!w->hist.buf)
+	if (!h->buf)
 		return; /* no automaton reads progress() */
 	for (int i = 0; i < w->n; i++) {
-		double *r = w->hist.buf + ((size_t)i * SW_HISTORY + w->hist.head) * 3;
+		double *r = h->buf + ((size_t)i * SW_HISTORY + h->head) * 3;
 		const double *y = w->unit.y + w->unit.off[i];
 		r[0] = w->t;
 		r[1] = y[SW_STATE_X];
 		r[2] = y[SW_STATE_Y];
 	}
-	w->hist.head = (w->hist.head + 1) % SW_HISTORY;
-	if (w->hist.len < SW_HISTORY)
-		w->hist.len++;
+	h->head = (h->head + 1) % SW_HISTORY;
+	if (h->len < SW_HISTORY)
+		h->len++;
 }

@@ -71,7 +71,8 @@ int sw__prim_grid_alloc(struct sw_world *w)
 			return SW_SUCCESS; /* brute force */
 		reach = fmax(reach, m->agents[i].perception + m->agents[i].radius);
 	}
-	reach += fmax(w->agent.rmax, w->pg.rmax);
+	w->pg.hide = fmax(w->agent.rmax, w->pg.rmax);
+	reach += w->pg.hide;
 	double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}, box[4];
 	int n_static = 0, n_moving = 0;
 	for (int k = 0; k < m->n_prims; k++) {
@@ -274,7 +275,7 @@ double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, dou
 		 * tested (pg.big).  A smallest clearance within the perception radius is therefore
 		 * the global one. */
 		const int *list;
-		int n = sw__prim_grid_query(w, wk, i, p, &list), last = -1;
+		int n = sw__prim_grid_query(&w->pg, m, wk, i, p, &list), last = -1;
 		for (int s = 0; s < n; s++) {
 			int j = m->prims[list[s]].owner; /* ascending: an obstacle's primitives in a row */
 			if (j != last)
@@ -307,10 +308,11 @@ void sw__prim_grid_free(struct sw_world *w)
 	free(w->pg.disc);
 }
 
-int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, const int **out)
+int sw__prim_grid_query(const sw_prim_index *pg, const sw_model *m, sw_worker *wk, int i, sw_vec2 p,
+			const int **out)
 {
-	const sw_agent *a = &w->m->agents[i];
-	double r = a->perception + a->radius + fmax(w->agent.rmax, w->pg.rmax);
+	const sw_agent *a = &m->agents[i];
+	double r = a->perception + a->radius + pg->hide;
 	int n = 0, *found = wk->pg_found, x0, x1, y0, y1;
 	/* A bit per primitive marks the candidates (a primitive can sit in several cells); reading
 	 * the words in order lists them once each, in increasing index order -- the order of the
@@ -323,40 +325,40 @@ int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 
 	 * taken without one; a cell wholly beyond r: each primitive it holds is either beyond r
 	 * or also in a nearer cell.  (Margins of 1e-9 and 1e-6 relative to r^2, far above the
 	 * rounding of the cell bounds.) */
-	double in2 = r * r * (1.0 - 1e-9), out2 = r2 * (1.0 + 1e-6), cs = w->pg.cell;
-	if (cells(p.x - r, p.x + r, w->pg.x0, cs, w->pg.nx, &x0, &x1) &&
-	    cells(p.y - r, p.y + r, w->pg.y0, cs, w->pg.ny, &y0, &y1))
+	double in2 = r * r * (1.0 - 1e-9), out2 = r2 * (1.0 + 1e-6), cs = pg->cell;
+	if (cells(p.x - r, p.x + r, pg->x0, cs, pg->nx, &x0, &x1) &&
+	    cells(p.y - r, p.y + r, pg->y0, cs, pg->ny, &y0, &y1))
 		for (int iy = y0; iy <= y1; iy++) {
-			double cy0 = w->pg.y0 + iy * cs, cy1 = cy0 + cs;
+			double cy0 = pg->y0 + iy * cs, cy1 = cy0 + cs;
 			double ny = cy0 - p.y > p.y - cy1 ? cy0 - p.y : p.y - cy1; /* nearest */
 			double fy = p.y - cy0 > cy1 - p.y ? p.y - cy0 : cy1 - p.y; /* farthest */
 			ny = ny > 0.0 ? ny : 0.0;
 			for (int ix = x0; ix <= x1; ix++) {
-				size_t c = (size_t)iy * w->pg.nx + ix;
-				int s0 = w->pg.start[c], s1 = w->pg.start[c + 1];
+				size_t c = (size_t)iy * pg->nx + ix;
+				int s0 = pg->start[c], s1 = pg->start[c + 1];
 				if (s0 == s1)
 					continue;
-				double cx0 = w->pg.x0 + ix * cs, cx1 = cx0 + cs;
+				double cx0 = pg->x0 + ix * cs, cx1 = cx0 + cs;
 				double nx = cx0 - p.x > p.x - cx1 ? cx0 - p.x : p.x - cx1;
 				double fx = p.x - cx0 > cx1 - p.x ? p.x - cx0 : cx1 - p.x;
 				nx = nx > 0.0 ? nx : 0.0;
 				if (nx * nx + ny * ny > out2)
 					continue;
 				/* ascending within a cell: its first and last items bound its words */
-				size_t w0 = (size_t)w->pg.items[s0] >> 6,
-				       w1 = (size_t)w->pg.items[s1 - 1] >> 6;
+				size_t w0 = (size_t)pg->items[s0] >> 6,
+				       w1 = (size_t)pg->items[s1 - 1] >> 6;
 				lo = w0 < lo ? w0 : lo;
 				hi = w1 > hi ? w1 : hi;
 				if (fx * fx + fy * fy <= in2) {
 					for (int s = s0; s < s1; s++) {
-						unsigned k = (unsigned)w->pg.items[s];
+						unsigned k = (unsigned)pg->items[s];
 						bits[k >> 6] |= (uint64_t)1 << (k & 63);
 					}
 					continue;
 				}
 				for (int s = s0; s < s1; s++) {
-					unsigned k = (unsigned)w->pg.items[s];
-					const double *b = w->pg.ibox + 4 * (size_t)s;
+					unsigned k = (unsigned)pg->items[s];
+					const double *b = pg->ibox + 4 * (size_t)s;
 					double dx = b[0] - p.x > p.x - b[2] ? b[0] - p.x : p.x - b[2];
 					double dy = b[1] - p.y > p.y - b[3] ? b[1] - p.y : p.y - b[3];
 					dx = dx > 0.0 ? dx : 0.0;
@@ -367,8 +369,8 @@ int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 
 				}
 			}
 		}
-	for (int s = 0; s < w->pg.n_moving; s++) {
-		unsigned k = (unsigned)w->pg.moving[s];
+	for (int s = 0; s < pg->n_moving; s++) {
+		unsigned k = (unsigned)pg->moving[s];
 		bits[k >> 6] |= (uint64_t)1 << (k & 63);
 		lo = k >> 6 < lo ? k >> 6 : lo;
 		hi = k >> 6 > hi ? k >> 6 : hi;

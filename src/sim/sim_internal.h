@@ -87,6 +87,8 @@ typedef struct sw_prim_index {
 	uint64_t *disc;         /* bit k: primitive k is a disc */
 	double rmax;            /* the largest disc radius, m (set whether or not the index is on;
 				   visibility, perceive.c) */
+	double hide;            /* max(agent.rmax, rmax), m: beyond an agent's perception and
+				   radius, the reach of its query */
 	double *obox;           /* per obstacle: its bounding box (x0, y0, x1, y1) at rest; NaN
 				   for a moving obstacle (sw__nearest_clearance's lower bounds) */
 	sw_bucket ob;           /* when on: the obstacles' boxes at rest, moving ones in its wide
@@ -508,9 +510,11 @@ int sw__pass_threads(const struct sw_world *w);
 /* prim_grid.c */
 int sw__prim_grid_alloc(struct sw_world *w);
 void sw__prim_grid_free(struct sw_world *w);
-/** The primitives agent i at p may perceive or be hidden by (every moving one too), in
- * increasing index order, into *out (wk's buffer); returns their number. */
-int sw__prim_grid_query(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, const int **out);
+/** The primitives agent i of m at p may perceive or be hidden by (every moving one too), in
+ * increasing index order, into *out (wk's buffer); returns their number.  Reads only the index
+ * and the model, writes only wk. */
+int sw__prim_grid_query(const sw_prim_index *pg, const sw_model *m, sw_worker *wk, int i, sw_vec2 p,
+			const int **out);
 /** The obstacles (ascending, in wk's primitive query buffer *out) whose boxes come within d of p,
  * with every moving obstacle: an obstacle left out has a clearance above d minus the radius,
  * rounding included.  -1 when the index is off or refuses (p or d not finite, or d too large):
@@ -648,10 +652,11 @@ double sw__eval_in(const struct sw_world *w, sw_worker *wk, int u, double t, con
 		   const double *slots, const sw_expr *e);
 double sw__margin_in(const struct sw_world *w, sw_worker *wk, int u, double t, const double *y,
 		     const double *slots, const sw_expr *e);
-/** Mode of signal s at time t within the current step. */
-int sw__signal_mode(const struct sw_world *w, int s, double t);
-/** Records agent i's position at the end of a step (for progress()). */
-void sw__history_push(struct sw_world *w);
+/** Mode of signal s at time t within the current step (w->sig). */
+int sw__signal_mode(const sw_signals *sig, int s, double t);
+/** Records every agent's position at w's time into h (w->hist; at the end of a step, for
+ * progress()): writes only h. */
+void sw__history_push(sw_history *h, const struct sw_world *w);
 
 /* steerbench.c: SteerBench metrics, updated once per agent and step from the step-end state */
 int sw__steerbench_alloc(struct sw_world *w);
@@ -690,8 +695,8 @@ int sw__space3_alloc(struct sw_world *w);
 void sw__space3_free(struct sw_world *w);
 /** Agent i's initial height, heading vector (heading, pitch) and Omega = 0. */
 void sw__start3(struct sw_world *w, int i);
-/** Copies (z, u) of every agent to space3.snap. */
-void sw__snapshot3(struct sw_world *w);
+/** Copies (z, u) of every agent of w into s3->snap (s3: w->space3): writes only s3->snap. */
+void sw__snapshot3(sw_space3 *s3, const struct sw_world *w);
 /** The 3-D situation of agent i at state y and time t into wk->scratch3; returns the number of
  * percepts or -1 when out of memory. */
 int sw__perceive3(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,

@@ -75,11 +75,11 @@ void sw__start3(struct sw_world *w, int i)
 		q[SW_STATE3_UX] = q[SW_STATE3_UY] = 0.0;
 }
 
-void sw__snapshot3(struct sw_world *w)
+void sw__snapshot3(sw_space3 *s3, const struct sw_world *w)
 {
 	for (int j = 0; j < w->n; j++) {
 		const double *q = st3(w, j, w->unit.y + w->unit.off[j]);
-		memcpy(w->space3.snap + 4 * (size_t)j, q, 4 * sizeof *q);
+		memcpy(s3->snap + 4 * (size_t)j, q, 4 * sizeof *q);
 	}
 }
 

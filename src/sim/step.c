@@ -685,7 +685,7 @@ void sw__snapshot(struct sw_world *w)
 	else
 		snap_motion(w, 0, w->n);
 	if (w->space3.on)
-		sw__snapshot3(w);
+		sw__snapshot3(&w->space3, w);
 	int done = 0;
 	for (int j = 0; j < w->n; j++) {
 		int d = sw__agent_done(w, j);
@@ -732,6 +732,6 @@ int sw_world_step(sw_world *w, sw_diag *diag)
 	/* 4. Sensing at t1. */
 	if ((st = sw__sense_all(w, h, diag)) != SW_SUCCESS)
 		return st;
-	sw__history_push(w);
+	sw__history_push(&w->hist, w);
 	return SW_SUCCESS;
 }

@@ -479,7 +479,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 		sw_world_destroy(w);
 		return st;
 	}
-	sw__history_push(w);
+	sw__history_push(&w->hist, w);
 	if (sw__steerbench_alloc(w) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;
