@@ -304,9 +304,10 @@ typedef struct sw_tevent {
  *   - `const struct sw_world *w`: the stage only reads the world (the snapshot, the grids, the
  *     model, every agent's state);
  *   - `struct sw_world *w` with a unit u (or agent i): the stage writes unit u's own entries of
- *     the per-unit arrays (its state y, mode, target, random stream, metrics, clearances, sensed
- *     flow, carried bounds, jump moves, SteerBench sums, GSL driver and context) and nothing
- *     else of the world; serial-only writes (a signal's switches) are marked where they happen;
+ *     the per-unit and per-agent arrays (in unit: its state y, mode, carried bounds, GSL driver
+ *     and context; in agent: target, random stream, jump moves; fast: its sensed flow; meas: its
+ *     metrics, clearances, SteerBench sums; nav: its route) and nothing else of the world;
+ *     serial-only writes (a signal's switches, sig) are marked where they happen;
  *   - `sw_worker *wk`: all other writes go to the worker, which no two threads share.
  * So a pass is free of data races when each unit is in one block, and its results do not depend
  * on the blocks.  workers[0] also serves the serial paths (world creation, the signals' advance,

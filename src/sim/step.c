@@ -16,7 +16,7 @@
  *      group boundaries, which depend on the thread blocks, change nothing).
  * Step 4 at t1 is what step 2 of the next step needs at its start, from the same state and the
  * same snapshot, so the law is evaluated once per agent and step.  With explicit Euler the GLM
- * heading rate from that evaluation is kept (fast[], NAN when not valid) and the next step's
+ * heading rate from that evaluation is kept (fast.data, NAN when not valid) and the next step's
  * first (and, with one sub-step, only) flow evaluation at t0 reuses it with y[V] instead of
  * perceiving again (the
  * arithmetic is the same as sw_steer_rhs's, so results are bit for bit those of the full path --
@@ -35,7 +35,8 @@
  *
  * A stage reads the world (the snapshot, grids, model and every agent's state: a `const struct
  * sw_world *` parameter where it writes nothing else) and writes only the entries of the unit it
- * steps (its state, mode, target, random stream, metrics, clearances, sensed flow) and its worker
+ * steps (of unit, agent, fast, meas and nav.route: its state, mode, target, random stream,
+ * sensed flow, metrics, clearances; each group of sw_world says who writes it) and its worker
  * (scratch, GSL workspaces, fault record, buffered events, diagnostics, status; see sw_worker in
  * sim_internal.h).  No two workers share anything, so the result does not depend on the number
  * of threads or on where the blocks end.  Transition events are buffered per worker and
@@ -43,7 +44,7 @@
  * diagnostics are appended in agent order.  A failing agent does not stop the others: every agent
  * takes its own step, the failed ones are left at their t0 state, the step returns the first
  * failure and the world time stays t0.  The signals (step 1) and world creation run on the
- * serial worker (workers[0], idle between passes). */
+ * serial worker (threads.workers[0], idle between passes). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
