@@ -202,16 +202,5 @@ double sw__speed_bound(const struct sw_world *w, int u, int mode, const double *
 		return 0.0;
 	const sw_steer_def *d = sw__steer_of(w, u, mode);
 	double ends = fmax(fabs(y0[SW_STATE_V]), fabs(y1[SW_STATE_V]));
-	switch (d->law) {
-	case SW_LAW_GLM: return fmax(ends, d->glm.v_max); /* v relaxes toward [-v_max, v_max] */
-	case SW_LAW_FW: return fmax(ends, fabs(d->fw.speed));
-	case SW_LAW_PF: return fmax(ends, fabs(d->pf.speed));
-	case SW_LAW_WALL: return fmax(ends, fabs(d->wall.speed));
-	/* ttc and sf have no speed cap (interaction forces push): twice the larger of the ends'
-	 * speeds and the preferred speed, which no tested scene has exceeded within a step */
-	case SW_LAW_TTC: return 2.0 * fmax(ends, d->ttc.v_pref);
-	case SW_LAW_SF: return 2.0 * fmax(ends, d->sf.v0);
-	case SW_LAW_CSM: return fmax(ends, d->csm.v0); /* |x'| = V(s) <= v0, walls only cut */
-	default: return INFINITY;
-	}
+	return sw__law_speed_bound(d, ends); /* the law's cap (steer/params.c) */
 }

@@ -18,6 +18,7 @@
 #include "geom/bucket.h"
 #include "model/automaton_impl.h"
 #include "pool.h"
+#include "steer/steer_internal.h"
 #include "swerve/sim.h"
 
 /** Modes of plain-law agents. */
@@ -436,10 +437,18 @@ static inline int sw__image_queries(const struct sw_world *w, sw_vec2 p, double 
 	return 2;
 }
 
-/** Whether a law is one of the crowd laws (ttc, sf, csm), whose sensed flow w->fast.data keeps. */
+/** Whether a law is a crowd law (SW__LAW_CROWD), whose sensed flow w->fast.data keeps. */
 static inline int sw__crowd_law(sw_law law)
 {
-	return law == SW_LAW_TTC || law == SW_LAW_SF || law == SW_LAW_CSM;
+	return (sw__law_flags(law) & SW__LAW_CROWD) != 0;
+}
+
+/** Whether a crowd law's entry in w->fast.data holds its heading's cosine and sine from a
+ * snapshot to its sensing (snap_motion, sense_one): the crowd laws whose velocity is state
+ * (SW__LAW_ALGEBRAIC_VELOCITY unset: ttc, sf). */
+static inline int sw__crowd_heading(sw_law law)
+{
+	return (sw__law_flags(law) & (SW__LAW_CROWD | SW__LAW_ALGEBRAIC_VELOCITY)) == SW__LAW_CROWD;
 }
 
 /** Agent i's entry in w->fast. */

@@ -379,7 +379,7 @@ static int sense_one(struct sw_world *w, sw_worker *wk, int i, const sw_steer_de
 		 * and situation (integrate.c uses it while the agent stays in this mode, whose every
 		 * jump clears it); the heading's cosine and sine from the snapshot (ttc, sf). */
 		double d[4], *f = sw__fast(w, i);
-		const double *he = def->law != SW_LAW_CSM ? f + 1 : NULL;
+		const double *he = sw__crowd_heading(def->law) ? f + 1 : NULL;
 		if (sw__crowd_sense(def, &s, he, y, d) == SW_SUCCESS) {
 			f[1] = d[1];
 			f[2] = d[2];
@@ -569,12 +569,13 @@ static int advance_unit(struct sw_world *w, sw_worker *wk, int u, double t0, dou
 	}
 	if (u < w->n && sw__moving(w, u)) {
 		const sw_steer_def *def = sw__steer_of(w, u, w->unit.mode[u]);
-		if (def->law == SW_LAW_GLM && def->glm.sigma_phi > 0.0) {
+		double sigma = sw__law_noise(def); /* rad / sqrt(s) */
+		if (sigma > 0.0) {
 			gsl_rng rng = sw__rng(w, u);
 			if (w->space3.on) /* 3-D: an isotropic turn of u (space3.c) */
-				sw__noise3(w, u, &rng, def->glm.sigma_phi * sqrt(t1 - t0), y);
+				sw__noise3(w, u, &rng, sigma * sqrt(t1 - t0), y);
 			else
-				y[SW_STATE_PHI] += def->glm.sigma_phi * sqrt(t1 - t0) *
+				y[SW_STATE_PHI] += sigma * sqrt(t1 - t0) *
 						   gsl_ran_gaussian_ziggurat(&rng, 1.0);
 		}
 	}
@@ -600,7 +601,7 @@ static void snap_motion(struct sw_world *w, int lo, int hi)
 		double *e = NULL;
 		if (mv && w->fast.crowd) {
 			sw_law law = sw__steer_of(w, j, w->unit.mode[j])->law;
-			if (law == SW_LAW_TTC || law == SW_LAW_SF) {
+			if (sw__crowd_heading(law)) {
 				e = sw__fast(w, j) + 1;
 				e[-1] = NAN; /* no flow kept: the entry holds the heading */
 				sw_steer_velocity(1.0, yj[SW_STATE_PHI], e);

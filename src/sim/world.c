@@ -222,18 +222,16 @@ static int layout(sw_world *w)
 		for (int q = 0; q < nm; q++) {
 			if (!w->unit.aut[i]) {
 				d[q] = ag->steer; /* fixed courage applied at finalize */
-				if (d[q].law == SW_LAW_GLM &&
-				    ag->personality.courage_dist.kind != SW_TRAIT_FIXED)
-					d[q].glm = sw_glm_with_personality(&d[q].glm, pers);
+				if (ag->personality.courage_dist.kind != SW_TRAIT_FIXED)
+					sw__law_personalize(&d[q], pers);
 				continue;
 			}
 			d[q] = w->unit.aut[i]->modes[q].steer;
-			if (d[q].law == SW_LAW_GLM)
-				d[q].glm = sw_glm_with_personality(&d[q].glm, pers);
+			sw__law_personalize(&d[q], pers);
 		}
 		for (int q = 0; q < nm; q++) {
-			need_h |= d[q].law == SW_LAW_GLM && d[q].glm.alignment != 0.0;
-			need_v |= d[q].law == SW_LAW_TTC || d[q].law == SW_LAW_SF ||
+			need_h |= sw__law_reads_headings(&d[q]);
+			need_v |= (sw__law_flags(d[q].law) & SW__LAW_READS_VELOCITIES) ||
 				  (w->unit.aut[i] && w->unit.aut[i]->uses_oncoming);
 		}
 		int same = i > 0 && w->unit.aut[i] == w->unit.aut[i - 1];
@@ -259,11 +257,10 @@ static int layout(sw_world *w)
 	int crowd = 0;
 	for (int k = 0; k < used; k++)
 		crowd |= sw__crowd_law(w->agent.steer[k].law);
-	/* Random streams only where something draws from them: the heading noise of GLM. */
+	/* Random streams only where something draws from them: a law's heading noise. */
 	int noise = 0;
 	for (int k = 0; k < used; k++)
-		noise |=
-		    w->agent.steer[k].law == SW_LAW_GLM && w->agent.steer[k].glm.sigma_phi > 0.0;
+		noise |= sw__law_noise(&w->agent.steer[k]) > 0.0;
 	if (noise && !(w->agent.rng = calloc((size_t)w->n + 1, SW_RNG_TYPE->size)))
 		return SW_ENOMEM;
 	w->fast.crowd = crowd && strcmp(m->run.integrator, "euler") == 0 && !m->dim3;
