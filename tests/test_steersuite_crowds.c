@@ -6,33 +6,55 @@
  * they stall against each other; a walker that stalls while passing steps aside to the right
  * (docs/steersuite.md, "Agents walk as pedestrians"), so the streams circulate one way round
  * the block.  Every agent is done by 200 s (107 s measured); without that transition (stuck
- * passers go back to plain walking) 67 are done at 200 s, the last one at 291 s. */
+ * passers go back to plain walking) 67 are done at 200 s, the last one at 291 s.
+ *
+ * tests/data/steersuite/door-crowd.xml (written for these tests): 40 walkers of radius 0.5 m
+ * leave a room through a door 1.4 m wide.  Pressed together at the door they switch to the
+ * queue (the collision-free speed model with a time gap of 0.5 s) and file through it: all are
+ * done by 116.1 s (bound: 200 s).  Without the queue (the time-to-collision law and its passing
+ * twin only, as before) they stand in an arch round the door: 4 of 40 done at 300 s. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "swerve/swerve.h"
 #include "tests.h"
 
-START_TEST(four_streams_round_a_block_all_arrive)
+/* Runs test case `file` (under tests/data/steersuite) for at most `duration` s and checks that
+ * all of its n agents are done. */
+static void all_done_within(const char *file, int n, double duration)
 {
+	char path[512];
+	snprintf(path, sizeof path, "%s/steersuite/%s", SW_TEST_DATA, file);
 	sw_steersuite_def def = sw_default_steersuite_def();
 	sw_model *m = NULL;
 	sw_diag d;
 	sw_diag_init(&d);
-	ck_assert_int_eq(sw_steersuite_load(SW_TEST_DATA "/steersuite/four-way-block.xml", &def,
-					    &m, &d),
-			 SW_SUCCESS);
-	ck_assert_int_eq(m->n_agents, 80);
+	ck_assert_int_eq(sw_steersuite_load(path, &def, &m, &d), SW_SUCCESS);
+	ck_assert_int_eq(m->n_agents, n);
 	sw_world_def wd = sw_default_world_def(m);
-	wd.duration = 200.0;
+	wd.duration = duration;
 	sw_world *w = NULL;
 	ck_assert_int_eq(sw_world_create(m, &wd, &w, &d), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
-	ck_assert_msg(sw_world_done(w), "%d of 80 done at %.1f s", sw_world_agents_done(w),
-		      sw_world_time(w));
+	int done = sw_world_done(w), reached = 0, n_done = sw_world_agents_done(w);
+	double t = sw_world_time(w);
 	for (int i = 0; i < m->n_agents; i++)
-		ck_assert(sw_world_metrics(w, i)->reached);
+		reached += sw_world_metrics(w, i)->reached;
 	sw_world_destroy(w);
 	sw_model_free(m);
+	ck_assert_msg(done, "%s: %d of %d done at %.1f s", file, n_done, n, t);
+	ck_assert_int_eq(reached, n);
+}
+
+START_TEST(four_streams_round_a_block_all_arrive)
+{
+	all_done_within("four-way-block.xml", 80, 200.0);
+}
+END_TEST
+
+START_TEST(a_crowd_files_through_a_door)
+{
+	all_done_within("door-crowd.xml", 40, 200.0);
 }
 END_TEST
 
@@ -42,6 +64,7 @@ Suite *steersuite_crowds_suite(void)
 	TCase *tc = tcase_create("steersuite_crowds");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, four_streams_round_a_block_all_arrive);
+	tcase_add_test(tc, a_crowd_files_through_a_door);
 	suite_add_tcase(s, tc);
 	return s;
 }

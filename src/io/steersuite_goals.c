@@ -26,9 +26,11 @@
  *
  * A goal with a place to go or a direction to walk and no law of swerve's own walks as
  * automata/pedestrian.xml does: mode goal<k> runs the time-to-collision law (hard walls, arrival,
- * field="auto") and its twin goal<k>_pass passes others on the right; crowded<k>/clear<k> switch
- * between them with pedestrian.xml's guards, and the budgets count on the clock c, restarted
- * when a goal starts (time_in_mode restarts at every switch).
+ * field="auto"), its twin goal<k>_pass passes others on the right and goal<k>_queue keeps
+ * pedestrian.xml's time gap with the collision-free speed model in a dense flow;
+ * crowded<k>/clear<k> and dense<k>/open<k>/oncoming<k> switch between them with pedestrian.xml's
+ * guards, and the budgets count on the clock c, restarted when a goal starts (time_in_mode
+ * restarts at every switch).
  * desiredSpeed becomes the law's top speed (TTC v-pref, GLM v-max, FW/potential speed).  A per-goal
  * <Behaviour><SteeringAlgorithm>glm|fw|potential</SteeringAlgorithm> chooses swerve's law for
  * the goal, and its <parameter><key>K</key><value>V</value></parameter> entries become
@@ -422,23 +424,28 @@ double ss_perception(const ss_agents *a)
 	return sw_default_ttc_params().range;
 }
 
-/* The modes of a pedestrian goal: walking, passing others on the right, and the two detours
- * around an obstacle that stalls the walk (right and left, taken in turn). */
-enum { WALK, PASS, DETOUR_RIGHT, DETOUR_LEFT, N_ROLES };
-static const char *const role_suffix[N_ROLES] = {"", "_pass", "_detour_right", "_detour_left"};
-static const char *const role_bias[N_ROLES] = {NULL, "-30deg", "-60deg", "60deg"};
+/* The modes of a pedestrian goal: walking, passing others on the right, the two detours
+ * around an obstacle that stalls the walk (right and left, taken in turn), and queueing in a
+ * dense flow (the collision-free speed model). */
+enum { WALK, PASS, DETOUR_RIGHT, DETOUR_LEFT, QUEUE, N_ROLES };
+static const char *const role_suffix[N_ROLES] = {"", "_pass", "_detour_right", "_detour_left",
+						 "_queue"};
+static const char *const role_bias[N_ROLES] = {NULL, "-30deg", "-60deg", "60deg", NULL};
 
-/* The time-to-collision law of a pedestrian goal: automata/pedestrian.xml's, with the goal's
- * desired speed (and no slowing down when chasing an agent: capped at distance / 1 s it could
- * not catch one that walks away); the role's bias turns the goal direction (PASS: 30 degrees to
- * the right; the detours 60 degrees either way). */
-static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int role)
+/* The law of a pedestrian goal's mode: automata/pedestrian.xml's, with the goal's desired speed
+ * (and no slowing down when chasing an agent: capped at distance / 1 s it could not catch one
+ * that walks away).  QUEUE: the collision-free speed model with pedestrian.xml's time gap of
+ * 0.5 s; the others: the time-to-collision law, the role's bias turning the goal direction
+ * (PASS: 30 degrees to the right; the detours 60 degrees either way). */
+static void pedestrian_law(ss_writer *sw, const ss_goal *g, int k, int role)
 {
 	char target[16];
 	snprintf(target, sizeof target, "g%d", k);
-	ss_start(sw, "ttc", g->line);
+	ss_start(sw, role == QUEUE ? "csm" : "ttc", g->line);
 	ss_attr(sw, "target", target);
-	ss_attr_num(sw, "v-pref", g->speed);
+	ss_attr_num(sw, role == QUEUE ? "v0" : "v-pref", g->speed);
+	if (role == QUEUE)
+		ss_attr(sw, "time-gap", "0.5");
 	if (g->kind != SS_SEEK_DYNAMIC) /* a chaser does not slow down for a moving target */
 		ss_attr(sw, "t-arrive", "1");
 	ss_attr(sw, "field", "auto");
@@ -450,7 +457,12 @@ static void ttc_law(ss_writer *sw, const ss_goal *g, int k, int role)
 /* Mode `role` of goal k (role_suffix; `walk` is the WALK mode's name): its law, the end of the
  * goal (accomplished: `reached`, budget spent: `after_timeout`; both restart the detour counter
  * `stalls` of a pedestrian automaton) and, for a pedestrian:
- *   WALK -> PASS (crowded<k>) and PASS -> WALK (clear<k>): automata/pedestrian.xml's guards;
+ *   WALK -> PASS (crowded<k>: someone ahead walks towards the agent) and PASS -> WALK
+ *     (clear<k>): automata/pedestrian.xml's guards;
+ *   WALK -> QUEUE (dense<k>: at least 2 others within 1.5 m, nobody ahead coming), QUEUE -> PASS
+ *     (oncoming<k>) and QUEUE -> WALK (open<k>): pedestrian.xml's, so a crowd at a door files
+ *     through it at the speed model's pace instead of standing in an arch (bottleneck-evacuation-2:
+ *     7 of 100 out after 400 s without the queue, all 100 by 272.5 s with it);
  *   WALK -> a detour (stalled<k>) as automata/navigate.xml stalls: after 3 s in the mode the
  *     goal came less than min(0.3 m, half the distance left) nearer in the last 3 s (an agent
  *     pressed against an obstacle squarely in its way, where the law's avoidance and the goal
@@ -473,7 +485,7 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 	if (initial)
 		ss_attr(sw, "initial", "true");
 	if (pedestrian(g))
-		ttc_law(sw, g, k, role);
+		pedestrian_law(sw, g, k, role);
 	else if (g->kind != SS_IDLE)
 		law(sw, g, k, plan);
 	int ends = stalls ? 2 : 1;
@@ -489,10 +501,15 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 		if (role == WALK) {
 			snprintf(guard, sizeof guard,
 				 "time_in_mode ge 0.5 and dist(%s) gt 1.5 and clearance() ge 0.5 and "
-				 "(oncoming(%s, 5) ge 1 or neighbors(1) ge 3)",
+				 "oncoming(%s, 5) ge 1",
 				 gd, gd);
 			snprintf(to, sizeof to, "%s%s", walk, role_suffix[PASS]);
 			transition(sw, to, guard, "crowded", k, g->line, 0, NULL);
+			snprintf(guard, sizeof guard,
+				 "time_in_mode ge 0.5 and neighbors(1.5) ge 2 and oncoming(%s, 5) eq 0",
+				 gd);
+			snprintf(to, sizeof to, "%s%s", walk, role_suffix[QUEUE]);
+			transition(sw, to, guard, "dense", k, g->line, 0, NULL);
 			for (int side = DETOUR_RIGHT; side <= DETOUR_LEFT; side++) {
 				static const char *const turn[][5] = {
 				    {"left", "true", "stalls", "stalls + 1", NULL},
@@ -516,6 +533,15 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 				 "or dist(%s) lt 1) or clearance() lt 0.2",
 				 gd, gd);
 			transition(sw, walk, guard, "clear", k, g->line, 0, NULL);
+		} else if (role == QUEUE) {
+			snprintf(guard, sizeof guard,
+				 "time_in_mode ge 0.5 and oncoming(%s, 5) ge 1 and dist(%s) gt 1.5 and "
+				 "clearance() ge 0.5",
+				 gd, gd);
+			snprintf(to, sizeof to, "%s%s", walk, role_suffix[PASS]);
+			transition(sw, to, guard, "oncoming", k, g->line, 0, NULL);
+			transition(sw, walk, "time_in_mode ge 3 and neighbors(1.5) lt 2", "open", k,
+				   g->line, 0, NULL);
 		} else {
 			transition(sw, walk, "time_in_mode ge min(2 * max(stalls, 1), 16)", "unstall", k,
 				   g->line, 0, NULL);
