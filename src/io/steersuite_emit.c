@@ -1,5 +1,5 @@
-/* io/steersuite_emit.c - the swerve scenario of a SteerSuite test case, from its places
- * (stee (5000 of each).
+/* io/steersuite_emit.c - the swerve scenario of a SteerSuite test case, from the places
+ * steersuite_place.c draws (ss_place).
  *
  * The scenario is written with libxml2's xmlTextWriter; every element's test-case line is
  * recorded so that the scenario reader's messages can be mapped back (steersuite.c). */

@@ -150,7 +150,6 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
  * every goal walks as a pedestrian (or idles), INFINITY otherwise. */
 double ss_perception(const ss_agents *a);
 
-/* steersuite_emit.c */
 /* --- random places (steersuite_place.c) --- */
 
 /* Distance of the target a flowStaticDirection goal steers to, m: its bearing from anywhere
@@ -197,7 +196,10 @@ typedef struct ss_placed {
  * ss_placed_free), 0 (a problem reported through ld) or -1 (out of memory); *out is empty
  * unless placed. */
 int ss_place(sw__loader *ld, const ss_case *c, uint64_t seed, ss_placed *out);
+/** Frees what ss_place placed and empties *pl (an empty one too). */
 void ss_placed_free(ss_placed *pl);
+
+/* --- the scenario document (steersuite_emit.c) --- */
 
 /** Writes the swerve scenario equivalent to c (random draws from seed) into a new buffer;
  * *srcline (malloc'd, *n_src entries) receives, per element written in document order, the
