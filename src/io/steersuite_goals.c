@@ -31,7 +31,7 @@
  * crowded<k>/clear<k> and dense<k>/open<k>/oncoming<k> switch between them with pedestrian.xml's
  * guards, and the budgets count on the clock c, restarted when a goal starts (time_in_mode
  * restarts at every switch).
- * desiredSpeed becomes the law's top speed (TTC v-pref, GLM v-max, FW/potential speed).  A per-goal
+ * desiredSpeed becomes the law's top speed (TTC v-pref, CSM v0, GLM v-max, FW/potential speed).  A per-goal
  * <Behaviour><SteeringAlgorithm>glm|fw|potential</SteeringAlgorithm> chooses swerve's law for
  * the goal, and its <parameter><key>K</key><value>V</value></parameter> entries become
  * attributes K="V" of the law element, checked by the scenario reader like any law element. */
@@ -412,8 +412,9 @@ static int pedestrian(const ss_goal *g)
 			      g->kind == SS_SEEK_BOX || g->kind == SS_FLOW_STATIC);
 }
 
-/* Pedestrians perceive as far as their law reaches: the time-to-collision law ignores whatever
- * lies beyond its range (clearance), and the guards of pedestrian modes look within 5 m, so
+/* Pedestrians perceive as far as their laws reach: the time-to-collision law ignores whatever
+ * lies beyond its range (clearance), the queue's collision-free speed model beyond its own (2 m
+ * by default, less), and the guards of pedestrian modes look within 5 m, so
  * the runs are the same as with unlimited perception (tests/test_steersuite.c compares them),
  * while a finite radius lets the world index agents and walls in grids (docs/crowds.md). */
 double ss_perception(const ss_agents *a)
