@@ -455,6 +455,15 @@ static void pedestrian_law(ss_writer *sw, const ss_goal *g, int k, int role)
 	ss_end(sw);
 }
 
+/* A transition from a mode of goal k to its mode `role` (`walk` with the role's suffix). */
+static void to_role(ss_writer *sw, const char *walk, int role, const char *guard,
+		    const char *label, int k, int line)
+{
+	char to[48];
+	snprintf(to, sizeof to, "%s%s", walk, role_suffix[role]);
+	transition(sw, to, guard, label, k, line, 0, NULL);
+}
+
 /* Mode `role` of goal k (role_suffix; `walk` is the WALK mode's name): its law, the end of the
  * goal (accomplished: `reached`, budget spent: `after_timeout`; both restart the detour counter
  * `stalls` of a pedestrian automaton) and, for a pedestrian:
@@ -504,13 +513,11 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 				 "time_in_mode ge 0.5 and dist(%s) gt 1.5 and clearance() ge 0.5 and "
 				 "oncoming(%s, 5) ge 1",
 				 gd, gd);
-			snprintf(to, sizeof to, "%s%s", walk, role_suffix[PASS]);
-			transition(sw, to, guard, "crowded", k, g->line, 0, NULL);
+			to_role(sw, walk, PASS, guard, "crowded", k, g->line);
 			snprintf(guard, sizeof guard,
 				 "time_in_mode ge 0.5 and neighbors(1.5) ge 2 and oncoming(%s, 5) eq 0",
 				 gd);
-			snprintf(to, sizeof to, "%s%s", walk, role_suffix[QUEUE]);
-			transition(sw, to, guard, "dense", k, g->line, 0, NULL);
+			to_role(sw, walk, QUEUE, guard, "dense", k, g->line);
 			for (int side = DETOUR_RIGHT; side <= DETOUR_LEFT; side++) {
 				static const char *const turn[][5] = {
 				    {"left", "true", "stalls", "stalls + 1", NULL},
@@ -533,16 +540,15 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 				 "time_in_mode ge 3 and (neighbors(1.5) eq 0 or progress(%s, 2) lt 0.5 "
 				 "or dist(%s) lt 1) or clearance() lt 0.2",
 				 gd, gd);
-			transition(sw, walk, guard, "clear", k, g->line, 0, NULL);
+			to_role(sw, walk, WALK, guard, "clear", k, g->line);
 		} else if (role == QUEUE) {
 			snprintf(guard, sizeof guard,
 				 "time_in_mode ge 0.5 and oncoming(%s, 5) ge 1 and dist(%s) gt 1.5 and "
 				 "clearance() ge 0.5",
 				 gd, gd);
-			snprintf(to, sizeof to, "%s%s", walk, role_suffix[PASS]);
-			transition(sw, to, guard, "oncoming", k, g->line, 0, NULL);
-			transition(sw, walk, "time_in_mode ge 3 and neighbors(1.5) lt 2", "open", k,
-				   g->line, 0, NULL);
+			to_role(sw, walk, PASS, guard, "oncoming", k, g->line);
+			to_role(sw, walk, WALK, "time_in_mode ge 3 and neighbors(1.5) lt 2", "open", k,
+				g->line);
 		} else {
 			transition(sw, walk, "time_in_mode ge min(2 * max(stalls, 1), 16)", "unstall", k,
 				   g->line, 0, NULL);
