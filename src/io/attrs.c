@@ -49,7 +49,7 @@ static void build_law_specs(void)
 			    [SW__P_SIDE] = SW__A_OTHER}; /* the side: read_side */
 			o[n++] = (sw__attr_spec){q->name, kind[q->type], q->off, 0, q->choices, 0};
 		}
-		if (t->law != SW_LAW_WALL) {
+		if (!(t->flags & SW__LAW_NO_FIELD)) {
 			o[n++] = (sw__attr_spec)SW__OTHER("field", 0);
 			o[n++] = (sw__attr_spec)SW__OTHER("lookahead", 0);
 			o[n++] = (sw__attr_spec)SW__OTHER("corners", 0);
@@ -404,10 +404,8 @@ int sw__no_children(sw__loader *ld, xmlNodePtr node, const char *why)
 
 int sw__is_law(xmlNodePtr node)
 {
-	return sw__is_element(node, "glm") || sw__is_element(node, "fw") ||
-	       sw__is_element(node, "potential") || sw__is_element(node, "wall") ||
-	       sw__is_element(node, "ttc") || sw__is_element(node, "sf") ||
-	       sw__is_element(node, "csm");
+	return node->type == XML_ELEMENT_NODE && node->ns == NULL &&
+	       sw__law_table_named((const char *)node->name) != NULL;
 }
 
 /* The side attribute of <wall>: right (+1) or left (-1). */

@@ -211,7 +211,7 @@ typedef struct sw_fast {
 
 /** The measures of the run (step.c, steerbench.c): agent i's entries (its metrics, its row of
  * the agent-obstacle arrays, its SteerBench sums) are written only by agent i's own sensing
- * (step 4) and its jumps (step 2), and restored by checkpoint.c. */
+ * (step 4), its advance and jumps (step 2: the path length), and restored by checkpoint.c. */
 typedef struct sw_measures {
 	sw_agent_metrics *metrics; /* per agent: the summary's figures */
 	double *min_clear;      /* n * n_obstacles minimum clearances, m */

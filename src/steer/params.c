@@ -11,7 +11,9 @@
  * Each law's descriptor (sw__laws, below) joins its table to what the rest of the library needs
  * to know of the law (steer_internal.h: which laws are crowd laws, read velocities, export, have
  * a 3-D form; where the speed cap, heading noise and alignment gain are): a new law is a row
- * there, and no `switch (law)` outside this folder.
+ * there.  Outside this folder the code names a law only for that law's own features (GLM's
+ * grouped sensing, its terms, its export; the export's interval bounds per law, export/flows.c),
+ * never for a fact every law has.
  *
  * Defaults (docs/models.md lists their sources):
  *   - glm: the published settings (docs/models.md section 1.6);

@@ -198,14 +198,14 @@ static inline double sw__law_at(const sw_steer_def *def, size_t off)
 /* The standard deviation of def's heading noise (rad / sqrt(s)); 0 when it draws none. */
 static inline double sw__law_noise(const sw_steer_def *def)
 {
-	size_t off = sw__laws[def->law].noise_off;
+	size_t off = (unsigned)def->law < SW__N_LAWS ? sw__laws[def->law].noise_off : 0;
 	return off ? sw__law_at(def, off) : 0.0;
 }
 
 /* Whether def reads the other agents' headings (its alignment gain is not 0). */
 static inline int sw__law_reads_headings(const sw_steer_def *def)
 {
-	size_t off = sw__laws[def->law].align_off;
+	size_t off = (unsigned)def->law < SW__N_LAWS ? sw__laws[def->law].align_off : 0;
 	return off && sw__law_at(def, off) != 0.0;
 }
 
