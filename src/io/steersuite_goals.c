@@ -31,10 +31,11 @@
  * crowded<k>/clear<k> and dense<k>/open<k>/oncoming<k> switch between them with pedestrian.xml's
  * guards, and the budgets count on the clock c, restarted when a goal starts (time_in_mode
  * restarts at every switch).
- * desiredSpeed becomes the law's top speed (TTC v-pref, CSM v0, GLM v-max, FW/potential speed).  A per-goal
- * <Behaviour><SteeringAlgorithm>glm|fw|potential</SteeringAlgorithm> chooses swerve's law for
- * the goal, and its <parameter><key>K</key><value>V</value></parameter> entries become
- * attributes K="V" of the law element, checked by the scenario reader like any law element. */
+ * desiredSpeed becomes the law's top speed (TTC v-pref, CSM v0, GLM v-max, FW/potential
+ * speed).  A per-goal <Behaviour><SteeringAlgorithm>glm|fw|potential</SteeringAlgorithm>
+ * chooses swerve's law for the goal, and its <parameter><key>K</key><value>V</value>
+ * </parameter> entries become attributes K="V" of the law element, checked by the scenario
+ * reader like any law element. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
