@@ -245,15 +245,13 @@ typedef struct sw_navigation {
 } sw_navigation;
 
 struct sw_world {
+	/* The world is the start of one allocation (world.c): the arrays whose sizes creation
+	 * fixes follow it, each at a 64-byte offset (world.c world_carve). */
 	const sw_model *m;
 	sw_world_def def;       /* the definition it was created with, sample resolved (0: the
 				   model's); read-only after creation, but for event_fn and
 				   event_ctx (sw_world_set_event_fn, between steps).  threads: as
 				   asked at creation (the threads now: threads.n) */
-	void *block;            /* one allocation holding the fixed-size per-unit and per-agent
-				   arrays: unit.dim, off, mode, aut, sys, drv, ctx,
-				   agent.steer_first, tkind, tindex, rad, the measures' arrays,
-				   snap.gone, sig.mode0, hist.buf (world.c carve_arrays) */
 	double t;               /* current time, s */
 	long steps;             /* macro steps taken */
 	int n;                  /* agents */
@@ -372,6 +370,31 @@ static inline size_t sw__block_take(size_t *at, size_t count, size_t size)
 	}
 	*at += (count * size + 63) / 64 * 64;
 	return o;
+}
+
+/** A block being laid out: sizing (base NULL: only `at` moves) or carving (base: the block). */
+typedef struct sw_arena {
+	char *base;
+	size_t at;              /* bytes laid out so far */
+} sw_arena;
+
+/** Takes an array of count elements of size bytes from a (sw__block_take): a pointer into the
+ * block, or NULL when count is 0 or while a is only being sized.  Creation lays the world out
+ * twice through the same calls, sizing then carving, so each must ask the same sizes both times
+ * (they depend only on the model and on what the sizing computed). */
+static inline void *sw__arena_take(sw_arena *a, size_t count, size_t size)
+{
+	size_t o = sw__block_take(&a->at, count, size);
+	return a->base && count > 0 ? a->base + o : NULL;
+}
+
+/** Unit u's automaton in m (agents first, then signals; NULL for a plain-law agent): what
+ * w->unit.aut[u] holds, for the layout, which runs before the arrays exist. */
+static inline const struct sw_automaton *sw__unit_automaton(const sw_model *m, int u)
+{
+	if (u < m->n_agents)
+		return m->agents[u].behaviour >= 0 ? m->automata[m->agents[u].behaviour] : NULL;
+	return m->automata[m->signals[u - m->n_agents].automaton];
 }
 
 /** A zeroed block of the given size laid out by sw__block_take, aligned to 64 bytes (freed with

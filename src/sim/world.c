@@ -35,17 +35,9 @@ void sw_world_destroy(sw_world *w)
 		if (w->unit.type && w->unit.drv && w->unit.drv[u])
 			gsl_odeiv2_driver_free(w->unit.drv[u]);
 	}
-	free(w->unit.y);
-	free(w->snap.pos);
-	free(w->agent.steer);
-	free(w->agent.rng);
 	sw__steerbench_free(w);
 	free(w->sig.switches);
 	sw__hybrid_free(w);
-	free(w->fast.data);
-	free(w->agent.pers);
-	free(w->snap.h);
-	free(w->snap.v);
 	sw__space3_free(w);
 	sw__pool_destroy(w->threads.pool);
 	for (int k = 0; k < w->threads.n; k++)
@@ -54,8 +46,7 @@ void sw_world_destroy(sw_world *w)
 	sw__grid_free(&w->grid);
 	sw__prim_grid_free(w);
 	sw__fields_free(w);
-	free(w->block); /* last: the frees above may read its arrays */
-	free(w);
+	free(w); /* with the arrays it holds: last, the frees above may read them */
 }
 
 static double *agent_y(const sw_world *w, int i)
@@ -86,50 +77,52 @@ void sw_world_set_event_fn(sw_world *w, sw_event_fn fn, void *ctx)
 	w->def.event_ctx = ctx;
 }
 
-/* The sizes of the arrays the world's block holds (elements). */
-typedef struct world_arrays {
-	size_t n, nu, no, ns; /* agents, units, agent-obstacle pairs, GSL systems */
-	int gone, rad, hist;  /* optional arrays present (else NULL) */
-} world_arrays;
+/* What creation computes before the world's one allocation (world_size): the sizes of the arrays
+ * world.c carves, and what decides which optional ones exist. */
+typedef struct world_layout {
+	size_t n, nu, no, ns;   /* agents, units, agent-obstacle pairs, GSL systems */
+	size_t ny;              /* state entries of all units */
+	size_t nsteer;          /* distinct steering entries (agents with equal laws share) */
+	int gone, rad, hist;    /* snap.gone, agent.rad, hist.buf present (else NULL) */
+	int pers, noise;        /* personalities drawn; random streams (a law draws noise) */
+	int need_h, need_v;     /* snapshot headings; velocities */
+} world_layout;
 
-/* An array of count elements of size bytes at *at in the block (sw__block_take): NULL when
- * count is 0 or while the block is being sized (base NULL). */
-static void *carve(char *base, size_t *at, size_t count, size_t size)
+/* Lays out (a->base NULL: sizes) the world itself and every array it holds. */
+static void world_carve(sw_world *w, const world_layout *L, sw_arena *a)
 {
-	size_t o = sw__block_take(at, count, size);
-	return base && count > 0 ? base + o : NULL;
-}
-
-/* Sets the world's per-unit and per-agent arrays into base (NULL: only adds their size to
- * *bytes, from 0). */
-static void carve_arrays(sw_world *w, const world_arrays *a, char *base, size_t *bytes)
-{
-	size_t at = 0;
-	w->unit.dim = carve(base, &at, a->nu, sizeof *w->unit.dim);
-	w->unit.off = carve(base, &at, a->nu, sizeof *w->unit.off);
-	w->unit.mode = carve(base, &at, a->nu, sizeof *w->unit.mode);
-	w->unit.aut = carve(base, &at, a->nu, sizeof *w->unit.aut);
-	w->agent.steer_first = carve(base, &at, a->n + 1, sizeof *w->agent.steer_first);
-	w->agent.tkind = carve(base, &at, a->n + 1, sizeof *w->agent.tkind);
-	w->agent.tindex = carve(base, &at, a->n + 1, sizeof *w->agent.tindex);
-	w->meas.metrics = carve(base, &at, a->n + 1, sizeof *w->meas.metrics);
-	w->meas.min_clear = carve(base, &at, a->no + 1, sizeof *w->meas.min_clear);
-	w->meas.overlap = carve(base, &at, a->no + 1, sizeof *w->meas.overlap);
-	w->meas.clear_until = carve(base, &at, a->no + 1, sizeof *w->meas.clear_until);
-	w->meas.agent_overlap = carve(base, &at, a->n + 1, sizeof *w->meas.agent_overlap);
-	w->snap.gone = carve(base, &at, a->gone ? a->n + 1 : 0, sizeof *w->snap.gone);
+	sw__arena_take(a, 1, sizeof *w); /* the world, at the block's start */
+	size_t n = L->n, nu = L->nu;
+	w->unit.dim = sw__arena_take(a, nu, sizeof *w->unit.dim);
+	w->unit.off = sw__arena_take(a, nu, sizeof *w->unit.off);
+	w->unit.mode = sw__arena_take(a, nu, sizeof *w->unit.mode);
+	w->unit.aut = sw__arena_take(a, nu, sizeof *w->unit.aut);
+	w->unit.y = sw__arena_take(a, L->ny + 1, sizeof *w->unit.y);
+	w->agent.steer = sw__arena_take(a, L->nsteer + 1, sizeof *w->agent.steer);
+	w->agent.steer_first = sw__arena_take(a, n + 1, sizeof *w->agent.steer_first);
+	w->agent.pers = sw__arena_take(a, L->pers ? n : 0, sizeof *w->agent.pers);
+	w->agent.tkind = sw__arena_take(a, n + 1, sizeof *w->agent.tkind);
+	w->agent.tindex = sw__arena_take(a, n + 1, sizeof *w->agent.tindex);
+	w->agent.rng = sw__arena_take(a, L->noise ? n + 1 : 0, SW_RNG_TYPE->size);
+	w->agent.rad = sw__arena_take(a, L->rad ? n : 0, sizeof *w->agent.rad);
+	w->meas.metrics = sw__arena_take(a, n + 1, sizeof *w->meas.metrics);
+	w->meas.min_clear = sw__arena_take(a, L->no + 1, sizeof *w->meas.min_clear);
+	w->meas.overlap = sw__arena_take(a, L->no + 1, sizeof *w->meas.overlap);
+	w->meas.clear_until = sw__arena_take(a, L->no + 1, sizeof *w->meas.clear_until);
+	w->meas.agent_overlap = sw__arena_take(a, n + 1, sizeof *w->meas.agent_overlap);
+	w->snap.pos = sw__arena_take(a, 2 * n + 1, sizeof *w->snap.pos);
+	w->snap.h = sw__arena_take(a, L->need_h ? 2 * n : 0, sizeof *w->snap.h);
+	w->snap.v = sw__arena_take(a, L->need_v ? 2 * n : 0, sizeof *w->snap.v);
+	w->snap.gone = sw__arena_take(a, L->gone ? n + 1 : 0, sizeof *w->snap.gone);
+	w->fast.data = sw__arena_take(a, (size_t)w->fast.stride * n + 1, sizeof *w->fast.data);
 	/* GSL systems and drivers only for GSL steppers (explicit Euler needs none). */
-	w->unit.sys = carve(base, &at, a->ns, sizeof *w->unit.sys);
-	w->unit.drv = carve(base, &at, a->ns, sizeof *w->unit.drv);
-	w->unit.ctx = carve(base, &at, a->ns, sizeof *w->unit.ctx);
-	w->sig.mode0 = carve(base, &at, a->nu - a->n + 1, sizeof *w->sig.mode0);
-	w->agent.rad = carve(base, &at, a->rad ? a->n : 0, sizeof *w->agent.rad);
-	w->hist.buf =
-	    carve(base, &at, a->hist ? a->n * SW_HISTORY * 3 + 1 : 0, sizeof *w->hist.buf);
-	*bytes = at;
+	w->unit.sys = sw__arena_take(a, L->ns, sizeof *w->unit.sys);
+	w->unit.drv = sw__arena_take(a, L->ns, sizeof *w->unit.drv);
+	w->unit.ctx = sw__arena_take(a, L->ns, sizeof *w->unit.ctx);
+	w->sig.mode0 = sw__arena_take(a, nu - n + 1, sizeof *w->sig.mode0);
+	w->hist.buf = sw__arena_take(a, L->hist ? n * SW_HISTORY * 3 + 1 : 0, sizeof *w->hist.buf);
 }
 
-/* Sizes and layout of every unit; steering definitions per agent and mode. */
 /* One trait from its distribution (SW_TRAIT_FIXED keeps the value). */
 static double draw_trait(gsl_rng *r, const sw_trait_dist *d, double value)
 {
@@ -140,35 +133,31 @@ static double draw_trait(gsl_rng *r, const sw_trait_dist *d, double value)
 	}
 }
 
-/* Personalities with traits drawn per agent ("personality drawn per agent from distributions"):
- * each agent draws agility, mass and courage, in that order, from its own stream seeded from
- * (scenario seed ^ "pers", agent index), independent of its noise stream and of threads. */
-static int draw_personalities(sw_world *w)
+/* Whether some agent of m draws a personality trait from a distribution. */
+static int draws_personalities(const sw_model *m)
 {
-	const sw_model *m = w->m;
 	int any = 0;
-	for (int i = 0; i < w->n; i++) {
+	for (int i = 0; i < m->n_agents; i++) {
 		const sw_personality *p = &m->agents[i].personality;
 		any |= p->agility_dist.kind || p->mass_dist.kind || p->courage_dist.kind;
 	}
-	if (!any)
-		return SW_SUCCESS;
-	w->agent.pers = calloc((size_t)w->n, sizeof *w->agent.pers);
-	gsl_rng *r = gsl_rng_alloc(SW_RNG_TYPE);
-	if (!w->agent.pers || !r) {
-		gsl_rng_free(r);
-		return SW_ENOMEM;
-	}
-	for (int i = 0; i < w->n; i++) {
-		sw_personality p = m->agents[i].personality;
-		sw_rng_stream_seed(r, w->def.seed ^ 0x7065727300000000ULL, (uint64_t)i);
-		p.agility = draw_trait(r, &p.agility_dist, p.agility);
-		p.mass = draw_trait(r, &p.mass_dist, p.mass);
-		p.courage = draw_trait(r, &p.courage_dist, p.courage);
-		w->agent.pers[i] = p;
-	}
-	gsl_rng_free(r);
-	return SW_SUCCESS;
+	return any;
+}
+
+/* Agent i's personality ("personality drawn per agent from distributions"): with r (when the
+ * scenario draws any trait), agility, mass and courage drawn, in that order, from the agent's
+ * own stream seeded from (scenario seed ^ "pers", agent index), independent of its noise stream
+ * and of threads; else the model's. */
+static sw_personality personality(const sw_world *w, gsl_rng *r, int i)
+{
+	sw_personality p = w->m->agents[i].personality;
+	if (!r)
+		return p;
+	sw_rng_stream_seed(r, w->def.seed ^ 0x7065727300000000ULL, (uint64_t)i);
+	p.agility = draw_trait(r, &p.agility_dist, p.agility);
+	p.mass = draw_trait(r, &p.mass_dist, p.mass);
+	p.courage = draw_trait(r, &p.courage_dist, p.courage);
+	return p;
 }
 
 const sw_personality *sw_world_personality(const sw_world *w, int i)
@@ -176,101 +165,128 @@ const sw_personality *sw_world_personality(const sw_world *w, int i)
 	return sw__pers(w, i);
 }
 
-static int layout(sw_world *w)
+/* Agent i's steering in mode q with personality p applied. */
+static sw_steer_def agent_steer(const sw_model *m, int i, int q, const sw_personality *p)
+{
+	const struct sw_automaton *a = sw__unit_automaton(m, i);
+	sw_steer_def d;
+	if (!a) {
+		d = m->agents[i].steer; /* fixed courage applied at finalize */
+		if (m->agents[i].personality.courage_dist.kind != SW_TRAIT_FIXED)
+			sw__law_personalize(&d, p);
+		return d;
+	}
+	d = a->modes[q].steer;
+	sw__law_personalize(&d, p);
+	return d;
+}
+
+/* Modes of unit u (1 for a plain-law agent). */
+static int unit_modes(const sw_model *m, int u)
+{
+	const struct sw_automaton *a = sw__unit_automaton(m, u);
+	return a ? a->n_modes : 1;
+}
+
+/* Whether agent i (personality p) steers as agent i - 1 (personality q) in every mode: then it
+ * shares i - 1's steering entries.  prev: i - 1's entries when they are stored, else NULL
+ * (computed again). */
+static int same_steering(const sw_model *m, int i, const sw_personality *p,
+			 const sw_personality *q, const sw_steer_def *prev)
+{
+	if (i == 0 || sw__unit_automaton(m, i) != sw__unit_automaton(m, i - 1))
+		return 0;
+	for (int k = 0; k < unit_modes(m, i); k++) {
+		sw_steer_def d = agent_steer(m, i, k, p);
+		sw_steer_def e = prev ? prev[k] : agent_steer(m, i - 1, k, q);
+		if (!sw_steer_def_equal(&d, &e))
+			return 0;
+	}
+	return 1;
+}
+
+/* The layout pass: every size the world's block needs, from the model alone (r: the
+ * personalities' stream, NULL when none is drawn).  Sets the scalars the arrays' sizes depend on
+ * (maxdim, max_slots, n_steer, fast.stride and fast.crowd).  SW_ENOMEM when the states exceed
+ * 2^32 entries. */
+static int world_size(sw_world *w, gsl_rng *r, world_layout *L)
 {
 	const sw_model *m = w->m;
 	size_t off = 0;
-	int nsteer = 0;
 	w->unit.maxdim = SW_STATE_DIM;
 	w->threads.max_slots = 1;
 	for (int u = 0; u < w->nu; u++) {
-		const struct sw_automaton *a = NULL;
-		if (u < w->n && m->agents[u].behaviour >= 0)
-			a = m->automata[m->agents[u].behaviour];
-		else if (u >= w->n)
-			a = m->automata[m->signals[u - w->n].automaton];
-		w->unit.aut[u] = a;
-		w->unit.dim[u] = a ? sw__automaton_dim(a) : SW_STATE_DIM;
+		const struct sw_automaton *a = sw__unit_automaton(m, u);
+		int dim = a ? sw__automaton_dim(a) : SW_STATE_DIM;
 		if (m->dim3 && u < w->n) /* 3-D entries at the end (space3.c) */
-			w->unit.dim[u] += SW_STATE3_DIM;
-		if (off > UINT32_MAX - (size_t)w->unit.dim[u])
+			dim += SW_STATE3_DIM;
+		if (off > UINT32_MAX - (size_t)dim)
 			return SW_ENOMEM; /* beyond 2^32 state entries: too large for this machine */
-		w->unit.off[u] = (uint32_t)off;
-		off += (size_t)w->unit.dim[u];
-		if (w->unit.dim[u] > w->unit.maxdim)
-			w->unit.maxdim = w->unit.dim[u];
+		off += (size_t)dim;
+		w->unit.maxdim = dim > w->unit.maxdim ? dim : w->unit.maxdim;
 		if (a && a->n_slots > w->threads.max_slots)
 			w->threads.max_slots = a->n_slots;
-		if (u < w->n) {
-			w->agent.steer_first[u] = nsteer;
-			nsteer += a ? a->n_modes : 1;
+	}
+	L->ny = off;
+	/* The distinct steering entries (as fill_steering stores them), and what they read. */
+	int used = 0, crowd = 0;
+	sw_personality prev = {0}, p;
+	for (int i = 0; i < w->n; i++, prev = p) {
+		p = personality(w, r, i);
+		int nm = unit_modes(m, i);
+		if (same_steering(m, i, &p, &prev, NULL))
+			continue;
+		used += nm;
+		for (int q = 0; q < nm; q++) {
+			sw_steer_def d = agent_steer(m, i, q, &p);
+			L->need_h |= sw__law_reads_headings(&d);
+			L->need_v |= (sw__law_flags(d.law) & SW__LAW_READS_VELOCITIES) ||
+				     (sw__unit_automaton(m, i) && sw__unit_automaton(m, i)->uses_oncoming);
+			crowd |= sw__crowd_law(d.law);
+			/* Random streams only where something draws from them: a law's heading noise. */
+			L->noise |= sw__law_noise(&d) > 0.0;
 		}
 	}
-	w->unit.y = calloc(off + 1, sizeof *w->unit.y);
-	w->snap.pos = calloc(2 * (size_t)w->n + 1, sizeof *w->snap.pos);
-	w->agent.steer = calloc((size_t)nsteer + 1, sizeof *w->agent.steer);
-	if (!w->unit.y || !w->snap.pos || !w->agent.steer)
-		return SW_ENOMEM;
-	/* Agents whose laws (personality applied) equal the previous agent's share its entries:
-	 * crowds and groups of one kind then hold one copy instead of one per agent. */
-	int used = 0, need_h = 0, need_v = 0;
-	for (int i = 0; i < w->n; i++) {
-		const sw_agent *ag = &m->agents[i];
-		int nm = w->unit.aut[i] ? w->unit.aut[i]->n_modes : 1;
-		sw_steer_def *d = w->agent.steer + used;
-		const sw_personality *pers = sw__pers(w, i);
-		for (int q = 0; q < nm; q++) {
-			if (!w->unit.aut[i]) {
-				d[q] = ag->steer; /* fixed courage applied at finalize */
-				if (ag->personality.courage_dist.kind != SW_TRAIT_FIXED)
-					sw__law_personalize(&d[q], pers);
-				continue;
-			}
-			d[q] = w->unit.aut[i]->modes[q].steer;
-			sw__law_personalize(&d[q], pers);
-		}
-		for (int q = 0; q < nm; q++) {
-			need_h |= sw__law_reads_headings(&d[q]);
-			need_v |= (sw__law_flags(d[q].law) & SW__LAW_READS_VELOCITIES) ||
-				  (w->unit.aut[i] && w->unit.aut[i]->uses_oncoming);
-		}
-		int same = i > 0 && w->unit.aut[i] == w->unit.aut[i - 1];
-		for (int q = 0; same && q < nm; q++)
-			same = sw_steer_def_equal(&d[q],
-						  &w->agent.steer[w->agent.steer_first[i - 1] + q]);
-		if (same) {
-			w->agent.steer_first[i] = w->agent.steer_first[i - 1];
-		} else {
-			w->agent.steer_first[i] = used;
-			used += nm;
-		}
-	}
+	L->nsteer = (size_t)used;
 	w->agent.n_steer = used;
-	sw_steer_def *shrunk = realloc(w->agent.steer, ((size_t)used + 1) * sizeof *w->agent.steer);
-	if (shrunk)
-		w->agent.steer = shrunk; /* keeps only the distinct entries */
-	if (need_h && !(w->snap.h = calloc(2 * (size_t)w->n, sizeof *w->snap.h)))
-		return SW_ENOMEM;
-	if (need_v && !(w->snap.v = calloc(2 * (size_t)w->n, sizeof *w->snap.v)))
-		return SW_ENOMEM;
 	/* The crowd laws' sensed flows (step.c sense_one, integrate.c), with explicit Euler. */
-	int crowd = 0;
-	for (int k = 0; k < used; k++)
-		crowd |= sw__crowd_law(w->agent.steer[k].law);
-	/* Random streams only where something draws from them: a law's heading noise. */
-	int noise = 0;
-	for (int k = 0; k < used; k++)
-		noise |= sw__law_noise(&w->agent.steer[k]) > 0.0;
-	if (noise && !(w->agent.rng = calloc((size_t)w->n + 1, SW_RNG_TYPE->size)))
-		return SW_ENOMEM;
 	w->fast.crowd = crowd && strcmp(m->run.integrator, "euler") == 0 && !m->dim3;
 	w->fast.stride = w->fast.crowd ? 4 : 3;
-	w->fast.data = calloc((size_t)w->fast.stride * (size_t)w->n + 1, sizeof *w->fast.data);
-	if (!w->fast.data)
-		return SW_ENOMEM;
+	return SW_SUCCESS;
+}
+
+/* Fills the layout's arrays: dimensions, offsets, automata, personalities, steering entries. */
+static void fill_layout(sw_world *w, gsl_rng *r)
+{
+	const sw_model *m = w->m;
+	uint32_t off = 0; /* world_size checked the total */
+	for (int u = 0; u < w->nu; u++) {
+		const struct sw_automaton *a = sw__unit_automaton(m, u);
+		w->unit.aut[u] = a;
+		w->unit.dim[u] = a ? sw__automaton_dim(a) : SW_STATE_DIM;
+		if (m->dim3 && u < w->n)
+			w->unit.dim[u] += SW_STATE3_DIM;
+		w->unit.off[u] = off;
+		off += (uint32_t)w->unit.dim[u];
+	}
+	/* Agents whose laws (personality applied) equal the previous agent's share its entries:
+	 * crowds and groups of one kind then hold one copy instead of one per agent. */
+	int used = 0;
+	for (int i = 0; i < w->n; i++) {
+		sw_personality p = personality(w, r, i);
+		if (w->agent.pers)
+			w->agent.pers[i] = p;
+		const sw_steer_def *prev = i > 0 ? w->agent.steer + w->agent.steer_first[i - 1] : NULL;
+		if (same_steering(m, i, &p, NULL, prev)) {
+			w->agent.steer_first[i] = w->agent.steer_first[i - 1];
+			continue;
+		}
+		w->agent.steer_first[i] = used;
+		for (int q = 0; q < unit_modes(m, i); q++)
+			w->agent.steer[used++] = agent_steer(m, i, q, &p);
+	}
 	for (int i = 0; i < w->n; i++)
 		sw__fast(w, i)[0] = NAN;
-	return SW_SUCCESS;
 }
 
 /* Step counts are computed in double and compared with the bound before any conversion: a
@@ -360,9 +376,11 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 					   "rkck, rk8pd, rk1imp, rk2imp, rk4imp, bsimp, msadams or msbdf",
 					   m->run.integrator);
 	}
-	sw_world *w = calloc(1, sizeof *w);
-	if (!w)
-		return SW_ENOMEM;
+	/* The world's scalars into a probe, the layout pass over it, then the one allocation: the
+	 * probe copied to its start and the arrays carved after it. */
+	sw_world probe;
+	memset(&probe, 0, sizeof probe);
+	sw_world *w = &probe;
 	int n = m->n_agents, nu = n + m->n_signals;
 	size_t no = (size_t)n * (size_t)m->n_obstacles;
 	w->m = m;
@@ -387,23 +405,34 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	for (int i = 0; i < n; i++)
 		if (m->agents[i].behaviour >= 0 && m->automata[m->agents[i].behaviour]->uses_progress)
 			need_hist = 1;
-	/* The per-unit and per-agent arrays in one block: sized, then carved. */
-	world_arrays wa = {(size_t)n, (size_t)nu, no, type ? (size_t)nu + 1 : 1,
-			   m->run.leave_when_done, radii_differ, need_hist};
-	size_t bytes = 0;
-	carve_arrays(w, &wa, NULL, &bytes);
-	if ((w->block = sw__block_alloc(bytes)) != NULL)
-		carve_arrays(w, &wa, w->block, &bytes);
-	for (int j = 0; w->agent.rad && j < n; j++)
-		w->agent.rad[j] = m->agents[j].radius;
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
 			w->pg.rmax = fmax(w->pg.rmax, m->prims[k].radius);
 	w->pg.speed_max = sw__obstacle_speed_max(m); /* rate.c */
 	w->fast.on = 1;
 	w->threads.sense_group = SW_SENSE_GROUP;
-	if (!w->block || draw_personalities(w) != SW_SUCCESS ||
-	    layout(w) != SW_SUCCESS || sw__hybrid_alloc(w) != SW_SUCCESS ||
+	world_layout L = {.n = (size_t)n, .nu = (size_t)nu, .no = no, .ns = type ? (size_t)nu + 1 : 1,
+			  .gone = m->run.leave_when_done, .rad = radii_differ, .hist = need_hist,
+			  .pers = draws_personalities(m)};
+	gsl_rng *r = L.pers ? gsl_rng_alloc(SW_RNG_TYPE) : NULL; /* freed once the layout is filled */
+	sw_arena ar = {NULL, 0};
+	if ((L.pers && !r) || world_size(w, r, &L) != SW_SUCCESS) {
+		gsl_rng_free(r);
+		return SW_ENOMEM;
+	}
+	world_carve(w, &L, &ar);
+	if (!(w = sw__block_alloc(ar.at))) {
+		gsl_rng_free(r);
+		return SW_ENOMEM;
+	}
+	*w = probe;
+	ar = (sw_arena){(char *)w, 0};
+	world_carve(w, &L, &ar);
+	fill_layout(w, r);
+	gsl_rng_free(r);
+	for (int j = 0; w->agent.rad && j < n; j++)
+		w->agent.rad[j] = m->agents[j].radius;
+	if (sw__hybrid_alloc(w) != SW_SUCCESS ||
 	    (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) || sw__grid_alloc(w) != SW_SUCCESS ||
 	    sw__prim_grid_alloc(w) != SW_SUCCESS || sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);
