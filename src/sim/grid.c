@@ -44,17 +44,17 @@ static unsigned bucket(const sw_agent_grid *g, long ix, long iy)
 	return (unsigned)(h & (uint64_t)(g->buckets - 1));
 }
 
-int sw__grid_alloc(struct sw_world *w)
+void sw__grid_layout(struct sw_world *w, sw_arena *a)
 {
 	const sw_model *m = w->m;
 	sw_agent_grid *g = &w->grid;
 	g->on = 0;
 	if (!m->run.agents_perceive || !m->run.neighbor_grid || w->n < 2)
-		return SW_SUCCESS;
+		return;
 	double pmax = 0.0, rmax = 0.0;
 	for (int i = 0; i < w->n; i++) {
 		if (!isfinite(m->agents[i].perception))
-			return SW_SUCCESS; /* brute force */
+			return; /* brute force */
 		pmax = fmax(pmax, m->agents[i].perception);
 		rmax = fmax(rmax, m->agents[i].radius);
 	}
@@ -70,29 +70,16 @@ int sw__grid_alloc(struct sw_world *w)
 	 * (between 1/2 and 1 per agent).  A query's result goes to the worker's buffer
 	 * (sw_worker found). */
 	g->cap = nb;
-	g->start = calloc((size_t)nb + 1, sizeof *g->start);
-	g->items = calloc((size_t)w->n, sizeof *g->items);
-	g->px = calloc((size_t)w->n, sizeof *g->px);
-	g->py = calloc((size_t)w->n, sizeof *g->py);
-	if (w->space3.on)
-		g->pz = calloc((size_t)w->n, sizeof *g->pz);
-	if (!g->start || !g->items || !g->px || !g->py ||
-	    (w->space3.on && !g->pz))
-		return SW_ENOMEM;
+	size_t n = (size_t)w->n;
+	g->start = sw__arena_take(a, (size_t)nb + 1, sizeof *g->start);
+	g->items = sw__arena_take(a, n, sizeof *g->items);
+	g->px = sw__arena_take(a, n, sizeof *g->px);
+	g->py = sw__arena_take(a, n, sizeof *g->py);
+	g->pz = sw__arena_take(a, w->space3.on ? n : 0, sizeof *g->pz); /* space3 laid out first */
 	g->on = 1;
 #ifdef SW_GRID_AVX512
 	g->avx512 = __builtin_cpu_supports("avx512f");
 #endif
-	return SW_SUCCESS;
-}
-
-void sw__grid_free(sw_agent_grid *g)
-{
-	free(g->start);
-	free(g->items);
-	free(g->px);
-	free(g->py);
-	free(g->pz);
 }
 
 /* Cell coordinate of x. */

@@ -277,40 +277,31 @@ static int first(struct sw_world *w, sw_worker *wk, int u, double t0, double t1,
 	return sw__locate(w, wk, u, t0, t1, y0, m0, m1, rate, leave, fn, e, tstar);
 }
 
-int sw__hybrid_alloc(struct sw_world *w)
+void sw__hybrid_layout(struct sw_world *w, sw_arena *a)
 {
-	int stride = 0;
-	for (int u = 0; u < w->nu; u++)
-		for (int q = 0; w->unit.aut[u] && q < w->unit.aut[u]->n_modes; q++)
-			if (w->unit.aut[u]->modes[q].trans_count + 1 > stride)
-				stride = w->unit.aut[u]->modes[q].trans_count + 1;
-	w->unit.carry = NULL;
-	w->agent.jumped = NULL;
+	const sw_model *m = w->m;
+	int stride = 0, resets_state = 0;
+	for (int u = 0; u < w->nu; u++) {
+		const struct sw_automaton *aut = sw__unit_automaton(m, u);
+		for (int q = 0; aut && q < aut->n_modes; q++)
+			if (aut->modes[q].trans_count + 1 > stride)
+				stride = aut->modes[q].trans_count + 1;
+		/* the moves of agents whose jumps may reset their position (moved()) */
+		resets_state |= u < w->n && aut && aut->resets_state;
+	}
 	w->unit.carry_stride = stride;
-	/* the moves of agents whose jumps may reset their position (moved()) */
-	int resets_state = 0;
-	for (int u = 0; u < w->n; u++)
-		resets_state |= w->unit.aut[u] && w->unit.aut[u]->resets_state;
-	if (resets_state && !(w->agent.jumped = calloc(2 * (size_t)w->n, sizeof *w->agent.jumped)))
-		return SW_ENOMEM;
-	if (stride == 0)
-		return SW_SUCCESS; /* no automaton unit */
-	size_t nu = (size_t)w->nu;
-	w->unit.carry =
-	    malloc(nu * sizeof *w->unit.carry + nu * (size_t)stride * sizeof(sw_margin_bound));
-	if (!w->unit.carry)
-		return SW_ENOMEM;
-	for (size_t u = 0; u < nu; u++)
-		w->unit.carry[u] = (sw_carry){NAN, 0.0, 0.0, -1};
-	return SW_SUCCESS;
+	w->agent.jumped = sw__arena_take(a, resets_state ? 2 * (size_t)w->n : 0,
+					 sizeof *w->agent.jumped);
+	/* no automaton unit: no bounds */
+	size_t nu = stride > 0 ? (size_t)w->nu : 0;
+	w->unit.carry = sw__arena_take(
+	    a, nu * sizeof *w->unit.carry + nu * (size_t)stride * sizeof(sw_margin_bound), 1);
 }
 
-void sw__hybrid_free(struct sw_world *w)
+void sw__hybrid_init(struct sw_world *w)
 {
-	free(w->unit.carry);
-	free(w->agent.jumped);
-	w->unit.carry = NULL;
-	w->agent.jumped = NULL;
+	for (int u = 0; w->unit.carry && u < w->nu; u++)
+		w->unit.carry[u] = (sw_carry){NAN, 0.0, 0.0, -1};
 }
 
 /* Unit u's bounds (after the nu sw_carry entries of the same block). */

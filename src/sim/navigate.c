@@ -16,8 +16,6 @@
 #include "sim_internal.h"
 #include "swerve/plan.h"
 
-enum { FIELD_AUTO = -2 }; /* steer_field entry of field="auto" */
-
 /* The routes' clearance: the model's, or (negative) the largest agent radius. */
 static double route_clearance(const sw_model *m)
 {
@@ -30,50 +28,42 @@ static double route_clearance(const sw_model *m)
 	return c;
 }
 
-/* The routes' grid (the static obstacles grown by the clearance) and every agent without one. */
-static int routes_setup(struct sw_world *w, sw_diag *diag)
+int sw__field_of(const sw_model *m, const char *name)
 {
-	const sw_model *m = w->m;
-	int st = sw_routemap_rasterize(m, m->routes.resolution, route_clearance(m), m->routes.line,
-				       &w->nav.route_map, diag);
-	if (st != SW_SUCCESS)
-		return st;
-	w->nav.route = calloc((size_t)w->n + 1, sizeof *w->nav.route);
-	if (!w->nav.route)
-		return SW_ENOMEM;
-	for (int i = 0; i < w->n; i++)
-		w->nav.route[i].tgt = -1;
-	return SW_SUCCESS;
+	if (strcmp(name, SW_FIELD_AUTO) == 0) {
+		int nav = m->routes.resolution > 0.0; /* routes: only field="auto" follows them */
+		for (int f = 0; f < m->n_fields; f++)
+			nav |= m->fields[f].kind == SW_FIELD_NAV;
+		return nav ? SW__FIELD_AUTO : -1;
+	}
+	return name[0] ? sw_model_find_field(m, name) : -1;
 }
 
-int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag)
+void sw__fields_layout(struct sw_world *w, sw_arena *a, int fields, int autos)
 {
 	const sw_model *m = w->m;
-	w->nav.steer_field = malloc(((size_t)nsteer + 1) * sizeof *w->nav.steer_field);
-	w->nav.field_grid = calloc((size_t)m->n_fields + 1, sizeof *w->nav.field_grid);
-	w->nav.field_owned = calloc((size_t)m->n_fields + 1, sizeof *w->nav.field_owned);
-	if (!w->nav.steer_field || !w->nav.field_grid || !w->nav.field_owned)
-		return SW_ENOMEM;
-	int used = 0, autos = 0, nav = 0, routes = m->routes.resolution > 0.0;
-	for (int f = 0; f < m->n_fields; f++)
-		nav |= m->fields[f].kind == SW_FIELD_NAV;
-	for (int k = 0; k < nsteer; k++) {
-		const char *name = w->agent.steer[k].field;
-		int fk = strcmp(name, SW_FIELD_AUTO) == 0 ? (nav || routes ? FIELD_AUTO : -1)
-			 : name[0]			   ? sw_model_find_field(m, name)
-							   : -1;
-		w->nav.steer_field[k] = fk;
-		used |= fk >= 0 || fk == FIELD_AUTO;
-		autos |= fk == FIELD_AUTO;
-	}
-	if (!used) { /* no law uses a field: perception need not ask (perceive.c) */
-		free(w->nav.steer_field);
-		w->nav.steer_field = NULL;
-	}
-	if (autos && routes) { /* only field="auto" follows routes */
-		int st = routes_setup(w, diag);
+	/* no law uses a field: no entries, and perception need not ask (perceive.c) */
+	w->nav.steer_field =
+	    sw__arena_take(a, fields ? (size_t)w->agent.n_steer + 1 : 0, sizeof *w->nav.steer_field);
+	w->nav.field_grid = sw__arena_take(a, (size_t)m->n_fields + 1, sizeof *w->nav.field_grid);
+	w->nav.field_owned = sw__arena_take(a, (size_t)m->n_fields + 1, sizeof *w->nav.field_owned);
+	w->nav.route = sw__arena_take(a, autos && m->routes.resolution > 0.0 ? (size_t)w->n + 1 : 0,
+				      sizeof *w->nav.route);
+}
+
+int sw__fields_setup(struct sw_world *w, sw_diag *diag)
+{
+	const sw_model *m = w->m;
+	int used = w->nav.steer_field != NULL;
+	for (int k = 0; used && k < w->agent.n_steer; k++)
+		w->nav.steer_field[k] = sw__field_of(m, w->agent.steer[k].field);
+	if (w->nav.route) { /* the routes' grid (the static obstacles grown by the clearance) */
+		int st = sw_routemap_rasterize(m, m->routes.resolution, route_clearance(m),
+					       m->routes.line, &w->nav.route_map, diag);
 		if (st != SW_SUCCESS)
 			return st;
+		for (int i = 0; i < w->n; i++)
+			w->nav.route[i].tgt = -1;
 	}
 	/* Fields come from the world definition's plan (sw_plan_fields, the application's
 	 * planning call, which may use a store) or the model (vector fields read with it); the
@@ -107,13 +97,9 @@ void sw__fields_free(struct sw_world *w)
 {
 	for (int i = 0; w->nav.route && i < w->n; i++)
 		free(w->nav.route[i].pts);
-	free(w->nav.route);
 	sw_grid_free(w->nav.route_map);
 	for (int f = 0; w->nav.field_owned && f < w->m->n_fields; f++)
 		sw_grid_free(w->nav.field_owned[f]);
-	free(w->nav.field_owned);
-	free(w->nav.field_grid);
-	free(w->nav.steer_field);
 }
 
 /* Distance between segments [a, b] and [c, d]. */
@@ -270,7 +256,8 @@ static int steer_field_of(const struct sw_world *w, int i)
  * without a navigation field, and routes on; else -1. */
 static int route_target(const struct sw_world *w, int i)
 {
-	if (!w->nav.route || w->agent.tkind[i] != TGT_TARGET || steer_field_of(w, i) != FIELD_AUTO)
+	if (!w->nav.route || w->agent.tkind[i] != TGT_TARGET ||
+	    steer_field_of(w, i) != SW__FIELD_AUTO)
 		return -1;
 	int k = w->agent.tindex[i];
 	if (w->m->targets[k].motion.kind != SW_MOTION_NONE || nav_field_of(w->m, k) >= 0)
@@ -445,9 +432,9 @@ static int route_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 
 int sw__field_goal(const struct sw_world *w, int i, sw_vec2 p, const sw_vec2 *target, sw_vec2 *goal)
 {
 	int f = steer_field_of(w, i);
-	if (f == FIELD_AUTO && route_target(w, i) >= 0)
+	if (f == SW__FIELD_AUTO && route_target(w, i) >= 0)
 		return route_goal(w, i, p, target, goal);
-	if (f == FIELD_AUTO)
+	if (f == SW__FIELD_AUTO)
 		f = w->agent.tkind[i] == TGT_TARGET ? nav_field_of(w->m, w->agent.tindex[i]) : -1;
 	if (f < 0 || !w->nav.field_grid[f])
 		return 0;

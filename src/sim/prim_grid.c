@@ -59,16 +59,32 @@ static int cells(double lo, double hi, double origin, double cs, int n, int *c0,
 	return 1;
 }
 
-int sw__prim_grid_alloc(struct sw_world *w)
+/* Entries of the index over [x0, x0 + nx cs) x [y0, y0 + ny cs): one per static primitive and
+ * cell its box overlaps. */
+static size_t index_entries(const sw_model *m, double x0, double y0, double cs, int nx, int ny)
+{
+	size_t n = 0;
+	double box[4];
+	for (int k = 0; k < m->n_prims; k++) {
+		int cx0, cx1, cy0, cy1;
+		prim_box(m, k, box);
+		if (is_static(m, k) && cells(box[0], box[2], x0, cs, nx, &cx0, &cx1) &&
+		    cells(box[1], box[3], y0, cs, ny, &cy0, &cy1))
+			n += (size_t)(cx1 - cx0 + 1) * (size_t)(cy1 - cy0 + 1);
+	}
+	return n;
+}
+
+void sw__prim_grid_layout(struct sw_world *w, sw_arena *a)
 {
 	const sw_model *m = w->m;
 	w->pg.on = 0;
 	if (!m->run.neighbor_grid || m->n_prims < SW_PRIM_GRID_MIN || w->n < 1)
-		return SW_SUCCESS;
+		return;
 	double reach = 0.0;
 	for (int i = 0; i < w->n; i++) {
 		if (!isfinite(m->agents[i].perception))
-			return SW_SUCCESS; /* brute force */
+			return; /* brute force */
 		reach = fmax(reach, m->agents[i].perception + m->agents[i].radius);
 	}
 	w->pg.hide = fmax(w->agent.rmax, w->pg.rmax);
@@ -86,7 +102,7 @@ int sw__prim_grid_alloc(struct sw_world *w)
 		hi[0] = fmax(hi[0], box[2]), hi[1] = fmax(hi[1], box[3]);
 	}
 	if (n_static == 0)
-		return SW_SUCCESS;
+		return;
 	/* Cells of reach / k: a query then visits (2k + 1)^2 cells, only those across its circle's
 	 * edge testing their primitives' boxes (sw__prim_grid_query).  k (1 to 4) keeps about
 	 * SW_PRIM_GRID_FILL primitives a cell, from the mean density over the extent. */
@@ -104,12 +120,27 @@ int sw__prim_grid_alloc(struct sw_world *w)
 		cs *= 2.0;
 	}
 	w->pg.x0 = lo[0], w->pg.y0 = lo[1], w->pg.cell = cs, w->pg.nx = nx, w->pg.ny = ny;
-	w->pg.start = calloc((size_t)nx * ny + 1, sizeof *w->pg.start);
-	w->pg.moving = calloc((size_t)n_moving + 1, sizeof *w->pg.moving);
-	w->pg.ends = calloc(4 * (size_t)m->n_prims + 1, sizeof *w->pg.ends);
-	w->pg.disc = calloc((size_t)m->n_prims / 64 + 1, sizeof *w->pg.disc);
-	if (!w->pg.start || !w->pg.moving || !w->pg.ends || !w->pg.disc)
-		return SW_ENOMEM;
+	size_t n_items = index_entries(m, lo[0], lo[1], cs, nx, ny), np = (size_t)m->n_prims;
+	size_t no = (size_t)m->n_obstacles;
+	w->pg.start = sw__arena_take(a, (size_t)nx * ny + 1, sizeof *w->pg.start);
+	w->pg.items = sw__arena_take(a, n_items + 1, sizeof *w->pg.items);
+	w->pg.ibox = sw__arena_take(a, 4 * n_items + 1, sizeof *w->pg.ibox);
+	w->pg.moving = sw__arena_take(a, (size_t)n_moving + 1, sizeof *w->pg.moving);
+	w->pg.ends = sw__arena_take(a, 4 * np + 1, sizeof *w->pg.ends);
+	w->pg.disc = sw__arena_take(a, np / 64 + 1, sizeof *w->pg.disc);
+	w->pg.big = sw__arena_take(a, no + 1, sizeof *w->pg.big);
+	w->pg.obox = sw__arena_take(a, 4 * no + 1, sizeof *w->pg.obox);
+	/* zeroed: no overlap before the first measure */
+	w->meas.touch = sw__arena_take(a, (size_t)w->n, sizeof *w->meas.touch);
+}
+
+int sw__prim_grid_build(struct sw_world *w)
+{
+	const sw_model *m = w->m;
+	if (!w->pg.start)
+		return SW_SUCCESS; /* no index (sw__prim_grid_layout) */
+	int nx = w->pg.nx, ny = w->pg.ny;
+	double cs = w->pg.cell, lo[2] = {w->pg.x0, w->pg.y0}, box[4];
 	for (int k = 0; k < m->n_prims; k++) {
 		const sw_prim *pr = &m->prims[k];
 		double *e = w->pg.ends + 4 * (size_t)k;
@@ -117,7 +148,8 @@ int sw__prim_grid_alloc(struct sw_world *w)
 		if (!pr->is_segment)
 			w->pg.disc[k >> 6] |= (uint64_t)1 << (k & 63);
 	}
-	/* Counting sort of (cell, primitive) pairs: count, prefix sums, place (ascending k). */
+	/* Counting sort of (cell, primitive) pairs: count, prefix sums, place (ascending k); the
+	 * entries are those index_entries counted. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int k = 0; k < m->n_prims; k++) {
 			int x0, x1, y0, y1;
@@ -137,15 +169,8 @@ int sw__prim_grid_alloc(struct sw_world *w)
 					memcpy(w->pg.ibox + 4 * (size_t)at, box, sizeof box);
 				}
 		}
-		if (pass == 0) {
-			for (size_t c = 0; c < (size_t)nx * ny; c++)
-				w->pg.start[c + 1] += w->pg.start[c];
-			size_t n_items = (size_t)w->pg.start[(size_t)nx * ny];
-			w->pg.items = calloc(n_items + 1, sizeof *w->pg.items);
-			w->pg.ibox = calloc(4 * n_items + 1, sizeof *w->pg.ibox);
-			if (!w->pg.items || !w->pg.ibox)
-				return SW_ENOMEM;
-		}
+		for (size_t c = 0; pass == 0 && c < (size_t)nx * ny; c++)
+			w->pg.start[c + 1] += w->pg.start[c];
 	}
 	for (size_t c = (size_t)nx * ny; c > 0; c--) /* back from ends to starts */
 		w->pg.start[c] = w->pg.start[c - 1];
@@ -159,12 +184,6 @@ int sw__prim_grid_alloc(struct sw_world *w)
 	double rmin = INFINITY;
 	for (int i = 0; i < w->n; i++)
 		rmin = fmin(rmin, m->agents[i].perception + m->agents[i].radius);
-	w->pg.big = calloc((size_t)m->n_obstacles + 1, sizeof *w->pg.big);
-	w->pg.obox = calloc(4 * (size_t)m->n_obstacles + 1, sizeof *w->pg.obox);
-	w->meas.touch = malloc((size_t)w->n);
-	if (!w->pg.big || !w->pg.obox || !w->meas.touch)
-		return SW_ENOMEM;
-	memset(w->meas.touch, 0, (size_t)w->n); /* no overlap before the first measure */
 	w->pg.n_big = 0;
 	for (int j = 0; j < m->n_obstacles; j++) {
 		const sw_obstacle *o = &m->obstacles[j];
@@ -297,15 +316,6 @@ double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, dou
 void sw__prim_grid_free(struct sw_world *w)
 {
 	sw__bucket_free(&w->pg.ob);
-	free(w->pg.big);
-	free(w->pg.obox);
-	free(w->meas.touch);
-	free(w->pg.start);
-	free(w->pg.items);
-	free(w->pg.moving);
-	free(w->pg.ibox);
-	free(w->pg.ends);
-	free(w->pg.disc);
 }
 
 int sw__prim_grid_query(const sw_prim_index *pg, const sw_model *m, sw_worker *wk, int i, sw_vec2 p,

@@ -541,7 +541,13 @@ int sw__pass_threads(const struct sw_world *w);
 #define SW_GRID_SLACK 16
 
 /* prim_grid.c */
-int sw__prim_grid_alloc(struct sw_world *w);
+/** Sizes and carves (sw_arena) the primitive index of w, when w gets one (sets its layout: x0,
+ * y0, cell, nx, ny, hide), and meas.touch with it. */
+void sw__prim_grid_layout(struct sw_world *w, sw_arena *a);
+/** Fills the index laid out (the cells' primitives, the obstacles' boxes) and turns it on;
+ * SW_ENOMEM when the obstacles' box grid (geom/bucket.c, its own allocations) cannot be made. */
+int sw__prim_grid_build(struct sw_world *w);
+/** Frees the obstacles' box grid. */
 void sw__prim_grid_free(struct sw_world *w);
 /** The primitives agent i of m at p may perceive or be hidden by (every moving one too), in
  * increasing index order, into *out (wk's buffer); returns their number.  Reads only the index
@@ -590,10 +596,9 @@ sw_vec2 sw__target_at(const struct sw_world *w, int k, double t);
 int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out);
 
 /* grid.c */
-/** Sizes w->grid for w's agents (off when perception of agents is off, unbounded, or there are
- * fewer than two agents); SW_ENOMEM on failure. */
-int sw__grid_alloc(struct sw_world *w);
-void sw__grid_free(sw_agent_grid *g);
+/** Sizes and carves (sw_arena) w->grid for w's agents (off when perception of agents is off,
+ * unbounded, or there are fewer than two agents); after sw__space3_layout (3-D: heights). */
+void sw__grid_layout(struct sw_world *w, sw_arena *a);
 /** Sorts n distinct indices into increasing order (the grids' results). */
 void sw__sort_indices(int *a, int n);
 /** Bins w's snapshot positions into g (w->grid; call after every snapshot, serially): writes
@@ -609,9 +614,19 @@ int sw__grid_query_any(const sw_agent_grid *g, sw_worker *wk, int i, sw_vec2 p, 
 		       int **out);
 
 /* navigate.c */
-/** Resolves the fields named by the nsteer entries of w->agent.steer and builds those the model has
- * not prepared. */
-int sw__fields_setup(struct sw_world *w, int nsteer, sw_diag *diag);
+/** steer_field entry of a law with field="auto" (sw__field_of). */
+#define SW__FIELD_AUTO (-2)
+/** The field a steering definition's field name selects in m: its index, SW__FIELD_AUTO, or -1
+ * (none, or "auto" without a navigation field or routes). */
+int sw__field_of(const sw_model *m, const char *name);
+/** Sizes and carves (sw_arena) w->nav: the entries of the agent.n_steer steering definitions
+ * when some of them steers by a field (fields), the model's fields, the routes when one steers
+ * by field="auto" (autos) and the model declares routes. */
+void sw__fields_layout(struct sw_world *w, sw_arena *a, int fields, int autos);
+/** Resolves the fields named by w->agent.steer, builds those the model has not prepared and the
+ * routes' grid. */
+int sw__fields_setup(struct sw_world *w, sw_diag *diag);
+/** Frees what sw__fields_setup built, and the routes' corners. */
 void sw__fields_free(struct sw_world *w);
 
 /* An agent's planned route (<routes>): the corners of a shortest route from where it was planned
@@ -692,7 +707,10 @@ int sw__signal_mode(const sw_signals *sig, int s, double t);
 void sw__history_push(sw_history *h, const struct sw_world *w);
 
 /* steerbench.c: SteerBench metrics, updated once per agent and step from the step-end state */
-int sw__steerbench_alloc(struct sw_world *w);
+/** Sizes and carves (sw_arena) the accumulators, when the run asks for SteerBench. */
+void sw__steerbench_layout(struct sw_world *w, sw_arena *a);
+/** Starts every agent's first frame from its state at t = 0. */
+void sw__steerbench_start(struct sw_world *w);
 /** Adds the step just ended to agent i's sums (from the step's sensing pass). */
 int sw__steerbench_agent(struct sw_world *w, sw_worker *wk, int i);
 /** Agent i's clearance c to obstacle j was just measured (only when SteerBench is on): counts a
@@ -701,6 +719,7 @@ void sw__steerbench_obstacle(struct sw_world *w, int i, int j, double c);
 /** Whether agent i is done: in a terminal mode of its automaton (no law, no transition out) or,
  * for a plain-law agent that stops at its target, arrived. */
 int sw__agent_done(const struct sw_world *w, int i);
+/** Frees the contact lists (they grow; the rest is in the world's block). */
 void sw__steerbench_free(struct sw_world *w);
 /** The accumulators as bytes (malloc'ed) for a checkpoint, and back (SW_EINPUT when they do not
  * fit this world). */
@@ -716,16 +735,18 @@ int sw__hybrid_advance(struct sw_world *w, sw_worker *wk, int u, double t0, doub
 		       sw_diag *diag);
 /** Enters the initial mode of unit u at time t (fires transitions enabled at t). */
 int sw__hybrid_start(struct sw_world *w, sw_worker *wk, int u, double t, sw_diag *diag);
-/** Allocates w->unit.carry (when the world has automaton units); SW_ENOMEM on failure. */
-int sw__hybrid_alloc(struct sw_world *w);
-void sw__hybrid_free(struct sw_world *w);
+/** Sizes and carves (sw_arena) w->unit.carry (when the world has automaton units) and
+ * w->agent.jumped (when a jump may reset an agent's position). */
+void sw__hybrid_layout(struct sw_world *w, sw_arena *a);
+/** Marks every unit's carried bounds as none. */
+void sw__hybrid_init(struct sw_world *w);
 /** Sets the steering target of agent i for its current mode at time t. */
 void sw__retarget(struct sw_world *w, int i, double t);
 
 /* space3.c: three dimensions (docs/models.md section 1.5) */
-/** Marks the world 3-D and allocates its snapshot and percept buffer (m->dim3). */
-int sw__space3_alloc(struct sw_world *w);
-void sw__space3_free(struct sw_world *w);
+/** In a 3-D model (m->dim3): marks the world 3-D, sizes the workers' 3-D percepts and sizes and
+ * carves (sw_arena) its snapshot. */
+void sw__space3_layout(struct sw_world *w, sw_arena *a);
 /** Agent i's initial height, heading vector (heading, pitch) and Omega = 0. */
 void sw__start3(struct sw_world *w, int i);
 /** Copies (z, u) of every agent of w into s3->snap (s3: w->space3): writes only s3->snap. */

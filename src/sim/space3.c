@@ -50,17 +50,13 @@ static double *st3(const struct sw_world *w, int u, double *y)
 	return y + w->unit.dim[u] - SW_STATE3_DIM;
 }
 
-int sw__space3_alloc(struct sw_world *w)
+void sw__space3_layout(struct sw_world *w, sw_arena *a)
 {
+	if (!w->m->dim3)
+		return;
 	w->space3.on = 1;
 	w->space3.cap = w->m->n_prims + w->n + 1;
-	w->space3.snap = calloc(4 * (size_t)w->n + 1, sizeof *w->space3.snap);
-	return w->space3.snap ? SW_SUCCESS : SW_ENOMEM;
-}
-
-void sw__space3_free(struct sw_world *w)
-{
-	free(w->space3.snap);
+	w->space3.snap = sw__arena_take(a, 4 * (size_t)w->n + 1, sizeof *w->space3.snap);
 }
 
 void sw__start3(struct sw_world *w, int i)

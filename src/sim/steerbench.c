@@ -68,51 +68,37 @@ static void remember(sw_world *w, int i)
 
 void sw__steerbench_free(sw_world *w)
 {
-	struct sw_steerbench *sb = w->meas.sb;
-	if (!sb)
-		return;
-	for (int i = 0; sb->contact && i < w->n; i++)
-		free(sb->contact[i]);
-	free(sb->contact);
-	free(sb->n_contact);
-	free(sb->cap_contact);
-	free(sb->m);
-	free(sb->deep);
-	free(sb->obs_episodes);
-	free(sb->prev_episodes);
-	free(sb->enabled);
-	free(sb->prev);
-	free(sb);
-	w->meas.sb = NULL;
+	for (int i = 0; w->meas.sb && i < w->n; i++)
+		free(w->meas.sb->contact[i]);
 }
 
-int sw__steerbench_alloc(sw_world *w)
+void sw__steerbench_layout(sw_world *w, sw_arena *a)
 {
 	if (!w->m->run.steerbench)
-		return SW_SUCCESS; /* not asked for: no cost */
+		return; /* not asked for: no cost */
 	size_t n = (size_t)w->n + 1;
-	struct sw_steerbench *sb = calloc(1, sizeof *sb);
+	struct sw_steerbench *sb = sw__arena_take(a, 1, sizeof *sb), t;
+	t.m = sw__arena_take(a, n, sizeof *t.m);
+	t.deep = sw__arena_take(a, n * (size_t)w->m->n_obstacles + 1, 1);
+	t.obs_episodes = sw__arena_take(a, n, sizeof *t.obs_episodes);
+	t.prev_episodes = sw__arena_take(a, n, sizeof *t.prev_episodes);
+	t.enabled = sw__arena_take(a, n, 1);
+	t.prev = sw__arena_take(a, 3 * n, sizeof *t.prev);
+	t.contact = sw__arena_take(a, n, sizeof *t.contact);
+	t.n_contact = sw__arena_take(a, n, sizeof *t.n_contact);
+	t.cap_contact = sw__arena_take(a, n, sizeof *t.cap_contact);
+	if (sb)
+		*sb = t;
 	w->meas.sb = sb;
-	if (!sb)
-		return SW_ENOMEM;
-	sb->m = calloc(n, sizeof *sb->m);
-	sb->deep = calloc(n * (size_t)w->m->n_obstacles + 1, 1);
-	sb->obs_episodes = calloc(n, sizeof *sb->obs_episodes);
-	sb->prev_episodes = calloc(n, sizeof *sb->prev_episodes);
-	sb->enabled = calloc(n, 1);
-	sb->prev = calloc(3 * n, sizeof *sb->prev);
-	sb->contact = calloc(n, sizeof *sb->contact);
-	sb->n_contact = calloc(n, sizeof *sb->n_contact);
-	sb->cap_contact = calloc(n, sizeof *sb->cap_contact);
-	if (!sb->m || !sb->deep || !sb->obs_episodes || !sb->prev_episodes || !sb->enabled || !sb->prev || !sb->contact ||
-	    !sb->n_contact || !sb->cap_contact)
-		return SW_ENOMEM;
+}
+
+void sw__steerbench_start(sw_world *w)
+{
 	/* Overlaps present at t = 0 are not collisions begun during the run (agents start clear of
 	 * obstacles; agents overlapping each other at the start are counted from the first step
 	 * on only if they separate and meet again). */
-	for (int i = 0; i < w->n; i++)
+	for (int i = 0; w->meas.sb && i < w->n; i++)
 		remember(w, i);
-	return SW_SUCCESS;
 }
 
 /* The agents overlapping agent i now (ascending) into wk->found (n + SW_GRID_SLACK entries);

@@ -37,13 +37,10 @@ void sw_world_destroy(sw_world *w)
 	}
 	sw__steerbench_free(w);
 	free(w->sig.switches);
-	sw__hybrid_free(w);
-	sw__space3_free(w);
 	sw__pool_destroy(w->threads.pool);
 	for (int k = 0; k < w->threads.n; k++)
 		sw__worker_free(&w->threads.workers[k]);
 	free(w->threads.workers);
-	sw__grid_free(&w->grid);
 	sw__prim_grid_free(w);
 	sw__fields_free(w);
 	free(w); /* with the arrays it holds: last, the frees above may read them */
@@ -86,9 +83,10 @@ typedef struct world_layout {
 	int gone, rad, hist;    /* snap.gone, agent.rad, hist.buf present (else NULL) */
 	int pers, noise;        /* personalities drawn; random streams (a law draws noise) */
 	int need_h, need_v;     /* snapshot headings; velocities */
+	int fields, autos;      /* a law steers by a field; by field="auto" (navigate.c) */
 } world_layout;
 
-/* Lays out (a->base NULL: sizes) the world itself and every array it holds. */
+/* Lays out (a->base NULL: sizes) the world itself and every array it holds, the modules' too. */
 static void world_carve(sw_world *w, const world_layout *L, sw_arena *a)
 {
 	sw__arena_take(a, 1, sizeof *w); /* the world, at the block's start */
@@ -121,6 +119,12 @@ static void world_carve(sw_world *w, const world_layout *L, sw_arena *a)
 	w->unit.ctx = sw__arena_take(a, L->ns, sizeof *w->unit.ctx);
 	w->sig.mode0 = sw__arena_take(a, nu - n + 1, sizeof *w->sig.mode0);
 	w->hist.buf = sw__arena_take(a, L->hist ? n * SW_HISTORY * 3 + 1 : 0, sizeof *w->hist.buf);
+	sw__space3_layout(w, a); /* before the grid: its heights */
+	sw__grid_layout(w, a);
+	sw__prim_grid_layout(w, a);
+	sw__hybrid_layout(w, a);
+	sw__fields_layout(w, a, L->fields, L->autos);
+	sw__steerbench_layout(w, a);
 }
 
 /* One trait from its distribution (SW_TRAIT_FIXED keeps the value). */
@@ -245,6 +249,9 @@ static int world_size(sw_world *w, gsl_rng *r, world_layout *L)
 			crowd |= sw__crowd_law(d.law);
 			/* Random streams only where something draws from them: a law's heading noise. */
 			L->noise |= sw__law_noise(&d) > 0.0;
+			int f = sw__field_of(m, d.field);
+			L->fields |= f >= 0 || f == SW__FIELD_AUTO;
+			L->autos |= f == SW__FIELD_AUTO;
 		}
 	}
 	L->nsteer = (size_t)used;
@@ -432,13 +439,12 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	gsl_rng_free(r);
 	for (int j = 0; w->agent.rad && j < n; j++)
 		w->agent.rad[j] = m->agents[j].radius;
-	if (sw__hybrid_alloc(w) != SW_SUCCESS ||
-	    (m->dim3 && sw__space3_alloc(w) != SW_SUCCESS) || sw__grid_alloc(w) != SW_SUCCESS ||
-	    sw__prim_grid_alloc(w) != SW_SUCCESS || sw_world_set_threads(w, 1) != SW_SUCCESS) {
+	sw__hybrid_init(w);
+	if (sw__prim_grid_build(w) != SW_SUCCESS || sw_world_set_threads(w, 1) != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return SW_ENOMEM;
 	}
-	int fst = sw__fields_setup(w, w->agent.n_steer, diag);
+	int fst = sw__fields_setup(w, diag);
 	if (fst != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return fst;
@@ -506,10 +512,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 		return st;
 	}
 	sw__history_push(&w->hist, w);
-	if (sw__steerbench_alloc(w) != SW_SUCCESS) {
-		sw_world_destroy(w);
-		return SW_ENOMEM;
-	}
+	sw__steerbench_start(w);
 	st = def->threads != 1 ? sw_world_set_threads(w, def->threads) : SW_SUCCESS;
 	if (st != SW_SUCCESS) {
 		sw_world_destroy(w);
