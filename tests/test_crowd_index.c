@@ -263,8 +263,8 @@ START_TEST(nearest_clearance_through_the_index_is_the_global_one)
 					for (int j = 0; j < m->n_obstacles; j++)
 						want = fmin(want,
 							    sw_model_obstacle_clearance(m, j, t, p, r));
-					double got =
-					    sw__nearest_clearance(w, sw__serial(w), i, t, p, r);
+					double got = sw__nearest_clearance(&w->pg, m, sw__serial(w),
+									   i, t, p, r);
 					ck_assert_msg(got == want, "(%g, %g) t %g agent %d: %.17g, all %.17g",
 						      x, y, t, i, got, want);
 					inside += want < -10.0;

@@ -558,7 +558,8 @@ START_TEST(clutter_measures_are_those_of_every_obstacle)
 		double t = q % 2 ? 0.0 : 9.0, rad = 0.25, want = INFINITY;
 		for (int j = 0; j < m[1]->n_obstacles; j++)
 			want = fmin(want, sw_model_obstacle_clearance(m[1], j, t, p, rad));
-		double got = sw__nearest_clearance(w[1], sw__serial(w[1]), q % C_AGENTS, t, p, rad);
+		double got = sw__nearest_clearance(&w[1]->pg, m[1], sw__serial(w[1]), q % C_AGENTS,
+						   t, p, rad);
 		ck_assert_msg(got == want, "(%.17g, %.17g) t %g: %.17g, every obstacle %.17g", p.x,
 			      p.y, t, got, want);
 		inside += want < -0.25;

@@ -207,7 +207,8 @@ static double host_value(void *ctx, int func, const int *names, const double *ar
 		double d = region_margin(m, idx, p);
 		return margin ? d : d > 0.0;
 	}
-	case SW_HF_CLEARANCE: return sw__nearest_clearance(w, c->wk, c->u, c->t, p, radius(c));
+	case SW_HF_CLEARANCE:
+		return sw__nearest_clearance(&w->pg, m, c->wk, c->u, c->t, p, radius(c));
 	case SW_HF_NEIGHBORS:
 	case SW_HF_ONCOMING: {
 		/* Through the neighbour grid when there is one (its candidates include every

@@ -78,7 +78,7 @@ static void moved(struct sw_world *w, int u, double dx, double dy, double dphi)
 	for (int j = 0; j < w->m->n_obstacles; j++)
 		w->meas.clear_until[(size_t)u * (size_t)w->m->n_obstacles + (size_t)j] = -INFINITY;
 	if (w->meas.sb)
-		sw__steerbench_moved(w, u, dx, dy, dphi);
+		sw__steerbench_moved(w->meas.sb, u, dx, dy, dphi);
 }
 
 /* Applies transition tr of unit u at time t (state y in place); logs the event through wk.  A

@@ -43,8 +43,8 @@ void sw__fields_layout(struct sw_world *w, sw_arena *a, int fields, int autos)
 {
 	const sw_model *m = w->m;
 	/* no law uses a field: no entries, and perception need not ask (perceive.c) */
-	w->nav.steer_field =
-	    sw__arena_take(a, fields ? (size_t)w->agent.n_steer + 1 : 0, sizeof *w->nav.steer_field);
+	size_t ns = fields ? (size_t)w->agent.n_steer + 1 : 0;
+	w->nav.steer_field = sw__arena_take(a, ns, sizeof *w->nav.steer_field);
 	w->nav.field_grid = sw__arena_take(a, (size_t)m->n_fields + 1, sizeof *w->nav.field_grid);
 	w->nav.field_owned = sw__arena_take(a, (size_t)m->n_fields + 1, sizeof *w->nav.field_owned);
 	w->nav.route = sw__arena_take(a, autos && m->routes.resolution > 0.0 ? (size_t)w->n + 1 : 0,

@@ -219,9 +219,9 @@ int sw__prim_grid_build(struct sw_world *w)
  * the distance from p to the box minus r, valid when p is outside the box (then p is outside the
  * obstacle, whose clearance is its smallest primitive distance minus r).  -INFINITY (no bound)
  * when p is inside the box or the obstacle moves (a NaN box). */
-static double clearance_floor(const struct sw_world *w, int j, sw_vec2 p, double r)
+static double clearance_floor(const sw_prim_index *pg, int j, sw_vec2 p, double r)
 {
-	const double *b = w->pg.obox + 4 * (size_t)j;
+	const double *b = pg->obox + 4 * (size_t)j;
 	double dx = p.x < b[0] ? b[0] - p.x : p.x > b[2] ? p.x - b[2] : 0.0;
 	double dy = p.y < b[1] ? b[1] - p.y : p.y > b[3] ? p.y - b[3] : 0.0;
 	if (!(dx > 0.0 || dy > 0.0))
@@ -232,26 +232,26 @@ static double clearance_floor(const struct sw_world *w, int j, sw_vec2 p, double
 /* min(best, clearance of obstacle j), skipping the measure when j's lower bound is above best
  * by more than any rounding of the measure (1e-9 relative: the clearances are sums of a few
  * rounded terms); the minimum is the same number either way. */
-static double lower_clearance(const struct sw_world *w, int j, double t, sw_vec2 p, double r,
-			      double best)
+static double lower_clearance(const sw_prim_index *pg, const sw_model *m, int j, double t,
+			      sw_vec2 p, double r, double best)
 {
-	double lb = clearance_floor(w, j, p, r);
+	double lb = clearance_floor(pg, j, p, r);
 	if (lb - best > 1e-9 * (1.0 + fabs(lb)))
 		return best;
-	return fmin(best, sw_model_obstacle_clearance(w->m, j, t, p, r));
+	return fmin(best, sw_model_obstacle_clearance(m, j, t, p, r));
 }
 
-int sw__obstacles_near(const struct sw_world *w, sw_worker *wk, sw_vec2 p, double d,
-		       const int **out)
+int sw__obstacles_near(const sw_prim_index *pg, const sw_model *m, sw_worker *wk, sw_vec2 p,
+		       double d, const int **out)
 {
-	if (!w->pg.on)
+	if (!pg->on)
 		return -1;
 	/* widened far beyond the rounding of a clearance (a few units in the last place of the
 	 * coordinates) */
 	double s = d + 1e-9 * (1.0 + fabs(p.x) + fabs(p.y) + d);
 	double q[4] = {p.x - s, p.y - s, p.x + s, p.y + s};
 	*out = wk->pg_found;
-	return sw__bucket_query(&w->pg.ob, q, wk->pg_found, w->m->n_prims + 1);
+	return sw__bucket_query(&pg->ob, q, wk->pg_found, m->n_prims + 1);
 }
 
 /* Exact: the obstacles whose boxes come within d of p (sw__obstacles_near: every other one has a
@@ -261,32 +261,31 @@ int sw__obstacles_near(const struct sw_world *w, sw_worker *wk, sw_vec2 p, doubl
  * found) and the search repeats.  When the index refuses (too far a search), the primitive
  * query of agent i decides as below, or else every obstacle is measured.  The minimum is the same number either way (tested bit for bit against the loop
  * over every obstacle). */
-double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, double t, sw_vec2 p,
-			     double r)
+double sw__nearest_clearance(const sw_prim_index *pg, const sw_model *m, sw_worker *wk, int i,
+			     double t, sw_vec2 p, double r)
 {
-	const sw_model *m = w->m;
 	double best = INFINITY;
-	for (double d = r + w->pg.ob.cell;;) {
+	for (double d = r + pg->ob.cell;;) {
 		const int *list;
-		int n = sw__obstacles_near(w, wk, p, d, &list), near = -1;
+		int n = sw__obstacles_near(pg, m, wk, p, d, &list), near = -1;
 		if (n < 0)
 			break;
 		double near_lb = INFINITY;
 		for (int s = 0; s < n; s++) { /* the candidate with the nearest box first */
-			double lb = clearance_floor(w, list[s], p, r);
+			double lb = clearance_floor(pg, list[s], p, r);
 			if (near < 0 || lb < near_lb)
 				near = list[s], near_lb = lb;
 		}
 		best = near >= 0 ? sw_model_obstacle_clearance(m, near, t, p, r) : INFINITY;
 		for (int s = 0; s < n; s++)
 			if (list[s] != near)
-				best = lower_clearance(w, list[s], t, p, r, best);
+				best = lower_clearance(pg, m, list[s], t, p, r, best);
 		if (best + r <= d)
 			return best;
 		d = best < INFINITY ? best + r : 4.0 * d;
 	}
 	best = INFINITY;
-	if (w->pg.on && i >= 0 && i < w->n) {
+	if (pg->on && i >= 0 && i < m->n_agents) {
 		/* Every obstacle left out by the primitive query has all its primitives' boxes
 		 * farther than R >= perception + radius from p, so its clearance exceeds the
 		 * perception radius - unless p lies inside it, which a closed polygon narrower than
@@ -294,21 +293,21 @@ double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, dou
 		 * tested (pg.big).  A smallest clearance within the perception radius is therefore
 		 * the global one. */
 		const int *list;
-		int n = sw__prim_grid_query(&w->pg, m, wk, i, p, &list), last = -1;
+		int n = sw__prim_grid_query(pg, m, wk, i, p, &list), last = -1;
 		for (int s = 0; s < n; s++) {
 			int j = m->prims[list[s]].owner; /* ascending: an obstacle's primitives in a row */
 			if (j != last)
-				best = lower_clearance(w, j, t, p, r, best);
+				best = lower_clearance(pg, m, j, t, p, r, best);
 			last = j;
 		}
-		for (int s = 0; s < w->pg.n_big; s++)
-			best = fmin(best, sw_model_obstacle_clearance(m, w->pg.big[s], t, p, r));
+		for (int s = 0; s < pg->n_big; s++)
+			best = fmin(best, sw_model_obstacle_clearance(m, pg->big[s], t, p, r));
 		if (best <= m->agents[i].perception)
 			return best;
 		best = INFINITY;
 	}
 	for (int j = 0; j < m->n_obstacles; j++)
-		best = w->pg.on ? lower_clearance(w, j, t, p, r, best)
+		best = pg->on ? lower_clearance(pg, m, j, t, p, r, best)
 				: fmin(best, sw_model_obstacle_clearance(m, j, t, p, r));
 	return best;
 }

@@ -554,15 +554,18 @@ void sw__prim_grid_free(struct sw_world *w);
  * and the model, writes only wk. */
 int sw__prim_grid_query(const sw_prim_index *pg, const sw_model *m, sw_worker *wk, int i, sw_vec2 p,
 			const int **out);
-/** The obstacles (ascending, in wk's primitive query buffer *out) whose boxes come within d of p,
- * with every moving obstacle: an obstacle left out has a clearance above d minus the radius,
- * rounding included.  -1 when the index is off or refuses (p or d not finite, or d too large):
- * the caller then loops over every obstacle. */
-int sw__obstacles_near(const struct sw_world *w, sw_worker *wk, sw_vec2 p, double d,
-		       const int **out);
-/* The clearance of agent i at p (radius r) from the nearest obstacle at time t (the guard
- * function clearance()): through the primitive index when it is on, else over every obstacle;
- * the same value either way. */
+/** The obstacles of m (ascending, in wk's primitive query buffer *out) whose boxes come within d
+ * of p, with every moving obstacle: an obstacle left out has a clearance above d minus the
+ * radius, rounding included.  -1 when the index is off or refuses (p or d not finite, or d too
+ * large): the caller then loops over every obstacle.  Reads only the index and the model,
+ * writes only wk. */
+int sw__obstacles_near(const sw_prim_index *pg, const sw_model *m, sw_worker *wk, sw_vec2 p,
+		       double d, const int **out);
+/** The clearance of agent i of m at p (radius r) from the nearest obstacle at time t (the guard
+ * function clearance()): through the primitive index pg when it is on, else over every
+ * obstacle; the same value either way.  Reads only the index and the model, writes only wk. */
+double sw__nearest_clearance(const sw_prim_index *pg, const sw_model *m, sw_worker *wk, int i,
+			     double t, sw_vec2 p, double r);
 /* navigate.c: 1 when a disc of radius r moved from p to q touches no static obstacle primitive
  * of m; through w's primitive index when it has one (w NULL: the loop over every primitive, the
  * same answer). */
@@ -570,8 +573,6 @@ int sw__clear_sight(const struct sw_world *w, const sw_model *m, sw_vec2 p, sw_v
 /* rate.c: the largest speed of any obstacle's scripted motion (0 when none moves), the rate
  * bound of clearance() beyond the agent's own speed; kept in the world (pg.speed_max). */
 double sw__obstacle_speed_max(const sw_model *m);
-double sw__nearest_clearance(const struct sw_world *w, sw_worker *wk, int i, double t, sw_vec2 p,
-			     double r);
 
 /* perceive.c */
 /* The situation of agent i into buf (capacity cap); the grid queries use wk's buffers. */
@@ -711,11 +712,16 @@ void sw__history_push(sw_history *h, const struct sw_world *w);
 void sw__steerbench_layout(struct sw_world *w, sw_arena *a);
 /** Starts every agent's first frame from its state at t = 0. */
 void sw__steerbench_start(struct sw_world *w);
-/** Adds the step just ended to agent i's sums (from the step's sensing pass). */
-int sw__steerbench_agent(struct sw_world *w, sw_worker *wk, int i);
-/** Agent i's clearance c to obstacle j was just measured (only when SteerBench is on): counts a
- * SteerBench collision episode when the overlap becomes deeper than its 0.001 m threshold. */
-void sw__steerbench_obstacle(struct sw_world *w, int i, int j, double c);
+/** Adds the step just ended to agent i's sums sb (w->meas.sb; from the step's sensing pass):
+ * reads w (agent i's state, the snapshot, the grid), writes only sb's entries of agent i and
+ * wk; SW_ENOMEM when its contact list cannot grow. */
+int sw__steerbench_agent(struct sw_steerbench *sb, const struct sw_world *w, sw_worker *wk,
+			 int i);
+/** Agent i's clearance c to obstacle j of m was just measured (only when SteerBench is on):
+ * counts in sb a SteerBench collision episode when the overlap becomes deeper than its 0.001 m
+ * threshold.  Writes only sb's entries of agent i. */
+void sw__steerbench_obstacle(struct sw_steerbench *sb, const sw_model *m, int i, int j,
+			     double c);
 /** Whether agent i is done: in a terminal mode of its automaton (no law, no transition out) or,
  * for a plain-law agent that stops at its target, arrived. */
 int sw__agent_done(const struct sw_world *w, int i);
@@ -726,8 +732,8 @@ void sw__steerbench_free(struct sw_world *w);
 int sw__steerbench_save(const struct sw_world *w, void **out, size_t *len);
 int sw__steerbench_restore(struct sw_world *w, const void *data, size_t len);
 /** Agent i was moved by (dx, dy) and turned by dphi at a jump (resets): the current frame's
- * chords start from the moved point, so the move is neither walked nor turned. */
-void sw__steerbench_moved(struct sw_world *w, int i, double dx, double dy, double dphi);
+ * chords start from the moved point in sb, so the move is neither walked nor turned. */
+void sw__steerbench_moved(struct sw_steerbench *sb, int i, double dx, double dy, double dphi);
 
 /* hybrid.c */
 /** Advances automaton unit u over [t0, t1] with exact transition instants. */

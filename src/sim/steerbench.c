@@ -55,15 +55,16 @@ int sw__agent_done(const sw_world *w, int i)
 	return w->unit.mode[i] == MODE_ARRIVED;
 }
 
-static void remember(sw_world *w, int i)
+/* Starts agent i's next frame from its state now (writes only sb's entries of agent i). */
+static void remember(struct sw_steerbench *sb, const sw_world *w, int i)
 {
 	const double *y = w->unit.y + w->unit.off[i];
-	double *p = w->meas.sb->prev + 3 * (size_t)i;
+	double *p = sb->prev + 3 * (size_t)i;
 	p[0] = y[SW_STATE_X];
 	p[1] = y[SW_STATE_Y];
 	p[2] = y[SW_STATE_PHI];
-	w->meas.sb->prev_episodes[i] = w->meas.sb->obs_episodes[i];
-	w->meas.sb->enabled[i] = (unsigned char)!sw__agent_done(w, i);
+	sb->prev_episodes[i] = sb->obs_episodes[i];
+	sb->enabled[i] = (unsigned char)!sw__agent_done(w, i);
 }
 
 void sw__steerbench_free(sw_world *w)
@@ -98,7 +99,7 @@ void sw__steerbench_start(sw_world *w)
 	 * obstacles; agents overlapping each other at the start are counted from the first step
 	 * on only if they separate and meet again). */
 	for (int i = 0; w->meas.sb && i < w->n; i++)
-		remember(w, i);
+		remember(w->meas.sb, w, i);
 }
 
 /* The agents overlapping agent i now (ascending) into wk->found (n + SW_GRID_SLACK entries);
@@ -145,10 +146,9 @@ static int contacts_update(struct sw_steerbench *sb, int i, const int *list, int
 	return fresh;
 }
 
-int sw__steerbench_agent(sw_world *w, sw_worker *wk, int i)
+int sw__steerbench_agent(struct sw_steerbench *sb, const sw_world *w, sw_worker *wk, int i)
 {
-	struct sw_steerbench *sb = w->meas.sb;
-	if (!sb || !sb->enabled[i])
+	if (!sb->enabled[i])
 		return SW_SUCCESS;
 	double h = w->m->run.step;
 	if (w->m->run.steerbench_frame > 0.0) { /* only at the end of a frame */
@@ -172,22 +172,21 @@ int sw__steerbench_agent(sw_world *w, sw_worker *wk, int i)
 	double vf = hypot(y[SW_STATE_X] - p[0], y[SW_STATE_Y] - p[1]) / h;
 	mt->sb_energy += 0.5 * vf * vf;
 	mt->sb_collisions += sb->obs_episodes[i] - sb->prev_episodes[i] + fresh;
-	remember(w, i);
+	remember(sb, w, i);
 	return SW_SUCCESS;
 }
 
-void sw__steerbench_moved(sw_world *w, int i, double dx, double dy, double dphi)
+void sw__steerbench_moved(struct sw_steerbench *sb, int i, double dx, double dy, double dphi)
 {
-	double *p = w->meas.sb->prev + 3 * (size_t)i;
+	double *p = sb->prev + 3 * (size_t)i;
 	p[0] += dx;
 	p[1] += dy;
 	p[2] += dphi;
 }
 
-void sw__steerbench_obstacle(sw_world *w, int i, int j, double c)
+void sw__steerbench_obstacle(struct sw_steerbench *sb, const sw_model *m, int i, int j, double c)
 {
-	struct sw_steerbench *sb = w->meas.sb;
-	size_t k = (size_t)i * (size_t)w->m->n_obstacles + (size_t)j;
+	size_t k = (size_t)i * (size_t)m->n_obstacles + (size_t)j;
 	int deep = c < -SW_SB_DEPTH;
 	if (deep && !sb->deep[k])
 		sb->obs_episodes[i]++;

@@ -212,7 +212,7 @@ static void measure_obstacle(struct sw_world *w, int i, int j, sw_vec2 p, int *o
 	}
 	w->meas.overlap[k] = c < 0.0;
 	if (w->meas.sb)
-		sw__steerbench_obstacle(w, i, j, c);
+		sw__steerbench_obstacle(w->meas.sb, m, i, j, c);
 	/* >= 0 unless overlapping; without per-obstacle minima (run obstacle-clearances off) only
 	 * the agent's smallest clearance and overlaps need to stay exact */
 	double room =
@@ -245,7 +245,7 @@ static void measure_obstacles(struct sw_world *w, sw_worker *wk, int i, double d
 			d = r + w->pg.ob.cell;
 		for (;;) {
 			const int *list;
-			int n = sw__obstacles_near(w, wk, p, d, &list);
+			int n = sw__obstacles_near(&w->pg, m, wk, p, d, &list);
 			if (n < 0)
 				break;
 			for (int s = 0; s < n; s++)
@@ -312,8 +312,8 @@ static int sense_tail(struct sw_world *w, sw_worker *wk, int i, const sw_situati
 		measure_obstacles(w, wk, i, dt);
 		measure_agents(w, i, s);
 	}
-	if (st == SW_SUCCESS && dt > 0.0)
-		st = sw__steerbench_agent(w, wk, i); /* a frame ended: SteerBench sums */
+	if (st == SW_SUCCESS && dt > 0.0 && w->meas.sb) /* a frame ended: SteerBench sums */
+		st = sw__steerbench_agent(w->meas.sb, w, wk, i);
 	return st;
 }
 
@@ -506,8 +506,8 @@ static int arrival_in_step(struct sw_world *w, sw_worker *wk, int i, double t0, 
 	return st;
 }
 
-static int numeric_failure(struct sw_world *w, int u, const double *y0, int st, const char *what,
-			   sw_diag *diag)
+static int numeric_failure(const struct sw_world *w, int u, const double *y0, int st,
+			   const char *what, sw_diag *diag)
 {
 	if (st == SW_EZENO || st == SW_EMODEL)
 		return st; /* already reported with its own message */

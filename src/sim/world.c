@@ -236,6 +236,7 @@ static int world_size(sw_world *w, gsl_rng *r, world_layout *L)
 	int used = 0, crowd = 0;
 	sw_personality prev = {0}, p;
 	for (int i = 0; i < w->n; i++, prev = p) {
+		const struct sw_automaton *a = sw__unit_automaton(m, i);
 		p = personality(w, r, i);
 		int nm = unit_modes(m, i);
 		if (same_steering(m, i, &p, &prev, NULL))
@@ -245,9 +246,9 @@ static int world_size(sw_world *w, gsl_rng *r, world_layout *L)
 			sw_steer_def d = agent_steer(m, i, q, &p);
 			L->need_h |= sw__law_reads_headings(&d);
 			L->need_v |= (sw__law_flags(d.law) & SW__LAW_READS_VELOCITIES) ||
-				     (sw__unit_automaton(m, i) && sw__unit_automaton(m, i)->uses_oncoming);
+				     (a && a->uses_oncoming);
 			crowd |= sw__crowd_law(d.law);
-			/* Random streams only where something draws from them: a law's heading noise. */
+			/* Random streams only where something draws: a law's heading noise. */
 			L->noise |= sw__law_noise(&d) > 0.0;
 			int f = sw__field_of(m, d.field);
 			L->fields |= f >= 0 || f == SW__FIELD_AUTO;
@@ -283,8 +284,8 @@ static void fill_layout(sw_world *w, gsl_rng *r)
 		sw_personality p = personality(w, r, i);
 		if (w->agent.pers)
 			w->agent.pers[i] = p;
-		const sw_steer_def *prev = i > 0 ? w->agent.steer + w->agent.steer_first[i - 1] : NULL;
-		if (same_steering(m, i, &p, NULL, prev)) {
+		int k = i > 0 ? w->agent.steer_first[i - 1] : 0;
+		if (same_steering(m, i, &p, NULL, w->agent.steer + k)) {
 			w->agent.steer_first[i] = w->agent.steer_first[i - 1];
 			continue;
 		}
@@ -418,10 +419,11 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->pg.speed_max = sw__obstacle_speed_max(m); /* rate.c */
 	w->fast.on = 1;
 	w->threads.sense_group = SW_SENSE_GROUP;
-	world_layout L = {.n = (size_t)n, .nu = (size_t)nu, .no = no, .ns = type ? (size_t)nu + 1 : 1,
-			  .gone = m->run.leave_when_done, .rad = radii_differ, .hist = need_hist,
-			  .pers = draws_personalities(m)};
-	gsl_rng *r = L.pers ? gsl_rng_alloc(SW_RNG_TYPE) : NULL; /* freed once the layout is filled */
+	world_layout L = {.n = (size_t)n, .nu = (size_t)nu, .no = no,
+			  .ns = type ? (size_t)nu + 1 : 1, .gone = m->run.leave_when_done,
+			  .rad = radii_differ, .hist = need_hist, .pers = draws_personalities(m)};
+	/* the personalities' stream, freed once the layout is filled */
+	gsl_rng *r = L.pers ? gsl_rng_alloc(SW_RNG_TYPE) : NULL;
 	sw_arena ar = {NULL, 0};
 	if ((L.pers && !r) || world_size(w, r, &L) != SW_SUCCESS) {
 		gsl_rng_free(r);
