@@ -53,7 +53,7 @@ typedef struct sig_switch {
 enum { SW_PASS_ADVANCE = 0, SW_PASS_SENSE = 1, SW_PASS_MOTION = 2, SW_PASSES = 3 };
 
 /** The neighbour index of agents (grid.c): the agents' snapshot positions binned into square
- * cells.  Allocated at creation (sw__grid_alloc); rebuilt from the snapshot by sw__grid_build,
+ * cells.  Carved at creation (sw__grid_layout); rebuilt from the snapshot by sw__grid_build,
  * serially, after every snapshot; read-only during passes (a query writes only its worker). */
 typedef struct sw_agent_grid {
 	int on;                 /* 1: perception of agents uses the grid (else brute force) */
@@ -72,7 +72,8 @@ typedef struct sw_agent_grid {
 } sw_agent_grid;
 
 /** The neighbour index of static obstacle primitives (prim_grid.c), and the obstacles' boxes at
- * rest.  Built once at creation (sw__prim_grid_alloc); read-only after. */
+ * rest.  Carved (sw__prim_grid_layout) and built (sw__prim_grid_build) at creation; read-only
+ * after. */
 typedef struct sw_prim_index {
 	int on;                 /* 1: perception and clearances use the index */
 	double x0, y0, cell;    /* the grid's origin and cell side, m */
