@@ -358,34 +358,26 @@ typedef struct sw_worker {
 	double took[SW_PASSES];
 } sw_worker;
 
-/** Lays out one array of count elements of size bytes in a block being sized (worker.c,
- * world.c): returns its offset, *at, and moves *at past it to the next multiple of 64 bytes (a
- * cache line, and more than any member's alignment).  Sizes that overflow make *at SIZE_MAX, which
- * no allocation satisfies. */
-static inline size_t sw__block_take(size_t *at, size_t count, size_t size)
-{
-	size_t o = *at;
-	if (*at == SIZE_MAX || (size > 0 && count > (SIZE_MAX - 64 - *at) / size)) {
-		*at = SIZE_MAX;
-		return 0;
-	}
-	*at += (count * size + 63) / 64 * 64;
-	return o;
-}
-
-/** A block being laid out: sizing (base NULL: only `at` moves) or carving (base: the block). */
+/** A block being laid out (world.c, worker.c): sized (base NULL: only `at` moves), then carved
+ * (base: the block, sw__block_alloc(at) bytes). */
 typedef struct sw_arena {
 	char *base;
 	size_t at;              /* bytes laid out so far */
 } sw_arena;
 
-/** Takes an array of count elements of size bytes from a (sw__block_take): a pointer into the
- * block, or NULL when count is 0 or while a is only being sized.  Creation lays the world out
- * twice through the same calls, sizing then carving, so each must ask the same sizes both times
- * (they depend only on the model and on what the sizing computed). */
+/** Takes an array of count elements of size bytes at a->at and moves a->at past it to the next
+ * multiple of 64 bytes (a cache line, and more than any member's alignment): a pointer into the
+ * block, or NULL when count is 0 or while a is only being sized.  Sizes that overflow make a->at
+ * SIZE_MAX, which no allocation satisfies.  The same calls size, then carve, so each must ask
+ * the same sizes both times (they depend only on the model and on what the sizing computed). */
 static inline void *sw__arena_take(sw_arena *a, size_t count, size_t size)
 {
-	size_t o = sw__block_take(&a->at, count, size);
+	size_t o = a->at;
+	if (a->at == SIZE_MAX || (size > 0 && count > (SIZE_MAX - 64 - a->at) / size)) {
+		a->at = SIZE_MAX;
+		return NULL;
+	}
+	a->at += (count * size + 63) / 64 * 64;
 	return a->base && count > 0 ? a->base + o : NULL;
 }
 
@@ -398,7 +390,7 @@ static inline const struct sw_automaton *sw__unit_automaton(const sw_model *m, i
 	return m->automata[m->signals[u - m->n_agents].automaton];
 }
 
-/** A zeroed block of the given size laid out by sw__block_take, aligned to 64 bytes (freed with
+/** A zeroed block of the given size laid out by sw_arena, aligned to 64 bytes (freed with
  * free()); NULL when out of memory. */
 static inline void *sw__block_alloc(size_t bytes)
 {

@@ -43,21 +43,28 @@ void sw__worker_free(sw_worker *wk)
 	memset(wk, 0, sizeof *wk);
 }
 
+/* Lays out (a->base NULL: sizes) the buffers of wk whose sizes the world fixes. */
+static void worker_carve(const struct sw_world *w, sw_worker *wk, sw_arena *a)
+{
+	size_t md = (size_t)w->unit.maxdim, np = (size_t)w->m->n_prims;
+	wk->work = sw__arena_take(a, WORK_N * md, sizeof *wk->work);
+	wk->slots = sw__arena_take(a, (size_t)w->threads.max_slots, sizeof *wk->slots);
+	wk->found = sw__arena_take(a, (size_t)w->n + SW_GRID_SLACK, sizeof *wk->found);
+	wk->occl = sw__arena_take(a, np + 1, sizeof *wk->occl);
+	wk->pg_found = sw__arena_take(a, np + 1, sizeof *wk->pg_found);
+	wk->pg_bits = sw__arena_take(a, (np + 63) / 64 + 1, sizeof *wk->pg_bits);
+	wk->scratch3 =
+	    sw__arena_take(a, w->space3.on ? (size_t)w->space3.cap : 0, sizeof *wk->scratch3);
+	wk->diag = sw__arena_take(a, 1, sizeof *wk->diag);
+}
+
 int sw__worker_alloc(const struct sw_world *w, sw_worker *wk)
 {
 	memset(wk, 0, sizeof *wk);
-	size_t md = (size_t)w->unit.maxdim, np = (size_t)w->m->n_prims, at = 0;
-	/* The buffers whose sizes the world fixes, in one zeroed block: */
-	size_t o_work = sw__block_take(&at, WORK_N * md, sizeof *wk->work);
-	size_t o_slots = sw__block_take(&at, (size_t)w->threads.max_slots, sizeof *wk->slots);
-	size_t o_found = sw__block_take(&at, (size_t)w->n + SW_GRID_SLACK, sizeof *wk->found);
-	size_t o_occl = sw__block_take(&at, np + 1, sizeof *wk->occl);
-	size_t o_pg_found = sw__block_take(&at, np + 1, sizeof *wk->pg_found);
-	size_t o_pg_bits = sw__block_take(&at, (np + 63) / 64 + 1, sizeof *wk->pg_bits);
-	size_t o_scratch3 =
-	    sw__block_take(&at, w->space3.on ? (size_t)w->space3.cap : 0, sizeof *wk->scratch3);
-	size_t o_diag = sw__block_take(&at, 1, sizeof *wk->diag);
-	wk->block = sw__block_alloc(at);
+	/* The buffers whose sizes the world fixes, in one zeroed block: sized, then carved ... */
+	sw_arena ar = {NULL, 0};
+	worker_carve(w, wk, &ar);
+	wk->block = sw__block_alloc(ar.at);
 	/* ... and those that grow or that GSL allocates. */
 	wk->cap = w->threads.cap0;
 	wk->scratch = calloc((size_t)wk->cap, sizeof *wk->scratch);
@@ -67,15 +74,9 @@ int sw__worker_alloc(const struct sw_world *w, sw_worker *wk)
 		sw__worker_free(wk);
 		return SW_ENOMEM;
 	}
-	char *b = wk->block;
-	wk->work = (double *)(b + o_work);
-	wk->slots = (double *)(b + o_slots);
-	wk->found = (int *)(b + o_found);
-	wk->occl = (int *)(b + o_occl);
-	wk->pg_found = (int *)(b + o_pg_found);
-	wk->pg_bits = (uint64_t *)(b + o_pg_bits);
-	wk->scratch3 = w->space3.on ? (sw_percept3 *)(b + o_scratch3) : NULL;
-	wk->diag = (sw_diag *)(b + o_diag);
+	ar = (sw_arena){wk->block, 0};
+	worker_carve(w, wk, &ar);
+	size_t md = (size_t)w->unit.maxdim;
 	wk->dydt = wk->work + WORK_DYDT * md;
 	wk->jac = wk->work + WORK_JAC * md;
 	wk->y_piece = wk->work + WORK_PIECE * md;

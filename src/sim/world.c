@@ -185,6 +185,15 @@ static sw_steer_def agent_steer(const sw_model *m, int i, int q, const sw_person
 	return d;
 }
 
+/* The state dimension of unit u of m: its automaton's or the plain law's, and the 3-D entries at
+ * the end of an agent's in a 3-D model (space3.c). */
+static int unit_dim(const sw_model *m, int u)
+{
+	const struct sw_automaton *a = sw__unit_automaton(m, u);
+	int dim = a ? sw__automaton_dim(a) : SW_STATE_DIM;
+	return m->dim3 && u < m->n_agents ? dim + SW_STATE3_DIM : dim;
+}
+
 /* Modes of unit u (1 for a plain-law agent). */
 static int unit_modes(const sw_model *m, int u)
 {
@@ -209,10 +218,10 @@ static int same_steering(const sw_model *m, int i, const sw_personality *p,
 	return 1;
 }
 
-/* The layout pass: every size the world's block needs, from the model alone (r: the
- * personalities' stream, NULL when none is drawn).  Sets the scalars the arrays' sizes depend on
- * (maxdim, max_slots, n_steer, fast.stride and fast.crowd).  SW_ENOMEM when the states exceed
- * 2^32 entries. */
+/* The layout pass of world.c's arrays: their sizes, from the model alone (r: the personalities'
+ * stream, NULL when none is drawn); the modules size theirs in world_carve.  Sets the scalars
+ * the sizes depend on (maxdim, max_slots, n_steer, fast.stride and fast.crowd).  SW_ENOMEM when
+ * the states exceed 2^32 entries. */
 static int world_size(sw_world *w, gsl_rng *r, world_layout *L)
 {
 	const sw_model *m = w->m;
@@ -221,9 +230,7 @@ static int world_size(sw_world *w, gsl_rng *r, world_layout *L)
 	w->threads.max_slots = 1;
 	for (int u = 0; u < w->nu; u++) {
 		const struct sw_automaton *a = sw__unit_automaton(m, u);
-		int dim = a ? sw__automaton_dim(a) : SW_STATE_DIM;
-		if (m->dim3 && u < w->n) /* 3-D entries at the end (space3.c) */
-			dim += SW_STATE3_DIM;
+		int dim = unit_dim(m, u);
 		if (off > UINT32_MAX - (size_t)dim)
 			return SW_ENOMEM; /* beyond 2^32 state entries: too large for this machine */
 		off += (size_t)dim;
@@ -232,7 +239,7 @@ static int world_size(sw_world *w, gsl_rng *r, world_layout *L)
 			w->threads.max_slots = a->n_slots;
 	}
 	L->ny = off;
-	/* The distinct steering entries (as fill_steering stores them), and what they read. */
+	/* The distinct steering entries (as fill_layout stores them), and what they read. */
 	int used = 0, crowd = 0;
 	sw_personality prev = {0}, p;
 	for (int i = 0; i < w->n; i++, prev = p) {
@@ -269,11 +276,8 @@ static void fill_layout(sw_world *w, gsl_rng *r)
 	const sw_model *m = w->m;
 	uint32_t off = 0; /* world_size checked the total */
 	for (int u = 0; u < w->nu; u++) {
-		const struct sw_automaton *a = sw__unit_automaton(m, u);
-		w->unit.aut[u] = a;
-		w->unit.dim[u] = a ? sw__automaton_dim(a) : SW_STATE_DIM;
-		if (m->dim3 && u < w->n)
-			w->unit.dim[u] += SW_STATE3_DIM;
+		w->unit.aut[u] = sw__unit_automaton(m, u);
+		w->unit.dim[u] = unit_dim(m, u);
 		w->unit.off[u] = off;
 		off += (uint32_t)w->unit.dim[u];
 	}
