@@ -58,7 +58,7 @@ static void bench_rhs(sw_law law, int n)
 	sw_steer_def def = sw_default_steer_def();
 	def.law = law;
 	sw_personality pers = sw_default_personality();
-	sw_situation s = {0.0, 0.0, 0.25, 1, 10.0, 1.0, n, p, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 10.0, 1.0, n, p, NULL, 0};
 	double y[SW_STATE_DIM] = {0, 0, 0.3, 0.1, 1.0, 0.9, 0.5}, dy[SW_STATE_DIM];
 	long reps = 2000000 / n + 100;
 	double best = INFINITY;

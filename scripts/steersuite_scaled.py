@@ -4,15 +4,17 @@ happens in a case too large to run often (scenarioSpace: 5 000 walkers among 5 0
 200 m x 200 m) seen in a copy of a sixteenth of its area.
 
     python3 scripts/steersuite_scaled.py build/swerve PATH/TO/testcases/scenarioSpace.xml \\
-        [--factor 0.25] [--duration 100]
+        [--factor 0.25] [--duration 100] [--squeeze]
 
 The bounds of the case (every xmin, xmax, zmin, zmax: worldBounds, box obstacles, regionBounds)
 are multiplied by --factor, and the counts of random obstacles and agents (numObstacles,
 numAgents) by its square, so both densities stay; sizes (obstacleSize, radius) stay as they are,
 and so do fixed positions and targets (<position>, <targetLocation>): meant for cases that place
 everything at random, as scenarioSpace does.  The copy is imported and
-run by `swerve run` for --duration simulated seconds (default: the case's own); the script prints
-how many walkers are done and how many are on each goal of their sequence at the end.  The copy
+run by `swerve run` for --duration simulated seconds (default: the case's own; with --squeeze it
+is imported by `swerve import-steersuite --squeeze` first); the script prints how many walkers
+are done, how many are on each goal of their sequence at the end, and SteerBench's unique
+collisions summed over the walkers.  The copy
 and the outputs live in a temporary folder that is removed afterwards."""
 import argparse
 import collections
@@ -47,6 +49,8 @@ def main():
     ap.add_argument("case")
     ap.add_argument("--factor", type=float, default=0.25, help="length scale (< 1 shrinks)")
     ap.add_argument("--duration", type=float, default=0.0, help="simulated seconds")
+    ap.add_argument("--squeeze", action="store_true",
+                    help="import with --squeeze (stalled walkers squeeze past others)")
     a = ap.parse_args()
     ET.register_namespace("", NS[1:-1])
     ET.register_namespace("xsi", "http://www.w3.org/2001/XMLSchema-instance")
@@ -56,6 +60,13 @@ def main():
     try:
         case = os.path.join(tmp, "case.xml")
         tree.write(case, xml_declaration=True, encoding="UTF-8")
+        if a.squeeze:
+            imported = os.path.join(tmp, "imported.xml")
+            p = subprocess.run([a.swerve, "import-steersuite", "-q", "--squeeze", "-o", imported,
+                                case], capture_output=True, text=True)
+            if p.returncode != 0:
+                sys.exit(f"swerve import-steersuite failed: {p.stderr.strip()}")
+            case = imported
         cmd = [a.swerve, "run", "-q", "-o", os.path.join(tmp, "out"), case]
         if a.duration > 0:
             cmd += ["-d", f"{a.duration:g}"]
@@ -69,9 +80,11 @@ def main():
         done = sum(1 for x in agents if x["final"]["mode"] == "done")
         goals = collections.Counter(x["target"].rsplit("_", 1)[-1] for x in agents
                                     if x["final"]["mode"] != "done")
+        coll = sum(x.get("steerbench", {}).get("unique_collisions", 0) for x in agents)
         print(f"factor {a.factor:g}: {len(agents)} walkers, {s['time']:.1f} s simulated: "
               f"{done} done; not done, by current goal: "
-              + ", ".join(f"{g} {n}" for g, n in sorted(goals.items())))
+              + ", ".join(f"{g} {n}" for g, n in sorted(goals.items()))
+              + f"; SteerBench collisions {coll}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -194,6 +194,13 @@ expect 2 "clearance(agent, obstacle) without per-obstacle clearances" "$SW" swee
 if grep -q 'obstacle-clearances="false"' /tmp/swerve_cli_err.$$; then ok; else bad "the refusal does not name obstacle-clearances"; fi
 expect 0 "run a SteerSuite case with another seed" "$SW" run -q -s 4 -o "$tmp/ss_run4" "$ss"
 if cmp -s "$tmp/ss_run/trajectory.csv" "$tmp/ss_run4/trajectory.csv"; then bad "the seed does not change the random placements"; else ok; fi
+# --squeeze: the detour modes become ghost modes without their turn; the default writes none
+expect 0 "import with --squeeze" "$SW" import-steersuite -q --squeeze -o "$tmp/ss_squeeze.xml" "$ss"
+if grep -q '_detour_right" ghost="true"' "$tmp/ss_squeeze.xml" && ! grep -q 'bias="-60deg"' "$tmp/ss_squeeze.xml"; then ok; else bad "--squeeze writes no ghost detour modes (or keeps their turn)"; fi
+if grep -q 'ghost=' "$tmp/ss_scenario.xml"; then bad "the default import writes ghost modes"; else ok; fi
+expect 0 "run the squeezing import" "$SW" run -q -o "$tmp/ss_squeeze" "$tmp/ss_squeeze.xml"
+expect 2 "export refuses ghost modes of agents that perceive each other" "$SW" export -q -o "$tmp/ss_squeeze_export" tests/data/ghost_pair.xml
+if grep -q 'ghost mode' /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/ss_squeeze_export" ]; then ok; else bad "the export's refusal does not name the ghost mode, or wrote something"; fi
 expect 2 "import without -o" "$SW" import-steersuite "$ss"
 expect 2 "import with a bad step" "$SW" import-steersuite --step 0 -o "$tmp/x.xml" "$ss"
 for f in tests/data/steersuite/bad_*.xml; do

@@ -469,7 +469,7 @@ START_TEST(flock_attractors_match_their_closed_forms)
 	sw_percept o[3] = {{1.0, 2.0, hypot(1.0, 2.0), 0.25, 1.5, -2, cos(0.3), sin(0.3)},
 			   {3.0, -1.0, hypot(3.0, -1.0), 0.25, 2.6, -3, cos(1.1), sin(1.1)},
 			   {-4.0, 0.5, hypot(-4.0, 0.5), 0.5, 3.0, 7, 0.0, 0.0}}; /* an obstacle */
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 3, o, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 3, o, NULL, 0};
 	double psi_c = atan2(0.5, 2.0); /* centroid (2, 0.5) of the agents only */
 	double psi_h = atan2(sin(0.3) + sin(1.1), cos(0.3) + cos(1.1));
 	for (double phi = -3.0; phi < 3.2; phi += 0.37) {

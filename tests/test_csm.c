@@ -92,7 +92,7 @@ START_TEST(velocity_matches_the_published_equations)
 			obs[n] = (sw_percept){xj[n][0], xj[n][1], s, rj[n], s - rj[n] - ri, -1 - n, 0.0, 0.0};
 			n++;
 		}
-		sw_situation s = {0.0, 0.0, ri, 1, tx, ty, n, obs, NULL};
+		sw_situation s = {0.0, 0.0, ri, 1, tx, ty, n, obs, NULL, 0};
 		double want[2], y[SW_STATE_DIM] = {0}, dy[SW_STATE_DIM];
 		paper_velocity(&p, xi, ri, e0, n, (const double(*)[2])xj, rj, want);
 		sw_steer_def def = sw_default_steer_def();

@@ -64,7 +64,7 @@ START_TEST(test_exported_glm_flows_equal_native_rhs)
 					  gsl_rng_uniform(rng)};
 		sw_percept obs[8];
 		sw_situation s = {y[0], y[1], ag->radius, 1, m->targets[0].position.x,
-				  m->targets[0].position.y, 0, obs, NULL};
+				  m->targets[0].position.y, 0, obs, NULL, 0};
 		int overlap = 0;
 		for (int k = 0; k < m->n_prims; k++) {
 			double dx = m->prims[k].a.x - y[0], dy = m->prims[k].a.y - y[1];
@@ -137,7 +137,7 @@ START_TEST(test_exported_fw_bearing_flows_equal_native_rhs)
 					  0, 0, 0};
 		sw_percept obs[4];
 		sw_situation s = {y[0], y[1], ag->radius, 1, m->targets[0].position.x,
-				  m->targets[0].position.y, 0, obs, NULL};
+				  m->targets[0].position.y, 0, obs, NULL, 0};
 		int near = 0;
 		for (int k = 0; k < m->n_prims; k++) {
 			double dx = m->prims[k].a.x - y[0], dy = m->prims[k].a.y - y[1];
@@ -440,7 +440,7 @@ START_TEST(test_linear_bounds_contain_native_derivatives)
 			sw_percept obs[8];
 			const sw_target *tg = &m->targets[ag->target];
 			sw_situation sit = {s.y[0], s.y[1], ag->radius, 1, tg->position.x,
-					    tg->position.y, 0, obs, NULL};
+					    tg->position.y, 0, obs, NULL, 0};
 			for (int k = 0; k < m->n_prims; k++) {
 				double dx = m->prims[k].a.x - s.y[0], dy = m->prims[k].a.y - s.y[1];
 				double dist = hypot(dx, dy);

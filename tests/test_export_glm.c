@@ -103,7 +103,7 @@ START_TEST(test_exported_glm_lifted_flows_equal_native_rhs)
 					  gsl_rng_uniform(rng), gsl_rng_uniform(rng)};
 		sw_percept obs[4];
 		sw_situation s = {y[0], y[1], ag->radius, 1, m->targets[0].position.x,
-				  m->targets[0].position.y, 0, obs, NULL};
+				  m->targets[0].position.y, 0, obs, NULL, 0};
 		int outside = 0;
 		for (int k = 0; k < m->n_prims; k++) {
 			double dx = m->prims[k].a.x - y[0], dy = m->prims[k].a.y - y[1];

@@ -408,7 +408,7 @@ END_TEST
 START_TEST(test_unknown_attribute_in_automaton)
 {
 	expect_automaton_error(FIX "/bad_unknown_attribute.xml", 4, -1,
-			       "unknown attribute speed on <mode>; expected name, initial or arrival");
+			       "unknown attribute speed on <mode>; expected name, initial, arrival or ghost");
 }
 END_TEST
 

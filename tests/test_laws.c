@@ -134,7 +134,7 @@ static sw_situation scene(sw_percept p[3], const double v[4])
 	p[0] = (sw_percept){2.0, 0.0, 2.0, 0.25, 1.5, -1, 0.0, 0.0};
 	p[1] = (sw_percept){-0.45, 0.0, 0.45, 0.25, -0.05, -2, 0.0, 0.0};
 	p[2] = (sw_percept){0.0, 1.5, 1.5, 0.0, 1.25, 0, 0.0, 0.0};
-	return (sw_situation){0.0, 0.0, 0.25, 1, 10.0, 0.0, 3, p, v};
+	return (sw_situation){0.0, 0.0, 0.25, 1, 10.0, 0.0, 3, p, v, 0};
 }
 
 START_TEST(flags_agree_with_the_laws_code)

@@ -16,7 +16,7 @@ START_TEST(bias_rotates_the_goal_force_and_t_arrive_caps_the_speed)
 {
 	sw_ttc_params p = sw_default_ttc_params();
 	ck_assert(p.bias == 0.0 && p.t_arrive == 0.0 && p.t_contact == 0.1);
-	sw_situation s = {0.0, 0.0, 0.25, 1, 10.0, 0.0, 0, NULL, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 10.0, 0.0, 0, NULL, NULL, 0};
 	double vel[2] = {0.0, 0.0}, acc[2];
 	/* Goal straight ahead along +x, bias -30 degrees: the goal force points 30 degrees to the
 	 * right, (v_pref cos b, v_pref sin b) / xi. */
@@ -45,7 +45,7 @@ START_TEST(wall_velocity_cuts_only_the_approach_beyond_clearance_over_t_contact)
 	sw_ttc_params p = sw_default_ttc_params(); /* t_contact 0.1 s */
 	/* A wall point 1 m ahead (+x) with 0.05 m of clearance: closing speed at most 0.5 m/s. */
 	sw_percept wall = {1.0, 0.0, 1.0, 0.0, 0.05, 3, 0, 0};
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &wall, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &wall, NULL, 0};
 	double u[2] = {1.0, 0.5}, out[2];
 	sw_ttc_wall_velocity(&p, &s, u, out);
 	ck_assert_double_eq_tol(out[0], 0.5, 1e-15);
@@ -230,6 +230,78 @@ START_TEST(oncoming_counts_only_agents_ahead_walking_back)
 }
 END_TEST
 
+/* Two walkers head-on in a corridor too narrow for both (walls 0.9 m apart, radii 0.25 m):
+ * stalled for 2 s, each goes to `squeeze` (ghost=%s) for 3 s.  Arrival is the mode `there`. */
+static const char corridor_xml[] =
+    "<scenario name='corridor'>\n"
+    "<run duration='30' step='0.01'/>\n"
+    "<behaviours><automaton name='walker'><param name='goal' kind='target'/>\n"
+    "<mode name='walk' initial='true'><ttc target='goal'/>\n"
+    "<transition to='there' guard='dist(goal) le 0.3'/>\n"
+    "<transition to='squeeze' guard='time_in_mode ge 2 and progress(goal, 2) lt 0.2'/></mode>\n"
+    "<mode name='squeeze' ghost='%s'><ttc target='goal'/>\n"
+    "<transition to='there' guard='dist(goal) le 0.3'/>\n"
+    "<transition to='walk' guard='time_in_mode ge 3'/></mode>\n"
+    "<mode name='there' arrival='true'/></automaton></behaviours>\n"
+    "<world><segment name='n' x1='-8' y1='0.45' x2='8' y2='0.45'/>\n"
+    "<segment name='s' x1='-8' y1='-0.45' x2='8' y2='-0.45'/>\n"
+    "<target name='east' x='5' y='0'/><target name='west' x='-5' y='0'/></world>\n"
+    "<agent name='a' x='-5' y='0' heading='0' radius='0.25' behaviour='walker'>"
+    "<bind param='goal' value='east'/></agent>\n"
+    "<agent name='b' x='5' y='0' heading='180deg' radius='0.25' behaviour='walker'>"
+    "<bind param='goal' value='west'/></agent>\n"
+    "</scenario>\n";
+
+START_TEST(ghost_modes_walk_through_others_and_the_overlap_is_measured)
+{
+	for (int ghost = 0; ghost <= 1; ghost++) {
+		char buf[4096];
+		snprintf(buf, sizeof buf, corridor_xml, ghost ? "true" : "false");
+		sw_model *m = NULL;
+		sw_world *w = run_text(buf, "corridor.xml", &m);
+		for (int i = 0; i < 2; i++) {
+			const sw_agent_metrics *mt = sw_world_metrics(w, i);
+			/* without the ghost mode the two stand face to face until the end; with it
+			 * both pass and arrive, and the overlap while passing is counted */
+			ck_assert_msg(mt->reached == ghost, "ghost=%d agent %d reached %d", ghost, i,
+				      mt->reached);
+			if (ghost)
+				ck_assert_msg(mt->agent_collisions >= 1 && mt->min_agent_clearance < 0.0,
+					      "agent %d: %d overlaps, clearance %g", i,
+					      mt->agent_collisions, mt->min_agent_clearance);
+			else
+				ck_assert_msg(mt->min_agent_clearance > 0.0, "agent %d: clearance %g", i,
+					      mt->min_agent_clearance);
+			ck_assert_msg(mt->min_clearance > -1e-9, "agent %d touched a wall: %g", i,
+				      mt->min_clearance);
+		}
+		sw_world_destroy(w);
+		sw_model_free(m);
+	}
+}
+END_TEST
+
+START_TEST(ghost_modes_are_refused_where_they_mean_nothing)
+{
+	/* a signal's mode, and a 3-D world: their lines and what is expected */
+	static const char sig[] =
+	    "<scenario name='s'><run duration='1'/><behaviours>\n"
+	    "<automaton name='light' kind='signal'><mode name='red' initial='true' ghost='true'/>"
+	    "</automaton></behaviours>\n"
+	    "<world><target name='g' x='1' y='0'/></world>\n"
+	    "<signal name='l' behaviour='light'/>\n"
+	    "<agent name='a' x='0' y='0' target='g'><ttc/></agent></scenario>\n";
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_ne(sw_scenario_load_memory(sig, strlen(sig), "sig.xml", &m, &d), SW_SUCCESS);
+	ck_assert_msg(d.count > 0 && strstr(d.entry[0].message, "ghost"), "%s",
+		      d.count ? d.entry[0].message : "(no message)");
+	ck_assert_int_eq(d.entry[0].line, 2);
+	sw_model_free(m);
+}
+END_TEST
+
 /* Runs a shipped model; checks every agent arrived within `within` s, never touched an obstacle
  * and overlapped another agent by at most 0.02 m. */
 static void every_agent_arrives(const char *path, double within)
@@ -274,6 +346,8 @@ Suite *pedestrian_suite(void)
 	tcase_add_test(tc, bad_values_are_refused_with_their_line);
 	tcase_add_test(tc, oncoming_counts_only_agents_ahead_walking_back);
 	tcase_add_test(tc, pedestrian_crowds_arrive);
+	tcase_add_test(tc, ghost_modes_walk_through_others_and_the_overlap_is_measured);
+	tcase_add_test(tc, ghost_modes_are_refused_where_they_mean_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

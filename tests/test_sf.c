@@ -176,7 +176,7 @@ START_TEST(acceleration_and_rhs_sum_driving_force_and_percepts)
 			   {0.0, -0.3, 0.3, 0.0, 0.05, 3, 0, 0},
 			   {20.0, 0.0, 20.0, 1.0, 18.75, 0, 0, 0}};
 	double agent_v[4] = {1.0, 0.0, 0.0, -0.8};
-	sw_situation s = {0.0, 0.0, 0.25, 1, 10.0, 0.0, 3, o, agent_v};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 10.0, 0.0, 3, o, agent_v, 0};
 	double e[2] = {1.0, 0.0}, acc[2], f1[2], f2[2];
 	sw_sf_accel(&p, &s, 1.0, e, acc);
 	double x1[2] = {-0.35, -0.1}, du1[2] = {-1.0, -0.8}, x2[2] = {0.0, 0.3},

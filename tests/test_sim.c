@@ -233,7 +233,7 @@ START_TEST(wall_following_heading_keeps_the_wall_on_the_chosen_side)
 	/* Wall point 1 m to the right (-y) of an agent at the origin. */
 	sw_wall_params p = sw_default_wall_params();
 	sw_percept w = {0.0, -1.0, 1.0, 0.0, 1.0 - 0.25, 0, 0.0, 0.0};
-	sw_situation s = {0, 0, 0.25, 0, 0, 0, 1, &w, NULL};
+	sw_situation s = {0, 0, 0.25, 0, 0, 0, 1, &w, NULL, 0};
 	p.distance = 0.75; /* at the desired clearance: walk along +x, wall on the right */
 	ck_assert_double_eq_tol(sw_wall_heading(&p, &s, 0.3), 0.0, 1e-15);
 	p.distance = 0.55; /* 0.2 m too far: turn towards the wall by gain * 0.2 */

@@ -475,7 +475,7 @@ START_TEST(test_eval_speed_law)
 {
 	sw_glm_params p = sw_default_glm_params(); /* d1 = 0.5, t2c = 1, v_max = 1 */
 	sw_percept o = {2.0, 0.0, 2.0, 0.5, 2.0 - 0.5 - 0.3, 0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.3, 0, 0.0, 0.0, 1, &o, NULL};
+	sw_situation s = {0.0, 0.0, 0.3, 0, 0.0, 0.0, 1, &o, NULL, 0};
 	sw_glm_terms t;
 	/* Obstacle ahead at clearance 1.2: v = (1.2 - 0.5) / 1. */
 	sw_glm_eval(&p, &s, 0.2, 1.0, 1.0, &t);
@@ -519,7 +519,7 @@ START_TEST(test_eval_contact_speed)
 	p.t2c = 5.0;
 	/* Disc of radius 0.25 at (5, 0.3), agent radius 0.25: rg = 0.6, s = 5 - sqrt(0.27). */
 	sw_percept o = {5.0, 0.3, hypot(5.0, 0.3), 0.25, hypot(5.0, 0.3) - 0.5, 0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL, 0};
 	sw_glm_terms t;
 	sw_glm_eval(&p, &s, 0.0, 1.0, 1.0, &t);
 	ck_close(t.v_cmd, (5.0 - sqrt(0.36 - 0.09)) / 5.0, 1e-14);
@@ -551,7 +551,7 @@ START_TEST(test_eval_obstacle_ahead_turns_away)
 	/* A disc slightly to the left of the heading pushes the heading right (phidot < 0). */
 	sw_glm_params p = sw_default_glm_params();
 	sw_percept o = {3.0 * cos(0.1), 3.0 * sin(0.1), 3.0, 0.5, 3.0 - 0.5 - 0.3, 0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.3, 0, 0.0, 0.0, 1, &o, NULL};
+	sw_situation s = {0.0, 0.0, 0.3, 0, 0.0, 0.0, 1, &o, NULL, 0};
 	sw_glm_terms t;
 	sw_glm_eval(&p, &s, 0.0, 0.0, 1.0, &t);
 	ck_assert(t.phidot < 0.0 && t.df_obs > 0.0);
@@ -563,7 +563,7 @@ START_TEST(test_eval_obstacle_behind_is_e_pi)
 	/* wrap maps to (-pi, pi]: an obstacle straight behind has e = +pi, so R > 0 there. */
 	sw_glm_params p = sw_default_glm_params();
 	sw_percept o = {-3.0, 0.0, 3.0, 0.3, 3.0 - 0.3 - 0.25, 0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL, 0};
 	sw_glm_terms t;
 	sw_glm_eval(&p, &s, 0.0, 1.0, 1.0, &t);
 	double dpsi = asin((0.3 + 0.25 + p.d1) / 3.0);
@@ -660,7 +660,7 @@ START_TEST(test_rhs_personality_lags)
 {
 	sw_steer_def d = sw_default_steer_def();
 	sw_percept o = {2.0 * cos(0.2), 2.0 * sin(0.2), 2.0, 0.4, 2.0 - 0.4 - 0.3, 0, 0.0, 0.0};
-	sw_situation s = {1.0, 2.0, 0.3, 1, 5.0, 6.0, 1, &o, NULL};
+	sw_situation s = {1.0, 2.0, 0.3, 1, 5.0, 6.0, 1, &o, NULL, 0};
 	sw_personality q = sw_default_personality();
 	q.has_agility = 1;
 	q.agility = 0.3;
@@ -692,7 +692,7 @@ END_TEST
 START_TEST(test_rhs_errors)
 {
 	sw_steer_def d = sw_default_steer_def();
-	sw_situation s = {0.0, 0.0, 0.25, 1, 6.0, 1.0, 0, NULL, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 6.0, 1.0, 0, NULL, NULL, 0};
 	double y[SW_STATE_DIM] = {0.0, 0.0, NAN, 0.0, 0.0, 1.0, 0.1};
 	double dy[SW_STATE_DIM];
 	ck_assert_int_eq(sw_steer_rhs(&d, NULL, &s, y, dy, NULL), SW_ENUMERIC);

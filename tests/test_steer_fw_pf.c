@@ -57,7 +57,7 @@ START_TEST(test_fw_goal_only_converges)
 	/* Agent fixed at the origin, goal 4 m away at 20 deg; RK4 on (phi, phi'). */
 	sw_fw_params p = sw_default_fw_params();
 	double psi = 20.0 * PI / 180.0;
-	sw_situation s = {0.0, 0.0, 0.25, 1, 4.0 * cos(psi), 4.0 * sin(psi), 0, NULL, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 4.0 * cos(psi), 4.0 * sin(psi), 0, NULL, NULL, 0};
 	/* Sign: phi'' pushes toward the goal from either side. */
 	ck_assert(sw_fw_accel(&p, &s, 0.0, 0.0) > 0.0);
 	ck_assert(sw_fw_accel(&p, &s, 2 * psi, 0.0) < 0.0);
@@ -103,7 +103,7 @@ START_TEST(test_fw_obstacle_peak)
 	 */
 	sw_fw_params p = sw_default_fw_params();
 	sw_percept o = {2.0, 0.0, 2.0, 0.0, 2.0, 0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL, 0};
 	double peak = 1.0 / p.c3;
 	double a0 = sw_fw_accel(&p, &s, peak, 0.0);
 	ck_close(a0, p.ko * peak * exp(-1.0) * exp(-p.c4 * 2.0), 1e-12 * a0);
@@ -219,7 +219,7 @@ START_TEST(test_pf_pushes_away_and_pulls_to_goal)
 	sw_pf_params p = sw_default_pf_params();
 	/* Obstacle east at clearance 0.5 < rho0: -grad points west. */
 	sw_percept o = {1.0, 0.0, 1.0, 0.25, 0.5, 0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 0, 0.0, 0.0, 1, &o, NULL, 0};
 	double g[2];
 	sw_pf_gradient(&p, &s, g);
 	ck_assert(g[0] > 0.0 && g[1] == 0.0);
@@ -244,7 +244,7 @@ START_TEST(test_rhs_fw_and_pf)
 {
 	sw_steer_def d = sw_default_steer_def();
 	sw_percept o = {2.0, 0.5, hypot(2.0, 0.5), 0.3, hypot(2.0, 0.5) - 0.55, 0, 0.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 1, 6.0, 1.0, 1, &o, NULL};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 6.0, 1.0, 1, &o, NULL, 0};
 	double y[SW_STATE_DIM] = {0.0, 0.0, 0.3, -0.2, 0.0, 0.0, 0.0};
 	double dy[SW_STATE_DIM], scale;
 

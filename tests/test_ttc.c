@@ -153,7 +153,7 @@ START_TEST(acceleration_sums_goal_and_percept_forces)
 	sw_percept o[2] = {{3.0, 0.2, hypot(3.0, 0.2), 0.25, hypot(3.0, 0.2) - 0.5, -2, 0, 0},
 			   {20.0, 0.0, 20.0, 1.0, 18.75, 0, 0, 0}};
 	double agent_v[4] = {0.0, 0.0, -1.0, 0.0};
-	sw_situation s = {0.0, 0.0, 0.25, 1, 10.0, 0.0, 2, o, agent_v};
+	sw_situation s = {0.0, 0.0, 0.25, 1, 10.0, 0.0, 2, o, agent_v, 0};
 	double vel[2] = {1.0, 0.0}, acc[2], f[2];
 	sw_ttc_accel(&p, &s, vel, acc);
 	double x[2] = {-3.0, -0.2}, v[2] = {2.0, 0.0};

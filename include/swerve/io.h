@@ -93,6 +93,10 @@ typedef struct sw_steersuite_def {
 			      within the node budget, else planned routes (<routes>;
 			      docs/steersuite.md); 0: neither (agents walk by their law and the
 			      goals' detours alone) */
+	int squeeze;     /**< 1: a pedestrian stalled for 3 s squeezes past the others: its goal's
+			      detour modes are ghost modes that walk straight on instead of
+			      turning 60 degrees (the overlaps are measured and counted as
+			      SteerBench collisions); 0 (default): the detours turn and avoid */
 } sw_steersuite_def;
 
 /** The default import settings. */

@@ -86,6 +86,9 @@ typedef struct sw_mode_def {
 	int inv_line, inv_column;
 	int arrival;         /**< 1: entering this mode is the agent's arrival (summary "reached",
 				  "t_reached"); default 0 */
+	int ghost;           /**< 1: in this mode the agent and the other agents do not steer round
+				  each other (they may overlap; overlaps are still measured);
+				  default 0 */
 } sw_mode_def;
 
 /** Definition of a transition (urgent: fires the instant its guard becomes true). */

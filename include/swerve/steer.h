@@ -284,12 +284,15 @@ typedef struct sw_situation {
 	int has_target;    /**< 1 when a target is bound */
 	double tx, ty;     /**< target position, m (valid when has_target) */
 	int n_obs;         /**< number of percepts */
-	const sw_percept *obs; /**< percepts, n_obs of them (may be NULL when n_obs == 0) */
+	const sw_percept *obs; /**< percepts, n_obs of them (may be NULL when n_obs == 0); then
+				    obs[n_obs .. n_obs + n_pass): agents this agent walks through
+				    (a ghost mode, either side's), measured but not steered round */
 	const double *agent_v; /**< velocities of the agents at the snapshot, (vx, vy) of agent j
 				    at [2 j], m/s, for the time-to-collision law (percept id -1 - j);
 				    NULL (every agent at rest) when no law of the world needs them.
 				    A pointer here rather than a field of every percept: percepts
 				    stay 64 bytes for the laws that do not need it */
+	int n_pass;        /**< agents perceived but walked through, after the n_obs percepts */
 } sw_situation;
 
 /** Intermediate quantities of one GLM evaluation (for weights, outputs, analysis and tests). */

@@ -28,6 +28,9 @@ static void import_usage(FILE *f)
 	      "                       per second; one step when not a whole number of steps)\n"
 	      "      --no-fields      no navigation fields (default: one per place the goals\n"
 	      "                       lead to, within a node budget; docs/steersuite.md)\n"
+	      "      --squeeze        a walker stalled by others for 3 s squeezes past them\n"
+	      "                       (its detour modes are ghost modes: overlaps counted;\n"
+	      "                       default: it turns aside; docs/steersuite.md)\n"
 	      "  -q, -v, -V, -h       quiet, verbose, version, this text\n",
 	      f);
 }
@@ -60,6 +63,7 @@ int cmd_import(int argc, char **argv)
 					     {"step", required_argument, NULL, 'S'},
 					     {"frame", required_argument, NULL, 'F'},
 					     {"no-fields", no_argument, NULL, 'N'},
+					     {"squeeze", no_argument, NULL, 'Q'},
 					     CLI_LONG};
 	const char *out = NULL;
 	sw_steersuite_def def = sw_default_steersuite_def();
@@ -96,6 +100,9 @@ int cmd_import(int argc, char **argv)
 			break;
 		case 'N':
 			def.fields = 0;
+			break;
+		case 'Q':
+			def.squeeze = 1;
 			break;
 		default: {
 			int code = cli_option(c, argv, opts, import_usage);

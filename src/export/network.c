@@ -647,6 +647,15 @@ static int refuse_laws(xb *b)
 		const struct sw_automaton *a = ag->behaviour >= 0 ? m->automata[ag->behaviour] : NULL;
 		for (int q = 0; q < (a ? a->n_modes : 1); q++) {
 			const sw_steer_def *d = a ? &a->modes[q].steer : &ag->steer;
+			/* whether a pair steers round each other would depend on both agents'
+			 * locations: not in the exported flows */
+			if (a && a->modes[q].ghost && others > 0)
+				return xb_refuse(b, a->modes[q].line,
+						 "mode '%s' of behaviour '%s' is a ghost mode (agents "
+						 "walk through each other), which the export does not "
+						 "model yet; expected no ghost modes, or "
+						 "agents-perceive=\"false\"",
+						 a->modes[q].name, a->name);
 			if (a && !a->modes[q].moves)
 				continue;
 			if (refuse_mode(b, i, a, q, d) != SW_SUCCESS)

@@ -56,7 +56,7 @@ typedef struct {
 	const char *name;
 	int kind;                  /* automaton: 1 = signal; param, var: the kind */
 	const char *text1, *text2; /* param: default; var: init, labels */
-	int initial, arrival;      /* mode */
+	int initial, arrival, ghost; /* mode */
 } fields;
 
 static const sw__attr_spec automaton_attrs[] = {
@@ -72,7 +72,8 @@ static const sw__attr_spec var_attrs[] = {
 
 static const sw__attr_spec mode_attrs[] = {SW__NAME("name", fields, name, 1),
 					   SW__BOOL("initial", fields, initial),
-					   SW__BOOL("arrival", fields, arrival), SW__END};
+					   SW__BOOL("arrival", fields, arrival),
+					   SW__BOOL("ghost", fields, ghost), SW__END};
 
 static const sw__attr_spec law_target_attr[] = {SW__NAME("target", sw_mode_def, target, 0),
 						SW__END};
@@ -218,7 +219,7 @@ static int grow(walk *w, void **arr, int *cap, int n, size_t size)
 static void read_param(walk *w, xmlNodePtr node)
 {
 	sw__loader *ld = w->ld;
-	fields f = {NULL, SW_PARAM_REAL, NULL, NULL, 0, 0};
+	fields f = {NULL, SW_PARAM_REAL, NULL, NULL, 0, 0, 0};
 	int bad = sw__read_attrs(ld, node, param_attrs, &f);
 	bad += sw__no_children(ld, node, "no child elements");
 	bad += check_name(w, node, "name", f.name, "parameter", 0);
@@ -293,7 +294,7 @@ static int split_labels(walk *w, xmlNodePtr node, const char *text, const char *
 static void read_var(walk *w, xmlNodePtr node)
 {
 	sw__loader *ld = w->ld;
-	fields f = {NULL, SW_VAR_REAL, NULL, NULL, 0, 0};
+	fields f = {NULL, SW_VAR_REAL, NULL, NULL, 0, 0, 0};
 	int bad = sw__read_attrs(ld, node, var_attrs, &f);
 	bad += sw__no_children(ld, node, "no child elements");
 	bad += check_name(w, node, "name", f.name, "variable", 0);
@@ -446,7 +447,7 @@ static int read_transition(walk *w, xmlNodePtr node, const char *from)
 static void read_mode(walk *w, xmlNodePtr node)
 {
 	sw__loader *ld = w->ld;
-	fields f = {NULL, 0, NULL, NULL, 0, 0};
+	fields f = {NULL, 0, NULL, NULL, 0, 0, 0};
 	sw_mode_def md;
 	memset(&md, 0, sizeof md);
 	md.line = sw__node_line(node);
@@ -454,6 +455,7 @@ static void read_mode(walk *w, xmlNodePtr node)
 	bad += check_name(w, node, "name", f.name, "mode", 1);
 	md.name = f.name;
 	md.arrival = f.arrival;
+	md.ghost = f.ghost;
 	const char *name = f.name ? f.name : "";
 	if (f.initial) {
 		if (w->initial_node) {
@@ -565,7 +567,7 @@ int sw__read_automaton(sw__loader *ld, xmlNodePtr node, int valid, sw_automaton 
 	memset(&w, 0, sizeof w);
 	w.ld = ld;
 	int mark = ld->n_strs, before = ld->walk_errors;
-	fields f = {NULL, 0, NULL, NULL, 0, 0};
+	fields f = {NULL, 0, NULL, NULL, 0, 0, 0};
 	sw__read_attrs(ld, node, automaton_attrs, &f);
 	w.def.name = f.name;
 	w.def.is_signal = f.kind == 1;

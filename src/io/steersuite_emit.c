@@ -492,7 +492,7 @@ int ss_emit(sw__loader *ld, const ss_case *c, const sw_steersuite_def *def, char
 	ss_placed pl;
 	int placed = ss_place(ld, c, def->seed, &pl);
 	xmlBufferPtr buf = placed > 0 ? xmlBufferCreate() : NULL;
-	ss_writer sw = {buf ? xmlNewTextWriterMemory(buf, 0) : NULL, NULL, 0, 0, 0};
+	ss_writer sw = {buf ? xmlNewTextWriterMemory(buf, 0) : NULL, NULL, 0, 0, 0, def->squeeze};
 	int status = placed == 0 ? SW_EINPUT : SW_ENOMEM;
 	if (sw.w) {
 		warn_overlaps(ld, c, pl.in, pl.n_in);

@@ -451,7 +451,7 @@ static void pedestrian_law(ss_writer *sw, const ss_goal *g, int k, int role)
 	if (g->kind != SS_SEEK_DYNAMIC) /* a chaser does not slow down for a moving target */
 		ss_attr(sw, "t-arrive", "1");
 	ss_attr(sw, "field", "auto");
-	if (role_bias[role])
+	if (role_bias[role] && !(sw->squeeze && (role == DETOUR_RIGHT || role == DETOUR_LEFT)))
 		ss_attr(sw, "bias", role_bias[role]);
 	ss_end(sw);
 }
@@ -495,6 +495,8 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 	ss_attr(sw, "name", mode);
 	if (initial)
 		ss_attr(sw, "initial", "true");
+	if (sw->squeeze && pedestrian(g) && (role == DETOUR_RIGHT || role == DETOUR_LEFT))
+		ss_attr(sw, "ghost", "true"); /* squeezing past: see sw_steersuite_def.squeeze */
 	if (pedestrian(g))
 		pedestrian_law(sw, g, k, role);
 	else if (g->kind != SS_IDLE)

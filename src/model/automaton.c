@@ -316,6 +316,7 @@ static void declare(cctx *c)
 		o->line = md->line;
 		o->moves = md->moves;
 		o->arrival = md->arrival;
+		o->ghost = md->ghost;
 		o->steer = md->steer;
 		o->target_param = -1;
 		if (find_mode(def, md->name) < m)
@@ -323,6 +324,10 @@ static void declare(cctx *c)
 		if (def->is_signal && md->moves)
 			err(c, md->line, 0, "signal automaton mode '%s' has a steering law; expected "
 					    "no law (signals do not move)%s", o->name, "");
+		if (def->is_signal && md->ghost)
+			err(c, md->line, 0, "signal automaton mode '%s' is marked ghost; expected no "
+					    "ghost attribute (signals are not perceived as agents)%s",
+			    o->name, "");
 		if (md->moves) {
 			/* Reuse the model's value checks with this file in the diagnostics. */
 			sw_model fake;

@@ -75,6 +75,8 @@ typedef struct sw_amode {
 	int line;
 	int moves;
 	int arrival;      /* entering it is the agent's arrival (sw_mode_def.arrival) */
+	int ghost;        /* the agent and the others do not steer round each other
+			     (sw_mode_def.ghost) */
 	sw_steer_def steer;
 	int target_param; /* parameter index steered to, -1 = closest target */
 	sw_expr **flows;  /* per variable: NULL = 0 (clocks: 1) */

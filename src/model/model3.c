@@ -122,6 +122,14 @@ int sw__check_model3(const sw_model *m, sw_diag *diag)
 			if (au->modes[q].moves &&
 			    !law3_ok(au->file[0] ? au->file : m->file, &au->modes[q].steer, au->modes[q].line, owner, diag))
 				bad = 1;
+			if (au->modes[q].ghost) {
+				sw_diag_add(diag, SW_SEV_ERROR, au->file[0] ? au->file : m->file,
+					    au->modes[q].line, 0,
+					    "%s: ghost=\"true\" is planar so far; expected no ghost "
+					    "modes in a 3-D scenario",
+					    owner);
+				bad = 1;
+			}
 		}
 	}
 	return bad ? SW_EINPUT : SW_SUCCESS;

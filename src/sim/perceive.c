@@ -430,6 +430,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 		}
 		n = kept;
 	}
+	int back = cap; /* the percepts of agents passed through: buf[back .. cap) */
 	if (m->run.agents_perceive) {
 		/* Other agents at their start-of-step positions: through the grid when it is on
 		 * (same candidates in the same order as the loop over every agent).  In a periodic
@@ -442,12 +443,17 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 		/* The agent steered to is the target, not an obstacle: a chaser does not keep a
 		 * safety distance from what it chases. */
 		int chased = w->agent.tkind[i] == TGT_AGENT ? w->agent.tindex[i] : -1;
+		/* A pair of which one is in a ghost mode does not steer round each other: its
+		 * percept goes to the back of the buffer (n_pass of them, from cap - 1 down), then
+		 * after the others, where the measures read it and the laws do not.  Agent i's own
+		 * mode is its current one (its own entry); the others' are the snapshot's. */
+		int ghost_i = sw__ghost_mode(w, i);
 		for (int pass = 0; pass < passes; pass++) {
 			int *cand = NULL, nc = w->n;
 			if (w->grid.on)
 				nc = sw__grid_query(&w->grid, wk, i, q[pass], reach, &cand);
 			occ.ahead = nc;
-			for (int k = 0; k < nc && n < cap; k++) {
+			for (int k = 0; k < nc && n < back; k++) {
 				int j = cand ? cand[k] : k;
 				if (cand && k + SW_PREFETCH < nc) /* as for the primitives */
 					__builtin_prefetch(w->snap.pos +
@@ -461,20 +467,26 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 				if (c <= a->perception &&
 				    (n_occl == 0 ||
 				     visible(&occ, L > 0.0 ? sw_v2_add(p, d) : sw_v2(yj[0], yj[1])))) {
-					put(&buf[n], d, rj, c, -1 - j);
+					int at = ghost_i || sw__ghost(w, j) ? --back : n++;
+					put(&buf[at], d, rj, c, -1 - j);
 					if (w->snap.h) {
-						buf[n].hx = w->snap.h[2 * (size_t)j];
-						buf[n].hy = w->snap.h[2 * (size_t)j + 1];
+						buf[at].hx = w->snap.h[2 * (size_t)j];
+						buf[at].hy = w->snap.h[2 * (size_t)j + 1];
 					}
-					n++;
 				}
 			}
 		}
 	}
+	int n_pass = cap - back;
+	if (n + n_pass >= cap)
+		return cap; /* full (the last candidates may be missing): the caller grows it */
+	if (n_pass > 0) /* the passed-through ones after the others (their order is not read) */
+		memmove(&buf[n], &buf[back], (size_t)n_pass * sizeof *buf);
 	s->n_obs = n;
+	s->n_pass = n_pass;
 	s->obs = buf;
 	s->agent_v = w->snap.v; /* the time-to-collision law's (NULL when no agent runs it) */
-	return n;
+	return n + n_pass;
 }
 
 int sw__perceive_from(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,

@@ -278,7 +278,9 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 	sw_agent_metrics *mt = &w->meas.metrics[i];
 	int hit = 0;
 	double mn = mt->min_agent_clearance;
-	for (int k = 0; k < s->n_obs; k++) { /* without branches on the data (NaN ignored) */
+	/* the agents walked through (ghost modes) too: their overlaps count */
+	for (int k = 0; k < s->n_obs + s->n_pass; k++) { /* without branches on the data (NaN
+							     ignored) */
 		const sw_percept *o = &s->obs[k];
 		double c = o->id < 0 ? o->clearance : INFINITY;
 		mn = c < mn ? c : mn;
@@ -693,7 +695,9 @@ void sw__snapshot(struct sw_world *w)
 		int d = sw__agent_done(w, j);
 		done += d;
 		if (w->snap.gone)
-			w->snap.gone[j] = (unsigned char)d;
+			w->snap.gone[j] = (unsigned char)((d && w->m->run.leave_when_done ?
+							   SW_SNAP_GONE : 0) |
+							  (sw__ghost_mode(w, j) ? SW_SNAP_GHOST : 0));
 	}
 	w->snap.n_done = done;
 	sw__grid_build(&w->grid, w);

@@ -413,10 +413,14 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	int radii_differ = 0;
 	for (int i = 0; i < n; i++)
 		radii_differ |= m->agents[i].radius != w->agent.r0;
-	int need_hist = 0;
-	for (int i = 0; i < n; i++)
-		if (m->agents[i].behaviour >= 0 && m->automata[m->agents[i].behaviour]->uses_progress)
-			need_hist = 1;
+	int need_hist = 0, ghosts = 0;
+	for (int i = 0; i < n; i++) {
+		const sw_automaton *a =
+		    m->agents[i].behaviour >= 0 ? m->automata[m->agents[i].behaviour] : NULL;
+		need_hist |= a && a->uses_progress;
+		for (int q = 0; a && q < a->n_modes; q++)
+			ghosts |= a->modes[q].ghost; /* snap.gone carries the ghost flags */
+	}
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
 			w->pg.rmax = fmax(w->pg.rmax, m->prims[k].radius);
@@ -424,7 +428,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->fast.on = 1;
 	w->threads.sense_group = SW_SENSE_GROUP;
 	world_layout L = {.n = (size_t)n, .nu = (size_t)nu, .no = no,
-			  .ns = type ? (size_t)nu + 1 : 1, .gone = m->run.leave_when_done,
+			  .ns = type ? (size_t)nu + 1 : 1, .gone = m->run.leave_when_done || ghosts,
 			  .rad = radii_differ, .hist = need_hist, .pers = draws_personalities(m)};
 	/* the personalities' stream, freed once the layout is filled */
 	gsl_rng *r = L.pers ? gsl_rng_alloc(SW_RNG_TYPE) : NULL;
