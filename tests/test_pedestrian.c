@@ -281,6 +281,48 @@ START_TEST(ghost_modes_walk_through_others_and_the_overlap_is_measured)
 }
 END_TEST
 
+/* The corridor's two walkers, both in a ghost mode from the start. */
+static const char ghost_pair_xml[] =
+    "<scenario name='pair'><run duration='1' step='0.01'/>\n"
+    "<behaviours><automaton name='g'><param name='goal' kind='target'/>\n"
+    "<mode name='through' initial='true' ghost='true'><ttc target='goal'/></mode>"
+    "</automaton></behaviours>\n"
+    "<world><segment name='n' x1='-8' y1='0.45' x2='8' y2='0.45'/>\n"
+    "<segment name='s' x1='-8' y1='-0.45' x2='8' y2='-0.45'/>\n"
+    "<target name='east' x='5' y='0'/><target name='west' x='-5' y='0'/></world>\n"
+    "<agent name='a' x='-1' y='0' heading='0' radius='0.25' behaviour='g'>"
+    "<bind param='goal' value='east'/></agent>\n"
+    "<agent name='b' x='1' y='0' heading='180deg' radius='0.25' behaviour='g'>"
+    "<bind param='goal' value='west'/></agent></scenario>\n";
+
+START_TEST(the_public_perception_puts_walked_through_agents_after_the_laws_percepts)
+{
+	/* agent a sees the two walls for its law and b (percept id -2) as walked through, after
+	 * them */
+	const char *buf = ghost_pair_xml;
+	sw_diag d;
+	sw_diag_init(&d);
+	sw_model *m = NULL;
+	ck_assert_int_eq(sw_scenario_load_memory(buf, strlen(buf), "c.xml", &m, &d), SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+	sw_percept p[8];
+	sw_situation s;
+	ck_assert_int_eq(sw_world_perceive(w, 0, &s, p, 8), 3);
+	ck_assert_int_eq(s.n_obs, 2);
+	ck_assert_int_eq(s.n_pass, 1);
+	ck_assert_int_eq(p[0].id >= 0 && p[1].id >= 0 && p[2].id == -2, 1);
+	/* cut to the room given: the law's percepts first */
+	ck_assert_int_eq(sw_world_perceive(w, 0, &s, p, 2), 3);
+	ck_assert_int_eq(s.n_obs, 2);
+	ck_assert_int_eq(s.n_pass, 0);
+	ck_assert_int_eq(sw_world_perceive(w, 0, &s, p, 1), 3);
+	ck_assert_int_eq(s.n_obs + s.n_pass, 1);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
 START_TEST(ghost_modes_are_refused_where_they_mean_nothing)
 {
 	/* a signal's mode, and a 3-D world: their lines and what is expected */
@@ -298,6 +340,23 @@ START_TEST(ghost_modes_are_refused_where_they_mean_nothing)
 	ck_assert_msg(d.count > 0 && strstr(d.entry[0].message, "ghost"), "%s",
 		      d.count ? d.entry[0].message : "(no message)");
 	ck_assert_int_eq(d.entry[0].line, 2);
+	sw_model_free(m);
+	m = NULL;
+	/* a 3-D world */
+	static const char sky[] =
+	    "<scenario name='k'><run duration='1'/><behaviours>\n"
+	    "<automaton name='b'><param name='g' kind='target'/>\n"
+	    "<mode name='fly' initial='true' ghost='true'><glm target='g'/></mode>"
+	    "</automaton></behaviours>\n"
+	    "<world dimensions='3'><target name='t' x='5' y='0' z='1'/></world>\n"
+	    "<agent name='a' x='0' y='0' z='1' behaviour='b'><bind param='g' value='t'/></agent>"
+	    "</scenario>\n";
+	sw_diag_init(&d);
+	ck_assert_int_ne(sw_scenario_load_memory(sky, strlen(sky), "sky.xml", &m, &d), SW_SUCCESS);
+	ck_assert_msg(d.count > 0 && strstr(d.entry[0].message, "ghost") &&
+			  strstr(d.entry[0].message, "3-D"),
+		      "%s", d.count ? d.entry[0].message : "(no message)");
+	ck_assert_int_eq(d.entry[0].line, 3);
 	sw_model_free(m);
 }
 END_TEST
@@ -347,6 +406,7 @@ Suite *pedestrian_suite(void)
 	tcase_add_test(tc, oncoming_counts_only_agents_ahead_walking_back);
 	tcase_add_test(tc, pedestrian_crowds_arrive);
 	tcase_add_test(tc, ghost_modes_walk_through_others_and_the_overlap_is_measured);
+	tcase_add_test(tc, the_public_perception_puts_walked_through_agents_after_the_laws_percepts);
 	tcase_add_test(tc, ghost_modes_are_refused_where_they_mean_nothing);
 	suite_add_tcase(s, tc);
 	return s;

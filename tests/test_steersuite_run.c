@@ -383,6 +383,33 @@ START_TEST(test_metrics_opt_in)
 }
 END_TEST
 
+/* An agent that a jump at t = 0 puts into an obstacle: SteerBench counts that overlap as one
+ * collision, as the plain metrics do (the sums start after the world's first sensing). */
+START_TEST(test_metrics_overlap_from_a_jump_at_the_start)
+{
+	static const char doc[] =
+	    "<scenario name='sbobs'><run duration='1' step='0.01' steerbench='true'/>"
+	    "<behaviours><automaton name='jumper'><param name='goal' kind='target'/>"
+	    "<mode name='start' initial='true'><glm target='goal'/>"
+	    "<transition to='walk' guard='true'><reset var='x'>3.1</reset></transition></mode>"
+	    "<mode name='walk'><glm target='goal'/></mode></automaton></behaviours>"
+	    "<world><disc name='d' x='3.3' y='0' radius='0.5'/><target name='east' x='9' y='0'/>"
+	    "</world><agent name='a' x='0' y='0' heading='0' radius='0.25' behaviour='jumper'>"
+	    "<bind param='goal' value='east'/></agent></scenario>";
+	sw_model *m = NULL;
+	sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_scenario_load_memory(doc, strlen(doc), "sbobs.xml", &m, &d), SW_SUCCESS);
+	sw_world *w = NULL;
+	ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_run(w, NULL, NULL, NULL), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_metrics(w, 0)->collisions, 1);
+	ck_assert_int_eq(sw_world_steerbench(w, 0)->sb_collisions, 1);
+	sw_world_destroy(w);
+	sw_model_free(m);
+}
+END_TEST
+
 /* The same walk ending at the target: reached at t* = (5.5 - 1.25) / 1.2 inside frame 71, so
  * 71 frames are enabled; the distance stops at 4.25 m, and the last frame's kinetic energy is
  * that of its displacement (0.05 m in 0.05 s), not of the state's speed (0 at its end). */
@@ -507,6 +534,7 @@ Suite *steersuite_run_suite(void)
 	tcase_add_test(tm, test_metrics_until_arrival);
 	tcase_add_test(tm, test_metrics_head_on_collision);
 	tcase_add_test(tm, test_metrics_opt_in);
+	tcase_add_test(tm, test_metrics_overlap_from_a_jump_at_the_start);
 	tcase_add_test(tm, test_finished_agents_leave);
 	suite_add_tcase(s, tm);
 	return s;

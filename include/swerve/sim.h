@@ -183,8 +183,10 @@ SW_API const sw_steerbench_metrics *sw_world_steerbench(const sw_world *w, int i
 SW_API double sw_world_min_clearance(const sw_world *w, int i, int j);
 
 /** The situation agent i perceives at the world's current time and state, into *s, with
- * percepts written to buf (capacity cap; *s->obs points into it).  Returns the number of
- * percepts available (may exceed cap: then only cap are stored), or -1 when out of memory.
+ * percepts written to buf (capacity cap; *s->obs points into it): s->n_obs the law's percepts,
+ * then s->n_pass agents walked through (ghost modes), as many of each as fit in that order.
+ * Returns the number of percepts available, both kinds (may exceed cap: then only cap are
+ * stored), or -1 when out of memory.
  * The world is not const: the query writes (and may grow) the world's perception scratch and
  * neighbour-grid scratch, like sw_world_glm_terms() and sw_world_perceive3(), so these three
  * must not run on one world from several threads at once, nor during sw_world_step.  The

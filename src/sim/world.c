@@ -513,10 +513,15 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 		else
 			sw__start_plain(w, wk, i);
 	}
+	/* SteerBench's sums start after the first sensing: an overlap present at t = 0 counts
+	 * once the first step sees it (its depth marks are not set by this sensing) */
+	struct sw_steerbench *sb = w->meas.sb;
+	w->meas.sb = NULL;
 	if (st == SW_SUCCESS) {
 		sw__snapshot(w);
 		st = sw__sense_all(w, 0.0, diag);
 	}
+	w->meas.sb = sb;
 	if (st != SW_SUCCESS) {
 		sw_world_destroy(w);
 		return st;
@@ -594,11 +599,16 @@ int sw_world_perceive(sw_world *w, int i, sw_situation *s, sw_percept *buf, int 
 	int n = sw__perceive_grow(w, wk, i, w->t, agent_y(w, i), sw__wall_near(def), s);
 	if (n < 0)
 		return -1;
-	int k = n < cap ? n : (cap > 0 ? cap : 0);
-	if (k > 0)
-		memcpy(buf, wk->scratch, (size_t)k * sizeof *buf);
+	/* n = s->n_obs + s->n_pass (the agents walked through after the others): the law's
+	 * percepts first, then those, each cut to what fits */
+	int room = cap > 0 ? cap : 0;
+	int k = s->n_obs < room ? s->n_obs : room;
+	int kp = s->n_pass < room - k ? s->n_pass : room - k;
+	if (k + kp > 0)
+		memcpy(buf, wk->scratch, (size_t)(k + kp) * sizeof *buf);
 	s->obs = buf;
 	s->n_obs = k;
+	s->n_pass = kp;
 	return n;
 }
 
