@@ -194,9 +194,12 @@ expect 2 "clearance(agent, obstacle) without per-obstacle clearances" "$SW" swee
 if grep -q 'obstacle-clearances="false"' /tmp/swerve_cli_err.$$; then ok; else bad "the refusal does not name obstacle-clearances"; fi
 expect 0 "run a SteerSuite case with another seed" "$SW" run -q -s 4 -o "$tmp/ss_run4" "$ss"
 if cmp -s "$tmp/ss_run/trajectory.csv" "$tmp/ss_run4/trajectory.csv"; then bad "the seed does not change the random placements"; else ok; fi
-# --squeeze: the detour modes become ghost modes without their turn; the default writes none
+# --squeeze: every pedestrian goal gets a ghost mode `_squeeze` beside its two detours, which keep
+# their turns; the default writes none
 expect 0 "import with --squeeze" "$SW" import-steersuite -q --squeeze -o "$tmp/ss_squeeze.xml" "$ss"
-if grep -q '_detour_right" ghost="true"' "$tmp/ss_squeeze.xml" && ! grep -q 'bias="-60deg"' "$tmp/ss_squeeze.xml"; then ok; else bad "--squeeze writes no ghost detour modes (or keeps their turn)"; fi
+n_sq=$(grep -c '<mode name="[^"]*_squeeze" ghost="true">' "$tmp/ss_squeeze.xml")
+n_dl=$(grep -c '<mode name="[^"]*_detour_left">' "$tmp/ss_squeeze.xml")
+if [ "$n_sq" -gt 0 ] && [ "$n_sq" = "$n_dl" ] && grep -q 'bias="60deg"' "$tmp/ss_squeeze.xml" && grep -q 'bias="-60deg"' "$tmp/ss_squeeze.xml" && [ "$(grep -c 'ghost=' "$tmp/ss_squeeze.xml")" = "$n_sq" ]; then ok; else bad "--squeeze: $n_sq ghost squeeze modes for $n_dl left detours, or a detour lost its turn"; fi
 if grep -q 'ghost=' "$tmp/ss_scenario.xml"; then bad "the default import writes ghost modes"; else ok; fi
 expect 0 "run the squeezing import" "$SW" run -q -o "$tmp/ss_squeeze" "$tmp/ss_squeeze.xml"
 expect 2 "export refuses ghost modes of agents that perceive each other" "$SW" export -q -o "$tmp/ss_squeeze_export" tests/data/ghost_pair.xml

@@ -93,10 +93,12 @@ typedef struct sw_steersuite_def {
 			      within the node budget, else planned routes (<routes>;
 			      docs/steersuite.md); 0: neither (agents walk by their law and the
 			      goals' detours alone) */
-	int squeeze;     /**< 1: a pedestrian stalled for 3 s squeezes past the others: its goal's
-			      detour modes are ghost modes that walk straight on instead of
-			      turning 60 degrees (the overlaps are measured and counted as
-			      SteerBench collisions); 0 (default): the detours turn and avoid */
+	int squeeze;     /**< 1: a pedestrian stalled for 3 s with another agent within 1.5 m
+			      (or stuck while passing one) squeezes past for 3 s: a ghost mode
+			      `goal<k>_squeeze` walking on to the goal through the others (the
+			      overlaps are measured and counted as SteerBench collisions); a
+			      stall with nobody near still takes the detours; 0 (default): no
+			      such mode */
 } sw_steersuite_def;
 
 /** The default import settings. */

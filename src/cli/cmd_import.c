@@ -29,8 +29,8 @@ static void import_usage(FILE *f)
 	      "      --no-fields      no navigation fields (default: one per place the goals\n"
 	      "                       lead to, within a node budget; docs/steersuite.md)\n"
 	      "      --squeeze        a walker stalled by others for 3 s squeezes past them\n"
-	      "                       (its detour modes are ghost modes: overlaps counted;\n"
-	      "                       default: it turns aside; docs/steersuite.md)\n"
+	      "                       for 3 s (a ghost mode: overlaps counted; default: it\n"
+	      "                       turns aside; docs/steersuite.md)\n"
 	      "  -q, -v, -V, -h       quiet, verbose, version, this text\n",
 	      f);
 }

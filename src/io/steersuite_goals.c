@@ -427,12 +427,13 @@ double ss_perception(const ss_agents *a)
 }
 
 /* The modes of a pedestrian goal: walking, passing others on the right, the two detours
- * around an obstacle that stalls the walk (right and left, taken in turn), and queueing in a
- * dense flow (the collision-free speed model). */
-enum { WALK, PASS, DETOUR_RIGHT, DETOUR_LEFT, QUEUE, N_ROLES };
-static const char *const role_suffix[N_ROLES] = {"", "_pass", "_detour_right", "_detour_left",
-						 "_queue"};
-static const char *const role_bias[N_ROLES] = {NULL, "-30deg", "-60deg", "60deg", NULL};
+ * around an obstacle that stalls the walk (right and left, taken in turn), queueing in a
+ * dense flow (the collision-free speed model), and, with sw_steersuite_def.squeeze only,
+ * squeezing past others who stall the walk (a ghost mode). */
+enum { WALK, PASS, DETOUR_RIGHT, DETOUR_LEFT, QUEUE, SQUEEZE, N_ROLES };
+static const char *const role_suffix[N_ROLES] = {"",	      "_pass",  "_detour_right",
+						 "_detour_left", "_queue", "_squeeze"};
+static const char *const role_bias[N_ROLES] = {NULL, "-30deg", "-60deg", "60deg", NULL, NULL};
 
 /* The law of a pedestrian goal's mode: automata/pedestrian.xml's, with the goal's desired speed
  * (and no slowing down when chasing an agent: capped at distance / 1 s it could not catch one
@@ -451,7 +452,7 @@ static void pedestrian_law(ss_writer *sw, const ss_goal *g, int k, int role)
 	if (g->kind != SS_SEEK_DYNAMIC) /* a chaser does not slow down for a moving target */
 		ss_attr(sw, "t-arrive", "1");
 	ss_attr(sw, "field", "auto");
-	if (role_bias[role] && !(sw->squeeze && (role == DETOUR_RIGHT || role == DETOUR_LEFT)))
+	if (role_bias[role])
 		ss_attr(sw, "bias", role_bias[role]);
 	ss_end(sw);
 }
@@ -484,7 +485,12 @@ static void to_role(ss_writer *sw, const char *walk, int role, const char *guard
  *     least 2 s).  Always to the right: crowds meeting from several sides then circulate one way
  *     (round the block of hallway-four-way-rounded-roundabout) instead of pressing into each
  *     other; a third of the walking stall's threshold, so a queue creeping to a door keeps its
- *     place (tests/test_steersuite_crowds.c; docs/steersuite.md for the figures). */
+ *     place (tests/test_steersuite_crowds.c; docs/steersuite.md for the figures);
+ *   with squeeze only: WALK -> SQUEEZE (squeeze<k>, before the detours) on the walking stall
+ *     when another agent is within 1.5 m, PASS -> SQUEEZE on the passing stall (before the
+ *     detour), SQUEEZE -> WALK after 3 s (unsqueeze<k>): a ghost mode without a turn, so two
+ *     walkers face to face in a gap one agent wide pass through each other (each overlap
+ *     counted) while a walker stalled by an obstacle alone still turns aside. */
 static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, int role,
 		      int initial, const char *reached, const char *next, const char *after_timeout,
 		      int plan, const ss_emission *emit, int stalls)
@@ -495,7 +501,7 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 	ss_attr(sw, "name", mode);
 	if (initial)
 		ss_attr(sw, "initial", "true");
-	if (sw->squeeze && pedestrian(g) && (role == DETOUR_RIGHT || role == DETOUR_LEFT))
+	if (role == SQUEEZE)
 		ss_attr(sw, "ghost", "true"); /* squeezing past: see sw_steersuite_def.squeeze */
 	if (pedestrian(g))
 		pedestrian_law(sw, g, k, role);
@@ -521,6 +527,13 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 				 "time_in_mode ge 0.5 and neighbors(1.5) ge 2 and oncoming(%s, 5) eq 0",
 				 gd);
 			to_role(sw, walk, QUEUE, guard, "dense", k, g->line);
+			if (sw->squeeze) { /* the walking stall with others near: squeeze past */
+				snprintf(guard, sizeof guard,
+					 "time_in_mode ge 3 and progress(%s, 3) lt min(0.3, 0.5 * "
+					 "dist(%s)) and neighbors(1.5) ge 1",
+					 gd, gd);
+				to_role(sw, walk, SQUEEZE, guard, "squeeze", k, g->line);
+			}
 			for (int side = DETOUR_RIGHT; side <= DETOUR_LEFT; side++) {
 				static const char *const turn[][5] = {
 				    {"left", "true", "stalls", "stalls + 1", NULL},
@@ -537,6 +550,8 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 			snprintf(guard, sizeof guard,
 				 "time_in_mode ge 3 and progress(%s, 2.5) lt min(0.1, 0.5 * dist(%s))",
 				 gd, gd);
+			if (sw->squeeze) /* stuck while passing someone: squeeze past */
+				to_role(sw, walk, SQUEEZE, guard, "squeeze", k, g->line);
 			snprintf(to, sizeof to, "%s%s", walk, role_suffix[DETOUR_RIGHT]);
 			transition_to(sw, to, guard, "stalled", k, g->line, 0, NULL, NULL);
 			snprintf(guard, sizeof guard,
@@ -552,6 +567,8 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 			to_role(sw, walk, PASS, guard, "oncoming", k, g->line);
 			to_role(sw, walk, WALK, "time_in_mode ge 3 and neighbors(1.5) lt 2", "open", k,
 				g->line);
+		} else if (role == SQUEEZE) {
+			transition(sw, walk, "time_in_mode ge 3", "unsqueeze", k, g->line, 0, NULL);
 		} else {
 			transition(sw, walk, "time_in_mode ge min(2 * max(stalls, 1), 16)", "unstall", k,
 				   g->line, 0, NULL);
@@ -657,8 +674,9 @@ void ss_automaton_write(ss_writer *sw, const ss_agents *a, const char *aut, doub
 		const char *after_timeout =
 		    reached[0] && k + 1 == a->n_goals && !emit ? "expired" : next;
 		for (int role = WALK; role < (pedestrian(g) ? N_ROLES : PASS); role++)
-			goal_mode(sw, g, k, mode, role, k == 0 && role == WALK, reached, next,
-				  after_timeout, plan, emit, stalls);
+			if (role != SQUEEZE || sw->squeeze)
+				goal_mode(sw, g, k, mode, role, k == 0 && role == WALK, reached,
+					  next, after_timeout, plan, emit, stalls);
 	}
 	if (emit) {
 		emit_mode(sw, a, emit);

@@ -300,17 +300,20 @@ static int route_clear(sw_vec2 a, sw_vec2 b, void *ctx)
 }
 
 /* The agents that stand in stalled agent i's way (see SW_ROUTE_STALL) as discs (x, y, r) for
- * sw_route_search_avoid, the nearest SW_ROUTE_CROWD_MAX of them; returns how many. */
+ * sw_route_search_avoid, the nearest SW_ROUTE_CROWD_MAX of them; returns how many.  Agents it
+ * walks through (a ghost mode, its own or theirs) are not in its way. */
 static int crowd_discs(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p, double rad,
 		       double *discs)
 {
+	if (sw__ghost_mode(w, i))
+		return 0;
 	int *near = NULL,
 	    n_near = w->grid.on ? sw__grid_query(&w->grid, wk, i, p, SW_ROUTE_CROWD, &near) : w->n;
 	double d2[SW_ROUTE_CROWD_MAX];
 	int n = 0;
 	for (int q = 0; q < n_near; q++) {
 		int j = near ? near[q] : q;
-		if (j == i || sw__gone(w, j))
+		if (j == i || sw__gone(w, j) || sw__ghost(w, j))
 			continue;
 		const double *yj = w->unit.y + w->unit.off[j];
 		double dx = yj[SW_STATE_X] - p.x, dy = yj[SW_STATE_Y] - p.y, e = dx * dx + dy * dy;
