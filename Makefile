@@ -32,29 +32,10 @@ CFLAGS  ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fno-math-errno -fPIC -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
 LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm -pthread
 
-# Library sources, one folder per module.
-LIB_SRC := \
-	src/core/diag.c src/core/rng.c src/core/files.c src/core/input.c src/core/atomic.c src/core/text.c \
-	src/expr/lex.c src/expr/parse.c src/expr/ast.c src/expr/compile.c src/expr/eval.c \
-	src/expr/print.c src/expr/deriv.c src/expr/interval.c \
-	src/geom/geom.c src/geom/bucket.c \
-	src/steer/defaults.c src/steer/params.c src/steer/glm.c src/steer/glm_simd.c src/steer/glm3.c src/steer/competition.c src/steer/fw.c \
-	src/steer/pf.c src/steer/wall.c src/steer/ttc.c src/steer/sf.c src/steer/csm.c src/steer/rhs.c src/steer/emit.c src/steer/emit_crowd.c src/steer/kclass.c \
-	src/model/model.c src/model/finalize.c src/model/motion.c src/model/automaton.c src/model/names.c src/model/field.c src/model/model3.c src/model/periodic.c src/model/advice.c \
-	src/plan/grid.c src/plan/solve.c src/plan/distance.c src/plan/route.c src/plan/store.c src/plan/vfile.c src/plan/fields.c \
-	src/sim/world.c src/sim/perceive.c src/sim/integrate.c src/sim/host.c \
-	src/sim/hybrid.c src/sim/locate.c src/sim/rate.c src/sim/grid.c src/sim/step.c src/sim/steerbench.c src/sim/navigate.c src/sim/prim_grid.c src/sim/checkpoint.c src/sim/space3.c src/sim/pool.c src/sim/worker.c \
-	src/io/xmldoc.c src/io/xmlpos.c src/io/attrs.c src/io/scenario.c src/io/scenario_read.c \
-	src/io/automaton_read.c src/io/angle.c src/io/output.c src/io/summary.c src/io/override.c \
-	src/io/field_read.c src/io/steersuite.c src/io/steersuite_goals.c src/io/steersuite_emit.c src/io/steersuite_place.c \
-	src/ensemble/property.c src/ensemble/runner.c src/ensemble/stats.c \
-	src/render/trace.c src/render/picture.c src/render/plot.c src/render/scene.c \
-	src/render/scene_png.c src/render/chart.c src/render/series.c src/render/field_svg.c \
-	src/render/table.c src/render/table_plot.c \
-	src/export/rewrite.c src/export/translate.c src/export/flows.c src/export/linear.c \
-	src/export/guards.c src/export/build.c \
-	src/export/network.c src/export/ir.c src/export/spaceex.c src/export/text.c src/export/write.c \
-	src/export/twin.c src/export/bearing.c src/export/lift.c src/export/split.c src/export/invariants.c
+# Library sources: every C file of each module's folder (a new file of a module needs no line
+# here).
+LIB_MODULES := core expr geom steer model plan sim io ensemble render export
+LIB_SRC := $(foreach m,$(LIB_MODULES),$(sort $(wildcard src/$(m)/*.c)))
 GEN_SRC := $(BUILD)/gen/scenario_schema.c $(BUILD)/gen/automaton_schema.c \
 	$(BUILD)/gen/spaceex_schema.c
 
@@ -117,13 +98,29 @@ $(BUILD)/%.o: %.c $(wildcard include/swerve/*.h) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
 
-# The schema is compiled into the library so the binary needs no data files at run time.
-$(BUILD)/gen/scenario_schema.c: schema/scenario.rng scripts/embed.sh
+# The schemas are compiled into the library so the binary needs no data files at run time.
+# The steering laws' elements are written from the laws' table by scripts/law_schema.c (linked
+# with src/steer/params.c alone, without the build's sanitizer or fuzzer flags: it only prints)
+# where schema/scenario.rng and schema/automaton.rng hold the comment @LAWS@; build/gen/*.rng
+# are the complete schemas.
+$(BUILD)/gen/law_schema: scripts/law_schema.c src/steer/params.c src/steer/steer_internal.h \
+		include/swerve/steer.h
 	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_DEFAULT_SOURCE $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) -o $@ \
+		scripts/law_schema.c src/steer/params.c -lm
+
+$(BUILD)/gen/laws.rng: $(BUILD)/gen/law_schema
+	$(BUILD)/gen/law_schema > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/scenario.rng $(BUILD)/gen/automaton.rng: $(BUILD)/gen/%.rng: schema/%.rng \
+		$(BUILD)/gen/laws.rng
+	grep -q '^  <!-- @LAWS@ -->$$' $<
+	sed -e '/^  <!-- @LAWS@ -->$$/{r $(BUILD)/gen/laws.rng' -e 'd;}' $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/scenario_schema.c: $(BUILD)/gen/scenario.rng scripts/embed.sh
 	sh scripts/embed.sh sw_scenario_schema_text $< > $@
 
-$(BUILD)/gen/automaton_schema.c: schema/automaton.rng scripts/embed.sh
-	@mkdir -p $(dir $@)
+$(BUILD)/gen/automaton_schema.c: $(BUILD)/gen/automaton.rng scripts/embed.sh
 	sh scripts/embed.sh sw_automaton_schema_text $< > $@
 
 $(BUILD)/gen/spaceex_schema.c: schema/spaceex.rng scripts/embed.sh
@@ -301,7 +298,7 @@ fuzz:
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/swerve \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/swerve
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/libswerve.so.0
 	ln -sf libswerve.so.0 $(DESTDIR)$(PREFIX)/lib/libswerve.so
@@ -310,12 +307,14 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS_PRIVATE@|$(strip $(SLEEF_LIBS) -lm -pthread)|' \
 		docs/swerve.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/swerve.pc
 	install -m 644 docs/swerve.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(BUILD)/gen/scenario.rng $(BUILD)/gen/automaton.rng schema/spaceex.rng \
+		$(DESTDIR)$(PREFIX)/share/swerve/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libswerve.a $(DESTDIR)$(PREFIX)/lib/libswerve.so* \
 		$(DESTDIR)$(PREFIX)/bin/swerve $(DESTDIR)$(PREFIX)/lib/pkgconfig/swerve.pc \
 		$(DESTDIR)$(PREFIX)/share/man/man1/swerve.1
-	rm -rf $(DESTDIR)$(PREFIX)/include/swerve
+	rm -rf $(DESTDIR)$(PREFIX)/include/swerve $(DESTDIR)$(PREFIX)/share/swerve
 
 format:
 	clang-format -i include/swerve/*.h src/*/*.c src/*/*.h tests/*.c bench/*.c 2>/dev/null || \

@@ -1,11 +1,30 @@
 #!/bin/sh
 # `make install` into a temporary DESTDIR, then a program built only from what pkg-config says
 # (--static: every private library, OpenMP included) links against the installed static library
-# and runs.  Usage: tests/install_test.sh (from the top folder, after make).
+# and runs; the installed schemas are complete.  Usage: tests/install_test.sh (from the top folder, after make).
 set -eu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 make --no-print-directory install PREFIX=/usr DESTDIR="$tmp" > /dev/null
+# The complete schemas (the laws' elements written in by the build) beside the library, and
+# they validate a shipped scenario and automaton with xmllint when it is installed.
+for f in scenario automaton spaceex; do
+	if [ ! -s "$tmp/usr/share/swerve/$f.rng" ]; then
+		echo "install: share/swerve/$f.rng is missing" >&2
+		exit 1
+	fi
+done
+if ! grep -q '<define name="glm">' "$tmp/usr/share/swerve/scenario.rng"; then
+	echo "install: share/swerve/scenario.rng lacks the laws' elements" >&2
+	exit 1
+fi
+if command -v xmllint > /dev/null 2>&1; then
+	xmllint --noout --relaxng "$tmp/usr/share/swerve/scenario.rng" models/demo.xml 2> /dev/null ||
+		{ echo "install: models/demo.xml does not validate against share/swerve/scenario.rng" >&2; exit 1; }
+	xmllint --noout --relaxng "$tmp/usr/share/swerve/automaton.rng" automata/pedestrian.xml \
+		2> /dev/null ||
+		{ echo "install: automata/pedestrian.xml does not validate against automaton.rng" >&2; exit 1; }
+fi
 rm -f "$tmp"/usr/lib/libswerve.so*   # only the static library is left to link against
 pc="$tmp/usr/lib/pkgconfig"
 cat > "$tmp/prog.c" <<'EOF2'

@@ -3,7 +3,8 @@
  *   - docs/scenario-format.md has, in each law's section, a row for every parameter with the
  *     table's default, and no row for a parameter the table lacks;
  *   - every parameter with a check is read from its attribute and refused out of range with a
- *     message naming "<element> <attribute>" (the reader's and the model's tables are the same). */
+ *     message naming "<element> <attribute>" (the reader's and the model's tables are the same);
+ *   - the compiled schemas hold every law element with exactly its table's attributes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,12 +161,83 @@ START_TEST(every_checked_parameter_is_read_and_refused_out_of_range)
 }
 END_TEST
 
+/* A valid value of q as its attribute's text (the default). */
+static void valid_value(const sw__law_param *q, char *buf, size_t n)
+{
+	switch (q->type) {
+	case SW__P_NUM:
+	case SW__P_ANGLE: snprintf(buf, n, "%.17g", q->def); break;
+	case SW__P_BOOL: snprintf(buf, n, "%s", q->def ? "true" : "false"); break;
+	case SW__P_CHOICE: snprintf(buf, n, "%s", q->choices[(int)q->def]); break;
+	case SW__P_SIDE: snprintf(buf, n, "%s", q->def > 0 ? "right" : "left"); break;
+	}
+}
+
+/* Law element t with every attribute of its table (and lookahead= where it takes a field, and
+ * extra, may be ""), into buf. */
+static void full_element(const sw__law_table *t, const char *extra, char *buf, size_t n)
+{
+	size_t at = (size_t)snprintf(buf, n, "<%s", t->element);
+	for (int k = 0; k < t->n && at < n; k++) {
+		char v[64];
+		valid_value(&t->p[k], v, sizeof v);
+		at += (size_t)snprintf(buf + at, n - at, " %s=\"%s\"", t->p[k].name, v);
+	}
+	if (at < n && !(t->flags & SW__LAW_NO_FIELD))
+		at += (size_t)snprintf(buf + at, n - at, " lookahead=\"0.5\"");
+	if (at < n)
+		snprintf(buf + at, n - at, "%s/>", extra);
+}
+
+/* The schemas' law elements are written from the table at build time (scripts/law_schema.c):
+ * each law element with every attribute its rows name passes the compiled scenario and automaton
+ * schemas, and an attribute no row names is refused there, at its line. */
+START_TEST(every_law_element_of_the_table_is_in_both_schemas)
+{
+	static const char *const automaton =
+	    "<automaton name=\"w\"><param name=\"goal\" kind=\"target\"/>"
+	    "<mode name=\"go\" initial=\"true\">%s</mode></automaton>";
+	for (int l = 0; l < SW__N_LAWS; l++) {
+		const sw__law_table *t = sw__law_table_of((sw_law)l);
+		char law[2048], doc[4096];
+		full_element(t, "", law, sizeof law);
+		sw_diag d;
+		sw_diag_init(&d);
+		sw_model *m = test_load_filled(one_agent, law, "p.xml", &d);
+		ck_assert_msg(m != NULL, "scenario refuses %s: %s", law,
+			      d.count ? d.entry[0].message : "no message");
+		sw_model_free(m);
+
+		full_element(t, " target=\"goal\"", law, sizeof law);
+		snprintf(doc, sizeof doc, automaton, law);
+		sw_diag_init(&d);
+		sw_automaton *a = NULL;
+		int st = sw_automaton_load_memory(doc, strlen(doc), "w.xml", &a, &d);
+		ck_assert_msg(st == SW_SUCCESS, "automaton refuses %s: %s", law,
+			      d.count ? d.entry[0].message : "no message");
+		sw_automaton_free(a);
+
+		snprintf(law, sizeof law, "<%s no-such-parameter=\"1\"/>", t->element);
+		sw_diag_init(&d);
+		m = test_load_filled(one_agent, law, "p.xml", &d);
+		ck_assert_msg(m == NULL, "scenario accepts %s", law);
+		int named = 0;
+		for (int e = 0; e < d.count; e++)
+			named |= strstr(d.entry[e].message, "no-such-parameter") != NULL &&
+				 d.entry[e].line == 1;
+		ck_assert_msg(named, "%s refused without naming the attribute at line 1 (%s)", law,
+			      d.count ? d.entry[0].message : "no message");
+	}
+}
+END_TEST
+
 Suite *params_suite(void)
 {
 	Suite *s = suite_create("params");
 	TCase *tc = tcase_create("tables");
 	tcase_add_test(tc, every_parameter_is_documented_with_its_default);
 	tcase_add_test(tc, every_checked_parameter_is_read_and_refused_out_of_range);
+	tcase_add_test(tc, every_law_element_of_the_table_is_in_both_schemas);
 	suite_add_tcase(s, tc);
 	return s;
 }

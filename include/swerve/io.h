@@ -2,8 +2,9 @@
  *
  * io is the only module that reads XML.  Files are parsed by libxml2 with network access, DTD
  * loading and entity substitution off, then validated against the RELAX NG schemas compiled
- * into the library (schema/scenario.rng, schema/automaton.rng).  Every problem becomes a
- * diagnostic with file:line, and file:line:column inside expressions. */
+ * into the library (schema/scenario.rng, schema/automaton.rng, with the steering laws' elements
+ * written in by the build from the laws' table; sw_scenario_schema() returns the whole text).
+ * Every problem becomes a diagnostic with file:line, and file:line:column inside expressions. */
 #ifndef SWERVE_IO_H
 #define SWERVE_IO_H
 

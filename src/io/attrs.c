@@ -408,10 +408,10 @@ int sw__is_law(xmlNodePtr node)
 	       sw__law_table_named((const char *)node->name) != NULL;
 }
 
-/* The side attribute of <wall>: right (+1) or left (-1). */
-static int read_side(sw__loader *ld, xmlNodePtr node, int *side)
+/* A side attribute (SW__P_SIDE rows, such as side= of <wall>): right (+1) or left (-1). */
+static int read_side(sw__loader *ld, xmlNodePtr node, const char *name, int *side)
 {
-	xmlChar *v = xmlGetNoNsProp(node, (const xmlChar *)"side");
+	xmlChar *v = xmlGetNoNsProp(node, (const xmlChar *)name);
 	if (!v)
 		return 0;
 	char word[16];
@@ -424,15 +424,15 @@ static int read_side(sw__loader *ld, xmlNodePtr node, int *side)
 		*side = -1;
 	else
 		bad = 1, sw__walk_error(ld, node,
-					"attribute side of <wall>: '%.*s' is not allowed; "
+					"attribute %s of <%s>: '%.*s' is not allowed; "
 					"expected right or left",
-					QUOTE_MAX, (const char *)v);
+					name, (const char *)node->name, QUOTE_MAX, (const char *)v);
 	xmlFree(v);
 	return bad;
 }
 
-/* The field and lookahead attributes of <glm>, <fw>, <potential>, <ttc> and <sf> (global
- * planning). */
+/* The field, lookahead and corners attributes of the laws that steer to a target (every law
+ * without SW__LAW_NO_FIELD; the schema and the attribute tables refuse them on the others). */
 static int read_field(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer)
 {
 	sw_steer_def d = sw_default_steer_def();
@@ -495,8 +495,10 @@ int sw__read_law(sw__loader *ld, xmlNodePtr node, sw_steer_def *steer, const sw_
 	memcpy((char *)steer + t->def_off, (const char *)&d + t->def_off, t->size);
 	int bad = sw__read_attrs2(ld, node, sw__law_attrs(t->element), (char *)steer + t->def_off,
 				  extra, extra_base);
-	if (t->law == SW_LAW_WALL)
-		bad += read_side(ld, node, &steer->wall.side);
+	for (int k = 0; k < t->n; k++)
+		if (t->p[k].type == SW__P_SIDE)
+			bad += read_side(ld, node, t->p[k].name,
+					 (int *)(void *)((char *)steer + t->def_off + t->p[k].off));
 	bad += read_field(ld, node, steer);
 	return bad + sw__no_children(ld, node, "no child elements (parameters are attributes)");
 }

@@ -299,7 +299,8 @@ int sw__read_automaton(sw__loader *ld, xmlNodePtr node, int valid, sw_automaton 
 int sw__automaton_load_buffer(const char *buf, size_t len, const char *file, sw_automaton **out,
 			      sw_diag *diag);
 
-/** Generated from schema/automaton.rng by scripts/embed.sh. */
+/** Generated from build/gen/automaton.rng (schema/automaton.rng with the laws' elements of
+ * scripts/law_schema.c) by scripts/embed.sh. */
 extern const char sw_automaton_schema_text[];
 
 /** Path of `file` relative to the folder of the file being read (absolute paths unchanged),

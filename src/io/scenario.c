@@ -16,7 +16,8 @@
 #include "io/io_internal.h"
 #include "swerve/io.h"
 
-/* Generated from schema/scenario.rng by scripts/embed.sh. */
+/* Generated from build/gen/scenario.rng (schema/scenario.rng with the laws' elements of
+ * scripts/law_schema.c) by scripts/embed.sh. */
 extern const char sw_scenario_schema_text[];
 
 const char *sw_scenario_schema(void)

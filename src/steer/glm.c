@@ -383,19 +383,3 @@ void sw_glm_eval_cs(const sw_glm_params *p, const sw_situation *s, double cphi, 
 	finish_terms(p, s, sphi, cphi, w_tar, w_obs, &o, &t);
 	*out = t;
 }
-
-sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers)
-{
-	sw_glm_params q = *p;
-	if (!pers || !pers->has_courage)
-		return q;
-	/* Section 1.4: d0(co) = exp(k0 (1 - co)) - 1 with k0 = ln(d0_base + 1), so that co = 0
-	 * gives d0_base and co = 1 gives 0 (floored); d1 from the same d0_base.  The trait is
-	 * clamped to [0, 1]. */
-	double co = sw__unit(pers->courage);
-	double base = p->d0;
-	double k0 = log1p(base);
-	q.d0 = fmax(expm1(k0 * (1.0 - co)), pers->d0_floor);
-	q.d1 = co < 0.5 ? base : 2.0 * base * (1.0 - co);
-	return q;
-}

@@ -134,6 +134,25 @@ static const sw__law_param csm_params[] = {
  * laws' code).  Speed caps: GLM's speed relaxes towards [-v_max, v_max]; fw, potential and wall
  * move at their speed; csm's |x'| = V(s) <= v0 (walls only cut); ttc and sf have none
  * (interaction forces push), their preferred speed stands in. */
+/* Courage's effect on GLM's parameters: here, beside the law's table, so that the table and
+ * its personality hooks need nothing from the laws' code (scripts/law_schema.c links this
+ * file alone). */
+sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers)
+{
+	sw_glm_params q = *p;
+	if (!pers || !pers->has_courage)
+		return q;
+	/* Section 1.4: d0(co) = exp(k0 (1 - co)) - 1 with k0 = ln(d0_base + 1), so that co = 0
+	 * gives d0_base and co = 1 gives 0 (floored); d1 from the same d0_base.  The trait is
+	 * clamped to [0, 1]. */
+	double co = sw__unit(pers->courage);
+	double base = p->d0;
+	double k0 = log1p(base);
+	q.d0 = fmax(expm1(k0 * (1.0 - co)), pers->d0_floor);
+	q.d1 = co < 0.5 ? base : 2.0 * base * (1.0 - co);
+	return q;
+}
+
 static void glm_personalize(sw_steer_def *d, const sw_personality *pers)
 {
 	d->glm = sw_glm_with_personality(&d->glm, pers);
