@@ -306,9 +306,8 @@ static int overapprox(struct xb *b, xl_ctx *c, int loc, const sw_steer_def *def,
 		}
 		break;
 	}
-	case SW_LAW_TTC:
-	case SW_LAW_SF:
-	case SW_LAW_CSM: break; /* exported in the exact profile only (network.c refuse_mode) */
+	default: break; /* the others (crowd laws, rows without SW__LAW_EXPORT_BOUNDED): exported
+			 * in the exact profile only (network.c refuse_mode) */
 	}
 	if (b->status != SW_SUCCESS)
 		return b->status;

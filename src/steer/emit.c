@@ -737,6 +737,7 @@ int sw_steer_emit(const sw_steer_def *def, const sw_personality *pers, const sw_
 	case SW_LAW_TTC: st = sw__emit_ttc(&e, &def->ttc, out); break;
 	case SW_LAW_SF: st = sw__emit_sf(&e, &def->sf, out); break;
 	case SW_LAW_CSM: st = sw__emit_csm(&e, &def->csm, out); break;
+	default: break; /* no emitter: its row leaves SW__LAW_EMIT unset, the export refuses it */
 	}
 	/* Entries a law leaves alone have derivative 0 (a NULL among the others is a failure). */
 	static const unsigned touched[SW__N_LAWS] = {[SW_LAW_GLM] = 0x7fu,
