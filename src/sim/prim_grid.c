@@ -121,6 +121,7 @@ void sw__prim_grid_layout(struct sw_world *w, sw_arena *a)
 	}
 	w->pg.x0 = lo[0], w->pg.y0 = lo[1], w->pg.cell = cs, w->pg.nx = nx, w->pg.ny = ny;
 	size_t n_items = index_entries(m, lo[0], lo[1], cs, nx, ny), np = (size_t)m->n_prims;
+	w->pg.n_items = n_items;
 	size_t no = (size_t)m->n_obstacles;
 	w->pg.start = sw__arena_take(a, (size_t)nx * ny + 1, sizeof *w->pg.start);
 	w->pg.items = sw__arena_take(a, n_items + 1, sizeof *w->pg.items);
@@ -171,6 +172,10 @@ int sw__prim_grid_build(struct sw_world *w)
 		}
 		for (size_t c = 0; pass == 0 && c < (size_t)nx * ny; c++)
 			w->pg.start[c + 1] += w->pg.start[c];
+		/* The layout sized items by index_entries; the placing pass must not write past it
+		 * should the two counts ever drift apart. */
+		if (pass == 0 && (size_t)w->pg.start[(size_t)nx * ny] != w->pg.n_items)
+			return SW_EUSAGE;
 	}
 	for (size_t c = (size_t)nx * ny; c > 0; c--) /* back from ends to starts */
 		w->pg.start[c] = w->pg.start[c - 1];

@@ -80,6 +80,7 @@ typedef struct sw_prim_index {
 	int nx, ny;             /* the grid's size, in cells */
 	int *start;             /* per cell: its first entry of items (one more: the end) */
 	int *items;             /* per entry: a static primitive, ascending within a cell */
+	size_t n_items;         /* entries items has room for (the layout's count) */
 	double *ibox;           /* per entry of items: its primitive's bounding box at rest
 				   (x0, y0, x1, y1), where the query reads it in a row */
 	int *moving, n_moving;  /* the primitives of moving obstacles (always candidates) */
@@ -554,7 +555,8 @@ int sw__pass_threads(const struct sw_world *w);
  * y0, cell, nx, ny, hide), and meas.touch with it. */
 void sw__prim_grid_layout(struct sw_world *w, sw_arena *a);
 /** Fills the index laid out (the cells' primitives, the obstacles' boxes) and turns it on;
- * SW_ENOMEM when the obstacles' box grid (geom/bucket.c, its own allocations) cannot be made. */
+ * SW_ENOMEM when the obstacles' box grid (geom/bucket.c, its own allocations) cannot be made,
+ * SW_EUSAGE should its entries ever outnumber the layout's count (a bug, not an input). */
 int sw__prim_grid_build(struct sw_world *w);
 /** Frees the obstacles' box grid. */
 void sw__prim_grid_free(struct sw_world *w);

@@ -450,9 +450,12 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	for (int j = 0; w->agent.rad && j < n; j++)
 		w->agent.rad[j] = m->agents[j].radius;
 	sw__hybrid_init(w);
-	if (sw__prim_grid_build(w) != SW_SUCCESS || sw_world_set_threads(w, 1) != SW_SUCCESS) {
+	int built = sw__prim_grid_build(w);
+	if (built == SW_SUCCESS)
+		built = sw_world_set_threads(w, 1);
+	if (built != SW_SUCCESS) {
 		sw_world_destroy(w);
-		return SW_ENOMEM;
+		return built;
 	}
 	int fst = sw__fields_setup(w, diag);
 	if (fst != SW_SUCCESS) {
