@@ -175,14 +175,14 @@ typedef struct sw_history {
  * (sw__snapshot, step 3 of the previous step or creation).  Serial, but for the headings and
  * velocities, written by the snapshot's own pass (SW_PASS_MOTION, each block its agents' entries);
  * read-only during the advance and sensing passes. */
-enum { SW_SNAP_GONE = 1, SW_SNAP_GHOST = 2 }; /* the bits of sw_snapshot.gone */
+enum { SW_SNAP_GONE = 1, SW_SNAP_GHOST = 2 }; /* the bits of sw_snapshot.flags */
 
 typedef struct sw_snapshot {
 	double *pos;            /* per agent (x, y), m */
 	double *h;              /* per agent heading unit vector, when a law aligns; else NULL */
 	double *v;              /* per agent velocity, m/s (0 when not moving), when a law
 				   anticipates collisions (ttc); else NULL */
-	unsigned char *gone;    /* per agent: SW_SNAP_GONE when done and left the world
+	unsigned char *flags;   /* per agent: SW_SNAP_GONE when done and left the world
 				   (run.leave_when_done), SW_SNAP_GHOST when in a ghost mode; NULL
 				   when agents never leave and no mode is a ghost mode */
 	int n_done;             /* agents done (sw__agent_done) */
@@ -423,13 +423,13 @@ static inline const sw_personality *sw__pers(const struct sw_world *w, int i)
 /** Whether agent j has left the world (done, with run.leave_when_done): others skip it. */
 static inline int sw__gone(const struct sw_world *w, int j)
 {
-	return w->snap.gone && (w->snap.gone[j] & SW_SNAP_GONE);
+	return w->snap.flags && (w->snap.flags[j] & SW_SNAP_GONE);
 }
 
 /** Whether agent j was in a ghost mode at the snapshot: others do not steer round it. */
 static inline int sw__ghost(const struct sw_world *w, int j)
 {
-	return w->snap.gone && (w->snap.gone[j] & SW_SNAP_GHOST);
+	return w->snap.flags && (w->snap.flags[j] & SW_SNAP_GHOST);
 }
 
 /** Whether agent i is in a ghost mode now (its own entry: read by agent i's stages only). */

@@ -694,8 +694,8 @@ void sw__snapshot(struct sw_world *w)
 	for (int j = 0; j < w->n; j++) {
 		int d = sw__agent_done(w, j);
 		done += d;
-		if (w->snap.gone)
-			w->snap.gone[j] = (unsigned char)((d && w->m->run.leave_when_done ?
+		if (w->snap.flags)
+			w->snap.flags[j] = (unsigned char)((d && w->m->run.leave_when_done ?
 							   SW_SNAP_GONE : 0) |
 							  (sw__ghost_mode(w, j) ? SW_SNAP_GHOST : 0));
 	}

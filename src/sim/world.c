@@ -80,7 +80,7 @@ typedef struct world_layout {
 	size_t n, nu, no, ns;   /* agents, units, agent-obstacle pairs, GSL systems */
 	size_t ny;              /* state entries of all units */
 	size_t nsteer;          /* distinct steering entries (agents with equal laws share) */
-	int gone, rad, hist;    /* snap.gone, agent.rad, hist.buf present (else NULL) */
+	int flags, rad, hist;   /* snap.flags, agent.rad, hist.buf present (else NULL) */
 	int pers, noise;        /* personalities drawn; random streams (a law draws noise) */
 	int need_h, need_v;     /* snapshot headings; velocities */
 	int fields, autos;      /* a law steers by a field; by field="auto" (navigate.c) */
@@ -111,7 +111,7 @@ static void world_carve(sw_world *w, const world_layout *L, sw_arena *a)
 	w->snap.pos = sw__arena_take(a, 2 * n + 1, sizeof *w->snap.pos);
 	w->snap.h = sw__arena_take(a, L->need_h ? 2 * n : 0, sizeof *w->snap.h);
 	w->snap.v = sw__arena_take(a, L->need_v ? 2 * n : 0, sizeof *w->snap.v);
-	w->snap.gone = sw__arena_take(a, L->gone ? n + 1 : 0, sizeof *w->snap.gone);
+	w->snap.flags = sw__arena_take(a, L->flags ? n + 1 : 0, sizeof *w->snap.flags);
 	w->fast.data = sw__arena_take(a, (size_t)w->fast.stride * n + 1, sizeof *w->fast.data);
 	/* GSL systems and drivers only for GSL steppers (explicit Euler needs none). */
 	w->unit.sys = sw__arena_take(a, L->ns, sizeof *w->unit.sys);
@@ -419,7 +419,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 		    m->agents[i].behaviour >= 0 ? m->automata[m->agents[i].behaviour] : NULL;
 		need_hist |= a && a->uses_progress;
 		for (int q = 0; a && q < a->n_modes; q++)
-			ghosts |= a->modes[q].ghost; /* snap.gone carries the ghost flags */
+			ghosts |= a->modes[q].ghost; /* snap.flags carries the ghost flags */
 	}
 	for (int k = 0; k < m->n_prims; k++)
 		if (!m->prims[k].is_segment)
@@ -428,7 +428,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->fast.on = 1;
 	w->threads.sense_group = SW_SENSE_GROUP;
 	world_layout L = {.n = (size_t)n, .nu = (size_t)nu, .no = no,
-			  .ns = type ? (size_t)nu + 1 : 1, .gone = m->run.leave_when_done || ghosts,
+			  .ns = type ? (size_t)nu + 1 : 1, .flags = m->run.leave_when_done || ghosts,
 			  .rad = radii_differ, .hist = need_hist, .pers = draws_personalities(m)};
 	/* the personalities' stream, freed once the layout is filled */
 	gsl_rng *r = L.pers ? gsl_rng_alloc(SW_RNG_TYPE) : NULL;
