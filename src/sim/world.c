@@ -415,8 +415,7 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 		radii_differ |= m->agents[i].radius != w->agent.r0;
 	int need_hist = 0, ghosts = 0;
 	for (int i = 0; i < n; i++) {
-		const sw_automaton *a =
-		    m->agents[i].behaviour >= 0 ? m->automata[m->agents[i].behaviour] : NULL;
+		const sw_automaton *a = sw__unit_automaton(m, i);
 		need_hist |= a && a->uses_progress;
 		for (int q = 0; a && q < a->n_modes; q++)
 			ghosts |= a->modes[q].ghost; /* snap.flags carries the ghost flags */
