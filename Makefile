@@ -87,7 +87,7 @@ help:
 	@echo "make asan     run the tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "make valgrind run the tests and a few CLI runs under valgrind memcheck"
 	@echo "make fuzz     libFuzzer (clang) on each harness: FUZZ_TIME=s per target, FUZZ_RUNS=n"
-	@echo "make install  install library, headers, swerve.pc, CLI, man page (PREFIX, DESTDIR)"
+	@echo "make install  install library, headers, swerve.pc, CLI, man page, schemas (PREFIX, DESTDIR)"
 	@echo "make format   clang-format every source file"
 	@echo "make clean    remove build outputs"
 
@@ -102,11 +102,13 @@ $(BUILD)/%.o: %.c $(wildcard include/swerve/*.h) $(wildcard src/*/*.h)
 # The steering laws' elements are written from the laws' table by scripts/law_schema.c (linked
 # with src/steer/params.c alone, without the build's sanitizer or fuzzer flags: it only prints)
 # where schema/scenario.rng and schema/automaton.rng hold the comment @LAWS@; build/gen/*.rng
-# are the complete schemas.
+# are the complete schemas.  HOSTCC builds the writer, which runs here (cross builds set it).
+HOSTCC ?= $(CC)
 $(BUILD)/gen/law_schema: scripts/law_schema.c src/steer/params.c src/steer/steer_internal.h \
 		include/swerve/steer.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_DEFAULT_SOURCE $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) -o $@ \
+	$(HOSTCC) -std=c11 -D_DEFAULT_SOURCE $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) \
+		$(filter -I% -D%,$(CFLAGS)) $(CPPFLAGS) -o $@ \
 		scripts/law_schema.c src/steer/params.c -lm
 
 $(BUILD)/gen/laws.rng: $(BUILD)/gen/law_schema
@@ -114,7 +116,8 @@ $(BUILD)/gen/laws.rng: $(BUILD)/gen/law_schema
 
 $(BUILD)/gen/scenario.rng $(BUILD)/gen/automaton.rng: $(BUILD)/gen/%.rng: schema/%.rng \
 		$(BUILD)/gen/laws.rng
-	grep -q '^  <!-- @LAWS@ -->$$' $<
+	@grep -q '^  <!-- @LAWS@ -->$$' $< || \
+		{ echo "$<: no line '  <!-- @LAWS@ -->' for the laws' elements" >&2; exit 1; }
 	sed -e '/^  <!-- @LAWS@ -->$$/{r $(BUILD)/gen/laws.rng' -e 'd;}' $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/scenario_schema.c: $(BUILD)/gen/scenario.rng scripts/embed.sh

@@ -14,8 +14,23 @@
  *   - per law, its element with one optional attribute per parameter row, typed by the row
  *     (number, angle, boolean, or the row's choices). */
 #include <stdio.h>
+#include <string.h>
 
 #include "steer/steer_internal.h"
+
+/* Names, choices and titles go into the schema as they are: refuse one that XML would need
+ * escaped, or that would end the comment it stands in ("--"), here at build time rather than
+ * as a schema libxml2 rejects when the library first loads a file. */
+static int plain(const char *text)
+{
+	if (strpbrk(text, "<>&\"'") || strstr(text, "--")) {
+		fprintf(stderr, "law_schema: '%s' in the laws' table cannot go into the schema as it "
+				"is\n",
+			text);
+		return 0;
+	}
+	return 1;
+}
 
 static void attribute(const sw__law_param *p)
 {
@@ -46,6 +61,18 @@ static void attribute(const sw__law_param *p)
 
 int main(void)
 {
+	for (int k = 0; k < SW__N_LAWS; k++) {
+		const sw__law_table *t = &sw__laws[k];
+		if (!plain(t->element) || !plain(t->title))
+			return 1;
+		for (int i = 0; i < t->n; i++) {
+			if (!plain(t->p[i].name))
+				return 1;
+			for (const char *const *c = t->p[i].choices; c && *c; c++)
+				if (!plain(*c))
+					return 1;
+		}
+	}
 	printf("  <!-- The steering laws: written by scripts/law_schema.c from the laws' table "
 	       "(src/steer/params.c). -->\n");
 	printf("  <define name=\"law\">\n    <choice>\n");

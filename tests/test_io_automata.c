@@ -466,8 +466,9 @@ START_TEST(test_schema_texts)
 	ck_assert_ptr_nonnull(strstr(s, "<grammar"));
 	ck_assert_ptr_nonnull(strstr(s, "name=\"transition\""));
 	/* The law elements of both schemas are written by the build from the laws' table
-	 * (scripts/law_schema.c): the same text in both; only law-common differs, the automaton's
-	 * adding target=. */
+	 * (scripts/law_schema.c): this guards the splice (every law in both compiled texts, the
+	 * same in both, each taking law-common); law-common differs, the automaton's adding
+	 * target=. */
 	static const char *const laws[] = {"glm", "fw", "potential", "wall", "ttc", "sf", "csm"};
 	const char *texts[2] = {sw_scenario_schema(), sw_automaton_schema()};
 	for (int k = 0; k < 7; k++) {

@@ -120,7 +120,8 @@ SW_API sw_world_def sw_default_world_def(const sw_model *m);
  * since (sw_model_frozen), threads < 0, a plan made for another model, a vector field with no
  * grid and no plan),
  * SW_EINPUT (unknown integrator, a run beyond the bounds of sw_run_steps for def's duration,
- * or a sample interval that is not a positive multiple of the step, with a diagnostic) or SW_ENOMEM.  The world keeps a pointer to m, which must
+ * or a sample interval that is not a positive multiple of the step, with a diagnostic) or SW_ENOMEM
+ * (SW_EUSAGE with a diagnostic also reports an internal inconsistency, a bug).  The world keeps a pointer to m, which must
  * outlive it; it never writes m. */
 SW_API int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out,
 			   sw_diag *diag);

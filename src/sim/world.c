@@ -453,6 +453,10 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	if (built == SW_SUCCESS)
 		built = sw_world_set_threads(w, 1);
 	if (built != SW_SUCCESS) {
+		if (built == SW_EUSAGE) /* not the caller's mistake: say what it is */
+			sw_diag_add(diag, SW_SEV_ERROR, m->file, 0, 0,
+				    "internal error: the obstacles' index has more entries than its "
+				    "layout counted (please report it with the scenario)");
 		sw_world_destroy(w);
 		return built;
 	}

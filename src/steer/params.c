@@ -129,14 +129,9 @@ static const sw__law_param csm_params[] = {
     NUM("t-contact", sw_csm_params, t_contact, 0.1, NONNEG),
 };
 
-/* The laws' descriptors: what the code outside src/steer needs to know of each law (the flags
- * of steer_internal.h; tests/test_laws.c checks the rows against each other and against the
- * laws' code).  Speed caps: GLM's speed relaxes towards [-v_max, v_max]; fw, potential and wall
- * move at their speed; csm's |x'| = V(s) <= v0 (walls only cut); ttc and sf have none
- * (interaction forces push), their preferred speed stands in. */
-/* Courage's effect on GLM's parameters: here, beside the law's table, so that the table and
+/* Courage's effect on GLM's parameters: here, beside the laws' table, so that the table and
  * its personality hooks need nothing from the laws' code (scripts/law_schema.c links this
- * file alone). */
+ * file alone: a hook or check a row points to must live in this file too). */
 sw_glm_params sw_glm_with_personality(const sw_glm_params *p, const sw_personality *pers)
 {
 	sw_glm_params q = *p;
@@ -158,6 +153,11 @@ static void glm_personalize(sw_steer_def *d, const sw_personality *pers)
 	d->glm = sw_glm_with_personality(&d->glm, pers);
 }
 
+/* The laws' descriptors: what the code outside src/steer needs to know of each law (the flags
+ * of steer_internal.h; tests/test_laws.c checks the rows against each other and against the
+ * laws' code).  Speed caps: GLM's speed relaxes towards [-v_max, v_max]; fw, potential and wall
+ * move at their speed; csm's |x'| = V(s) <= v0 (walls only cut); ttc and sf have none
+ * (interaction forces push), their preferred speed stands in. */
 /* The parameter struct T, its member of sw_steer_def and its rows; a parameter's offset in
  * sw_steer_def. */
 #define PARAMS(T, member, rows)                                                                    \
