@@ -67,6 +67,7 @@ typedef struct sw_agent_grid {
 	double *px, *py;        /* per slot: the agent's snapshot position, m */
 	double *pz;             /* per slot: its height, m (3-D worlds only, else NULL) */
 	int avx512;             /* the scan may use AVX-512 */
+	int avx2;               /* ... or else AVX2 */
 	int dense;              /* 1: dense layout of the current build (the agents' box) */
 	long ix0, iy0, nx, ny;  /* dense layout: first cell and box size, in cells */
 } sw_agent_grid;
@@ -171,9 +172,9 @@ typedef struct sw_history {
 } sw_history;
 
 /** The snapshot: the agents as the others perceive them during a step, taken at its start
- * (sw__snapshot, step 3 of the previous step or creation).  Serial, but for the headings and
- * velocities, written by the snapshot's own pass (SW_PASS_MOTION, each block its agents' entries);
- * read-only during the advance and sensing passes. */
+ * (sw__snapshot, step 3 of the previous step or creation).  Written by the snapshot's own pass
+ * (SW_PASS_MOTION, each block its agents' entries; serially when there is no pass), n_done
+ * summed from the blocks' counts; read-only during the advance and sensing passes. */
 enum { SW_SNAP_GONE = 1, SW_SNAP_GHOST = 2 }; /* the bits of sw_snapshot.gone */
 
 typedef struct sw_snapshot {
@@ -359,6 +360,10 @@ typedef struct sw_worker {
 	 * the balance of the next) */
 	int lo[SW_PASSES], hi[SW_PASSES];
 	double took[SW_PASSES];
+	/* the snapshot of its block (step.c snap_block): agents done, and the box of their
+	 * positions (x0, x1, y0, y1; NaN ignored) that the grid's layout is chosen from */
+	int snap_done;
+	double snap_box[4];
 } sw_worker;
 
 /** A block being laid out (world.c, worker.c): sized (base NULL: only `at` moves), then carved
@@ -611,9 +616,10 @@ int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out);
 void sw__grid_layout(struct sw_world *w, sw_arena *a);
 /** Sorts n distinct indices into increasing order (the grids' results). */
 void sw__sort_indices(int *a, int n);
-/** Bins w's snapshot positions into g (w->grid; call after every snapshot, serially): writes
- * only g. */
-void sw__grid_build(sw_agent_grid *g, const struct sw_world *w);
+/** Bins w's snapshot positions into g (w->grid; call after every snapshot, serially), whose box
+ * (x0, x1, y0, y1: least and greatest coordinates, NaN ignored) is `box`: writes only g and
+ * key[0, n) (scratch, e.g. the serial worker's found). */
+void sw__grid_build(sw_agent_grid *g, const struct sw_world *w, const double box[4], int *key);
 /** Agents (other than i) whose snapshot centre may lie within `reach` of p (in 3-D of the height
  * wk->grid_qz unless NAN), in increasing index order, into *out (wk's buffer); returns their
  * number.  Reads only the grid, writes only wk. */
@@ -764,8 +770,9 @@ void sw__retarget(struct sw_world *w, int i, double t);
 void sw__space3_layout(struct sw_world *w, sw_arena *a);
 /** Agent i's initial height, heading vector (heading, pitch) and Omega = 0. */
 void sw__start3(struct sw_world *w, int i);
-/** Copies (z, u) of every agent of w into s3->snap (s3: w->space3): writes only s3->snap. */
-void sw__snapshot3(sw_space3 *s3, const struct sw_world *w);
+/** Copies (z, u) of agents [lo, hi) of w into s3->snap (s3: w->space3): writes only their
+ * entries of s3->snap. */
+void sw__snapshot3(sw_space3 *s3, const struct sw_world *w, int lo, int hi);
 /** The 3-D situation of agent i at state y and time t into wk->scratch3; returns the number of
  * percepts or -1 when out of memory. */
 int sw__perceive3(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
