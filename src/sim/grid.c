@@ -181,6 +181,8 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const sw_agent_grid *g,
 {
 	const __m256d px = _mm256_set1_pd(p.x), py = _mm256_set1_pd(p.y), rr = _mm256_set1_pd(r2);
 	const __m128i self = _mm_set1_epi32(i);
+	const double *gx = g->px, *gy = g->py; /* (GCC loads them again after every store) */
+	const int *items_at = g->items;
 	/* lanes of the last, partial group: the first c lanes of row c are on */
 	static const long long tail_pd[5][4] = {
 	    {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
@@ -189,12 +191,12 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const sw_agent_grid *g,
 	for (int k = lo; k < hi; k += 4) {
 		int c = hi - k >= 4 ? 4 : hi - k;
 		__m256i in = _mm256_loadu_si256((const __m256i *)tail_pd[c]);
-		__m256d dx = _mm256_sub_pd(_mm256_maskload_pd(g->px + k, in), px);
-		__m256d dy = _mm256_sub_pd(_mm256_maskload_pd(g->py + k, in), py);
+		__m256d dx = _mm256_sub_pd(_mm256_maskload_pd(gx + k, in), px);
+		__m256d dy = _mm256_sub_pd(_mm256_maskload_pd(gy + k, in), py);
 		__m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
 		int near = _mm256_movemask_pd(_mm256_cmp_pd(d2, rr, _CMP_LE_OQ)) & ((1 << c) - 1);
 		__m128i items = _mm_maskload_epi32(
-		    g->items + k, _mm_loadu_si128((const __m128i *)tail_epi32[c]));
+		    items_at + k, _mm_loadu_si128((const __m128i *)tail_epi32[c]));
 		int me = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(items, self)));
 		int keep = near & ~me;
 		__m128i sh = _mm_loadu_si128((const __m128i *)compress4[keep]);
@@ -274,7 +276,7 @@ static int scan_cell(const sw_agent_grid *g, long ix, long iy, int i, sw_vec2 p,
 	return n;
 }
 
-/* Ranks of a[0..n) (n <= width, width 16 or 32: a constant trip count, which the compiler
+/* Ranks of a[0..n) (n <= width, width 8, 16 or 32: a constant trip count, which the compiler
  * unrolls) scattered into place: each index counts the smaller ones, with no data-dependent
  * branch (insertion sort mispredicts at almost every shift).
  * The lanes are padded to the fixed width (the padding's counts are never used) and advance
@@ -328,6 +330,10 @@ void sw__sort_indices(int *a, int n)
 	/* Short lists by ranks (above); a long one by insertion (the lists of both grids are
 	 * sorted within cells).  (An AVX-512 bitonic network for up to 16 took 2 % fewer
 	 * instructions but 2 % more cycles: its ten steps form one dependency chain.) */
+	if (n <= SW_RANK_SORT / 4) { /* a crowd's usual neighbours: one AVX2 vector of ranks */
+		rank_sort(a, n, SW_RANK_SORT / 4);
+		return;
+	}
 	if (n <= SW_RANK_SORT / 2) {
 		rank_sort(a, n, SW_RANK_SORT / 2);
 		return;

@@ -29,11 +29,6 @@ double sw__wall_near(const sw_steer_def *def)
 	return def->law == SW_LAW_GLM ? def->glm.wall_near : INFINITY;
 }
 
-const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)
-{
-	return &w->agent.steer[w->agent.steer_first[i] + (w->unit.aut[i] ? mode : 0)];
-}
-
 /* Position of target k at time t into two scalars (see target_xy). */
 static inline void target_k_xy(const struct sw_world *w, int k, double t, double *x, double *y)
 {

@@ -603,8 +603,12 @@ int sw__perceive_grow(const struct sw_world *w, sw_worker *wk, int i, double t, 
  * perceived) when the rest is too small. */
 int sw__perceive_from(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
 		      double wall_near, sw_situation *s, int used, int shared);
-/** Steering definition agent i uses in mode `mode` (plain-law agents: their law). */
-const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode);
+/** Steering definition agent i uses in mode `mode` (plain-law agents: their law).  Inline: an
+ * agent's step asks for it about five times. */
+static inline const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)
+{
+	return &w->agent.steer[w->agent.steer_first[i] + (w->unit.aut[i] ? mode : 0)];
+}
 /** Position of target k at time t. */
 sw_vec2 sw__target_at(const struct sw_world *w, int k, double t);
 /** Position of agent i's current steering target at time t; returns 0 when it has none. */
