@@ -103,13 +103,17 @@ static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const double 
 }
 
 /* SF: a = sw_sf_accel(); the speed is signed (the law's velocity is a free vector: the body
- * force may push an agent backwards); the position moves with u. */
+ * force may push an agent backwards); the position moves with u.  perceived: s comes from the
+ * simulator's perception (sw__sf_accel_perceived). */
 static void sf_rhs(const sw_sf_params *p, const sw_situation *s, const double y[],
-		   const double *he, double dydt[])
+		   const double *he, int perceived, double dydt[])
 {
 	double eb[2], a[2], v = y[SW_STATE_V];
 	const double *e = heading(he, y[SW_STATE_PHI], eb);
-	sw_sf_accel(p, s, v, e, a);
+	if (perceived)
+		sw__sf_accel_perceived(p, s, v, e, a);
+	else
+		sw_sf_accel(p, s, v, e, a);
 	velocity_rhs(a, e, v, p->v_min, 1, dydt);
 	dydt[SW_STATE_X] = v * e[0];
 	dydt[SW_STATE_Y] = v * e[1];
@@ -167,7 +171,7 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 		break;
 	}
 	case SW_LAW_TTC: ttc_rhs(&def->ttc, s, y, NULL, dydt); break;
-	case SW_LAW_SF: sf_rhs(&def->sf, s, y, NULL, dydt); break;
+	case SW_LAW_SF: sf_rhs(&def->sf, s, y, NULL, 0, dydt); break;
 	case SW_LAW_CSM: csm_rhs(&def->csm, s, y, dydt); break;
 	default: return SW_EUSAGE;
 	}
@@ -218,7 +222,7 @@ int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, const double
 		y[SW_STATE_V] = fmax(y[SW_STATE_V], 0.0); /* as sw_steer_algebraic */
 		ttc_rhs(&def->ttc, s, y, he, d);
 		break;
-	case SW_LAW_SF: sf_rhs(&def->sf, s, y, he, d); break;
+	case SW_LAW_SF: sf_rhs(&def->sf, s, y, he, 1, d); break;
 	case SW_LAW_CSM: {
 		/* sw_steer_algebraic, then csm_rhs at the new heading: the model's velocity does not
 		 * depend on the heading unless its direction vanishes, when it is 0 times the
