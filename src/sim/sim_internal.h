@@ -589,7 +589,9 @@ int sw__clear_sight(const struct sw_world *w, const sw_model *m, sw_vec2 p, sw_v
 double sw__obstacle_speed_max(const sw_model *m);
 
 /* perceive.c */
-/* The situation of agent i into buf (capacity cap); the grid queries use wk's buffers. */
+/* The situation of agent i into buf (capacity cap); the grid queries use wk's buffers.  The
+ * percepts of primitives (id >= 0) come first, then those of agents (step.c's crowd sensing
+ * relies on it). */
 int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
 		 double wall_near, sw_situation *s, sw_percept *buf, int cap);
 double sw__wall_near(const sw_steer_def *def);

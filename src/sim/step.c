@@ -387,7 +387,10 @@ static int sense_one(struct sw_world *w, sw_worker *wk, int i, const sw_steer_de
 		 * jump clears it); the heading's cosine and sine from the snapshot (ttc, sf). */
 		double d[4], *f = sw__fast(w, i);
 		const double *he = sw__crowd_heading(def->law) ? f + 1 : NULL;
-		if (sw__crowd_sense(def, &s, he, y, d) == SW_SUCCESS) {
+		int n_prim = 0; /* perception lists the primitives' percepts first */
+		while (n_prim < s.n_obs && s.obs[n_prim].id >= 0)
+			n_prim++;
+		if (sw__crowd_sense(def, &s, n_prim, he, y, d) == SW_SUCCESS) {
 			f[1] = d[1];
 			f[2] = d[2];
 			f[3] = d[3];
