@@ -168,6 +168,40 @@ static const unsigned char compress4[16][16] = {
 #undef Z
 };
 
+__attribute__((target("avx2"))) static inline int scan4_avx2(const sw_agent_grid *g, int k,
+								int c, __m256d px, __m256d py,
+								__m256d rr, __m128i self,
+								int *found, int n)
+{
+	/* slots k .. k + c - 1 (c <= 4): a full group by plain loads, the last, partial group of a
+	 * run by masked ones (the first c lanes of row c of the masks are on) */
+	static const long long tail_pd[5][4] = {
+	    {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
+	static const int tail_epi32[5][4] = {
+	    {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
+	__m256d x, y;
+	__m128i items;
+	if (c == 4) {
+		x = _mm256_loadu_pd(g->px + k);
+		y = _mm256_loadu_pd(g->py + k);
+		items = _mm_loadu_si128((const __m128i *)(g->items + k));
+	} else {
+		__m256i in = _mm256_loadu_si256((const __m256i *)tail_pd[c]);
+		x = _mm256_maskload_pd(g->px + k, in);
+		y = _mm256_maskload_pd(g->py + k, in);
+		items = _mm_maskload_epi32(g->items + k,
+					   _mm_loadu_si128((const __m128i *)tail_epi32[c]));
+	}
+	__m256d dx = _mm256_sub_pd(x, px), dy = _mm256_sub_pd(y, py);
+	__m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
+	int near = _mm256_movemask_pd(_mm256_cmp_pd(d2, rr, _CMP_LE_OQ)) & ((1 << c) - 1);
+	int me = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(items, self)));
+	int keep = near & ~me;
+	__m128i sh = _mm_loadu_si128((const __m128i *)compress4[keep]);
+	_mm_storeu_si128((__m128i *)(found + n), _mm_shuffle_epi8(items, sh));
+	return n + __builtin_popcount((unsigned)keep);
+}
+
 /* scan_run() 4 slots at a time with AVX2 (processors without AVX-512; GCC dispatches at run
  * time from a baseline build): the same distance tests (dx dx + dy dy <= r2, not contracted: the
  * build is ISO C, -ffp-contract=off), the kept items moved to the front of the four by a byte
@@ -181,28 +215,11 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const sw_agent_grid *g,
 {
 	const __m256d px = _mm256_set1_pd(p.x), py = _mm256_set1_pd(p.y), rr = _mm256_set1_pd(r2);
 	const __m128i self = _mm_set1_epi32(i);
-	const double *gx = g->px, *gy = g->py; /* (GCC loads them again after every store) */
-	const int *items_at = g->items;
-	/* lanes of the last, partial group: the first c lanes of row c are on */
-	static const long long tail_pd[5][4] = {
-	    {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
-	static const int tail_epi32[5][4] = {
-	    {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
-	for (int k = lo; k < hi; k += 4) {
-		int c = hi - k >= 4 ? 4 : hi - k;
-		__m256i in = _mm256_loadu_si256((const __m256i *)tail_pd[c]);
-		__m256d dx = _mm256_sub_pd(_mm256_maskload_pd(gx + k, in), px);
-		__m256d dy = _mm256_sub_pd(_mm256_maskload_pd(gy + k, in), py);
-		__m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
-		int near = _mm256_movemask_pd(_mm256_cmp_pd(d2, rr, _CMP_LE_OQ)) & ((1 << c) - 1);
-		__m128i items = _mm_maskload_epi32(
-		    items_at + k, _mm_loadu_si128((const __m128i *)tail_epi32[c]));
-		int me = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(items, self)));
-		int keep = near & ~me;
-		__m128i sh = _mm_loadu_si128((const __m128i *)compress4[keep]);
-		_mm_storeu_si128((__m128i *)(found + n), _mm_shuffle_epi8(items, sh));
-		n += __builtin_popcount((unsigned)keep);
-	}
+	int k = lo;
+	for (; k + 4 <= hi; k += 4)
+		n = scan4_avx2(g, k, 4, px, py, rr, self, found, n);
+	if (k < hi)
+		n = scan4_avx2(g, k, hi - k, px, py, rr, self, found, n);
 	return n;
 }
 

@@ -467,7 +467,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 				if (c <= per &&
 				    (n_occl == 0 ||
 				     visible(&occ, L > 0.0 ? sw_v2_add(p, d) : sw_v2(yj[0], yj[1])))) {
-					int at = ghost_i || (flags && sw__ghost(w, j)) ? --back : n++;
+					int at = ghost_i || sw__ghost(w, j) ? --back : n++;
 					put_at(&buf[at], d, len, rj, c, -1 - j);
 					if (heading) {
 						buf[at].hx = heading[2 * (size_t)j];
