@@ -30,7 +30,7 @@ static void fast_flow(const double y[], const double fast[3], double dydt[])
 
 /* Agent u's entry in w->fast.data when it holds what it sensed for time t (the step start), with
  * *glm set when its mode's law is GLM, clear when it is a crowd law; else NULL. */
-static const double *sensed_kind(const struct sw_world *w, int u, double t, int *glm)
+static inline const double *sensed_kind(const struct sw_world *w, int u, double t, int *glm)
 {
 	const double *f = sw__fast(w, u);
 	if (isnan(f[0]) || t != w->t)

@@ -467,10 +467,13 @@ int sw__sense_range(struct sw_world *w, sw_worker *wk, int lo, int hi, double dt
 
 static int state_finite(const double *y, int dim)
 {
+	/* y[j] * 0 is NaN exactly when y[j] is infinite or NaN, so the sum is NaN exactly when an
+	 * entry is not finite: two operations an entry instead of a test and a branch (an agent's
+	 * state is checked twice a step) */
+	double z = 0.0;
 	for (int j = 0; j < dim; j++)
-		if (!isfinite(y[j]))
-			return 0;
-	return 1;
+		z += y[j] * 0.0;
+	return z == z;
 }
 
 /* The arrival margin in sw__locate's form: > 0 exactly when within the arrival radius. */
