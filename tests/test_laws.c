@@ -150,7 +150,7 @@ START_TEST(flags_agree_with_the_laws_code)
 		/* crowd laws: the ones sw__crowd_sense senses */
 		double y[SW_STATE_DIM], flow[4];
 		memcpy(y, y0, sizeof y);
-		int st = sw__crowd_sense(&d, &s, NULL, y, flow);
+		int st = sw__crowd_sense(&d, &s, s.n_obs, NULL, y, flow);
 		ck_assert_msg(!(t->flags & SW__LAW_CROWD) == (st == SW_EUSAGE),
 			      "<%s>: SW__LAW_CROWD disagrees with sw__crowd_sense (%d)", t->element,
 			      st);

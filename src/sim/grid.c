@@ -26,9 +26,9 @@
 
 #include "sim_internal.h"
 
-/* The scan of a row may use AVX-512 (GCC: runtime dispatch from a baseline build). */
+/* The scan of a row may use AVX-512 or AVX2 (GCC: runtime dispatch from a baseline build). */
 #if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
-#define SW_GRID_AVX512 1
+#define SW_GRID_X86 1
 #include <immintrin.h>
 #endif
 
@@ -77,8 +77,9 @@ void sw__grid_layout(struct sw_world *w, sw_arena *a)
 	g->py = sw__arena_take(a, n, sizeof *g->py);
 	g->pz = sw__arena_take(a, w->space3.on ? n : 0, sizeof *g->pz); /* space3 laid out first */
 	g->on = 1;
-#ifdef SW_GRID_AVX512
+#ifdef SW_GRID_X86
 	g->avx512 = __builtin_cpu_supports("avx512f");
+	g->avx2 = __builtin_cpu_supports("avx2");
 #endif
 }
 
@@ -88,17 +89,11 @@ static long cell_of(const sw_agent_grid *g, double x)
 	return (long)floor(x / g->cell);
 }
 
-/* Chooses the layout for w's current snapshot (sets dense, ix0, iy0, nx, ny). */
-static void choose_layout(sw_agent_grid *g, const struct sw_world *w)
+/* Chooses the layout for a snapshot whose positions lie in box (x0, x1, y0, y1; sets dense,
+ * ix0, iy0, nx, ny). */
+static void choose_layout(sw_agent_grid *g, const double box[4])
 {
-	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-	for (int j = 0; j < w->n; j++) { /* fmin and fmax by comparisons (NaN ignored alike) */
-		const double *y = w->snap.pos + 2 * (size_t)j;
-		x0 = y[0] < x0 ? y[0] : x0;
-		x1 = y[0] > x1 ? y[0] : x1;
-		y0 = y[1] < y0 ? y[1] : y0;
-		y1 = y[1] > y1 ? y[1] : y1;
-	}
+	double x0 = box[0], x1 = box[1], y0 = box[2], y1 = box[3];
 	g->dense = 0;
 	if (!(isfinite(x0) && isfinite(x1) && isfinite(y0) && isfinite(y1)))
 		return; /* the hashed layout copes with anything */
@@ -121,27 +116,30 @@ static unsigned key_of(const sw_agent_grid *g, double x, double y)
 			     : bucket(g, ix, iy);
 }
 
-void sw__grid_build(sw_agent_grid *g, const struct sw_world *w)
+void sw__grid_build(sw_agent_grid *g, const struct sw_world *w, const double box[4], int *key)
 {
 	if (!g->on)
 		return;
-	choose_layout(g, w);
+	choose_layout(g, box);
 	int nb = g->dense ? (int)(g->nx * g->ny) : g->buckets;
 	memset(g->start, 0, (size_t)(nb + 1) * sizeof *g->start);
+	/* Each agent's bucket, kept for the placement (two divisions and floors an agent: once,
+	 * not twice); agents that left are in no bucket. */
 	for (int j = 0; j < w->n; j++) {
 		const double *y = w->snap.pos + 2 * (size_t)j;
-		if (!sw__gone(w, j)) /* agents that left are in no bucket */
-			g->start[key_of(g, y[0], y[1]) + 1]++;
+		key[j] = sw__gone(w, j) ? -1 : (int)key_of(g, y[0], y[1]);
+		if (key[j] >= 0)
+			g->start[key[j] + 1]++;
 	}
 	for (int b = 0; b < nb; b++)
 		g->start[b + 1] += g->start[b];
 	/* Placement with per-bucket cursors kept in start itself (j ascending within each
 	 * bucket). */
 	for (int j = 0; j < w->n; j++) {
-		const double *y = w->snap.pos + 2 * (size_t)j;
-		if (sw__gone(w, j))
+		if (key[j] < 0)
 			continue;
-		int k = g->start[key_of(g, y[0], y[1])]++;
+		const double *y = w->snap.pos + 2 * (size_t)j;
+		int k = g->start[key[j]]++;
 		g->items[k] = j;
 		g->px[k] = y[0];
 		g->py[k] = y[1];
@@ -154,7 +152,77 @@ void sw__grid_build(sw_agent_grid *g, const struct sw_world *w)
 	g->start[0] = 0;
 }
 
-#ifdef SW_GRID_AVX512
+#ifdef SW_GRID_X86
+/* The lanes of an AVX2 compress (scan_run_avx2): for each 4-bit mask of kept lanes, the byte
+ * shuffle that moves the kept 32-bit items to the front, in order. */
+static const unsigned char compress4[16][16] = {
+#define L(a) 4 * (a), 4 * (a) + 1, 4 * (a) + 2, 4 * (a) + 3
+#define Z 0x80, 0x80, 0x80, 0x80
+	{Z, Z, Z, Z},		  {L(0), Z, Z, Z},	    {L(1), Z, Z, Z},
+	{L(0), L(1), Z, Z},	  {L(2), Z, Z, Z},	    {L(0), L(2), Z, Z},
+	{L(1), L(2), Z, Z},	  {L(0), L(1), L(2), Z},    {L(3), Z, Z, Z},
+	{L(0), L(3), Z, Z},	  {L(1), L(3), Z, Z},	    {L(0), L(1), L(3), Z},
+	{L(2), L(3), Z, Z},	  {L(0), L(2), L(3), Z},    {L(1), L(2), L(3), Z},
+	{L(0), L(1), L(2), L(3)},
+#undef L
+#undef Z
+};
+
+__attribute__((target("avx2"))) static inline int scan4_avx2(const sw_agent_grid *g, int k,
+								int c, __m256d px, __m256d py,
+								__m256d rr, __m128i self,
+								int *found, int n)
+{
+	/* slots k .. k + c - 1 (c <= 4): a full group by plain loads, the last, partial group of a
+	 * run by masked ones (the first c lanes of row c of the masks are on) */
+	static const long long tail_pd[5][4] = {
+	    {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
+	static const int tail_epi32[5][4] = {
+	    {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
+	__m256d x, y;
+	__m128i items;
+	if (c == 4) {
+		x = _mm256_loadu_pd(g->px + k);
+		y = _mm256_loadu_pd(g->py + k);
+		items = _mm_loadu_si128((const __m128i *)(g->items + k));
+	} else {
+		__m256i in = _mm256_loadu_si256((const __m256i *)tail_pd[c]);
+		x = _mm256_maskload_pd(g->px + k, in);
+		y = _mm256_maskload_pd(g->py + k, in);
+		items = _mm_maskload_epi32(g->items + k,
+					   _mm_loadu_si128((const __m128i *)tail_epi32[c]));
+	}
+	__m256d dx = _mm256_sub_pd(x, px), dy = _mm256_sub_pd(y, py);
+	__m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
+	int near = _mm256_movemask_pd(_mm256_cmp_pd(d2, rr, _CMP_LE_OQ)) & ((1 << c) - 1);
+	int me = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(items, self)));
+	int keep = near & ~me;
+	__m128i sh = _mm_loadu_si128((const __m128i *)compress4[keep]);
+	_mm_storeu_si128((__m128i *)(found + n), _mm_shuffle_epi8(items, sh));
+	return n + __builtin_popcount((unsigned)keep);
+}
+
+/* scan_run() 4 slots at a time with AVX2 (processors without AVX-512; GCC dispatches at run
+ * time from a baseline build): the same distance tests (dx dx + dy dy <= r2, not contracted: the
+ * build is ISO C, -ffp-contract=off), the kept items moved to the front of the four by a byte
+ * shuffle from compress4 and stored four at a time (found has SW_GRID_SLACK entries of room
+ * beyond one per agent), so the result is the scalar loop's.  The scalar loop spends about 17
+ * instructions per candidate: it cannot be vectorised by the compiler (the store index depends
+ * on the data). */
+__attribute__((target("avx2"))) static int scan_run_avx2(const sw_agent_grid *g, int lo, int hi,
+							 int i, sw_vec2 p, double r2, int *found,
+							 int n)
+{
+	const __m256d px = _mm256_set1_pd(p.x), py = _mm256_set1_pd(p.y), rr = _mm256_set1_pd(r2);
+	const __m128i self = _mm_set1_epi32(i);
+	int k = lo;
+	for (; k + 4 <= hi; k += 4)
+		n = scan4_avx2(g, k, 4, px, py, rr, self, found, n);
+	if (k < hi)
+		n = scan4_avx2(g, k, hi - k, px, py, rr, self, found, n);
+	return n;
+}
+
 /* scan_run() 8 slots at a time with AVX-512: the same distance tests (dx dx + dy dy <= r2, not
  * contracted), the kept items compressed in a register and stored 16 at a time (found has
  * SW_GRID_SLACK entries of room beyond one per agent), so the result is the scalar loop's. */
@@ -195,9 +263,11 @@ static int scan_run(const sw_agent_grid *g, int lo, int hi, int i, sw_vec2 p, do
 		}
 		return n;
 	}
-#ifdef SW_GRID_AVX512
+#ifdef SW_GRID_X86
 	if (g->avx512)
 		return scan_run_avx512(g, lo, hi, i, p, r2, found, n);
+	if (g->avx2)
+		return scan_run_avx2(g, lo, hi, i, p, r2, found, n);
 #endif
 	for (int k = lo; k < hi; k++) {
 		double dx = g->px[k] - p.x, dy = g->py[k] - p.y;
@@ -223,7 +293,7 @@ static int scan_cell(const sw_agent_grid *g, long ix, long iy, int i, sw_vec2 p,
 	return n;
 }
 
-/* Ranks of a[0..n) (n <= width, width 16 or 32: a constant trip count, which the compiler
+/* Ranks of a[0..n) (n <= width, width 8, 16 or 32: a constant trip count, which the compiler
  * unrolls) scattered into place: each index counts the smaller ones, with no data-dependent
  * branch (insertion sort mispredicts at almost every shift).
  * The lanes are padded to the fixed width (the padding's counts are never used) and advance
@@ -277,6 +347,10 @@ void sw__sort_indices(int *a, int n)
 	/* Short lists by ranks (above); a long one by insertion (the lists of both grids are
 	 * sorted within cells).  (An AVX-512 bitonic network for up to 16 took 2 % fewer
 	 * instructions but 2 % more cycles: its ten steps form one dependency chain.) */
+	if (n <= SW_RANK_SORT / 4) { /* a crowd's usual neighbours: one AVX2 vector of ranks */
+		rank_sort(a, n, SW_RANK_SORT / 4);
+		return;
+	}
 	if (n <= SW_RANK_SORT / 2) {
 		rank_sort(a, n, SW_RANK_SORT / 2);
 		return;

@@ -28,15 +28,24 @@ static void fast_flow(const double y[], const double fast[3], double dydt[])
 	dydt[SW_STATE_PHI] = fast[0];
 }
 
-/* Agent u's entry in w->fast.data when it holds what it sensed for time t (the step start), and
- * that came from its mode's law being GLM (glm) or a crowd law (!glm); else NULL. */
-static const double *sensed_as(const struct sw_world *w, int u, double t, int glm)
+/* Agent u's entry in w->fast.data when it holds what it sensed for time t (the step start), with
+ * *glm set when its mode's law is GLM, clear when it is a crowd law; else NULL. */
+static inline const double *sensed_kind(const struct sw_world *w, int u, double t, int *glm)
 {
 	const double *f = sw__fast(w, u);
 	if (isnan(f[0]) || t != w->t)
 		return NULL;
 	sw_law law = sw__steer_of(w, u, w->unit.mode[u])->law;
-	return (glm ? law == SW_LAW_GLM : sw__crowd_law(law)) ? f : NULL;
+	*glm = law == SW_LAW_GLM;
+	return *glm || sw__crowd_law(law) ? f : NULL;
+}
+
+/* sensed_kind() when the law is GLM (glm) or a crowd law (!glm); else NULL. */
+static const double *sensed_as(const struct sw_world *w, int u, double t, int glm)
+{
+	int g = 0;
+	const double *f = sensed_kind(w, u, t, &g);
+	return f && g == glm ? f : NULL;
 }
 
 /* The GLM heading rate, cosine and sine of agent u sensed for time t (step.c glm_sense). */
@@ -176,7 +185,20 @@ static int euler(const struct sw_world *w, sw_worker *wk, int u, double t0, doub
 	double h = (t1 - t0) / n;
 	double *dydt = wk->dydt;
 	for (int k = 0; k < n; k++) {
-		const double *f = w->unit.aut[u] ? NULL : sensed(w, u, t0 + k * h);
+		int glm = 0;
+		const double *f = w->unit.aut[u] ? NULL : sensed_kind(w, u, t0 + k * h, &glm);
+		if (f && !glm) {
+			/* A crowd law's sensed flow (law_flow) added as the loop below adds it,
+			 * without the calls (+ h * 0.0 turns -0 into +0 as the loop does). */
+			y[SW_STATE_X] += h * f[0];
+			y[SW_STATE_Y] += h * f[1];
+			y[SW_STATE_PHI] += h * f[2];
+			y[SW_STATE_OMEGA] += h * 0.0;
+			y[SW_STATE_V] += h * f[3];
+			for (int j = SW_STATE_V + 1; j < dim; j++)
+				y[j] += h * 0.0;
+			continue;
+		}
 		if (f) {
 			/* The sensed flow (fast_flow) added in registers, same arithmetic as the
 			 * loop below: through dydt, the loop's vector loads of fast_flow's scalar

@@ -29,11 +29,6 @@ double sw__wall_near(const sw_steer_def *def)
 	return def->law == SW_LAW_GLM ? def->glm.wall_near : INFINITY;
 }
 
-const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)
-{
-	return &w->agent.steer[w->agent.steer_first[i] + (w->unit.aut[i] ? mode : 0)];
-}
-
 /* Position of target k at time t into two scalars (see target_xy). */
 static inline void target_k_xy(const struct sw_world *w, int k, double t, double *x, double *y)
 {
@@ -448,6 +443,11 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 		 * after the others, where the measures read it and the laws do not.  Agent i's own
 		 * mode is its current one (its own entry); the others' are the snapshot's. */
 		int ghost_i = sw__ghost_mode(w, i);
+		/* What the loop reads of the world, in locals: the percepts' stores could alias
+		 * it, so the compiler would load it again for every candidate. */
+		const double *pos = w->snap.pos, *heading = w->snap.h;
+		const unsigned char *flags = w->snap.flags;
+		double ri = a->radius, per = a->perception;
 		for (int pass = 0; pass < passes; pass++) {
 			int *cand = NULL, nc = w->n;
 			if (w->grid.on)
@@ -456,22 +456,22 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 			for (int k = 0; k < nc && n < back; k++) {
 				int j = cand ? cand[k] : k;
 				if (cand && k + SW_PREFETCH < nc) /* as for the primitives */
-					__builtin_prefetch(w->snap.pos +
-							   2 * (size_t)cand[k + SW_PREFETCH]);
-				if (j == i || j == chased || sw__gone(w, j))
+					__builtin_prefetch(pos + 2 * (size_t)cand[k + SW_PREFETCH]);
+				if (j == i || j == chased || (flags && sw__gone(w, j)))
 					continue;
-				const double *yj = w->snap.pos + 2 * (size_t)j;
-				sw_vec2 d = sw_v2(sw__image_dx(w, yj[0] - p.x), yj[1] - p.y);
-				double rj = sw__radius(w, j);
-				double c = sw_v2_len(d) - rj - a->radius;
-				if (c <= a->perception &&
+				const double *yj = pos + 2 * (size_t)j;
+				double dx = yj[0] - p.x;
+				sw_vec2 d = sw_v2(L > 0.0 ? sw__image_dx(w, dx) : dx, yj[1] - p.y);
+				double rj = sw__radius(w, j), len = sw_v2_len(d);
+				double c = len - rj - ri;
+				if (c <= per &&
 				    (n_occl == 0 ||
 				     visible(&occ, L > 0.0 ? sw_v2_add(p, d) : sw_v2(yj[0], yj[1])))) {
 					int at = ghost_i || sw__ghost(w, j) ? --back : n++;
-					put(&buf[at], d, rj, c, -1 - j);
-					if (w->snap.h) {
-						buf[at].hx = w->snap.h[2 * (size_t)j];
-						buf[at].hy = w->snap.h[2 * (size_t)j + 1];
+					put_at(&buf[at], d, len, rj, c, -1 - j);
+					if (heading) {
+						buf[at].hx = heading[2 * (size_t)j];
+						buf[at].hy = heading[2 * (size_t)j + 1];
 					}
 				}
 			}

@@ -67,6 +67,7 @@ typedef struct sw_agent_grid {
 	double *px, *py;        /* per slot: the agent's snapshot position, m */
 	double *pz;             /* per slot: its height, m (3-D worlds only, else NULL) */
 	int avx512;             /* the scan may use AVX-512 */
+	int avx2;               /* ... or else AVX2 */
 	int dense;              /* 1: dense layout of the current build (the agents' box) */
 	long ix0, iy0, nx, ny;  /* dense layout: first cell and box size, in cells */
 } sw_agent_grid;
@@ -172,9 +173,9 @@ typedef struct sw_history {
 } sw_history;
 
 /** The snapshot: the agents as the others perceive them during a step, taken at its start
- * (sw__snapshot, step 3 of the previous step or creation).  Serial, but for the headings and
- * velocities, written by the snapshot's own pass (SW_PASS_MOTION, each block its agents' entries);
- * read-only during the advance and sensing passes. */
+ * (sw__snapshot, step 3 of the previous step or creation).  Written by the snapshot's own pass
+ * (SW_PASS_MOTION, each block its agents' entries; serially when there is no pass), n_done
+ * summed from the blocks' counts; read-only during the advance and sensing passes. */
 enum { SW_SNAP_GONE = 1, SW_SNAP_GHOST = 2 }; /* the bits of sw_snapshot.flags */
 
 typedef struct sw_snapshot {
@@ -360,6 +361,10 @@ typedef struct sw_worker {
 	 * the balance of the next) */
 	int lo[SW_PASSES], hi[SW_PASSES];
 	double took[SW_PASSES];
+	/* the snapshot of its block (step.c snap_block): agents done, and the box of their
+	 * positions (x0, x1, y0, y1; NaN ignored) that the grid's layout is chosen from */
+	int snap_done;
+	double snap_box[4];
 } sw_worker;
 
 /** A block being laid out (world.c, worker.c): sized (base NULL: only `at` moves), then carved
@@ -586,7 +591,9 @@ int sw__clear_sight(const struct sw_world *w, const sw_model *m, sw_vec2 p, sw_v
 double sw__obstacle_speed_max(const sw_model *m);
 
 /* perceive.c */
-/* The situation of agent i into buf (capacity cap); the grid queries use wk's buffers. */
+/* The situation of agent i into buf (capacity cap); the grid queries use wk's buffers.  The
+ * percepts of primitives (id >= 0) come first, then those of agents (step.c's crowd sensing
+ * relies on it). */
 int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
 		 double wall_near, sw_situation *s, sw_percept *buf, int cap);
 double sw__wall_near(const sw_steer_def *def);
@@ -600,8 +607,12 @@ int sw__perceive_grow(const struct sw_world *w, sw_worker *wk, int i, double t, 
  * perceived) when the rest is too small. */
 int sw__perceive_from(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
 		      double wall_near, sw_situation *s, int used, int shared);
-/** Steering definition agent i uses in mode `mode` (plain-law agents: their law). */
-const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode);
+/** Steering definition agent i uses in mode `mode` (plain-law agents: their law).  Inline: an
+ * agent's step asks for it about five times. */
+static inline const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)
+{
+	return &w->agent.steer[w->agent.steer_first[i] + (w->unit.aut[i] ? mode : 0)];
+}
 /** Position of target k at time t. */
 sw_vec2 sw__target_at(const struct sw_world *w, int k, double t);
 /** Position of agent i's current steering target at time t; returns 0 when it has none. */
@@ -613,9 +624,10 @@ int sw__target_pos(const struct sw_world *w, int i, double t, sw_vec2 *out);
 void sw__grid_layout(struct sw_world *w, sw_arena *a);
 /** Sorts n distinct indices into increasing order (the grids' results). */
 void sw__sort_indices(int *a, int n);
-/** Bins w's snapshot positions into g (w->grid; call after every snapshot, serially): writes
- * only g. */
-void sw__grid_build(sw_agent_grid *g, const struct sw_world *w);
+/** Bins w's snapshot positions into g (w->grid; call after every snapshot, serially), whose box
+ * (x0, x1, y0, y1: least and greatest coordinates, NaN ignored) is `box`: writes only g and
+ * key[0, n) (scratch, e.g. the serial worker's found). */
+void sw__grid_build(sw_agent_grid *g, const struct sw_world *w, const double box[4], int *key);
 /** Agents (other than i) whose snapshot centre may lie within `reach` of p (in 3-D of the height
  * wk->grid_qz unless NAN), in increasing index order, into *out (wk's buffer); returns their
  * number.  Reads only the grid, writes only wk. */
@@ -766,8 +778,9 @@ void sw__retarget(struct sw_world *w, int i, double t);
 void sw__space3_layout(struct sw_world *w, sw_arena *a);
 /** Agent i's initial height, heading vector (heading, pitch) and Omega = 0. */
 void sw__start3(struct sw_world *w, int i);
-/** Copies (z, u) of every agent of w into s3->snap (s3: w->space3): writes only s3->snap. */
-void sw__snapshot3(sw_space3 *s3, const struct sw_world *w);
+/** Copies (z, u) of agents [lo, hi) of w into s3->snap (s3: w->space3): writes only their
+ * entries of s3->snap. */
+void sw__snapshot3(sw_space3 *s3, const struct sw_world *w, int lo, int hi);
 /** The 3-D situation of agent i at state y and time t into wk->scratch3; returns the number of
  * percepts or -1 when out of memory. */
 int sw__perceive3(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,

@@ -71,9 +71,9 @@ void sw__start3(struct sw_world *w, int i)
 		q[SW_STATE3_UX] = q[SW_STATE3_UY] = 0.0;
 }
 
-void sw__snapshot3(sw_space3 *s3, const struct sw_world *w)
+void sw__snapshot3(sw_space3 *s3, const struct sw_world *w, int lo, int hi)
 {
-	for (int j = 0; j < w->n; j++) {
+	for (int j = lo; j < hi; j++) {
 		const double *q = st3(w, j, w->unit.y + w->unit.off[j]);
 		memcpy(s3->snap + 4 * (size_t)j, q, 4 * sizeof *q);
 	}

@@ -234,6 +234,11 @@ static void measure_obstacle(struct sw_world *w, int i, int j, sw_vec2 p, int *o
 static void measure_obstacles(struct sw_world *w, sw_worker *wk, int i, double dt)
 {
 	const sw_model *m = w->m;
+	if (m->n_obstacles == 0) { /* nothing to measure (what the loops below leave) */
+		if (w->pg.on)
+			w->meas.touch[i] = 0;
+		return;
+	}
 	const double *y = agent_y(w, i);
 	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
 	sw_agent_metrics *mt = &w->meas.metrics[i];
@@ -382,7 +387,10 @@ static int sense_one(struct sw_world *w, sw_worker *wk, int i, const sw_steer_de
 		 * jump clears it); the heading's cosine and sine from the snapshot (ttc, sf). */
 		double d[4], *f = sw__fast(w, i);
 		const double *he = sw__crowd_heading(def->law) ? f + 1 : NULL;
-		if (sw__crowd_sense(def, &s, he, y, d) == SW_SUCCESS) {
+		int n_prim = 0; /* perception lists the primitives' percepts first */
+		while (n_prim < s.n_obs && s.obs[n_prim].id >= 0)
+			n_prim++;
+		if (sw__crowd_sense(def, &s, n_prim, he, y, d) == SW_SUCCESS) {
 			f[1] = d[1];
 			f[2] = d[2];
 			f[3] = d[3];
@@ -459,10 +467,13 @@ int sw__sense_range(struct sw_world *w, sw_worker *wk, int lo, int hi, double dt
 
 static int state_finite(const double *y, int dim)
 {
+	/* y[j] * 0 is NaN exactly when y[j] is infinite or NaN, so the sum is NaN exactly when an
+	 * entry is not finite: two operations an entry instead of a test and a branch (an agent's
+	 * state is checked twice a step) */
+	double z = 0.0;
 	for (int j = 0; j < dim; j++)
-		if (!isfinite(y[j]))
-			return 0;
-	return 1;
+		z += y[j] * 0.0;
+	return z == z;
 }
 
 /* The arrival margin in sw__locate's form: > 0 exactly when within the arrival radius. */
@@ -642,11 +653,40 @@ static void sense_block(struct sw_world *w, sw_worker *wk, int lo, int hi, const
 	wk->status = sw__sense_range(w, wk, lo, hi, *(const double *)arg);
 }
 
-/* The snapshot's headings and velocities for a block. */
-static void motion_block(struct sw_world *w, sw_worker *wk, int lo, int hi, const void *arg)
+/* The snapshot of agents [lo, hi) (each agent writes only its own entries): positions, headings
+ * and velocities (snap_motion), 3-D heights and directions, the done and ghost flags; the
+ * block's count of done agents and box of positions into wk (the serial part adds the counts
+ * and joins the boxes for the grid). */
+static void snap_block(struct sw_world *w, sw_worker *wk, int lo, int hi, const void *arg)
 {
-	(void)wk, (void)arg;
+	(void)arg;
+	/* fmin and fmax by comparisons (NaN ignored alike); joined in block order, they give
+	 * the bounds of one loop over every agent */
+	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+	for (int j = lo; j < hi; j++) {
+		const double *y = w->unit.y + w->unit.off[j];
+		double *q = w->snap.pos + 2 * (size_t)j;
+		q[0] = y[SW_STATE_X];
+		q[1] = y[SW_STATE_Y];
+		x0 = q[0] < x0 ? q[0] : x0;
+		x1 = q[0] > x1 ? q[0] : x1;
+		y0 = q[1] < y0 ? q[1] : y0;
+		y1 = q[1] > y1 ? q[1] : y1;
+	}
+	wk->snap_box[0] = x0, wk->snap_box[1] = x1, wk->snap_box[2] = y0, wk->snap_box[3] = y1;
 	snap_motion(w, lo, hi);
+	if (w->space3.on)
+		sw__snapshot3(&w->space3, w, lo, hi);
+	int done = 0;
+	for (int j = lo; j < hi; j++) {
+		int d = sw__agent_done(w, j);
+		done += d;
+		if (w->snap.flags)
+			w->snap.flags[j] = (unsigned char)((d && w->m->run.leave_when_done ?
+							   SW_SNAP_GONE : 0) |
+							  (sw__ghost_mode(w, j) ? SW_SNAP_GHOST : 0));
+	}
+	wk->snap_done = done;
 }
 
 int sw__sense_all(struct sw_world *w, double dt, sw_diag *diag)
@@ -678,29 +718,31 @@ void sw_world_set_fast_path(sw_world *w, int on)
 
 void sw__snapshot(struct sw_world *w)
 {
-	/* Serial: two numbers per agent cost less than waking the threads. */
-	for (int j = 0; j < w->n; j++) {
-		w->snap.pos[2 * (size_t)j] = w->unit.y[w->unit.off[j] + SW_STATE_X];
-		w->snap.pos[2 * (size_t)j + 1] = w->unit.y[w->unit.off[j] + SW_STATE_Y];
+	/* In a pass when a cosine and a sine per agent make it worth waking the threads (the
+	 * positions and flags come along); else serially, as one block. */
+	int nt = sw__pass_threads(w);
+	if ((w->snap.h || w->snap.v || w->fast.crowd) && nt > 1) {
+		sw__pass(w, SW_PASS_MOTION, snap_block, NULL, NULL, NULL);
+	} else {
+		nt = 1;
+		snap_block(w, sw__serial(w), 0, w->n, NULL);
 	}
-	/* A cosine and a sine per agent are worth the threads (the steps' other serial part). */
-	if ((w->snap.h || w->snap.v || w->fast.crowd) && sw__pass_threads(w) > 1)
-		sw__pass(w, SW_PASS_MOTION, motion_block, NULL, NULL, NULL);
-	else
-		snap_motion(w, 0, w->n);
-	if (w->space3.on)
-		sw__snapshot3(&w->space3, w);
+	/* The blocks' counts and boxes, joined in block order (serial from here; an empty
+	 * block's box changes nothing). */
+	const sw_worker *wk = w->threads.workers;
+	double box[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
 	int done = 0;
-	for (int j = 0; j < w->n; j++) {
-		int d = sw__agent_done(w, j);
-		done += d;
-		if (w->snap.flags)
-			w->snap.flags[j] = (unsigned char)((d && w->m->run.leave_when_done ?
-							   SW_SNAP_GONE : 0) |
-							  (sw__ghost_mode(w, j) ? SW_SNAP_GHOST : 0));
+	for (int k = 0; k < nt; k++) {
+		const double *b = wk[k].snap_box;
+		box[0] = b[0] < box[0] ? b[0] : box[0];
+		box[1] = b[1] > box[1] ? b[1] : box[1];
+		box[2] = b[2] < box[2] ? b[2] : box[2];
+		box[3] = b[3] > box[3] ? b[3] : box[3];
+		done += wk[k].snap_done;
 	}
 	w->snap.n_done = done;
-	sw__grid_build(&w->grid, w);
+	/* the serial worker's grid-query buffer (n entries and more) holds the agents' buckets */
+	sw__grid_build(&w->grid, w, box, sw__serial(w)->found);
 }
 
 int sw_world_step(sw_world *w, sw_diag *diag)

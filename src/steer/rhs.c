@@ -90,26 +90,31 @@ static const double *heading(const double *he, double phi, double e[2])
 }
 
 /* TTC: a = sw_ttc_accel(); the position moves with u less what would close on a static obstacle
- * faster than its clearance / t_contact (sw_ttc_wall_velocity). */
-static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const double y[],
-		    const double *he, double dydt[])
+ * faster than its clearance / t_contact (sw_ttc_wall_velocity; walls: s, or the part of s that
+ * holds its obstacles' percepts). */
+static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const sw_situation *walls,
+		    const double y[], const double *he, double dydt[])
 {
 	double eb[2], a[2], v = y[SW_STATE_V];
 	const double *e = heading(he, y[SW_STATE_PHI], eb);
 	double u[2] = {v * e[0], v * e[1]};
 	sw_ttc_accel(p, s, u, a);
 	velocity_rhs(a, e, v, p->v_min, 0, dydt);
-	sw_ttc_wall_velocity(p, s, u, &dydt[SW_STATE_X]);
+	sw_ttc_wall_velocity(p, walls, u, &dydt[SW_STATE_X]);
 }
 
 /* SF: a = sw_sf_accel(); the speed is signed (the law's velocity is a free vector: the body
- * force may push an agent backwards); the position moves with u. */
+ * force may push an agent backwards); the position moves with u.  perceived: s comes from the
+ * simulator's perception (sw__sf_accel_perceived). */
 static void sf_rhs(const sw_sf_params *p, const sw_situation *s, const double y[],
-		   const double *he, double dydt[])
+		   const double *he, int perceived, double dydt[])
 {
 	double eb[2], a[2], v = y[SW_STATE_V];
 	const double *e = heading(he, y[SW_STATE_PHI], eb);
-	sw_sf_accel(p, s, v, e, a);
+	if (perceived)
+		sw__sf_accel_perceived(p, s, v, e, a);
+	else
+		sw_sf_accel(p, s, v, e, a);
 	velocity_rhs(a, e, v, p->v_min, 1, dydt);
 	dydt[SW_STATE_X] = v * e[0];
 	dydt[SW_STATE_Y] = v * e[1];
@@ -166,8 +171,8 @@ int sw_steer_rhs(const sw_steer_def *def, const sw_personality *pers, const sw_s
 		sw_steer_velocity(def->wall.speed, y[SW_STATE_PHI], &dydt[SW_STATE_X]);
 		break;
 	}
-	case SW_LAW_TTC: ttc_rhs(&def->ttc, s, y, NULL, dydt); break;
-	case SW_LAW_SF: sf_rhs(&def->sf, s, y, NULL, dydt); break;
+	case SW_LAW_TTC: ttc_rhs(&def->ttc, s, s, y, NULL, dydt); break;
+	case SW_LAW_SF: sf_rhs(&def->sf, s, y, NULL, 0, dydt); break;
 	case SW_LAW_CSM: csm_rhs(&def->csm, s, y, dydt); break;
 	default: return SW_EUSAGE;
 	}
@@ -209,16 +214,20 @@ void sw_steer_algebraic(const sw_steer_def *def, const sw_personality *pers, con
 	}
 }
 
-int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, const double *he,
+int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, int n_prim, const double *he,
 		    double y[SW_STATE_DIM], double flow[4])
 {
 	double d[SW_STATE_DIM] = {0.0};
+	/* The hard walls read only obstacle percepts (id >= 0), which are the first n_prim: the
+	 * others would be skipped one by one. */
+	sw_situation walls = *s;
+	walls.n_obs = n_prim < s->n_obs ? n_prim : s->n_obs;
 	switch (def->law) {
 	case SW_LAW_TTC:
 		y[SW_STATE_V] = fmax(y[SW_STATE_V], 0.0); /* as sw_steer_algebraic */
-		ttc_rhs(&def->ttc, s, y, he, d);
+		ttc_rhs(&def->ttc, s, &walls, y, he, d);
 		break;
-	case SW_LAW_SF: sf_rhs(&def->sf, s, y, he, d); break;
+	case SW_LAW_SF: sf_rhs(&def->sf, s, y, he, 1, d); break;
 	case SW_LAW_CSM: {
 		/* sw_steer_algebraic, then csm_rhs at the new heading: the model's velocity does not
 		 * depend on the heading unless its direction vanishes, when it is 0 times the
@@ -226,7 +235,7 @@ int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, const double
 		const sw_csm_params *p = &def->csm;
 		double u[2], c[2];
 		double phi = sw_csm_velocity(p, s, y[SW_STATE_PHI], u);
-		sw__hard_walls(p->t_contact, p->range, s, u, c);
+		sw__hard_walls(p->t_contact, p->range, &walls, u, c);
 		y[SW_STATE_V] = sqrt(c[0] * c[0] + c[1] * c[1]);
 		y[SW_STATE_PHI] = phi;
 		if (u[0] == 0.0 && u[1] == 0.0) {

@@ -24,14 +24,14 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "swerve/steer.h"
+#include "steer_internal.h"
 
-/* sw_sf_force on scalars (inlined into sw_sf_accel's loop; the public function wraps it). */
-static inline double pair_force(const sw_sf_params *p, double x0, double x1, double du0,
-				double du1, double r, const double e[2], double f[2])
+/* sw_sf_force on scalars (inlined into sw_sf_accel's loop; the public function wraps it), with
+ * the distance d = sqrt(x0 x0 + x1 x1) given. */
+static inline double pair_force_at(const sw_sf_params *p, double x0, double x1, double d,
+				   double du0, double du1, double r, const double e[2], double f[2])
 {
 	f[0] = f[1] = 0.0;
-	double d = sqrt(x0 * x0 + x1 * x1);
 	if (!(d > 0.0))
 		return -r; /* coincident centres: no direction */
 	double nx = x0 / d, ny = x1 / d, overlap = r - d;
@@ -52,7 +52,7 @@ static inline double pair_force(const sw_sf_params *p, double x0, double x1, dou
 double sw_sf_force(const sw_sf_params *p, const double x[2], const double du[2], double r,
 		   const double e[2], double f[2])
 {
-	return pair_force(p, x[0], x[1], du[0], du[1], r, e, f);
+	return pair_force_at(p, x[0], x[1], sqrt(x[0] * x[0] + x[1] * x[1]), du[0], du[1], r, e, f);
 }
 
 double sw_sf_potential(const sw_sf_params *p, const double x[2], double r)
@@ -62,8 +62,11 @@ double sw_sf_potential(const sw_sf_params *p, const double x[2], double r)
 	return p->a * p->b * exp(overlap / p->b) + body;
 }
 
-void sw_sf_accel(const sw_sf_params *p, const sw_situation *s, double v, const double e[2],
-		 double acc[2])
+/* sw_sf_accel; with dist_known, each percept's dist is taken as its distance instead of being
+ * computed again (the same bits when it is sqrt(dx dx + dy dy), as perception computes it: the
+ * signs of dx and dy do not change their squares). */
+static inline void accel(const sw_sf_params *p, const sw_situation *s, double v, const double e[2],
+			 double acc[2], int dist_known)
 {
 	/* Driving force (v0 e0 - u) / tau; no target (or at it): relax to rest. */
 	double gx = 0.0, gy = 0.0;
@@ -88,10 +91,24 @@ void sw_sf_accel(const sw_sf_params *p, const sw_situation *s, double v, const d
 			du0 += vj[0];
 			du1 += vj[1];
 		}
-		pair_force(p, -o->dx, -o->dy, du0, du1, o->rho + s->radius, em, f);
+		double x0 = -o->dx, x1 = -o->dy;
+		double d = dist_known ? o->dist : sqrt(x0 * x0 + x1 * x1);
+		pair_force_at(p, x0, x1, d, du0, du1, o->rho + s->radius, em, f);
 		fx += f[0];
 		fy += f[1];
 	}
 	acc[0] = (gx - vel[0]) / p->tau + fx / p->mass;
 	acc[1] = (gy - vel[1]) / p->tau + fy / p->mass;
+}
+
+void sw_sf_accel(const sw_sf_params *p, const sw_situation *s, double v, const double e[2],
+		 double acc[2])
+{
+	accel(p, s, v, e, acc, 0);
+}
+
+void sw__sf_accel_perceived(const sw_sf_params *p, const sw_situation *s, double v,
+			    const double e[2], double acc[2])
+{
+	accel(p, s, v, e, acc, 1);
 }

@@ -75,13 +75,21 @@ int sw__glm_obstacles_simd_each(const sw_glm_params *p, const sw_situation *s, d
 void sw__hard_walls(double t_contact, double range, const sw_situation *s, const double u[2],
 		    double out[2]);
 
+/* sw_sf_accel() for a situation from the simulator's perception, whose percepts' dist is
+ * sqrt(dx dx + dy dy): taken from the percept rather than computed again (the same bits). */
+void sw__sf_accel_perceived(const sw_sf_params *p, const sw_situation *s, double v,
+			    const double e[2], double acc[2]);
+
 /* A crowd law's (ttc, sf, csm) sensing of a moving agent, as the simulator does it at a step's
  * end: its algebraic outputs written into y (sw_steer_algebraic) and the flow sw_steer_rhs then
  * gives at y, as (dx, dy, dphi, dv) into flow, with the same bits as those two calls but each
- * quantity computed once.  he: the heading's cosine and sine (sw_steer_velocity(1, phi)) when
- * the caller has them, else NULL.  SW_SUCCESS, SW_ENUMERIC when the flow is not finite (y is
- * written still), SW_EUSAGE for another law. */
-int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, const double *he,
+ * quantity computed once, for a situation as perception makes it: each percept's dist is
+ * sqrt(dx dx + dy dy) (SF reads it instead of computing it), and the percepts that may be static
+ * obstacles (id >= 0) are the first n_prim (or pass s->n_obs), agents after them (the hard walls
+ * read only those).  he: the heading's cosine and sine (sw_steer_velocity(1, phi)) when the
+ * caller has them, else NULL.  SW_SUCCESS, SW_ENUMERIC when the flow is not finite (y is written
+ * still), SW_EUSAGE for another law. */
+int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, int n_prim, const double *he,
 		    double y[SW_STATE_DIM], double flow[4]);
 
 /* --- parameter tables (params.c) ---------------------------------------------------------- */

@@ -141,14 +141,18 @@ void sw__hard_walls(double t_contact, double range, const sw_situation *s, const
 {
 	out[0] = u[0];
 	out[1] = u[1];
-	if (!(t_contact > 0.0))
+	if (!(t_contact > 0.0) || s->n_obs <= 0)
 		return;
-	/* Two passes: at a corner the second wall's cut may undo part of the first's. */
-	for (int pass = 0; pass < 2; pass++)
+	/* Two passes: at a corner the second wall's cut may undo part of the first's.  The second
+	 * is skipped when the first met no obstacle within range (a crowd away from walls): it
+	 * would meet none either. */
+	int met = 0;
+	for (int pass = 0; pass < 2 && (pass == 0 || met); pass++)
 		for (int i = 0; i < s->n_obs; i++) {
 			const sw_percept *o = &s->obs[i];
 			if (o->id < 0 || !(o->dist > 0.0) || !(o->clearance <= range))
 				continue;
+			met = 1;
 			double nx = o->dx / o->dist, ny = o->dy / o->dist;
 			double cap = fmax(o->clearance, 0.0) / t_contact;
 			double excess = out[0] * nx + out[1] * ny - cap;
