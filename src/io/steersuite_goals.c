@@ -489,15 +489,17 @@ static void to_role(ss_writer *sw, const char *walk, int role, const char *guard
  *   with squeeze only: WALK -> SQUEEZE (squeeze<k>, before the detours) on the walking stall
  *     when another agent is within 1.5 m, PASS -> SQUEEZE on the passing stall (before the
  *     detour), both only once a detour of the goal has not freed the walker (`stalls gt 0`),
- *     SQUEEZE -> WALK after 3 s (unsqueeze<k>): a ghost mode without a turn, so two walkers
- *     face to face in a gap one agent wide pass through each other (each overlap counted)
- *     while a walker stalled by an obstacle alone still turns aside.  The first stall of a
+ *     SQUEEZE -> WALK after 3 s, or after 1 s with nobody within 1.5 m (unsqueeze<k>): a
+ *     ghost mode without a turn, so two walkers face to face in a gap one agent wide pass
+ *     through each other (each overlap counted) while a walker stalled by an obstacle alone
+ *     still turns aside; walking on as a ghost once clear of the others would only add
+ *     overlaps (scenarioSpace's copy: docs/steersuite.md).  The first stall of a
  *     goal always turns aside: in SteerSuite's cases of up to 12 agents that one detour frees
  *     every walker, so none of them squeezes (squeezing at the first stall made wall-squeeze,
  *     double-squeeze and surprise-1 collide; docs/steersuite.md).  The integer tests are
- *     written `gt 0`, not `ge 1`: at equality the margin of `ge` is 0 (expr.h), a guard whose
- *     margin stays at 0 is not located inside a step, and the detour's guard, located there,
- *     fired first (seen: walkers stalled twice turned aside again). */
+ *     written `gt 0`, not `ge 1`: at equality the margin of `ge` is 0 (expr.h), and with
+ *     `stalls ge 1` the detour's guard fired first at the same stall (seen: walkers stalled a
+ *     second time turned aside again; tests/test_steersuite_crowds.c). */
 static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, int role,
 		      int initial, const char *reached, const char *next, const char *after_timeout,
 		      int plan, const ss_emission *emit, int stalls)
@@ -578,7 +580,9 @@ static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, 
 			to_role(sw, walk, WALK, "time_in_mode ge 3 and neighbors(1.5) lt 2", "open", k,
 				g->line);
 		} else if (role == SQUEEZE) {
-			transition(sw, walk, "time_in_mode ge 3", "unsqueeze", k, g->line, 0, NULL);
+			transition(sw, walk,
+				   "time_in_mode ge 3 or time_in_mode ge 1 and neighbors(1.5) eq 0",
+				   "unsqueeze", k, g->line, 0, NULL);
 		} else {
 			transition(sw, walk, "time_in_mode ge min(2 * max(stalls, 1), 16)", "unstall", k,
 				   g->line, 0, NULL);
