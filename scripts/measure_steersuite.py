@@ -25,8 +25,8 @@ of run again, and the wall times of the sittings add up (DIR/CASE/wall.txt).  `-
 writes a trajectory row every T seconds instead of every step (summary and events unchanged);
 with 5 000 agents at the 0.01 s step the trajectory grows by about 38 MB per simulated second.
 `--threads N` steps each case on N threads (outputs identical for every N).  `--squeeze` imports
-each case with `swerve import-steersuite --squeeze` (walkers stalled by others squeeze past
-them) and runs the imported scenario.  `--max-agents N` keeps the cases that place at most N
+each case with `swerve import-steersuite --squeeze` (walkers stalled by others again after a
+detour squeeze past them) and runs the imported scenario.  `--max-agents N` keeps the cases that place at most N
 agents (each `<agent>`, the `numAgents` of each `<agentRegion>`, one per `<agentEmitter>`):
 `--max-agents 12` runs the cases of issue 19's no-collision target."""
 import argparse
