@@ -50,7 +50,8 @@ def main():
     ap.add_argument("--factor", type=float, default=0.25, help="length scale (< 1 shrinks)")
     ap.add_argument("--duration", type=float, default=0.0, help="simulated seconds")
     ap.add_argument("--squeeze", action="store_true",
-                    help="import with --squeeze (stalled walkers squeeze past others)")
+                    help="import with --squeeze (walkers stalled again after a detour "
+                         "squeeze past others)")
     a = ap.parse_args()
     ET.register_namespace("", NS[1:-1])
     ET.register_namespace("xsi", "http://www.w3.org/2001/XMLSchema-instance")

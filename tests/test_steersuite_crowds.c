@@ -12,7 +12,13 @@
  * leave a room through a door 1.4 m wide.  Pressed together at the door they switch to the
  * queue (the collision-free speed model with a time gap of 0.5 s) and file through it: all are
  * done by 116.1 s (bound: 200 s).  Without the queue (the time-to-collision law and its passing
- * twin only, as before) they stand in an arch round the door: 4 of 40 done at 300 s. */
+ * twin only, as before) they stand in an arch round the door: 4 of 40 done at 300 s.
+ *
+ * NARROW_WALLS (written here): two walkers of radius 0.5 m face to face in a corridor 1.2 m
+ * wide and 12 m long, each bound for the far end.  Imported with --squeeze
+ * (sw_steersuite_def.squeeze) each stalls, turns aside once (in there the detour cannot free
+ * it), stalls again with the other within 1.5 m and squeezes past (a ghost mode for 3 s): both
+ * are done, the overlap counted.  Without it they stall and turn aside in turn until the end. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +102,83 @@ START_TEST(a_crowd_files_through_a_door)
 }
 END_TEST
 
+static const char *const NARROW_WALLS =
+    "<obstacle><xmin>-6</xmin><xmax>6</xmax><ymin>0</ymin><ymax>1</ymax><zmin>0.6</zmin>"
+    "<zmax>20</zmax></obstacle>\n"
+    "<obstacle><xmin>-6</xmin><xmax>6</xmax><ymin>0</ymin><ymax>1</ymax><zmin>-20</zmin>"
+    "<zmax>-0.6</zmax></obstacle>\n";
+
+/* The labels of agent 0's first jumps. */
+typedef struct {
+	int n;
+	char label[8][32];
+} first_jumps;
+
+static void on_jump(const sw_world *w, int agent_i, double t, int from, int to, const char *label,
+		    const char *guard, void *ctx)
+{
+	(void)w, (void)t, (void)from, (void)to, (void)guard;
+	first_jumps *j = ctx;
+	if (agent_i == 0 && j->n < 8)
+		snprintf(j->label[j->n++], sizeof j->label[0], "%s", label ? label : "");
+}
+
+START_TEST(squeeze_only_after_a_detour_that_did_not_free_the_walker)
+{
+	const char *goal = "<seekStaticTarget><targetLocation><x>%d</x><y>0</y><z>0</z>"
+			   "</targetLocation><desiredSpeed>1.3</desiredSpeed>"
+			   "<timeDuration>60</timeDuration></seekStaticTarget>";
+	char ge[256], gw[256], a[1024], b[1024], body[4096];
+	snprintf(ge, sizeof ge, goal, 9);
+	snprintf(gw, sizeof gw, goal, -9);
+	snprintf(body, sizeof body, "%s%s%s", NARROW_WALLS,
+		 test_ss_agent(a, sizeof a, "a", -9, 0, 1, 0, 0.5, 0, ge),
+		 test_ss_agent(b, sizeof b, "b", 9, 0, -1, 0, 0.5, 0, gw));
+	for (int squeeze = 0; squeeze <= 1; squeeze++) {
+		sw_steersuite_def def = sw_default_steersuite_def();
+		def.squeeze = squeeze;
+		sw_model *m = NULL;
+		char *xml = NULL;
+		sw_diag d;
+		ck_assert_int_eq(test_ss_import(body, &def, &m, &xml, &d), SW_SUCCESS);
+		/* the integer tests written `gt 0`: src/io/steersuite_goals.c, goal_mode */
+		ck_assert_int_eq(strstr(xml, "and neighbors(1.5) gt 0 and stalls gt 0\" "
+					     "label=\"squeeze0\"") != NULL,
+				 squeeze);
+		ck_assert_int_eq(strstr(xml, "lt min(0.1, 0.5 * dist(g0)) and stalls gt 0\" "
+					     "label=\"squeeze0\"") != NULL,
+				 squeeze);
+		free(xml);
+		sw_world_def wd = sw_default_world_def(m);
+		wd.duration = 40.0;
+		sw_world *w = NULL;
+		ck_assert_int_eq(sw_world_create(m, &wd, &w, &d), SW_SUCCESS);
+		first_jumps j = {0};
+		sw_world_set_event_fn(w, on_jump, &j);
+		ck_assert_int_eq(sw_world_run(w, NULL, NULL, &d), SW_SUCCESS);
+		int done = sw_world_agents_done(w);
+		int overlaps = sw_world_metrics(w, 0)->agent_collisions;
+		sw_world_destroy(w);
+		sw_model_free(m);
+		ck_assert_int_ge(j.n, 3);
+		ck_assert_str_eq(j.label[0], "stalled0");
+		ck_assert_str_eq(j.label[1], "unstall0");
+		if (squeeze) {
+			ck_assert_int_eq(j.n, 5);
+			ck_assert_str_eq(j.label[2], "squeeze0");
+			ck_assert_str_eq(j.label[3], "unsqueeze0");
+			ck_assert_str_eq(j.label[4], "reached0");
+			ck_assert_int_eq(done, 2);
+			ck_assert_int_ge(overlaps, 1);
+		} else {
+			ck_assert_str_eq(j.label[2], "stalled0");
+			ck_assert_int_eq(done, 0);
+			ck_assert_int_eq(overlaps, 0);
+		}
+	}
+}
+END_TEST
+
 Suite *steersuite_crowds_suite(void)
 {
 	Suite *s = suite_create("steersuite_crowds");
@@ -104,6 +187,7 @@ Suite *steersuite_crowds_suite(void)
 	tcase_add_test(tc, four_streams_round_a_block_all_arrive);
 	tcase_add_test(tc, a_crowd_files_through_a_door);
 	tcase_add_test(tc, the_queue_is_pedestrian_xmls);
+	tcase_add_test(tc, squeeze_only_after_a_detour_that_did_not_free_the_walker);
 	suite_add_tcase(s, tc);
 	return s;
 }

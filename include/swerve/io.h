@@ -95,11 +95,12 @@ typedef struct sw_steersuite_def {
 			      docs/steersuite.md); 0: neither (agents walk by their law and the
 			      goals' detours alone) */
 	int squeeze;     /**< 1: a pedestrian stalled for 3 s with another agent within 1.5 m
-			      (or stuck while passing one) squeezes past for 3 s: a ghost mode
-			      `goal<k>_squeeze` walking on to the goal through the others (the
-			      overlaps are measured and counted as SteerBench collisions); a
-			      stall with nobody near still takes the detours; 0 (default): no
-			      such mode */
+			      (or stuck while passing one) after a detour of the goal that did
+			      not free it squeezes past for 3 s: a ghost mode `goal<k>_squeeze`
+			      walking on to the goal through the others (the overlaps are
+			      measured and counted as SteerBench collisions); a first stall,
+			      or one with nobody near, still takes the detours; 0 (default):
+			      no such mode */
 } sw_steersuite_def;
 
 /** The default import settings. */

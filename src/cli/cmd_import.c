@@ -28,9 +28,9 @@ static void import_usage(FILE *f)
 	      "                       per second; one step when not a whole number of steps)\n"
 	      "      --no-fields      no navigation fields (default: one per place the goals\n"
 	      "                       lead to, within a node budget; docs/steersuite.md)\n"
-	      "      --squeeze        a walker stalled by others for 3 s squeezes past them\n"
-	      "                       for 3 s (a ghost mode: overlaps counted; default: it\n"
-	      "                       turns aside; docs/steersuite.md)\n"
+	      "      --squeeze        a walker stalled by others again after a detour squeezes\n"
+	      "                       past them for 3 s (a ghost mode: overlaps counted;\n"
+	      "                       default: it turns aside again; docs/steersuite.md)\n"
 	      "  -q, -v, -V, -h       quiet, verbose, version, this text\n",
 	      f);
 }
