@@ -29,7 +29,7 @@ CLI_LD  := $(if $(MPICC),$(MPICC),$(CC))
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fno-math-errno -fPIC -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -fno-math-errno -ffp-contract=off -fPIC -Iinclude -Isrc $(PKG_CFLAGS) $(SLEEF_CFLAGS) $(CFLAGS)
 LDLIBS  = $(PKG_LIBS) $(SLEEF_LIBS) -lm -pthread
 
 # Library sources: every C file of each module's folder (a new file of a module needs no line

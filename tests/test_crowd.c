@@ -196,8 +196,8 @@ START_TEST(index_sort_agrees_with_qsort_at_every_length)
 }
 END_TEST
 
-/* The neighbour grid's query against brute force, with the vectorised row scan and with the
- * scalar one, on clustered agents (rows of more than 16 slots, runs that end inside a vector) and
+/* The neighbour grid's query against brute force, with each row scan the processor has (scalar,
+ * AVX2, AVX-512: clang and processors without AVX2 run the scalar one), on clustered agents (rows of more than 16 slots, runs that end inside a vector) and
  * a few far away (the hashed layout), from every agent and from points between them. */
 START_TEST(grid_query_equals_brute_force_with_both_scans)
 {
@@ -219,11 +219,12 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 		sw_world *w = world_for_one_second(m);
 		ck_assert(w->grid.on);
 		ck_assert_int_eq(w->grid.dense, layout == 0);
-		int avx512 = w->grid.avx512, checked = 0;
-		for (int scan = 0; scan < 2; scan++) {
-			if (scan == 1 && !avx512)
-				break; /* the CPU has only the scalar scan */
-			w->grid.avx512 = scan;
+		int avx512 = w->grid.avx512, avx2 = w->grid.avx2, checked = 0;
+		for (int scan = 0; scan < 3; scan++) {
+			if ((scan == 1 && !avx2) || (scan == 2 && !avx512))
+				continue; /* not on this processor (or compiler) */
+			w->grid.avx2 = scan == 1;
+			w->grid.avx512 = scan == 2;
 			for (int q = 0; q < 2 * n; q++) {
 				int i = q % n;
 				sw_vec2 p = sw_v2(w->snap.pos[2 * i], w->snap.pos[2 * i + 1]);
@@ -248,6 +249,7 @@ START_TEST(grid_query_equals_brute_force_with_both_scans)
 		}
 		ck_assert_int_gt(checked, 100); /* long lists were among them */
 		w->grid.avx512 = avx512;
+		w->grid.avx2 = avx2;
 		sw_world_destroy(w);
 		sw_model_free(m);
 		gsl_rng_free(g);

@@ -465,6 +465,9 @@ int sw__sense_range(struct sw_world *w, sw_worker *wk, int lo, int hi, double dt
 
 /* --- step 2: advancing one agent ---------------------------------------------------------- */
 
+#if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__
+#error "swerve detects non-finite states: build without -ffast-math / -ffinite-math-only"
+#endif
 static int state_finite(const double *y, int dim)
 {
 	/* y[j] * 0 is NaN exactly when y[j] is infinite or NaN, so the sum is NaN exactly when an
