@@ -141,7 +141,7 @@ START_TEST(squeeze_only_after_a_detour_that_did_not_free_the_walker)
 		char *xml = NULL;
 		sw_diag d;
 		ck_assert_int_eq(test_ss_import(body, &def, &m, &xml, &d), SW_SUCCESS);
-		/* the integer tests written `gt 0`: src/io/steersuite_goals.c, goal_mode */
+		/* the integer tests as src/io/steersuite_goals.c (goal_mode) writes them */
 		ck_assert_int_eq(strstr(xml, "and neighbors(1.5) gt 0 and stalls gt 0\" "
 					     "label=\"squeeze0\"") != NULL,
 				 squeeze);

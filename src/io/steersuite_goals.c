@@ -496,10 +496,9 @@ static void to_role(ss_writer *sw, const char *walk, int role, const char *guard
  *     overlaps (scenarioSpace's copy: docs/steersuite.md).  The first stall of a
  *     goal always turns aside: in SteerSuite's cases of up to 12 agents that one detour frees
  *     every walker, so none of them squeezes (squeezing at the first stall made wall-squeeze,
- *     double-squeeze and surprise-1 collide; docs/steersuite.md).  The integer tests are
- *     written `gt 0`, not `ge 1`: at equality the margin of `ge` is 0 (expr.h), and with
- *     `stalls ge 1` the detour's guard fired first at the same stall (seen: walkers stalled a
- *     second time turned aside again; tests/test_steersuite_crowds.c). */
+ *     double-squeeze and surprise-1 collide; docs/steersuite.md).  (`stalls gt 0` and
+ *     `stalls ge 1` mean the same; the first was chosen while the simulator could let the
+ *     detour's guard win the tie at the same stall, fixed in sim/hybrid.c's priority.) */
 static void goal_mode(ss_writer *sw, const ss_goal *g, int k, const char *walk, int role,
 		      int initial, const char *reached, const char *next, const char *after_timeout,
 		      int plan, const ss_emission *emit, int stalls)

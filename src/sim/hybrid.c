@@ -391,6 +391,15 @@ int sw__hybrid_advance(struct sw_world *w, sw_worker *wk, int u, double t0, doub
 		memcpy(y, y0, (size_t)dim * sizeof *y);
 		if ((st = sw__integrate(w, wk, u, t, tbest, y)) != SW_SUCCESS)
 			return st;
+		/* Priority among guards that become true at the same instant: each instant above is
+		 * located on its own margin, to event-tol, so two guards crossing together (sharing
+		 * the term that crosses) can be located a few ulps apart in either order (Brent's
+		 * bracket ends depend on the whole margin: min(m, 0) and m differ).  The first
+		 * listed guard true at the instant fires; best only when none is true there (a
+		 * tangency within the scan's resolution). */
+		const sw_atrans *now = enabled(w, wk, u, tbest, y);
+		if (now)
+			best = now;
 		if ((st = fire(w, wk, u, best, tbest, y, diag)) != SW_SUCCESS ||
 		    (st = settle(w, wk, u, tbest, y, diag)) != SW_SUCCESS)
 			return st;
