@@ -3,7 +3,7 @@
 ("Crowds").
 
     python3 scripts/measure_crowds.py build/swerve [-j 2] [--walkers pedestrian,glm,ttc]
-        [--scenes crowd_circle,...] [--circle-agents N] [--no-flocks]
+        [--scenes crowd_circle,...] [--circle-agents N] [--step H] [--no-flocks]
 
 Pedestrian scenes (scripts/gen_crowd_models.py: circle, ring, corridor, plaza, door) are written
 once per walker -- the recommended behaviour automata/pedestrian.xml and each plain law -- into a
@@ -12,14 +12,16 @@ and walker: agents that reached their goal; the worst and the mean ratio of arri
 free-walking time (straight-line distance from start to goal, less the arrival radius, at
 1.3 m/s, the time-to-collision law's preferred speed); the mean arrival time; the largest
 agent-agent overlap; the smallest obstacle clearance (negative: overlap); for the corridor, the
-lane order parameter.  Flocks (crowd_flock, crowd_flock3d) are measured over seeds 1..5 as
-before."""
+lane order parameter.  `--step H` runs every scene at step H instead of the walker's (its
+output interval, 0.5 s, must stay a multiple of H).  Flocks (crowd_flock, crowd_flock3d) are
+measured over seeds 1..5 as before."""
 import argparse
 import concurrent.futures
 import csv
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -91,7 +93,7 @@ def lane_order(trajectory):
     return sum(values) / len(values) if values else float("nan")
 
 
-def measure_scene(sw, scene, walker, tmp, circle_agents=None):
+def measure_scene(sw, scene, walker, tmp, circle_agents=None, step=None):
     d = os.path.join(tmp, f"{scene}-{walker}")
     os.makedirs(d)
     if scene == "crowd_circle" and circle_agents:
@@ -99,6 +101,14 @@ def measure_scene(sw, scene, walker, tmp, circle_agents=None):
     else:
         gen.PEDESTRIAN_SCENES[scene](walker, d)
     path = os.path.join(d, gen.model_name(scene, walker))
+    if step:
+        with open(path) as f:
+            text = f.read()
+        text, n = re.subn(r'(<run [^>]*\bstep=")[^"]*"', rf'\g<1>{step:g}"', text, count=1)
+        if n != 1:
+            sys.exit(f"{path}: no <run step=...> to replace")
+        with open(path, "w") as f:
+            f.write(text)
     s = run(sw, path, os.path.join(d, "out"))
     free = free_times(path)
     a = s["agents"]
@@ -152,13 +162,17 @@ def main():
     ap.add_argument("--circle-agents", type=int,
                     help="agents of the circle swap (default 200, the model's; 1000: the dense "
                     "rings of bench/bench_crowd.c)")
+    ap.add_argument("--step", type=float,
+                    help="integration step of every scene, s (default: the walker's, "
+                    "scripts/gen_crowd_models.py)")
     args = ap.parse_args()
     sw = os.path.abspath(args.swerve)
     walkers = args.walkers.split(",")
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(args.j) as pool:
         scenes = args.scenes.split(",") if args.scenes else list(gen.PEDESTRIAN_SCENES)
-        jobs = {(sc, wk): pool.submit(measure_scene, sw, sc, wk, tmp, args.circle_agents)
+        jobs = {(sc, wk): pool.submit(measure_scene, sw, sc, wk, tmp,
+                                      args.circle_agents, args.step)
                 for sc in scenes for wk in walkers}
         flocks = {} if args.no_flocks else {m: pool.submit(measure_flock, sw, m, tmp)
                                             for m in FLOCKS}
