@@ -158,14 +158,16 @@ int main(int argc, char **argv)
 		bench_flock3d();
 		return 0;
 	}
-	/* `bench_swerve crowd-ttc|crowd-csm|crowd-sf [N [THREADS]]`: the speed part with a crowd
-	 * law (on 1 and 2 threads, or on THREADS only, for profiling). */
+	/* `bench_swerve crowd-ttc|crowd-csm|crowd-sf [N [THREADS [STEP]]]`: the speed part with a
+	 * crowd law (on 1 and 2 threads, or on THREADS only, for profiling), at the law's step or at
+	 * STEP s (0: the law's). */
 	if (argc > 1 && strncmp(argv[1], "crowd-", 6) == 0 && strcmp(argv[1], "crowd-one") != 0) {
 		static const sw_law laws[] = {SW_LAW_TTC, SW_LAW_CSM, SW_LAW_SF};
 		for (int k = 0; k < 3; k++)
 			if (strcmp(argv[1] + 6, sw_law_name(laws[k])) == 0) {
 				bench_crowd_law(laws[k], argc > 2 ? atoi(argv[2]) : 10000,
-						argc > 3 ? atoi(argv[3]) : 0);
+						argc > 3 ? atoi(argv[3]) : 0,
+						argc > 4 ? atof(argv[4]) : 0.0);
 				return 0;
 			}
 	}
