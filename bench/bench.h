@@ -14,7 +14,8 @@ void bench_crowd_all(int max_n);
 /** Speed of the circle swap at N = n with `threads` threads only (for profiling). */
 void bench_crowd_one(int n, int threads);
 /** The speed part with a crowd law (ttc and csm at h = 0.01 s, csm with the time gap 0.5 s of
- * the pedestrian crowds; sf at 0.002 s), 1 and 2 threads. */
+ * the pedestrian crowds; sf at 0.002 s), on 1 and 2 threads (threads 0) or on `threads`, at the
+ * law's step (step 0) or at `step` s. */
 void bench_crowd_law(sw_law law, int n, int threads, double step);
 /** The 3-D flock of models/crowd_flock3d.xml on 1 and 2 threads. */
 void bench_flock3d(void);

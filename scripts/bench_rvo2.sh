@@ -10,16 +10,17 @@
 # ring, staggered as bench_crowd.c staggers them, each walking to the antipode of its start;
 # radius 0.2 m, neighbour distance 1.25 m, at most 16 neighbours, time horizons 5 s, maximum
 # speed 1.3 m/s (the time-to-collision law's preferred speed), preferred velocity towards the
-# goal at that speed (slowing within 1 m), time step 0.1 s.  It times STEPS steps (default 200,
-# i.e. 20 simulated seconds, about the 2 * 10^6 agent-steps bench_swerve times) with the
-# process CPU clock, and with THREADS > 1 (default 1) builds RVO2 with OpenMP and runs that many
-# threads (wall clock then).  Compare with `build-bench/bench_swerve crowd-csm N 1` run
-# alternately on the same machine (bench/README.md).
+# goal at that speed (slowing within 1 m), time step 0.1 s.  It times STEPS steps (default 100,
+# i.e. 10 simulated seconds) with the process CPU clock, and with THREADS > 1 (default 1) builds
+# RVO2 with OpenMP and runs that many threads (wall clock then).  Compare over the same
+# simulated time, run alternately on the same machine (bench/README.md, "RVO2 side by side"):
+# `sh scripts/bench_rvo2.sh RVO2_DIR 10000 100 1` against
+# `build-bench/bench_swerve crowd-csm 10000 1 0.05` (200 steps of 0.05 s).
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 RVO2_DIR [N [STEPS [THREADS]]]" >&2; exit 2; }
 rvo=$1
 n=${2:-10000}
-steps=${3:-200}
+steps=${3:-100}
 threads=${4:-1}
 [ -f "$rvo/src/RVOSimulator.cpp" ] || { echo "$0: $rvo/src/RVOSimulator.cpp not found" >&2; exit 2; }
 tmp=$(mktemp -d)

@@ -394,12 +394,15 @@ int sw__hybrid_advance(struct sw_world *w, sw_worker *wk, int u, double t0, doub
 		/* Priority among guards that become true at the same instant: each instant above is
 		 * located on its own margin, to event-tol, so two guards crossing together (sharing
 		 * the term that crosses) can be located a few ulps apart in either order (Brent's
-		 * bracket ends depend on the whole margin: min(m, 0) and m differ).  The first
-		 * listed guard true at the instant fires; best only when none is true there (a
-		 * tangency within the scan's resolution). */
-		const sw_atrans *now = enabled(w, wk, u, tbest, y);
-		if (now)
-			best = now;
+		 * bracket ends depend on the whole margin: min(m, 0) and m differ).  A guard listed
+		 * before best that is true at best's instant fires instead.  Only those: best may
+		 * be a touch (a margin that reaches zero within the scan's resolution, false at the
+		 * instant), and a guard listed after it must not win by being true there. */
+		for (const sw_atrans *tr = &a->trans[md->trans_first]; tr < best; tr++)
+			if (tr->guard && sw__eval(w, wk, u, tbest, y, tr->guard) != 0.0) {
+				best = tr;
+				break;
+			}
 		if ((st = fire(w, wk, u, best, tbest, y, diag)) != SW_SUCCESS ||
 		    (st = settle(w, wk, u, tbest, y, diag)) != SW_SUCCESS)
 			return st;

@@ -28,6 +28,7 @@
  * bracket that has not converged after SW_LOCATE_ITER iterations is a failure (SW_ENUMERIC,
  * with the worker's fault_t, fault_t1 and fault_locate set for the message naming the unit, its
  * mode and the interval), never a silent accept. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -101,7 +102,15 @@ static int brent(locate_ctx *c, double t0, double t1, double f0, double f1, doub
  * is proved false, -1 on a failure (c->status). */
 static int scan(locate_ctx *c, double a, double ma, double b, double mb, double *tstar)
 {
-	if (!(mb > 0.0) && 0.5 * (ma + mb + c->rate * (b - a)) < 0.0)
+	/* At a touch the bound is 0 up to rounding (the largest value of -|c - 2| at rate 1 over
+	 * a piece holding c = 2), and rounding to below 0 would drop the piece holding the touch
+	 * and miss the event.  The rounding is that of the margin's inputs, not of the tiny
+	 * margins near the touch: a clock at 2 carries ulps of 2, and a clock or time-based
+	 * margin at instant b about ulps of rate |b|; so the bound must be below 0 by more than a
+	 * few of those.  (A touch of a margin read from positions far from the origin can still
+	 * be lost to their rounding; docs/automata-format.md.) */
+	double slack = 8.0 * DBL_EPSILON * (fabs(ma) + fabs(mb) + c->rate * (fabs(b) + 1.0));
+	if (!(mb > 0.0) && 0.5 * (ma + mb + c->rate * (b - a)) < -slack)
 		return 0;
 	if (b - a <= c->tol || nextafter(a, INFINITY) >= b) {
 		*tstar = b;
