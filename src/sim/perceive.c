@@ -535,9 +535,3 @@ int sw__perceive_from(const struct sw_world *w, sw_worker *wk, int i, double t, 
 		wk->cap *= 2;
 	}
 }
-
-int sw__perceive_grow(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
-		      double wall_near, sw_situation *s)
-{
-	return sw__perceive_from(w, wk, i, t, y, wall_near, s, 0, 0);
-}
