@@ -361,7 +361,9 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 		}
 	}
 	int n = 0, n_occl = 0, first_disc = cap; /* the first disc among the percepts */
-	double occl_reach = a->perception + fmax(w->agent.rmax, w->pg.rmax);
+	/* (a plain comparison: fmax is a library call here; both are largest radii, never NaN) */
+	double rmax = w->agent.rmax > w->pg.rmax ? w->agent.rmax : w->pg.rmax;
+	double occl_reach = a->perception + rmax;
 	const int *plist = NULL; /* through the primitive index when it is on */
 	int np = w->pg.on ? sw__prim_grid_query(&w->pg, m, wk, i, p, &plist) : m->n_prims;
 	int qi = 0;
