@@ -286,17 +286,20 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 	if (!m->run.agents_perceive)
 		return;
 	sw_agent_metrics *mt = &w->meas.metrics[i];
-	int hit = 0;
-	double mn = mt->min_agent_clearance;
-	/* the agents walked through (ghost modes) too: their overlaps count */
-	for (int k = 0; k < s->n_obs + s->n_pass; k++) { /* without branches on the data (NaN
-							     ignored) */
-		const sw_percept *o = &s->obs[k];
-		double c = o->id < 0 ? o->clearance : INFINITY;
-		mn = c < mn ? c : mn;
-		hit |= c < 0.0;
-	}
-	mt->min_agent_clearance = mn;
+	/* The agents' percepts follow the primitives' (sw__perceive), the agents walked through
+	 * (ghost modes) last: their overlaps count too.  Their smallest clearance, NaN ignored,
+	 * without branches on the data (a running minimum: one vminsd a percept); it is below the
+	 * recorded one, or overlaps, exactly when one of them is (ties keep the earlier value, as
+	 * a running minimum over the recorded one and then each percept would). */
+	int k = 0, n = s->n_obs + s->n_pass;
+	while (k < n && s->obs[k].id >= 0)
+		k++;
+	double least = INFINITY;
+	for (; k < n; k++)
+		least = s->obs[k].clearance < least ? s->obs[k].clearance : least;
+	int hit = least < 0.0;
+	if (least < mt->min_agent_clearance)
+		mt->min_agent_clearance = least;
 	if (w->agent.tkind[i] == TGT_AGENT) {
 		int j = w->agent.tindex[i];
 		const double *yj = w->snap.pos + 2 * (size_t)j;
