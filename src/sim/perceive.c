@@ -460,10 +460,13 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 	if (qi < np)
 		return cap; /* the buffer filled before every primitive was seen: report it full
 			     * (the filter below could make an incomplete list look complete) */
-	occ.w = w, occ.occl = wk->occl, occ.t = t, occ.p = p, occ.n = n_occl, occ.tests = 0;
-	occ.ahead = n - first_disc;
-	occ.binned = 0;
-	occ.tiny = 1e-6 * (1.0 + fabs(p.x) + fabs(p.y));
+	if (n_occl > 0) { /* (only visible() reads occ, and only when some wall is near) */
+		occ.w = w, occ.occl = wk->occl, occ.t = t, occ.p = p, occ.n = n_occl;
+		occ.tests = 0;
+		occ.ahead = n - first_disc;
+		occ.binned = 0;
+		occ.tiny = 1e-6 * (1.0 + fabs(p.x) + fabs(p.y));
+	}
 	if (n_occl > 0 && first_disc < n) { /* drop the discs hidden behind a wall */
 		int kept = first_disc;
 		for (int k = first_disc; k < n; k++) {
