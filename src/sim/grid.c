@@ -32,6 +32,10 @@
 #include <immintrin.h>
 #endif
 
+/* Slots of the grid's arrays beyond one per agent, never written (zero): a group of four
+ * that starts at the last slot stays inside them. */
+#define SW_GRID_PAD 3
+
 /* Longest list sorted by ranks (sw__sort_indices). */
 #define SW_RANK_SORT 32
 
@@ -72,9 +76,10 @@ void sw__grid_layout(struct sw_world *w, sw_arena *a)
 	g->cap = nb;
 	size_t n = (size_t)w->n;
 	g->start = sw__arena_take(a, (size_t)nb + 1, sizeof *g->start);
-	g->items = sw__arena_take(a, n, sizeof *g->items);
-	g->px = sw__arena_take(a, n, sizeof *g->px);
-	g->py = sw__arena_take(a, n, sizeof *g->py);
+	/* (SW_GRID_PAD slots beyond the last, zero: the AVX2 scan reads groups of four) */
+	g->items = sw__arena_take(a, n + SW_GRID_PAD, sizeof *g->items);
+	g->px = sw__arena_take(a, n + SW_GRID_PAD, sizeof *g->px);
+	g->py = sw__arena_take(a, n + SW_GRID_PAD, sizeof *g->py);
 	g->pz = sw__arena_take(a, w->space3.on ? n : 0, sizeof *g->pz); /* space3 laid out first */
 	g->on = 1;
 #ifdef SW_GRID_X86
@@ -152,8 +157,22 @@ void sw__grid_build(sw_agent_grid *g, const struct sw_world *w, const double box
 	g->start[0] = 0;
 }
 
+/* The cells of a dense layout's query, clipped to the occupied box (non-empty): columns
+ * cx0 .. cx1 of rows cy0 .. cy1, relative to (ix0, iy0). */
+typedef struct query_box {
+	long cx0, cx1, cy0, cy1;
+} query_box;
+
+/* The run of slots [*lo, *hi) of row iy of box b: its cells are consecutive buckets. */
+static inline void run_of(const sw_agent_grid *g, const query_box *b, long iy, int *lo, int *hi)
+{
+	long c = iy * g->nx;
+	*lo = g->start[c + b->cx0];
+	*hi = g->start[c + b->cx1 + 1];
+}
+
 #ifdef SW_GRID_X86
-/* The lanes of an AVX2 compress (scan_run_avx2): for each 4-bit mask of kept lanes, the byte
+/* The lanes of an AVX2 compress (scan_box_avx2): for each 4-bit mask of kept lanes, the byte
  * shuffle that moves the kept 32-bit items to the front, in order. */
 static const unsigned char compress4[16][16] = {
 #define L(a) 4 * (a), 4 * (a) + 1, 4 * (a) + 2, 4 * (a) + 3
@@ -168,30 +187,16 @@ static const unsigned char compress4[16][16] = {
 #undef Z
 };
 
-__attribute__((target("avx2"))) static inline int scan4_avx2(const sw_agent_grid *g, int k,
-								int c, __m256d px, __m256d py,
-								__m256d rr, __m128i self,
-								int *found, int n)
+/* Slots k .. k + c - 1 (c <= 4) of positions gx, gy and items gi, by plain loads of four: the
+ * arrays have SW_GRID_PAD slots beyond the last (zero, never kept), and lanes c .. 3 are masked
+ * off.  (The arrays, not the grid: the stores to found may alias it, so its fields would be
+ * loaded again for every group.) */
+__attribute__((target("avx2"))) static inline int
+scan4_avx2(const double *gx, const double *gy, const int *gi, int k, int c, __m256d px,
+	   __m256d py, __m256d rr, __m128i self, int *found, int n)
 {
-	/* slots k .. k + c - 1 (c <= 4): a full group by plain loads, the last, partial group of a
-	 * run by masked ones (the first c lanes of row c of the masks are on) */
-	static const long long tail_pd[5][4] = {
-	    {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
-	static const int tail_epi32[5][4] = {
-	    {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
-	__m256d x, y;
-	__m128i items;
-	if (c == 4) {
-		x = _mm256_loadu_pd(g->px + k);
-		y = _mm256_loadu_pd(g->py + k);
-		items = _mm_loadu_si128((const __m128i *)(g->items + k));
-	} else {
-		__m256i in = _mm256_loadu_si256((const __m256i *)tail_pd[c]);
-		x = _mm256_maskload_pd(g->px + k, in);
-		y = _mm256_maskload_pd(g->py + k, in);
-		items = _mm_maskload_epi32(g->items + k,
-					   _mm_loadu_si128((const __m128i *)tail_epi32[c]));
-	}
+	__m256d x = _mm256_loadu_pd(gx + k), y = _mm256_loadu_pd(gy + k);
+	__m128i items = _mm_loadu_si128((const __m128i *)(gi + k));
 	__m256d dx = _mm256_sub_pd(x, px), dy = _mm256_sub_pd(y, py);
 	__m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
 	int near = _mm256_movemask_pd(_mm256_cmp_pd(d2, rr, _CMP_LE_OQ)) & ((1 << c) - 1);
@@ -202,47 +207,61 @@ __attribute__((target("avx2"))) static inline int scan4_avx2(const sw_agent_grid
 	return n + __builtin_popcount((unsigned)keep);
 }
 
-/* scan_run() 4 slots at a time with AVX2 (processors without AVX-512; GCC dispatches at run
+/* scan_box() 4 slots at a time with AVX2 (processors without AVX-512; GCC dispatches at run
  * time from a baseline build): the same distance tests (dx dx + dy dy <= r2, not contracted: the
  * build is ISO C, -ffp-contract=off), the kept items moved to the front of the four by a byte
  * shuffle from compress4 and stored four at a time (found has SW_GRID_SLACK entries of room
  * beyond one per agent), so the result is the scalar loop's.  The scalar loop spends about 17
  * instructions per candidate: it cannot be vectorised by the compiler (the store index depends
- * on the data). */
-__attribute__((target("avx2"))) static int scan_run_avx2(const sw_agent_grid *g, int lo, int hi,
-							 int i, sw_vec2 p, double r2, int *found,
-							 int n)
+ * on the data).  Every row of the query in one call: the broadcasts and the dispatch once.  Not
+ * inlined (a baseline build cannot inline it anyway): inlined into the query, its loop lost
+ * registers to the caller's values (measured: more instructions). */
+__attribute__((target("avx2"), noinline)) static int scan_box_avx2(const sw_agent_grid *g,
+							 const query_box *b, int i, sw_vec2 p,
+							 double r2, int *found)
 {
 	const __m256d px = _mm256_set1_pd(p.x), py = _mm256_set1_pd(p.y), rr = _mm256_set1_pd(r2);
 	const __m128i self = _mm_set1_epi32(i);
-	int k = lo;
-	for (; k + 4 <= hi; k += 4)
-		n = scan4_avx2(g, k, 4, px, py, rr, self, found, n);
-	if (k < hi)
-		n = scan4_avx2(g, k, hi - k, px, py, rr, self, found, n);
+	const double *gx = g->px, *gy = g->py;
+	const int *gi = g->items;
+	int n = 0;
+	for (long iy = b->cy0; iy <= b->cy1; iy++) {
+		int k, hi;
+		run_of(g, b, iy, &k, &hi);
+		for (; k + 4 <= hi; k += 4)
+			n = scan4_avx2(gx, gy, gi, k, 4, px, py, rr, self, found, n);
+		if (k < hi) /* the run's last, partial group */
+			n = scan4_avx2(gx, gy, gi, k, hi - k, px, py, rr, self, found, n);
+	}
 	return n;
 }
 
-/* scan_run() 8 slots at a time with AVX-512: the same distance tests (dx dx + dy dy <= r2, not
+/* scan_box() 8 slots at a time with AVX-512: the same distance tests (dx dx + dy dy <= r2, not
  * contracted), the kept items compressed in a register and stored 16 at a time (found has
  * SW_GRID_SLACK entries of room beyond one per agent), so the result is the scalar loop's. */
-__attribute__((target("avx512f"))) static int scan_run_avx512(const sw_agent_grid *g, int lo,
-							       int hi, int i, sw_vec2 p,
-							       double r2, int *found, int n)
+__attribute__((target("avx512f"))) static int scan_box_avx512(const sw_agent_grid *g,
+							       const query_box *b, int i,
+							       sw_vec2 p, double r2, int *found)
 {
 	const __m512d px = _mm512_set1_pd(p.x), py = _mm512_set1_pd(p.y),
 		      rr = _mm512_set1_pd(r2);
 	const __m512i self = _mm512_set1_epi32(i);
-	for (int k = lo; k < hi; k += 8) {
-		__mmask8 in = hi - k >= 8 ? 0xff : (__mmask8)((1u << (hi - k)) - 1u);
-		__m512d dx = _mm512_sub_pd(_mm512_maskz_loadu_pd(in, g->px + k), px);
-		__m512d dy = _mm512_sub_pd(_mm512_maskz_loadu_pd(in, g->py + k), py);
-		__m512d d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
-		__mmask8 near = _mm512_mask_cmp_pd_mask(in, d2, rr, _CMP_LE_OQ);
-		__m512i items = _mm512_maskz_loadu_epi32((__mmask16)in, g->items + k);
-		__mmask16 keep = _mm512_mask_cmpneq_epi32_mask((__mmask16)near, items, self);
-		_mm512_storeu_si512(found + n, _mm512_maskz_compress_epi32(keep, items));
-		n += __builtin_popcount(keep);
+	int n = 0;
+	for (long iy = b->cy0; iy <= b->cy1; iy++) {
+		int lo, hi;
+		run_of(g, b, iy, &lo, &hi);
+		for (int k = lo; k < hi; k += 8) {
+			__mmask8 in = hi - k >= 8 ? 0xff : (__mmask8)((1u << (hi - k)) - 1u);
+			__m512d dx = _mm512_sub_pd(_mm512_maskz_loadu_pd(in, g->px + k), px);
+			__m512d dy = _mm512_sub_pd(_mm512_maskz_loadu_pd(in, g->py + k), py);
+			__m512d d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
+			__mmask8 near = _mm512_mask_cmp_pd_mask(in, d2, rr, _CMP_LE_OQ);
+			__m512i items = _mm512_maskz_loadu_epi32((__mmask16)in, g->items + k);
+			__mmask16 keep =
+			    _mm512_mask_cmpneq_epi32_mask((__mmask16)near, items, self);
+			_mm512_storeu_si512(found + n, _mm512_maskz_compress_epi32(keep, items));
+			n += __builtin_popcount(keep);
+		}
 	}
 	return n;
 }
@@ -263,17 +282,32 @@ static int scan_run(const sw_agent_grid *g, int lo, int hi, int i, sw_vec2 p, do
 		}
 		return n;
 	}
-#ifdef SW_GRID_X86
-	if (g->avx512)
-		return scan_run_avx512(g, lo, hi, i, p, r2, found, n);
-	if (g->avx2)
-		return scan_run_avx2(g, lo, hi, i, p, r2, found, n);
-#endif
 	for (int k = lo; k < hi; k++) {
 		double dx = g->px[k] - p.x, dy = g->py[k] - p.y;
 		int j = g->items[k];
 		found[n] = j;
 		n += (dx * dx + dy * dy <= r2) & (j != i);
+	}
+	return n;
+}
+
+/* The items of the rows of box b within sqrt(r2) of p (except i; in 3-D of the height qz unless
+ * NAN) into found, in row order; returns their count.  In the plane with AVX-512 or AVX2 when
+ * the processor has it (the same items in the same order). */
+static int scan_box(const sw_agent_grid *g, const query_box *b, int i, sw_vec2 p, double qz,
+		    double r2, int *found)
+{
+#ifdef SW_GRID_X86
+	if (isnan(qz) && g->avx512)
+		return scan_box_avx512(g, b, i, p, r2, found);
+	if (isnan(qz) && g->avx2)
+		return scan_box_avx2(g, b, i, p, r2, found);
+#endif
+	int n = 0;
+	for (long iy = b->cy0; iy <= b->cy1; iy++) {
+		int lo, hi;
+		run_of(g, b, iy, &lo, &hi);
+		n = scan_run(g, lo, hi, i, p, qz, r2, found, n);
 	}
 	return n;
 }
@@ -380,15 +414,12 @@ int sw__grid_query_any(const sw_agent_grid *g, sw_worker *wk, int i, sw_vec2 p, 
 	int n = 0, *found = wk->found;
 	if (g->dense) {
 		/* Clip to the occupied box: rows and columns outside it hold no agent. */
-		long cx0 = x0 > g->ix0 ? x0 - g->ix0 : 0;
-		long cx1 = x1 - g->ix0 < g->nx - 1 ? x1 - g->ix0 : g->nx - 1;
-		long cy0 = y0 > g->iy0 ? y0 - g->iy0 : 0;
-		long cy1 = y1 - g->iy0 < g->ny - 1 ? y1 - g->iy0 : g->ny - 1;
-		for (long iy = cy0; iy <= cy1 && cx0 <= cx1; iy++) {
-			long c = iy * g->nx;
-			n = scan_run(g, g->start[c + cx0], g->start[c + cx1 + 1], i, p,
-				     wk->grid_qz, r2, found, n);
-		}
+		query_box b = {.cx0 = x0 > g->ix0 ? x0 - g->ix0 : 0,
+			       .cx1 = x1 - g->ix0 < g->nx - 1 ? x1 - g->ix0 : g->nx - 1,
+			       .cy0 = y0 > g->iy0 ? y0 - g->iy0 : 0,
+			       .cy1 = y1 - g->iy0 < g->ny - 1 ? y1 - g->iy0 : g->ny - 1};
+		if (b.cx0 <= b.cx1 && b.cy0 <= b.cy1)
+			n = scan_box(g, &b, i, p, wk->grid_qz, r2, found);
 	} else {
 		for (long iy = y0; iy <= y1; iy++)
 			for (long ix = x0; ix <= x1; ix++)

@@ -201,6 +201,6 @@ double sw__speed_bound(const struct sw_world *w, int u, int mode, const double *
 	if (w->unit.aut[u] && !w->unit.aut[u]->modes[mode].moves)
 		return 0.0;
 	const sw_steer_def *d = sw__steer_of(w, u, mode);
-	double ends = fmax(fabs(y0[SW_STATE_V]), fabs(y1[SW_STATE_V]));
+	double ends = sw__fmax(fabs(y0[SW_STATE_V]), fabs(y1[SW_STATE_V]));
 	return sw__law_speed_bound(d, ends); /* the law's cap (steer/params.c) */
 }

@@ -597,16 +597,22 @@ double sw__obstacle_speed_max(const sw_model *m);
 int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
 		 double wall_near, sw_situation *s, sw_percept *buf, int cap);
 double sw__wall_near(const sw_steer_def *def);
-/** sw__perceive into wk's percept buffer, grown when full; returns the number of percepts, or -1
- * when out of memory. */
-int sw__perceive_grow(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
-		      double wall_near, sw_situation *s);
-/** sw__perceive_grow into the scratch from entry `used` on.  With shared != 0 the buffer holds
+/** sw__perceive into wk's percept buffer (the scratch) from entry `used` on, grown when full;
+ * returns the number of percepts, or -1 when out of memory.  With shared != 0 the buffer holds
  * percepts that others still read (entries before `used`, or situations pointing into it): it is
  * not reallocated, and -2 is returned (*s and the rest of the buffer overwritten, nothing
  * perceived) when the rest is too small. */
 int sw__perceive_from(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
 		      double wall_near, sw_situation *s, int used, int shared);
+/** sw__perceive into wk's percept buffer, grown when full; returns the number of percepts, or -1
+ * when out of memory.  Inline, the usual case a direct call (a layer of calls and spills less an
+ * agent and step); when the buffer is full, sw__perceive_from grows it and perceives again. */
+static inline int sw__perceive_grow(const struct sw_world *w, sw_worker *wk, int i, double t,
+				    const double *y, double wall_near, sw_situation *s)
+{
+	int n = sw__perceive(w, wk, i, t, y, wall_near, s, wk->scratch, wk->cap);
+	return n < wk->cap ? n : sw__perceive_from(w, wk, i, t, y, wall_near, s, 0, 0);
+}
 /** Steering definition agent i uses in mode `mode` (plain-law agents: their law).  Inline: an
  * agent's step asks for it about five times. */
 static inline const sw_steer_def *sw__steer_of(const struct sw_world *w, int i, int mode)

@@ -214,7 +214,7 @@ double sw__law_speed_bound(const sw_steer_def *def, double ends)
 	const sw__law_table *t = sw__law_table_of(def->law);
 	if (!t || !t->speed_off)
 		return INFINITY;
-	double s = fmax(ends, fabs(sw__law_at(def, t->speed_off)));
+	double s = sw__fmax(ends, fabs(sw__law_at(def, t->speed_off)));
 	return t->flags & SW__LAW_SPEED_CAPPED ? s : 2.0 * s;
 }
 

@@ -90,8 +90,9 @@ static const double *heading(const double *he, double phi, double e[2])
 }
 
 /* TTC: a = sw_ttc_accel(); the position moves with u less what would close on a static obstacle
- * faster than its clearance / t_contact (sw_ttc_wall_velocity; walls: s, or the part of s that
- * holds its obstacles' percepts). */
+ * faster than its clearance / t_contact (sw_ttc_wall_velocity's sw__hard_walls, called
+ * directly: inline when there is no obstacle; walls: s, or the part of s that holds its
+ * obstacles' percepts). */
 static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const sw_situation *walls,
 		    const double y[], const double *he, double dydt[])
 {
@@ -100,7 +101,7 @@ static void ttc_rhs(const sw_ttc_params *p, const sw_situation *s, const sw_situ
 	double u[2] = {v * e[0], v * e[1]};
 	sw_ttc_accel(p, s, u, a);
 	velocity_rhs(a, e, v, p->v_min, 0, dydt);
-	sw_ttc_wall_velocity(p, walls, u, &dydt[SW_STATE_X]);
+	sw__hard_walls(p->t_contact, p->range, walls, u, &dydt[SW_STATE_X]);
 }
 
 /* SF: a = sw_sf_accel(); the speed is signed (the law's velocity is a free vector: the body
@@ -224,7 +225,7 @@ int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, int n_prim, 
 	walls.n_obs = n_prim < s->n_obs ? n_prim : s->n_obs;
 	switch (def->law) {
 	case SW_LAW_TTC:
-		y[SW_STATE_V] = fmax(y[SW_STATE_V], 0.0); /* as sw_steer_algebraic */
+		y[SW_STATE_V] = sw__fmax(y[SW_STATE_V], 0.0); /* sw_steer_algebraic's fmax */
 		ttc_rhs(&def->ttc, s, &walls, y, he, d);
 		break;
 	case SW_LAW_SF: sf_rhs(&def->sf, s, y, he, 1, d); break;

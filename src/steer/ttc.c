@@ -136,13 +136,11 @@ void sw_ttc_accel(const sw_ttc_params *p, const sw_situation *s, const double ve
 	acc[1] = ay;
 }
 
-void sw__hard_walls(double t_contact, double range, const sw_situation *s, const double u[2],
-		    double out[2])
+void sw__hard_walls_some(double t_contact, double range, const sw_situation *s, const double u[2],
+			 double out[2])
 {
 	out[0] = u[0];
 	out[1] = u[1];
-	if (!(t_contact > 0.0) || s->n_obs <= 0)
-		return;
 	/* Two passes: at a corner the second wall's cut may undo part of the first's.  The second
 	 * is skipped when the first met no obstacle within range (a crowd away from walls): it
 	 * would meet none either. */
