@@ -12,11 +12,12 @@
 #define SW_PI_2 1.57079632679489661923
 
 /** fmax(x, y) by comparisons, for the hot paths: the same result as glibc's (the other argument
- * when one is NaN; of two equal values, zeros of either sign included, x: tested), without the
- * library call that fmax's NaN and signed-zero rules cost under GCC. */
+ * when one is NaN; of two equal values, zeros of either sign included, y: tested against fmax
+ * called through a pointer, which the compiler cannot reorder), without the library call that
+ * fmax's NaN and signed-zero rules cost under GCC. */
 static inline double sw__fmax(double x, double y)
 {
-	return x >= y || isnan(y) ? x : y;
+	return x > y || isnan(y) ? x : y;
 }
 
 /** Opens path for reading when it names a regular file (symbolic links followed).  A FIFO is

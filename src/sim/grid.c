@@ -32,8 +32,9 @@
 #include <immintrin.h>
 #endif
 
-/* Slots of the grid's arrays beyond one per agent, never written (zero): a group of four
- * that starts at the last slot stays inside them. */
+/* Slots of the grid's arrays beyond one per agent: a group of four that starts at the last
+ * slot stays inside the allocation (what the padding and any slot past the last placed agent
+ * hold is read but masked off). */
 #define SW_GRID_PAD 3
 
 /* Longest list sorted by ranks (sw__sort_indices). */
@@ -188,8 +189,8 @@ static const unsigned char compress4[16][16] = {
 };
 
 /* Slots k .. k + c - 1 (c <= 4) of positions gx, gy and items gi, by plain loads of four: the
- * arrays have SW_GRID_PAD slots beyond the last (zero, never kept), and lanes c .. 3 are masked
- * off.  (The arrays, not the grid: the stores to found may alias it, so its fields would be
+ * arrays have SW_GRID_PAD slots beyond the last (inside the allocation), and lanes c .. 3 are
+ * masked off.  (The arrays, not the grid: the stores to found may alias it, so its fields would be
  * loaded again for every group.) */
 __attribute__((target("avx2"))) static inline int
 scan4_avx2(const double *gx, const double *gy, const int *gi, int k, int c, __m256d px,

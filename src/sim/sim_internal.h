@@ -596,6 +596,14 @@ double sw__obstacle_speed_max(const sw_model *m);
  * relies on it). */
 int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const double *y,
 		 double wall_near, sw_situation *s, sw_percept *buf, int cap);
+/** How many of the first n percepts of s are primitives' (they lead: sw__perceive). */
+static inline int sw__prim_percepts(const sw_situation *s, int n)
+{
+	int k = 0;
+	while (k < n && s->obs[k].id >= 0)
+		k++;
+	return k;
+}
 double sw__wall_near(const sw_steer_def *def);
 /** sw__perceive into wk's percept buffer (the scratch) from entry `used` on, grown when full;
  * returns the number of percepts, or -1 when out of memory.  With shared != 0 the buffer holds

@@ -268,7 +268,7 @@ static void measure_some_obstacles(struct sw_world *w, sw_worker *wk, int i, dou
 }
 
 /* measure_some_obstacles, when the model has some.  (The test apart: a crowd without obstacles
- * would otherwise pay that function's entry, about 20 instructions an agent and step.) */
+ * would otherwise pay that function's entry, about 28 instructions an agent and step.) */
 static inline void measure_obstacles(struct sw_world *w, sw_worker *wk, int i, double dt)
 {
 	if (w->m->n_obstacles > 0)
@@ -291,9 +291,7 @@ static void measure_agents(struct sw_world *w, int i, const sw_situation *s)
 	 * without branches on the data (a running minimum: one vminsd a percept); it is below the
 	 * recorded one, or overlaps, exactly when one of them is (ties keep the earlier value, as
 	 * a running minimum over the recorded one and then each percept would). */
-	int k = 0, n = s->n_obs + s->n_pass;
-	while (k < n && s->obs[k].id >= 0)
-		k++;
+	int n = s->n_obs + s->n_pass, k = sw__prim_percepts(s, n);
 	double least = INFINITY;
 	for (; k < n; k++)
 		least = s->obs[k].clearance < least ? s->obs[k].clearance : least;
@@ -395,9 +393,7 @@ static int sense_one(struct sw_world *w, sw_worker *wk, int i, const sw_steer_de
 		 * jump clears it); the heading's cosine and sine from the snapshot (ttc, sf). */
 		double d[4], *f = sw__fast(w, i);
 		const double *he = sw__crowd_heading(def->law) ? f + 1 : NULL;
-		int n_prim = 0; /* perception lists the primitives' percepts first */
-		while (n_prim < s.n_obs && s.obs[n_prim].id >= 0)
-			n_prim++;
+		int n_prim = sw__prim_percepts(&s, s.n_obs);
 		if (sw__crowd_sense(def, &s, n_prim, he, y, d) == SW_SUCCESS) {
 			f[1] = d[1];
 			f[2] = d[2];

@@ -225,7 +225,8 @@ int sw__crowd_sense(const sw_steer_def *def, const sw_situation *s, int n_prim, 
 	walls.n_obs = n_prim < s->n_obs ? n_prim : s->n_obs;
 	switch (def->law) {
 	case SW_LAW_TTC:
-		y[SW_STATE_V] = sw__fmax(y[SW_STATE_V], 0.0); /* sw_steer_algebraic's fmax */
+		/* fmax's bits, as sw_steer_algebraic's fmax (a speed of -0 becomes +0) */
+		y[SW_STATE_V] = sw__fmax(y[SW_STATE_V], 0.0);
 		ttc_rhs(&def->ttc, s, &walls, y, he, d);
 		break;
 	case SW_LAW_SF: sf_rhs(&def->sf, s, y, he, 1, d); break;
