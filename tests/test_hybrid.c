@@ -181,17 +181,22 @@ START_TEST(disc_entering_a_region)
 }
 END_TEST
 
+/* Modes named a, b, c2 (and d when n is 4), nothing else set. */
+static void abc_modes(sw_mode_def *md, int n)
+{
+	static const char *const names[] = {"a", "b", "c2", "d"};
+	memset(md, 0, (size_t)n * sizeof *md);
+	for (int k = 0; k < n; k++)
+		md[k].name = names[k];
+}
+
 START_TEST(equal_instants_first_listed_wins_and_chains)
 {
 	/* Both guards true at c = 1; the first listed (to b) wins; b's guard is true at once and
 	 * chains to d at the same instant. */
 	sw_var_def v[] = {{"c", 2, 3, SW_VAR_CLOCK, 0.0, 0, NULL}};
 	sw_mode_def md[4];
-	memset(md, 0, sizeof md);
-	md[0].name = "a";
-	md[1].name = "b";
-	md[2].name = "c2";
-	md[3].name = "d";
+	abc_modes(md, 4);
 	sw_transition_def tr[] = {{"a", "b", 5, "c >= 1", 5, 1, 0, NULL, NULL},
 				  {"a", "c2", 6, "c >= 1", 6, 1, 0, NULL, NULL},
 				  {"b", "d", 7, "true", 7, 1, 0, NULL, NULL}};
@@ -221,10 +226,7 @@ START_TEST(equal_instants_priority_without_rate_bound)
 		sw_var_def v[] = {{"c", 2, 3, SW_VAR_CLOCK, 0.0, 0, NULL},
 				  {"k", 3, 3, SW_VAR_INT, 1.0, 0, NULL}};
 		sw_mode_def md[3];
-		memset(md, 0, sizeof md);
-		md[0].name = "a";
-		md[1].name = "b";
-		md[2].name = "c2";
+		abc_modes(md, 3);
 		const char *g1[] = {"c * c >= 1 and k >= 1", "k >= 1 and c * c >= 1",
 				    "c * c * c >= 1 and k >= 1"};
 		const char *g2[] = {"c * c >= 1", "c * c >= 1", "c * c * c >= 1"};
@@ -256,10 +258,7 @@ START_TEST(a_touch_fires_and_keeps_its_priority)
 	for (int pass = 0; pass < 14; pass++) {
 		sw_var_def v[] = {{"c", 2, 3, SW_VAR_CLOCK, 0.0, 0, NULL}};
 		sw_mode_def md[3];
-		memset(md, 0, sizeof md);
-		md[0].name = "a";
-		md[1].name = "b";
-		md[2].name = "c2";
+		abc_modes(md, 3);
 		sw_transition_def tr[] = {{"a", "b", 5, "c == 2", 5, 1, 0, NULL, NULL},
 					  {"a", "c2", 6, "c >= 2", 6, 1, 0, NULL, NULL}};
 		int both = pass >= 7;
