@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """scripts/fw_mutual_whatif.py - what-if: two FW walkers with their mutual bearings lifted.
 
-Measures, before anything is built into the export (docs/verification.md, "FW: bearings to
-another agent"), whether Flow* completes tests/verify/two_crossing.xml when each walker's
+Measures, before anything is built into the export (docs/verification.md, "FW probes that
+stay INCOMPLETE: mutual bearings and the kerb"), whether Flow* completes tests/verify/two_crossing.xml when each walker's
 bearings -- to its goal and to the other walker -- are state variables with their exact rates,
 as the static obstacles' bearings are (src/export/bearing.c).  Writes a Flow* model directly
 (no HyST), with the law of the export (`swerve export --profile exact --format json`):

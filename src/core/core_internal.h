@@ -11,10 +11,11 @@
 #define SW_PI 3.14159265358979323846
 #define SW_PI_2 1.57079632679489661923
 
-/** fmax(x, y) by comparisons, for the hot paths: the same result as glibc's (the other argument
- * when one is NaN; of two equal values, zeros of either sign included, y: tested against fmax
- * called through a pointer, which the compiler cannot reorder), without the library call that
- * fmax's NaN and signed-zero rules cost under GCC. */
+/** fmax(x, y) by comparisons, for the hot paths: the same result as x86-64 glibc's for quiet
+ * NaNs (the other argument when one is NaN; of two equal values, zeros of either sign included,
+ * y: tested against fmax called through a pointer, which the compiler cannot reorder), without
+ * the library call that fmax's NaN and signed-zero rules cost under GCC.  (Other libms may
+ * break ties otherwise; the callers that can see -0 need glibc's +0 from fmax(-0, +0).) */
 static inline double sw__fmax(double x, double y)
 {
 	return x > y || isnan(y) ? x : y;
