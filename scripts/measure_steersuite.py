@@ -6,7 +6,7 @@ the totals and the 25 everyday cases.
 
     python3 scripts/measure_steersuite.py build/swerve PATH/TO/testcases [-j 2] [--timeout 600]
         [--everyday] [--only CASE,CASE] [--skip CASE,CASE] [--max-agents N]
-        [--runs DIR [--checkpoint-every T]] [--sample T] [--threads N] [--squeeze]
+        [--runs DIR [--checkpoint-every T]] [--sample T] [--threads N] [--squeeze | --no-squeeze]
 
 A case is *finished* when every agent ends in the generated automaton's `done` mode (its goal
 sequence completed; `expired` means the last goal's time budget ran out first).  The agent of an
@@ -24,9 +24,11 @@ outputs are those of an uninterrupted run), a case already finished in DIR is re
 of run again, and the wall times of the sittings add up (DIR/CASE/wall.txt).  `--sample T`
 writes a trajectory row every T seconds instead of every step (summary and events unchanged);
 with 5 000 agents at the 0.01 s step the trajectory grows by about 38 MB per simulated second.
-`--threads N` steps each case on N threads (outputs identical for every N).  `--squeeze` imports
-each case with `swerve import-steersuite --squeeze` (walkers stalled by others again after a
-detour squeeze past them) and runs the imported scenario.  `--max-agents N` keeps the cases that place at most N
+`--threads N` steps each case on N threads (outputs identical for every N).  `--no-squeeze` imports
+each case with `swerve import-steersuite --no-squeeze` (walkers stalled by others again after a
+detour turn aside again instead of squeezing past them as they do by default) and runs the
+imported scenario; `--squeeze` does the same with the default spelled out (the same outputs as a plain
+run of the case).  `--max-agents N` keeps the cases that place at most N
 agents (each `<agent>`, the `numAgents` of each `<agentRegion>`, one per `<agentEmitter>`):
 `--max-agents 12` runs the cases of issue 19's no-collision target."""
 import argparse
@@ -74,7 +76,7 @@ def first_error(text):
     return text.strip().splitlines()[0] if text.strip() else ""
 
 
-def run_case(sw, path, timeout, keep=None, every=0.0, sample=0.0, threads=1, squeeze=False):
+def run_case(sw, path, timeout, keep=None, every=0.0, sample=0.0, threads=1, import_opt=None):
     tmp = None if keep else tempfile.mkdtemp(prefix="swerve-ss-")
     try:
         out = keep or os.path.join(tmp, "out")
@@ -86,11 +88,11 @@ def run_case(sw, path, timeout, keep=None, every=0.0, sample=0.0, threads=1, squ
             with open(wall_file) as f:
                 before = float(f.read())
         if not (keep and os.path.exists(summ) and not os.path.exists(ckpt)):
-            if squeeze:  # imported with --squeeze, then the imported scenario is run
+            if import_opt:  # imported with the option, then the imported scenario is run
                 os.makedirs(out, exist_ok=True)
                 imported = os.path.join(out, "imported.xml")
                 if not os.path.exists(imported):
-                    p = subprocess.run([sw, "import-steersuite", "-q", "--squeeze", "-o",
+                    p = subprocess.run([sw, "import-steersuite", "-q", import_opt, "-o",
                                         imported, path], capture_output=True, text=True)
                     if p.returncode != 0:
                         return {"status": "refused", "code": p.returncode,
@@ -155,8 +157,13 @@ def main():
     ap.add_argument("--sample", type=float, default=0.0,
                     help="trajectory row interval, s (default: the case's, every step)")
     ap.add_argument("--threads", type=int, default=1, help="threads stepping each case")
-    ap.add_argument("--squeeze", action="store_true", help="import each case with "
-                    "`swerve import-steersuite --squeeze` and run that")
+    sq = ap.add_mutually_exclusive_group()
+    sq.add_argument("--squeeze", dest="import_opt", action="store_const", const="--squeeze",
+                    help="import each case with `swerve import-steersuite --squeeze` (the "
+                    "default) and run that")
+    sq.add_argument("--no-squeeze", dest="import_opt", action="store_const",
+                    const="--no-squeeze", help="import each case with `swerve "
+                    "import-steersuite --no-squeeze` and run that")
     ap.add_argument("--max-agents", type=int, default=0,
                     help="only the cases that place at most this many agents")
     a = ap.parse_args()
@@ -178,7 +185,7 @@ def main():
     def one(p):
         keep = os.path.join(a.runs, rel(p)) if a.runs else None
         r = run_case(sw, p, a.timeout, keep, a.checkpoint_every, a.sample, a.threads,
-                     a.squeeze)
+                     a.import_opt)
         print(f"{os.path.relpath(p, a.testcases)}: {r['status']} {r.get('done', '')}/"
               f"{r.get('n', '')} {r['wall']:.1f} s", file=sys.stderr, flush=True)
         return r

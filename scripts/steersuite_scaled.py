@@ -4,15 +4,16 @@ happens in a case too large to run often (scenarioSpace: 5 000 walkers among 5 0
 200 m x 200 m) seen in a copy of a sixteenth of its area.
 
     python3 scripts/steersuite_scaled.py build/swerve PATH/TO/testcases/scenarioSpace.xml \\
-        [--factor 0.25] [--duration 100] [--squeeze]
+        [--factor 0.25] [--duration 100] [--no-squeeze]
 
 The bounds of the case (every xmin, xmax, zmin, zmax: worldBounds, box obstacles, regionBounds)
 are multiplied by --factor, and the counts of random obstacles and agents (numObstacles,
 numAgents) by its square, so both densities stay; sizes (obstacleSize, radius) stay as they are,
 and so do fixed positions and targets (<position>, <targetLocation>): meant for cases that place
 everything at random, as scenarioSpace does.  The copy is imported and
-run by `swerve run` for --duration simulated seconds (default: the case's own; with --squeeze it
-is imported by `swerve import-steersuite --squeeze` first); the script prints how many walkers
+run by `swerve run` for --duration simulated seconds (default: the case's own; with --no-squeeze
+it is imported by `swerve import-steersuite --no-squeeze` first: stalled walkers turn aside
+again instead of squeezing past as they do by default; --squeeze spells the default out); the script prints how many walkers
 are done, how many are on each goal of their sequence at the end, and SteerBench's unique
 collisions summed over the walkers.  The copy
 and the outputs live in a temporary folder that is removed afterwards."""
@@ -49,9 +50,13 @@ def main():
     ap.add_argument("case")
     ap.add_argument("--factor", type=float, default=0.25, help="length scale (< 1 shrinks)")
     ap.add_argument("--duration", type=float, default=0.0, help="simulated seconds")
-    ap.add_argument("--squeeze", action="store_true",
-                    help="import with --squeeze (walkers stalled again after a detour "
-                         "squeeze past others)")
+    sq = ap.add_mutually_exclusive_group()
+    sq.add_argument("--squeeze", dest="import_opt", action="store_const", const="--squeeze",
+                    help="import with --squeeze first (the default: walkers stalled again "
+                         "after a detour squeeze past others)")
+    sq.add_argument("--no-squeeze", dest="import_opt", action="store_const",
+                    const="--no-squeeze", help="import with --no-squeeze first (walkers "
+                    "stalled again after a detour turn aside again)")
     a = ap.parse_args()
     ET.register_namespace("", NS[1:-1])
     ET.register_namespace("xsi", "http://www.w3.org/2001/XMLSchema-instance")
@@ -61,9 +66,9 @@ def main():
     try:
         case = os.path.join(tmp, "case.xml")
         tree.write(case, xml_declaration=True, encoding="UTF-8")
-        if a.squeeze:
+        if a.import_opt:
             imported = os.path.join(tmp, "imported.xml")
-            p = subprocess.run([a.swerve, "import-steersuite", "-q", "--squeeze", "-o", imported,
+            p = subprocess.run([a.swerve, "import-steersuite", "-q", a.import_opt, "-o", imported,
                                 case], capture_output=True, text=True)
             if p.returncode != 0:
                 sys.exit(f"swerve import-steersuite failed: {p.stderr.strip()}")

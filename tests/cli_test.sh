@@ -194,13 +194,15 @@ expect 2 "clearance(agent, obstacle) without per-obstacle clearances" "$SW" swee
 if grep -q 'obstacle-clearances="false"' /tmp/swerve_cli_err.$$; then ok; else bad "the refusal does not name obstacle-clearances"; fi
 expect 0 "run a SteerSuite case with another seed" "$SW" run -q -s 4 -o "$tmp/ss_run4" "$ss"
 if cmp -s "$tmp/ss_run/trajectory.csv" "$tmp/ss_run4/trajectory.csv"; then bad "the seed does not change the random placements"; else ok; fi
-# --squeeze: every pedestrian goal gets a ghost mode `_squeeze` beside its two detours, which keep
-# their turns; the default writes none
-expect 0 "import with --squeeze" "$SW" import-steersuite -q --squeeze -o "$tmp/ss_squeeze.xml" "$ss"
+# squeezing (the default, also named by --squeeze): every pedestrian goal gets a ghost mode
+# `_squeeze` beside its two detours, which keep their turns; --no-squeeze writes none
+expect 0 "import with --squeeze" "$SW" import-steersuite -q -s 3 --squeeze -o "$tmp/ss_squeeze.xml" "$ss"
+if cmp -s "$tmp/ss_squeeze.xml" "$tmp/ss_scenario.xml"; then ok; else bad "--squeeze imports otherwise than the default"; fi
 n_sq=$(grep -c '<mode name="[^"]*_squeeze" ghost="true">' "$tmp/ss_squeeze.xml")
 n_dl=$(grep -c '<mode name="[^"]*_detour_left">' "$tmp/ss_squeeze.xml")
-if [ "$n_sq" -gt 0 ] && [ "$n_sq" = "$n_dl" ] && grep -q 'bias="60deg"' "$tmp/ss_squeeze.xml" && grep -q 'bias="-60deg"' "$tmp/ss_squeeze.xml" && [ "$(grep -c 'ghost=' "$tmp/ss_squeeze.xml")" = "$n_sq" ]; then ok; else bad "--squeeze: $n_sq ghost squeeze modes for $n_dl left detours, or a detour lost its turn"; fi
-if grep -q 'ghost=' "$tmp/ss_scenario.xml"; then bad "the default import writes ghost modes"; else ok; fi
+if [ "$n_sq" -gt 0 ] && [ "$n_sq" = "$n_dl" ] && grep -q 'bias="60deg"' "$tmp/ss_squeeze.xml" && grep -q 'bias="-60deg"' "$tmp/ss_squeeze.xml" && [ "$(grep -c 'ghost=' "$tmp/ss_squeeze.xml")" = "$n_sq" ]; then ok; else bad "squeezing import: $n_sq ghost squeeze modes for $n_dl left detours, or a detour lost its turn"; fi
+expect 0 "import with --no-squeeze" "$SW" import-steersuite -q -s 3 --no-squeeze -o "$tmp/ss_nosqueeze.xml" "$ss"
+if grep -q 'ghost=\|_squeeze"' "$tmp/ss_nosqueeze.xml" || ! grep -q '_detour_left"' "$tmp/ss_nosqueeze.xml"; then bad "--no-squeeze writes ghost or squeeze modes, or lost the detours"; else ok; fi
 expect 0 "run the squeezing import" "$SW" run -q -o "$tmp/ss_squeeze" "$tmp/ss_squeeze.xml"
 expect 2 "export refuses ghost modes of agents that perceive each other" "$SW" export -q -o "$tmp/ss_squeeze_export" tests/data/ghost_pair.xml
 if grep -q 'ghost mode' /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/ss_squeeze_export" ]; then ok; else bad "the export's refusal does not name the ghost mode, or wrote something"; fi

@@ -28,9 +28,10 @@ static void import_usage(FILE *f)
 	      "                       per second; one step when not a whole number of steps)\n"
 	      "      --no-fields      no navigation fields (default: one per place the goals\n"
 	      "                       lead to, within a node budget; docs/steersuite.md)\n"
-	      "      --squeeze        a walker stalled by others again after a detour squeezes\n"
-	      "                       past them for 3 s (a ghost mode: overlaps counted;\n"
-	      "                       default: it turns aside again; docs/steersuite.md)\n"
+	      "      --no-squeeze     a walker stalled by others again after a detour turns\n"
+	      "                       aside again (default: it squeezes past them for 3 s, a\n"
+	      "                       ghost mode whose overlaps are counted; docs/steersuite.md)\n"
+	      "      --squeeze        the default, kept for scripts that name it\n"
 	      "  -q, -v, -V, -h       quiet, verbose, version, this text\n",
 	      f);
 }
@@ -64,6 +65,7 @@ int cmd_import(int argc, char **argv)
 					     {"frame", required_argument, NULL, 'F'},
 					     {"no-fields", no_argument, NULL, 'N'},
 					     {"squeeze", no_argument, NULL, 'Q'},
+					     {"no-squeeze", no_argument, NULL, 'P'},
 					     CLI_LONG};
 	const char *out = NULL;
 	sw_steersuite_def def = sw_default_steersuite_def();
@@ -103,6 +105,9 @@ int cmd_import(int argc, char **argv)
 			break;
 		case 'Q':
 			def.squeeze = 1;
+			break;
+		case 'P':
+			def.squeeze = 0;
 			break;
 		default: {
 			int code = cli_option(c, argv, opts, import_usage);

@@ -712,7 +712,7 @@ static void map_lines(sw_diag *diag, int first, const char *file, const char *xm
 
 sw_steersuite_def sw_default_steersuite_def(void)
 {
-	sw_steersuite_def d = {1u, 0.01, 0.0, 2.5, 0.05, 1, 0};
+	sw_steersuite_def d = {1u, 0.01, 0.0, 2.5, 0.05, 1, 1};
 	return d;
 }
 
