@@ -8,6 +8,7 @@ the probe's simulated run (checked there, see docs/verification.md), which is wh
 split of the export would give in the location the run stays in.
 
   python3 scripts/glm_whatif.py VARIANT IN.model OUT.model [--step S] [--order K] [--rem R]
+      [--min-step M]
 
 Variants (for tests/verify/pillar_aside.xml, one pillar at (4, 2), target (8, 0)):
   fixed   the input u_competition becomes P_tar P_obs with sgn(df_tar) = sgn(df_obs) = -1,
@@ -21,7 +22,9 @@ Variants (for tests/verify/pillar_aside.xml, one pillar at (4, 2), target (8, 0)
           bearing dynamics)
   signs   for any GLM export: sqrt(lifted_K ^ 2) -> +-lifted_K by the sign of lifted_K's initial
           interval (the bearings' |e| of a mode split on each bearing's sign at t = 0)
-The settings options rewrite Flow*'s fixed step, use fixed orders K, and the remainder R.
+The settings options rewrite Flow*'s fixed step, use fixed orders K, and the remainder R;
+--min-step M makes the step adaptive between M and S (Flow* 2.1 then needs fixed orders: give
+--order too).
 Fails (exit 1) when the model does not hold the expressions a variant edits.
 """
 import argparse
@@ -127,6 +130,9 @@ def settings(src, a):
         src = re.sub(r"adaptive orders \{[^}]*\}|fixed orders \d+", "fixed orders %d" % a.order, src)
     if a.rem:
         src = re.sub(r"remainder estimation \S+", "remainder estimation %g" % a.rem, src)
+    if a.min_step:
+        src = re.sub(r"fixed steps (\S+)", lambda m: "adaptive steps { min %g , max %s }" %
+                     (a.min_step, m.group(1)), src)
     return src
 
 
@@ -138,6 +144,7 @@ def main():
     ap.add_argument("--step", type=float)
     ap.add_argument("--order", type=int)
     ap.add_argument("--rem", type=float)
+    ap.add_argument("--min-step", type=float)
     ap.add_argument("--start", choices=["tneg", "tpos"], default="tneg")
     a = ap.parse_args()
     src = open(a.model_in).read()
