@@ -140,6 +140,18 @@ def run_case(sw, path, timeout, keep=None, every=0.0, sample=0.0, threads=1, imp
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def add_squeeze_options(ap):
+    """--squeeze | --no-squeeze into a.import_opt: the `swerve import-steersuite` option to import
+    with before running (None: run the test case itself, squeezing as the default does)."""
+    sq = ap.add_mutually_exclusive_group()
+    sq.add_argument("--squeeze", dest="import_opt", action="store_const", const="--squeeze",
+                    help="import with `swerve import-steersuite --squeeze` (the default: walkers "
+                    "stalled again after a detour squeeze past others) and run that")
+    sq.add_argument("--no-squeeze", dest="import_opt", action="store_const",
+                    const="--no-squeeze", help="import with `swerve import-steersuite "
+                    "--no-squeeze` (stalled walkers turn aside again) and run that")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("swerve")
@@ -157,13 +169,7 @@ def main():
     ap.add_argument("--sample", type=float, default=0.0,
                     help="trajectory row interval, s (default: the case's, every step)")
     ap.add_argument("--threads", type=int, default=1, help="threads stepping each case")
-    sq = ap.add_mutually_exclusive_group()
-    sq.add_argument("--squeeze", dest="import_opt", action="store_const", const="--squeeze",
-                    help="import each case with `swerve import-steersuite --squeeze` (the "
-                    "default) and run that")
-    sq.add_argument("--no-squeeze", dest="import_opt", action="store_const",
-                    const="--no-squeeze", help="import each case with `swerve "
-                    "import-steersuite --no-squeeze` and run that")
+    add_squeeze_options(ap)
     ap.add_argument("--max-agents", type=int, default=0,
                     help="only the cases that place at most this many agents")
     a = ap.parse_args()

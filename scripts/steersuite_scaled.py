@@ -27,6 +27,9 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import measure_steersuite  # noqa: E402
+
 NS = "{http://www.magix.ucla.edu/steerbench}"
 BOUNDS = ("xmin", "xmax", "zmin", "zmax")
 
@@ -50,13 +53,7 @@ def main():
     ap.add_argument("case")
     ap.add_argument("--factor", type=float, default=0.25, help="length scale (< 1 shrinks)")
     ap.add_argument("--duration", type=float, default=0.0, help="simulated seconds")
-    sq = ap.add_mutually_exclusive_group()
-    sq.add_argument("--squeeze", dest="import_opt", action="store_const", const="--squeeze",
-                    help="import with --squeeze first (the default: walkers stalled again "
-                         "after a detour squeeze past others)")
-    sq.add_argument("--no-squeeze", dest="import_opt", action="store_const",
-                    const="--no-squeeze", help="import with --no-squeeze first (walkers "
-                    "stalled again after a detour turn aside again)")
+    measure_steersuite.add_squeeze_options(ap)
     a = ap.parse_args()
     ET.register_namespace("", NS[1:-1])
     ET.register_namespace("xsi", "http://www.w3.org/2001/XMLSchema-instance")
