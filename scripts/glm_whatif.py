@@ -147,6 +147,8 @@ def main():
     ap.add_argument("--min-step", type=float)
     ap.add_argument("--start", choices=["tneg", "tpos"], default="tneg")
     a = ap.parse_args()
+    if a.min_step and not a.order:
+        ap.error("--min-step needs --order (Flow* 2.1 takes adaptive steps with fixed orders only)")
     src = open(a.model_in).read()
     if a.variant == "signs":
         src = signs(src)

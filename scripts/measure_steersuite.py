@@ -24,12 +24,12 @@ outputs are those of an uninterrupted run), a case already finished in DIR is re
 of run again, and the wall times of the sittings add up (DIR/CASE/wall.txt).  `--sample T`
 writes a trajectory row every T seconds instead of every step (summary and events unchanged);
 with 5 000 agents at the 0.01 s step the trajectory grows by about 38 MB per simulated second.
-`--threads N` steps each case on N threads (outputs identical for every N).  `--no-squeeze` imports
-each case with `swerve import-steersuite --no-squeeze` (walkers stalled by others again after a
-detour turn aside again instead of squeezing past them as they do by default) and runs the
-imported scenario; `--squeeze` does the same with the default spelled out (the same outputs as a plain
-run of the case).  `--max-agents N` keeps the cases that place at most N
-agents (each `<agent>`, the `numAgents` of each `<agentRegion>`, one per `<agentEmitter>`):
+`--threads N` steps each case on N threads (outputs identical for every N).  `--no-squeeze`
+imports each case with `swerve import-steersuite --no-squeeze` (walkers stalled by others again
+after a detour turn aside again instead of squeezing past them as they do by default) and runs
+the imported scenario; `--squeeze` does the same with the default spelled out (the same outputs
+as a plain run of the case).  `--max-agents N` keeps the cases that place at most N agents
+(each `<agent>`, the `numAgents` of each `<agentRegion>`, one per `<agentEmitter>`):
 `--max-agents 12` runs the cases of issue 19's no-collision target."""
 import argparse
 import concurrent.futures
@@ -90,7 +90,10 @@ def run_case(sw, path, timeout, keep=None, every=0.0, sample=0.0, threads=1, imp
         if not (keep and os.path.exists(summ) and not os.path.exists(ckpt)):
             if import_opt:  # imported with the option, then the imported scenario is run
                 os.makedirs(out, exist_ok=True)
-                imported = os.path.join(out, "imported.xml")
+                # one file per option: a folder kept with --runs is not resumed from the
+                # other import's scenario
+                imported = os.path.join(out, "imported.xml" if import_opt == "--squeeze"
+                                        else "imported%s.xml" % import_opt)
                 if not os.path.exists(imported):
                     p = subprocess.run([sw, "import-steersuite", "-q", import_opt, "-o",
                                         imported, path], capture_output=True, text=True)

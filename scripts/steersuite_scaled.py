@@ -10,13 +10,13 @@ The bounds of the case (every xmin, xmax, zmin, zmax: worldBounds, box obstacles
 are multiplied by --factor, and the counts of random obstacles and agents (numObstacles,
 numAgents) by its square, so both densities stay; sizes (obstacleSize, radius) stay as they are,
 and so do fixed positions and targets (<position>, <targetLocation>): meant for cases that place
-everything at random, as scenarioSpace does.  The copy is imported and
-run by `swerve run` for --duration simulated seconds (default: the case's own; with --no-squeeze
-it is imported by `swerve import-steersuite --no-squeeze` first: stalled walkers turn aside
-again instead of squeezing past as they do by default; --squeeze spells the default out); the script prints how many walkers
-are done, how many are on each goal of their sequence at the end, and SteerBench's unique
-collisions summed over the walkers.  The copy
-and the outputs live in a temporary folder that is removed afterwards."""
+everything at random, as scenarioSpace does.  The copy is imported and run by `swerve run` for
+--duration simulated seconds (default: the case's own; with --no-squeeze it is imported by
+`swerve import-steersuite --no-squeeze` first: stalled walkers turn aside again instead of
+squeezing past as they do by default; --squeeze spells the default out); the script prints how
+many walkers are done, how many are on each goal of their sequence at the end, and SteerBench's
+unique collisions summed over the walkers.  The copy and the outputs live in a temporary folder
+that is removed afterwards."""
 import argparse
 import collections
 import json

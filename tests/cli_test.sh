@@ -203,6 +203,10 @@ n_dl=$(grep -c '<mode name="[^"]*_detour_left">' "$tmp/ss_squeeze.xml")
 if [ "$n_sq" -gt 0 ] && [ "$n_sq" = "$n_dl" ] && grep -q 'bias="60deg"' "$tmp/ss_squeeze.xml" && grep -q 'bias="-60deg"' "$tmp/ss_squeeze.xml" && [ "$(grep -c 'ghost=' "$tmp/ss_squeeze.xml")" = "$n_sq" ]; then ok; else bad "squeezing import: $n_sq ghost squeeze modes for $n_dl left detours, or a detour lost its turn"; fi
 expect 0 "import with --no-squeeze" "$SW" import-steersuite -q -s 3 --no-squeeze -o "$tmp/ss_nosqueeze.xml" "$ss"
 if grep -q 'ghost=\|_squeeze"' "$tmp/ss_nosqueeze.xml" || ! grep -q '_detour_left"' "$tmp/ss_nosqueeze.xml"; then bad "--no-squeeze writes ghost or squeeze modes, or lost the detours"; else ok; fi
+# the last of the two spellings wins
+expect 0 "import with --squeeze --no-squeeze" "$SW" import-steersuite -q -s 3 --squeeze --no-squeeze -o "$tmp/ss_sq_nosq.xml" "$ss"
+expect 0 "import with --no-squeeze --squeeze" "$SW" import-steersuite -q -s 3 --no-squeeze --squeeze -o "$tmp/ss_nosq_sq.xml" "$ss"
+if cmp -s "$tmp/ss_sq_nosq.xml" "$tmp/ss_nosqueeze.xml" && cmp -s "$tmp/ss_nosq_sq.xml" "$tmp/ss_scenario.xml"; then ok; else bad "of --squeeze and --no-squeeze the last one given does not win"; fi
 expect 0 "run the squeezing import" "$SW" run -q -o "$tmp/ss_squeeze" "$tmp/ss_squeeze.xml"
 expect 2 "export refuses ghost modes of agents that perceive each other" "$SW" export -q -o "$tmp/ss_squeeze_export" tests/data/ghost_pair.xml
 if grep -q 'ghost mode' /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/ss_squeeze_export" ]; then ok; else bad "the export's refusal does not name the ghost mode, or wrote something"; fi

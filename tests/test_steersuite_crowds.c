@@ -5,18 +5,20 @@
  * stream to the far end of the hall opposite.  Where the streams meet at the block's corners
  * they stall against each other; a walker that stalls while passing steps aside to the right
  * (docs/steersuite.md, "Agents walk as pedestrians"), so the streams circulate one way round
- * the block.  Every agent is done by 200 s (85.6 s measured); without that transition (stuck
- * passers go back to plain walking) 67 are done at 200 s, the last one at 291 s.
+ * the block.  Every agent is done by 200 s (85.2 s measured with the default import, 3 walkers
+ * squeezing past; 85.6 s with --no-squeeze); without that transition (stuck passers go back to
+ * plain walking; measured before squeezing) 67 are done at 200 s, the last one at 291 s.
  *
  * tests/data/steersuite/door-crowd.xml (written for these tests): 40 walkers of radius 0.5 m
  * leave a room through a door 1.4 m wide.  Pressed together at the door they switch to the
  * queue (the collision-free speed model with a time gap of 0.5 s) and file through it: all are
- * done by 116.1 s (bound: 200 s).  Without the queue (the time-to-collision law and its passing
+ * done by 124.0 s with the default import (4 squeezes; 116.1 s with --no-squeeze; bound:
+ * 200 s).  Without the queue (the time-to-collision law and its passing
  * twin only, as before) they stand in an arch round the door: 4 of 40 done at 300 s.
  *
  * NARROW_WALLS (written here): two walkers of radius 0.5 m face to face in a corridor 1.2 m
- * wide and 12 m long, each bound for the far end.  Imported with --squeeze
- * (sw_steersuite_def.squeeze) each stalls, turns aside once (in there the detour cannot free
+ * wide and 12 m long, each bound for the far end.  Imported with squeezing (the default,
+ * sw_steersuite_def.squeeze) each stalls, turns aside once (in there the detour cannot free
  * it), stalls again with the other within 1.5 m and squeezes past (a ghost mode for 3 s): both
  * are done, the overlap counted.  Without it they stall and turn aside in turn until the end. */
 #include <stdio.h>

@@ -96,7 +96,7 @@ typedef struct sw_steersuite_def {
 			      goals' detours alone) */
 	int squeeze;     /**< 1 (default): a pedestrian stalled for 3 s with another agent
 			      within 1.5 m (or stuck while passing one) after a detour of the
-			      goal that did not free it squeezes past for 3 s: a ghost mode
+			      goal that did not free it squeezes past for up to 3 s: a ghost mode
 			      `goal<k>_squeeze` walking on to the goal through the others (the
 			      overlaps are measured and counted as SteerBench collisions); a
 			      first stall, or one with nobody near, still takes the detours; 0:

@@ -29,8 +29,9 @@ static void import_usage(FILE *f)
 	      "      --no-fields      no navigation fields (default: one per place the goals\n"
 	      "                       lead to, within a node budget; docs/steersuite.md)\n"
 	      "      --no-squeeze     a walker stalled by others again after a detour turns\n"
-	      "                       aside again (default: it squeezes past them for 3 s, a\n"
-	      "                       ghost mode whose overlaps are counted; docs/steersuite.md)\n"
+	      "                       aside again (default: it squeezes past them for up to\n"
+	      "                       3 s, a ghost mode whose overlaps are counted;\n"
+	      "                       docs/steersuite.md)\n"
 	      "      --squeeze        the default, kept for scripts that name it\n"
 	      "  -q, -v, -V, -h       quiet, verbose, version, this text\n",
 	      f);

@@ -107,7 +107,8 @@ typedef struct ss_writer {
 	int *lines;
 	int n, cap;
 	int rc; /* first failing libxml2 writer result (< 0), else 0 */
-	int squeeze; /* sw_steersuite_def.squeeze: the detour modes written as ghost modes */
+	int squeeze; /* sw_steersuite_def.squeeze: each pedestrian goal gets the ghost mode
+		      * goal<k>_squeeze */
 } ss_writer;
 
 /* steersuite.c */
