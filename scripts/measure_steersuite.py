@@ -93,7 +93,7 @@ def run_case(sw, path, timeout, keep=None, every=0.0, sample=0.0, threads=1, imp
                 # one file per option: a folder kept with --runs is not resumed from the
                 # other import's scenario
                 imported = os.path.join(out, "imported.xml" if import_opt == "--squeeze"
-                                        else "imported%s.xml" % import_opt)
+                                        else "imported-no-squeeze.xml")
                 if not os.path.exists(imported):
                     p = subprocess.run([sw, "import-steersuite", "-q", import_opt, "-o",
                                         imported, path], capture_output=True, text=True)

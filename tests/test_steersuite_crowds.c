@@ -19,7 +19,7 @@
  * NARROW_WALLS (written here): two walkers of radius 0.5 m face to face in a corridor 1.2 m
  * wide and 12 m long, each bound for the far end.  Imported with squeezing (the default,
  * sw_steersuite_def.squeeze) each stalls, turns aside once (in there the detour cannot free
- * it), stalls again with the other within 1.5 m and squeezes past (a ghost mode for 3 s): both
+ * it), stalls again with the other within 1.5 m and squeezes past (a ghost mode for up to 3 s): both
  * are done, the overlap counted.  Without it they stall and turn aside in turn until the end. */
 #include <stdio.h>
 #include <stdlib.h>
