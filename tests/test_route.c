@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/sim_internal.h"
 #include "swerve/swerve.h"
 #include "tests.h"
 
@@ -325,6 +326,71 @@ START_TEST(stalled_walkers_plan_round_each_other)
 }
 END_TEST
 
+/* Two walls across the way from a to its target: the route goes over both walls' ends. */
+static const char *const repair_xml =
+    "<scenario name=\"repair\"><run duration=\"10\"/><world><routes/>"
+    "<segment name=\"w1\" x1=\"0\" y1=\"-4\" x2=\"0\" y2=\"4\"/>"
+    "<segment name=\"w2\" x1=\"4\" y1=\"-4\" x2=\"4\" y2=\"4\"/>"
+    "<target name=\"t\" x=\"7\" y=\"0\" radius=\"0.3\"/></world>"
+    "<agent name=\"a\" x=\"-3\" y=\"0\" radius=\"0.3\" target=\"t\">"
+    "<ttc field=\"auto\"/></agent></scenario>";
+
+/* A re-plan from aside plans to the corner it lost from sight, or (stalled) to the first corner
+ * more than 8 m away, and keeps the rest of the route (sim/navigate.c SW_ROUTE_REPAIR,
+ * SW_ROUTE_REJOIN): the route is set by hand to corners the search would not give, so a whole
+ * new plan shows. */
+START_TEST(a_lost_corner_is_planned_to_and_the_rest_kept)
+{
+	sw_diag d;
+	sw_model *m = load(repair_xml, &d);
+	ck_assert_ptr_nonnull(m);
+	for (int stalled = 0; stalled <= 1; stalled++) {
+		sw_world *w = NULL;
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, &d), SW_SUCCESS);
+		sw_route *r = &w->nav.route[0];
+		ck_assert_int_eq(r->tgt, 0); /* planned at creation */
+		/* corner 0 behind w1 (out of sight from the agent, 4.5 m away); stalled: corners
+		 * 0 and 1 within 8 m, corner 2 (the rejoin) beyond; the target last */
+		const sw_vec2 set[2][5] = {{{1.5, 0.0}, {2.5, -6.0}, {7.0, 0.0}},
+					   {{-2.0, 5.0}, {1.5, 6.0}, {3.0, 7.0}, {6.0, 6.0}, {7.0, 0.0}}};
+		int n0 = stalled ? 5 : 3, j = stalled ? 2 : 0;
+		sw_vec2 *pts = realloc(r->pts, (size_t)n0 * sizeof *pts);
+		ck_assert_ptr_nonnull(pts);
+		r->pts = pts;
+		r->cap = r->n = n0;
+		memcpy(r->pts, set[stalled], (size_t)n0 * sizeof *pts);
+		r->next = 0;
+		w->t = 5.0;
+		r->t_plan = 0.0;
+		r->from = sw_v2(-10.0, 0.0); /* far from where it was planned */
+		r->t_seen = w->t - m->run.step;
+		r->anchor = sw_v2(-3.0, 0.0); /* stalled since t = 0 */
+		r->t_anchor = stalled ? 0.0 : w->t;
+		ck_assert_int_eq(sw__route_update(w, sw__serial(w), 0), SW_SUCCESS);
+		ck_assert_double_eq(r->t_plan, 5.0); /* planned again */
+		/* ends with corner j and the corners after it, as they were */
+		ck_assert_int_gt(r->n, n0 - j);
+		for (int k = j; k < n0; k++) {
+			sw_vec2 q = r->pts[r->n - n0 + k];
+			ck_assert_msg(q.x == set[stalled][k].x && q.y == set[stalled][k].y,
+				      "corner %d: (%g, %g)", k, q.x, q.y);
+		}
+		/* and reaches corner j round w1's end: longer than the straight line, which the
+		 * wall crosses (not stalled), at most the way over w1's end (4.6 m up, 1.5 m
+		 * over, then down to y = 0) */
+		double len = route_length(sw_v2(-3.0, 0.0), r->pts, r->n - n0 + j + 1);
+		if (!stalled) {
+			ck_assert(len > 4.6);
+			ck_assert(len < hypot(3.0, 5.0) + hypot(1.5, 5.0));
+		} else { /* over w1's end (about 9.4 m), not by the corners before (10.5 m) */
+			ck_assert_msg(len < 10.0, "%g m", len);
+		}
+		sw_world_destroy(w);
+	}
+	sw_model_free(m);
+}
+END_TEST
+
 START_TEST(a_restored_route_continues_the_run)
 {
 	sw_model *m = trap(1);
@@ -339,16 +405,26 @@ START_TEST(a_restored_route_continues_the_run)
 	ck_assert_int_eq(sw_world_checkpoint(w, &ck, &len), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_create(m, NULL, &v, &d), SW_SUCCESS);
 	ck_assert_int_eq(sw_world_restore(v, ck, len, "ck", &d), SW_SUCCESS);
+	/* and into a world created to be restored, which plans no routes first */
+	sw_world_def ud = sw_default_world_def(m);
+	ud.restoring = 1;
+	sw_world *u = NULL;
+	ck_assert_int_eq(sw_world_create(m, &ud, &u, &d), SW_SUCCESS);
+	ck_assert_int_eq(sw_world_restore(u, ck, len, "ck", &d), SW_SUCCESS);
 	for (int k = 0; k < 600; k++) {
 		ck_assert_int_eq(sw_world_step(w, &d), SW_SUCCESS);
 		ck_assert_int_eq(sw_world_step(v, &d), SW_SUCCESS);
+		ck_assert_int_eq(sw_world_step(u, &d), SW_SUCCESS);
 	}
 	for (int i = 0; i < 3; i++) {
-		sw_agent_state a, b;
+		sw_agent_state a, b, c;
 		sw_world_agent(w, i, &a);
 		sw_world_agent(v, i, &b);
+		sw_world_agent(u, i, &c);
 		ck_assert_int_eq(memcmp(&a, &b, sizeof a), 0);
+		ck_assert_int_eq(memcmp(&a, &c, sizeof a), 0);
 	}
+	sw_world_destroy(u);
 	/* A hostile route section is refused, with the world left as it was: agent 2's route (the
 	 * last section) claims more corners than its grid has nodes, and the checksum is made
 	 * right again.  The section is the route's target, next and count (ints), its planning
@@ -433,6 +509,7 @@ Suite *route_suite(void)
 	tcase_add_test(tc, routes_keep_a_margin);
 	tcase_add_test(tc, routes_lead_out_of_a_trap);
 	tcase_add_test(tc, a_restored_route_continues_the_run);
+	tcase_add_test(tc, a_lost_corner_is_planned_to_and_the_rest_kept);
 	tcase_add_test(tc, stalled_walkers_plan_round_each_other);
 	tcase_add_test(tc, routes_errors_cite_their_line);
 	suite_add_tcase(s, tc);

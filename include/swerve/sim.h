@@ -108,6 +108,11 @@ typedef struct sw_world_def {
 	void *event_ctx;      /**< passed to event_fn; default NULL */
 	sw_progress_fn progress_fn; /**< called by sw_world_run after every step; default NULL */
 	void *progress_ctx;   /**< passed to progress_fn; default NULL */
+	int restoring;        /**< 1: a checkpoint is restored into the world (sw_world_restore)
+				   before it steps, so creating it plans no routes (<routes>; the
+				   checkpoint holds them: SteerSuite's scenarioSpace spends about two
+				   minutes planning 5 000); a world that steps without one plans them
+				   at its first step instead.  Default 0 */
 } sw_world_def;
 
 /** The definition of a run of m as its scenario file gives it: seed, duration and sample

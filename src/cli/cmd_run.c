@@ -189,6 +189,7 @@ int cmd_run(int argc, char **argv)
 	int tty = cli_verbosity >= 0 && isatty(STDERR_FILENO);
 	wd.threads = (int)threads;
 	wd.progress_fn = tty ? cli_progress_fn : NULL;
+	wd.restoring = resume;
 	if (st == SW_SUCCESS)
 		st = sw_world_create(m, &wd, &w, &diag);
 	if (st == SW_SUCCESS)

@@ -248,6 +248,7 @@ typedef struct sw_navigation {
 	struct sw_grid **field_owned; /* per model field: built by this world (else NULL) */
 	struct sw_route *route; /* per agent; NULL when the model declares no routes */
 	struct sw_grid *route_map; /* the static obstacles grown by the clearance (read-only) */
+	int defer;              /* 1 while a world to be restored is created: no route planned */
 } sw_navigation;
 
 struct sw_world {
@@ -341,6 +342,8 @@ typedef struct sw_worker {
 	double *y_pre;          /* hybrid.c: the state before a jump's resets */
 	sw_relax_ws *relax;     /* the GLM weight relaxation's driver */
 	struct sw_route_search *route_search; /* route planning (navigate.c; made on first use) */
+	sw_vec2 *route_pts;     /* a repair's corners (navigate.c), route_cap of them */
+	int route_cap;
 	gsl_root_fsolver *root; /* the event locator's Brent solver */
 	/* what made the last integration fail (integrate.c, for the failure message) */
 	int rhs_status;         /* first non-success status of an rhs call in this integration */
@@ -683,7 +686,8 @@ typedef struct sw_route {
 
 /* Step 4, after the target is picked: plans agent i's route when its target changed (or, no
  * earlier than SW_ROUTE_REPLAN s after the last plan and SW_ROUTE_MOVED m from where it was
- * made, when its corner is out of sight; or round the agents near it when it has stalled), and
+ * made, when its corner is out of sight: to that corner when it is near, SW_ROUTE_REPAIR; or
+ * round the agents near it when it has stalled), and
  * moves on to the next corner once that is in sight.  Writes only route[i] and the worker's
  * search memory.  Returns SW_SUCCESS or SW_ENOMEM. */
 int sw__route_update(struct sw_world *w, sw_worker *wk, int i);

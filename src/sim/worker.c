@@ -38,6 +38,7 @@ void sw__worker_free(sw_worker *wk)
 	free(wk->evy);
 	sw_relax_ws_free(wk->relax);
 	sw_route_search_free(wk->route_search);
+	free(wk->route_pts);
 	if (wk->root)
 		gsl_root_fsolver_free(wk->root);
 	memset(wk, 0, sizeof *wk);

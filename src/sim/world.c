@@ -525,7 +525,9 @@ int sw_world_create(const sw_model *m, const sw_world_def *def, sw_world **out, 
 	w->meas.sb = NULL;
 	if (st == SW_SUCCESS) {
 		sw__snapshot(w);
+		w->nav.defer = def->restoring != 0;
 		st = sw__sense_all(w, 0.0, diag);
+		w->nav.defer = 0;
 	}
 	w->meas.sb = sb;
 	if (st != SW_SUCCESS) {
