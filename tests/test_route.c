@@ -268,7 +268,7 @@ START_TEST(routes_lead_out_of_a_trap)
 		 * routes pushed out by b, later); c (the U's mouth towards its target) either way */
 		ck_assert_int_eq(o.mt[1].reached, routes);
 		ck_assert_int_eq(o.mt[2].reached, 1);
-		if (routes) { /* measured: 36.5 s, 28.6 s; without, a got out at 41.4 s, pushed */
+		if (routes) { /* measured: 26.6 s, 27.2 s; without, a got out at 41.4 s, pushed */
 			ck_assert(o.mt[0].reached);
 			ck_assert(o.mt[1].t_reached < 30.0);
 		}
@@ -288,7 +288,7 @@ END_TEST
 /* Two walkers (ttc, radius 0.5) meet head-on in a gap of 1.2 m in a wall, the way of both routes;
  * another gap as wide lies 6.6 m along.  Stalled, they plan again round each other (the agents
  * within SW_ROUTE_CROWD m as discs to keep out of): one takes the other gap, and both arrive
- * (measured: 42.8 s and 46.1 s; without the second plan one of them stays in the first gap for
+ * (measured: 41.5 s and 44.6 s; without the second plan one of them stays in the first gap for
  * the whole minute).  The routes keep a margin from the obstacles, so the one in the second gap
  * passes its corners (planned at the clearance exactly, it stopped against the gap's end). */
 static const char *const gaps_xml =
