@@ -108,11 +108,12 @@ typedef struct sw_world_def {
 	void *event_ctx;      /**< passed to event_fn; default NULL */
 	sw_progress_fn progress_fn; /**< called by sw_world_run after every step; default NULL */
 	void *progress_ctx;   /**< passed to progress_fn; default NULL */
-	int restoring;        /**< 1: a checkpoint is restored into the world (sw_world_restore)
-				   before it steps, so creating it plans no routes (<routes>; the
-				   checkpoint holds them: SteerSuite's scenarioSpace spends about two
-				   minutes planning 5 000); a world that steps without one plans them
-				   at its first step instead.  Default 0 */
+	int restoring;        /**< 1: the world is only for sw_world_restore before it steps,
+				   so creating it plans no routes (<routes>; the checkpoint holds
+				   them, and planning thousands costs minutes).  Stepped without a
+				   restore, such a world differs from one created with 0: its
+				   agents steer at their targets over the first step, whose end
+				   plans the routes.  Default 0 */
 } sw_world_def;
 
 /** The definition of a run of m as its scenario file gives it: seed, duration and sample
@@ -280,7 +281,9 @@ SW_API void sw_world_set_fast_path(sw_world *w, int on);
 SW_API int sw_world_checkpoint(const sw_world *w, void **out, size_t *len);
 
 /** Restores a checkpoint into w, a world freshly created from the same model (same scenario
- * and build) and the same world definition's seed and duration; then w continues exactly as the checkpointed world would have.  A damaged,
+ * and build) and the same world definition's seed and duration (with sw_world_def.restoring
+ * set its creation skips work the checkpoint replaces); then w continues exactly as the
+ * checkpointed world would have.  A damaged,
  * truncated or foreign checkpoint is refused with a diagnostic naming `name` (SW_EINPUT) and
  * leaves w as it was. */
 SW_API int sw_world_restore(sw_world *w, const void *data, size_t len, const char *name,

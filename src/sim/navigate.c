@@ -274,11 +274,13 @@ static int route_target(const struct sw_world *w, int i)
 #define SW_ROUTE_MOVED 0.5
 #define SW_ROUTE_RETRY 10.0
 /* A corner out of sight at most SW_ROUTE_REPAIR m away is planned to, and the rest of the route
- * kept (a shortest route from that corner on it still is): searching the whole way again from a
- * few decimetres aside gives nearly the same route, at the cost of a search across the world
- * (SteerSuite's scenarioSpace, 800 x 800 nodes: 35 000 heap pops per search on average; most
- * plans there were of this kind).  A plan round a crowd (SW_ROUTE_STALL) goes to the first
- * corner more than SW_ROUTE_REJOIN m away, beyond the agents it avoids. */
+ * kept (nearly a shortest route from there: the rest was one from that corner, unless a plan
+ * round a crowd made it): searching the whole way again from a few decimetres aside gives
+ * nearly the same route, at the cost of a search across the world each time (SteerSuite's
+ * scenarioSpace, 800 x 800 nodes: bench/README.md, "Clutter").  A plan round a crowd
+ * (SW_ROUTE_STALL) goes to the first corner more than SW_ROUTE_REJOIN m away.  A corner the
+ * search does not reach (it ends at another node, of the agent's part, near the corner) has the
+ * whole way planned again. */
 #define SW_ROUTE_REPAIR 10.0
 /* An agent that has not got SW_ROUTE_MOVED m from where it was SW_ROUTE_STALL s ago has stalled:
  * another agent or several stand in its way (a gap between obstacles one agent wide, met from
@@ -290,6 +292,7 @@ static int route_target(const struct sw_world *w, int i)
 #define SW_ROUTE_CROWD 6.0
 #define SW_ROUTE_DETOUR 20.0
 #define SW_ROUTE_CROWD_MAX 64
+/* beyond the discs of the agents avoided, for radii summing to less than 2 m */
 #define SW_ROUTE_REJOIN (SW_ROUTE_CROWD + 2.0)
 /* Routes keep SW_ROUTE_MARGIN m from the grown obstacles where they have room (a move nearer
  * costs up to SW_ROUTE_MARGIN_COST times its length) and are pulled taut with half of it: a
@@ -353,8 +356,15 @@ static int route_repair(sw_worker *wk, sw_route *r, int j, sw_vec2 p, double sna
 {
 	int n = sw_route_find(wk->route_search, p, r->pts[j], snap, route_clear, sg,
 			      &wk->route_pts, &wk->route_cap);
+	/* A route to another node near the corner (the corner in another part of the free space
+	 * than the agent, which got there through a gap narrower than the clearance or was
+	 * pushed into the obstacles' band) would join the rest across an obstacle.  The corners
+	 * are nodes, or the target, which is the route's end whenever its part is the agent's. */
 	if (n <= 0)
 		return n;
+	sw_vec2 end = wk->route_pts[n - 1];
+	if (end.x != r->pts[j].x || end.y != r->pts[j].y)
+		return 0;
 	int tail = r->n - j - 1;
 	if (n + tail > r->cap) {
 		sw_vec2 *q = realloc(r->pts, (size_t)(n + tail) * sizeof *q);
