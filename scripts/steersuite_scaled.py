@@ -4,7 +4,7 @@ happens in a case too large to run often (scenarioSpace: 5 000 walkers among 5 0
 200 m x 200 m) seen in a copy of a sixteenth of its area.
 
     python3 scripts/steersuite_scaled.py build/swerve PATH/TO/testcases/scenarioSpace.xml \\
-        [--factor 0.25] [--duration 100] [--no-squeeze]
+        [--factor 0.25] [--duration 100] [--no-squeeze] [--seed N]
 
 The bounds of the case (every xmin, xmax, zmin, zmax: worldBounds, box obstacles, regionBounds)
 are multiplied by --factor, and the counts of random obstacles and agents (numObstacles,
@@ -15,8 +15,9 @@ everything at random, as scenarioSpace does.  The copy is imported and run by `s
 `swerve import-steersuite --no-squeeze` first: stalled walkers turn aside again instead of
 squeezing past as they do by default; --squeeze spells the default out); the script prints how
 many walkers are done, how many are on each goal of their sequence at the end, and SteerBench's
-unique collisions summed over the walkers.  The copy and the outputs live in a temporary folder
-that is removed afterwards."""
+unique collisions summed over the walkers.  --seed N (default 1, the import's) seeds the random
+placements and the run: another seed is another copy of the same densities.  The copy and the
+outputs live in a temporary folder that is removed afterwards."""
 import argparse
 import collections
 import json
@@ -53,6 +54,7 @@ def main():
     ap.add_argument("case")
     ap.add_argument("--factor", type=float, default=0.25, help="length scale (< 1 shrinks)")
     ap.add_argument("--duration", type=float, default=0.0, help="simulated seconds")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the placements and the run")
     measure_steersuite.add_squeeze_options(ap)
     a = ap.parse_args()
     ET.register_namespace("", NS[1:-1])
@@ -65,12 +67,12 @@ def main():
         tree.write(case, xml_declaration=True, encoding="UTF-8")
         if a.import_opt:
             imported = os.path.join(tmp, "imported.xml")
-            p = subprocess.run([a.swerve, "import-steersuite", "-q", a.import_opt, "-o", imported,
-                                case], capture_output=True, text=True)
+            p = subprocess.run([a.swerve, "import-steersuite", "-q", a.import_opt, "-s",
+                                str(a.seed), "-o", imported, case], capture_output=True, text=True)
             if p.returncode != 0:
                 sys.exit(f"swerve import-steersuite failed: {p.stderr.strip()}")
             case = imported
-        cmd = [a.swerve, "run", "-q", "-o", os.path.join(tmp, "out"), case]
+        cmd = [a.swerve, "run", "-q", "-s", str(a.seed), "-o", os.path.join(tmp, "out"), case]
         if a.duration > 0:
             cmd += ["-d", f"{a.duration:g}"]
         p = subprocess.run(cmd, capture_output=True, text=True)
