@@ -314,17 +314,20 @@ expect 0 "sweep -p run.duration=0.3" "$SW" sweep tests/data/coin.xml -p run.dura
 if awk -F, 'NR == 2 { exit !($4 == "0.3") }' "$O"; then ok; else bad "sweep: the parameter column is not 0.3"; cat "$O" >&2; fi
 
 # Checkpoints: a run halted after a checkpoint and resumed writes the outputs of an uninterrupted
-# run, byte for byte (signals, automata, events; progress() histories in the trap); a damaged or
-# missing checkpoint is refused with exit 2.
-for m in street_crossing seek_escape_trap; do
-	expect 0 "run $m whole" "$SW" run -q -o "$tmp/ck_full_$m" "models/$m.xml"
-	expect 1 "run $m halted" "$SW" run -q --checkpoint-every 10 --halt-at 25 -o "$tmp/ck_$m" "models/$m.xml"
-	if [ -f "$tmp/ck_$m/checkpoint.swck" ] && [ ! -e "$tmp/ck_$m/trajectory.csv" ]; then ok; else bad "$m: halted run left no checkpoint or left outputs"; fi
-	expect 0 "run $m resumed" "$SW" run -q --checkpoint-every 10 --resume -o "$tmp/ck_$m" "models/$m.xml"
+# run, byte for byte (signals, automata, events; progress() histories in the trap; planned
+# routes); a damaged or missing checkpoint is refused with exit 2.
+for m in models/street_crossing models/seek_escape_trap tests/data/route_walls; do
+	n=${m##*/} every=10 halt=25
+	# (route_walls: planned routes, halted at 10 s half-way along them; 20 s in all)
+	if [ "$n" = route_walls ]; then every=5 halt=10; fi
+	expect 0 "run $n whole" "$SW" run -q -o "$tmp/ck_full_$n" "$m.xml"
+	expect 1 "run $n halted" "$SW" run -q --checkpoint-every $every --halt-at $halt -o "$tmp/ck_$n" "$m.xml"
+	if [ -f "$tmp/ck_$n/checkpoint.swck" ] && [ ! -e "$tmp/ck_$n/trajectory.csv" ]; then ok; else bad "$n: halted run left no checkpoint or left outputs"; fi
+	expect 0 "run $n resumed" "$SW" run -q --checkpoint-every $every --resume -o "$tmp/ck_$n" "$m.xml"
 	for f in trajectory.csv events.jsonl summary.json; do
-		if cmp -s "$tmp/ck_full_$m/$f" "$tmp/ck_$m/$f"; then ok; else bad "$m: $f of the resumed run differs"; fi
+		if cmp -s "$tmp/ck_full_$n/$f" "$tmp/ck_$n/$f"; then ok; else bad "$n: $f of the resumed run differs"; fi
 	done
-	if [ ! -e "$tmp/ck_$m/checkpoint.swck" ]; then ok; else bad "$m: finished run kept its checkpoint"; fi
+	if [ ! -e "$tmp/ck_$n/checkpoint.swck" ]; then ok; else bad "$n: finished run kept its checkpoint"; fi
 done
 # --sample T: a trajectory row every T seconds instead of the scenario's sample; summary and
 # events are those of the run without it (the run is the same), the rows are the whole run's rows
