@@ -277,10 +277,11 @@ static int route_target(const struct sw_world *w, int i)
  * kept (nearly a shortest route from there: the rest was one from that corner, unless a plan
  * round a crowd made it): searching the whole way again from a few decimetres aside gives
  * nearly the same route, at the cost of a search across the world each time (SteerSuite's
- * scenarioSpace, 800 x 800 nodes: bench/README.md, "Clutter").  A plan round a crowd
- * (SW_ROUTE_STALL) goes to the first corner more than SW_ROUTE_REJOIN m away.  A corner the
- * search does not reach (it ends at another node, of the agent's part, near the corner) has the
- * whole way planned again. */
+ * scenarioSpace, 800 x 800 nodes: bench/README.md, "Clutter").  A corner the search does not
+ * reach (it ends at another node, of the agent's part, near the corner) has the whole way
+ * planned again.  A plan round a crowd (SW_ROUTE_STALL) is always of the whole way: made to
+ * rejoin the route at its first corner beyond the crowd, it left more walkers in the clumps of
+ * SteerSuite's scenarioSpace (docs/steersuite.md, "scenarioSpace"). */
 #define SW_ROUTE_REPAIR 10.0
 /* An agent that has not got SW_ROUTE_MOVED m from where it was SW_ROUTE_STALL s ago has stalled:
  * another agent or several stand in its way (a gap between obstacles one agent wide, met from
@@ -292,8 +293,6 @@ static int route_target(const struct sw_world *w, int i)
 #define SW_ROUTE_CROWD 6.0
 #define SW_ROUTE_DETOUR 20.0
 #define SW_ROUTE_CROWD_MAX 64
-/* beyond the discs of the agents avoided, for radii summing to less than 2 m */
-#define SW_ROUTE_REJOIN (SW_ROUTE_CROWD + 2.0)
 /* Routes keep SW_ROUTE_MARGIN m from the grown obstacles where they have room (a move nearer
  * costs up to SW_ROUTE_MARGIN_COST times its length) and are pulled taut with half of it: a
  * corner exactly at the clearance would have the agent graze the obstacle, and the laws' wall
@@ -415,9 +414,6 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 		if (crowd) {
 			plan = 1;
 			r->t_anchor = w->t; /* stalled again SW_ROUTE_STALL s later */
-			for (repair = r->next; repair < r->n - 1 &&
-					       !(sw_v2_dist(p, r->pts[repair]) > SW_ROUTE_REJOIN);)
-				repair++;
 		}
 	}
 	if (!plan)

@@ -687,9 +687,9 @@ typedef struct sw_route {
 /* Step 4, after the target is picked: plans agent i's route when its target changed, or again
  * (no earlier than SW_ROUTE_REPLAN s after the last plan) when its corner is out of sight and
  * it is SW_ROUTE_MOVED m from where the plan was made (to that corner when it is within
- * SW_ROUTE_REPAIR m), or round the agents near it when it has stalled (to the first corner
- * beyond SW_ROUTE_REJOIN m), and moves on to the next corner once that is in sight.  Writes
- * only route[i] and the worker's search memory.  Returns SW_SUCCESS or SW_ENOMEM. */
+ * SW_ROUTE_REPAIR m), or round the agents near it when it has stalled, and moves on to the
+ * next corner once that is in sight.  Writes only route[i] and the worker's search memory.
+ * Returns SW_SUCCESS or SW_ENOMEM. */
 int sw__route_update(struct sw_world *w, sw_worker *wk, int i);
 /** When agent i's current law steers by a field (and, for a navigation field, the target is not
  * in clear line of sight from p), stores the look-ahead point along the field in *goal and
