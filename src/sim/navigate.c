@@ -348,9 +348,9 @@ static int crowd_discs(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p
 	return n;
 }
 
-/* Replaces the corners of r up to corner j by a route from p to corner j (with the search's
- * discs to avoid); returns the route's corners (> 0), 0 when the search does not reach the
- * corner, -1 when out of memory (r unchanged then). */
+/* Replaces the corners of r up to corner j by a route from p to corner j; returns the route's
+ * corners (> 0), 0 when the search does not reach the corner, -1 when out of memory (r
+ * unchanged then). */
 static int route_repair(sw_worker *wk, sw_route *r, int j, sw_vec2 p, double snap, sight *sg)
 {
 	int n = sw_route_find(wk->route_search, p, r->pts[j], snap, route_clear, sg,
