@@ -348,11 +348,12 @@ static int crowd_discs(const struct sw_world *w, sw_worker *wk, int i, sw_vec2 p
 	return n;
 }
 
-/* Replaces the corners of r up to corner j by a route from p to corner j; returns the route's
- * corners (> 0), 0 when the search does not reach the corner, -1 when out of memory (r
+/* Replaces the corners of r up to its next one by a route from p to that corner; returns the
+ * route's corners (> 0), 0 when the search does not reach the corner, -1 when out of memory (r
  * unchanged then). */
-static int route_repair(sw_worker *wk, sw_route *r, int j, sw_vec2 p, double snap, sight *sg)
+static int route_repair(sw_worker *wk, sw_route *r, sw_vec2 p, double snap, sight *sg)
 {
+	int j = r->next;
 	int n = sw_route_find(wk->route_search, p, r->pts[j], snap, route_clear, sg,
 			      &wk->route_pts, &wk->route_cap);
 	/* A route to another node near the corner (the corner in another part of the free space
@@ -387,7 +388,7 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 	const double *y = w->unit.y + w->unit.off[i];
 	sw_vec2 p = sw_v2(y[SW_STATE_X], y[SW_STATE_Y]);
 	double rad = m->agents[i].radius, h = w->nav.route_map->h;
-	int plan = r->tgt != k, crowd = 0, repair = -1; /* repair: the corner planned to */
+	int plan = r->tgt != k, crowd = 0, repair = 0;
 	/* The anchor restarts where the agent has moved on, and after a pause in following the
 	 * route (a mode without it, a wait): time spent not following it is no stall. */
 	if (plan || !(sw_v2_dist(p, r->anchor) < SW_ROUTE_MOVED) ||
@@ -407,8 +408,7 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 		}
 		plan = w->t - r->t_plan >= SW_ROUTE_REPLAN && sw_v2_dist(p, r->from) >= SW_ROUTE_MOVED &&
 		       !sw__clear_sight(w, m, p, r->pts[r->next], rad);
-		if (plan && sw_v2_dist(p, r->pts[r->next]) <= SW_ROUTE_REPAIR)
-			repair = r->next;
+		repair = plan && sw_v2_dist(p, r->pts[r->next]) <= SW_ROUTE_REPAIR;
 		crowd = !plan && w->t - r->t_anchor >= SW_ROUTE_STALL &&
 			w->t - r->t_plan >= SW_ROUTE_REPLAN;
 		if (crowd) {
@@ -433,7 +433,7 @@ int sw__route_update(struct sw_world *w, sw_worker *wk, int i)
 	int nd = crowd ? crowd_discs(w, wk, i, p, rad, discs) : 0;
 	if (sw_route_search_avoid(wk->route_search, discs, nd, SW_ROUTE_DETOUR) != SW_SUCCESS)
 		return SW_ENOMEM;
-	int n = repair >= 0 ? route_repair(wk, r, repair, p, snap, &sg) : 0;
+	int n = repair ? route_repair(wk, r, p, snap, &sg) : 0;
 	if (n == 0) /* the whole way (a repair that does not reach the corner too) */
 		n = sw_route_find(wk->route_search, p, m->targets[k].position, snap, route_clear,
 				  &sg, &r->pts, &r->cap);
