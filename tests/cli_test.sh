@@ -389,10 +389,10 @@ outside=$(find "$tmp" -name '*escaped*' | grep -v "^$tmp/hostile/a/b/" | wc -l)
 if [ "$outside" = 0 ] && [ -f "$tmp/hostile/a/b/out/_._.._escaped/summary.json" ] && [ -f "$tmp/hostile/a/b/_._.._escaped.svg" ] && [ -f "$tmp/hostile/a/b/_._.._escaped_walker_plot.svg" ]; then ok; else bad "a hostile scenario name wrote outside the folder"; ls -R "$tmp/hostile" >&2; fi
 # A SteerSuite test case is accepted wherever a scenario is.
 expect 0 "render a SteerSuite case" "$SW" render -q -o "$tmp/ss.svg" tests/data/steersuite/mixed.xml
-# Its pedestrians run the time-to-collision law, which export refuses at the law's line (the
-# case's line of the goal), writing nothing.
+# Its pedestrians run the time-to-collision law, which export refuses at the line of the agent
+# in the test case (line 48; not the line of the scenario the import generated), writing nothing.
 expect 2 "export a SteerSuite case" "$SW" export -f json -o "$tmp/ssx" tests/data/steersuite/mixed.xml
-if grep -q "mixed.xml:[0-9]*: error: agent .* time-to-collision law" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/ssx" ]; then ok; else bad "export of a SteerSuite case: no line-located refusal, or output written"; cat /tmp/swerve_cli_err.$$ >&2; fi
+if grep -q "^tests/data/steersuite/mixed.xml:48: error: agent 'leader' .* time-to-collision law" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/ssx" ]; then ok; else bad "export of a SteerSuite case: no line-located refusal, or output written"; cat /tmp/swerve_cli_err.$$ >&2; fi
 
 # A scenario that ends before a required element: the element named and the order given, not
 # libxml2's "Expecting an element , got nothing".

@@ -682,6 +682,68 @@ START_TEST(test_root_and_namespace)
 }
 END_TEST
 
+/* Messages made after an import (an export's, a run's) cite lines of the generated scenario;
+ * sw_steersuite_map_diag moves them to the test case's: here the agent 'chaser', whose lines in
+ * both texts are found by searching them. */
+static int line_at(const char *text, const char *at)
+{
+	int l = 1;
+	for (const char *c = text; c < at; c++)
+		l += *c == '\n';
+	return l;
+}
+
+START_TEST(test_later_messages_cite_the_case)
+{
+	const char *path = "tests/data/steersuite/mixed.xml";
+	sw_steersuite_def def = sw_default_steersuite_def();
+	char *xml = NULL, *src = NULL;
+	size_t len = 0;
+	static sw_diag d;
+	sw_diag_init(&d);
+	ck_assert_int_eq(sw_steersuite_import(path, &def, &xml, &len, NULL, &d), SW_SUCCESS);
+	const char *g = strstr(xml, "<agent name=\"chaser\"");
+	ck_assert_ptr_nonnull(g);
+	int gen = line_at(xml, g);
+	/* the test case's <agent> element that names chaser */
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	src = calloc(1 << 16, 1);
+	ck_assert_uint_gt(fread(src, 1, (1 << 16) - 1, f), 0);
+	fclose(f);
+	const char *nm = strstr(src, "<name>chaser</name>"), *ag = NULL;
+	ck_assert_ptr_nonnull(nm);
+	for (const char *c = src; c && c < nm; c = strstr(c + 1, "<agent>"))
+		if (strncmp(c, "<agent>", 7) == 0)
+			ag = c;
+	ck_assert_ptr_nonnull(ag);
+	int want = line_at(src, ag);
+	ck_assert_int_ne(want, gen);
+	sw_diag_init(&d);
+	sw_diag_add(&d, SW_SEV_ERROR, path, gen, 3, "kept (before first)");
+	sw_diag_add(&d, SW_SEV_ERROR, path, gen, 3, "agent 'x' (line %d): moved", gen);
+	sw_diag_add(&d, SW_SEV_WARNING, "other.xml", gen, 3, "another file: kept");
+	ck_assert_int_eq(sw_steersuite_map_diag(path, &def, &d, 1), SW_SUCCESS);
+	ck_assert_int_eq(d.entry[0].line, gen);
+	ck_assert_int_eq(d.entry[0].column, 3);
+	ck_assert_int_eq(d.entry[1].line, want);
+	ck_assert_int_eq(d.entry[1].column, 0);
+	char expect[64];
+	snprintf(expect, sizeof expect, "agent 'x' (line %d): moved", want);
+	ck_assert_str_eq(d.entry[1].message, expect);
+	ck_assert_int_eq(d.entry[2].line, gen);
+	/* misuse and an unreadable case leave the entries as they are */
+	ck_assert_int_eq(sw_steersuite_map_diag(NULL, &def, &d, 0), SW_EUSAGE);
+	ck_assert_int_eq(sw_steersuite_map_diag(path, &def, &d, -1), SW_EUSAGE);
+	ck_assert_int_eq(sw_steersuite_map_diag("tests/data/steersuite/none.xml", &def, &d, 0),
+			 SW_EIO);
+	ck_assert_int_eq(d.entry[0].line, gen);
+	ck_assert_int_eq(d.count, 3);
+	free(src);
+	free(xml);
+}
+END_TEST
+
 Suite *steersuite_suite(void)
 {
 	Suite *s = suite_create("steersuite");
@@ -704,6 +766,7 @@ Suite *steersuite_suite(void)
 	tcase_add_test(tc, test_places_all_over_a_large_world_get_coarser_fields);
 	tcase_add_test(tc, test_endless_budget_is_capped);
 	tcase_add_test(tc, test_goalless_agent_inside_obstacle);
+	tcase_add_test(tc, test_later_messages_cite_the_case);
 	suite_add_tcase(s, tc);
 	return s;
 }

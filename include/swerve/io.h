@@ -120,6 +120,15 @@ SW_API int sw_steersuite_import_memory(const char *buf, size_t len, const char *
 				       const sw_steersuite_def *def, char **xml, size_t *xml_len,
 				       sw_model **out, sw_diag *diag);
 
+/** Diagnostics made after an import (an export, a run) cite lines of the scenario text it
+ * generated, under the test case's name: moves entries [first, diag->count) that cite path to the
+ * test-case line of the element they were reported at (columns dropped; a "(line N)" in the
+ * message too).  path and def must be those of the import.  Reads and converts the test case
+ * again (nothing is loaded); leaves diag as it was when that fails.  Returns SW_SUCCESS,
+ * SW_EIO, SW_EINPUT, SW_ENOMEM or SW_EUSAGE. */
+SW_API int sw_steersuite_map_diag(const char *path, const sw_steersuite_def *def, sw_diag *diag,
+				  int first);
+
 /** sw_steersuite_import() returning only the model. */
 SW_API int sw_steersuite_load(const char *path, const sw_steersuite_def *def, sw_model **out,
 			      sw_diag *diag);

@@ -77,8 +77,8 @@ void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * of the run wd defines (NULL: the model's own). */
 void cli_note_model(const char *path, const sw_model *m, const sw_world_def *wd);
 
-/** Prints every entry of diag to stderr, one per line. */
-void cli_print_diag(const sw_diag *diag);
+/** Prints every entry of diag to stderr, one per line, after cli_map_diag. */
+void cli_print_diag(sw_diag *diag);
 
 /** Exit code for a library status: 0, 2 for bad input/usage, 1 otherwise. */
 int cli_exit_code(int status);
@@ -125,6 +125,12 @@ void cli_safe_name(const char *name, char *buf, size_t n);
  * status; problems go to diag. */
 int cli_read_model(const char *path, int have_seed, uint64_t seed, double duration, sw_model **m,
 		   sw_world_def *wd, sw_diag *diag);
+
+/** After cli_read_model loaded a test case: the entries of diag made since (an export's, a
+ * run's) cite lines of the scenario the import generated; moves them to the test case's lines
+ * (sw_steersuite_map_diag).  Entries are moved once: the diag printed last is remembered with
+ * its count, and the load's diag starts at its entries after the load (mapped by the import). */
+void cli_map_diag(sw_diag *diag);
 
 /** 1 (after printing why) when out is an existing swerve input file (a scenario, automaton or
  * test case) that an output would replace, or the same file (device and inode) as any file m

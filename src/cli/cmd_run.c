@@ -236,6 +236,7 @@ int cmd_run(int argc, char **argv)
 		if (st == SW_SUCCESS || st == SW_ENUMERIC || st == SW_EZENO || st == SW_EMODEL) {
 			/* A runtime failure keeps everything up to the last good step. */
 			char msg[SW_DIAG_MSG + SW_DIAG_FILE + 64] = "";
+			cli_map_diag(&diag); /* a test case's lines in summary.json too */
 			int last = diag.count - 1; /* the failure: the last error, not a warning */
 			while (last >= 0 && diag.entry[last].severity != SW_SEV_ERROR)
 				last--;

@@ -104,8 +104,9 @@ int cli_option(int c, char **argv, const struct option *opts, void (*usage)(FILE
 	}
 }
 
-void cli_print_diag(const sw_diag *diag)
+void cli_print_diag(sw_diag *diag)
 {
+	cli_map_diag(diag);
 	char buf[SW_DIAG_FILE + SW_DIAG_MSG + 64];
 	for (int i = 0; i < diag->count; i++) {
 		sw_diag_format(diag, i, buf, sizeof buf);

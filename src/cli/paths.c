@@ -26,6 +26,28 @@ void cli_safe_name(const char *name, char *buf, size_t n)
 		snprintf(buf, n, "scenario");
 }
 
+/* The test case cli_read_model loaded last (cli_map_diag), and the diag whose entries up to
+ * upto cite its lines already. */
+static struct {
+	int on;
+	char path[SW_DIAG_FILE];
+	sw_steersuite_def def;
+	const sw_diag *diag;
+	int upto;
+} imported;
+
+void cli_map_diag(sw_diag *diag)
+{
+	if (!imported.on || !diag)
+		return;
+	/* (a diag emptied since it was printed starts again at 0) */
+	int from = diag == imported.diag && imported.upto <= diag->count ? imported.upto : 0;
+	if (from < diag->count)
+		sw_steersuite_map_diag(imported.path, &imported.def, diag, from);
+	imported.diag = diag;
+	imported.upto = diag->count;
+}
+
 int cli_read_model(const char *path, int have_seed, uint64_t seed, double duration, sw_model **m,
 		   sw_world_def *wd, sw_diag *diag)
 {
@@ -40,6 +62,14 @@ int cli_read_model(const char *path, int have_seed, uint64_t seed, double durati
 		if (duration > 0.0)
 			def.duration = duration;
 		st = sw_steersuite_load(path, &def, m, diag);
+		/* (a path too long for a diagnostic's file name is never cited in full) */
+		imported.on = st == SW_SUCCESS && strlen(path) < sizeof imported.path;
+		if (imported.on) {
+			snprintf(imported.path, sizeof imported.path, "%s", path);
+			imported.def = def;
+			imported.diag = diag;
+			imported.upto = diag ? diag->count : 0;
+		}
 	} else if (st == SW_SUCCESS) {
 		st = sw_scenario_load(path, m, diag);
 	}

@@ -796,6 +796,13 @@ static int convert(const char *buf, size_t len, const char *file, const sw_steer
 	return status;
 }
 
+/* Whether def is usable (sw_steersuite_import's SW_EUSAGE). */
+static int def_ok(const sw_steersuite_def *def)
+{
+	return def && def->step > 0 && def->duration >= 0 && def->reach > 0 &&
+	       isfinite(def->reach) && def->frame > 0 && isfinite(def->frame);
+}
+
 int sw_steersuite_import_memory(const char *buf, size_t len, const char *name,
 				const sw_steersuite_def *def, char **xml, size_t *xml_len,
 				sw_model **out, sw_diag *diag)
@@ -804,9 +811,7 @@ int sw_steersuite_import_memory(const char *buf, size_t len, const char *name,
 		*xml = NULL;
 	if (out)
 		*out = NULL;
-	if ((!buf && len > 0) || !def || !(def->step > 0) || !(def->duration >= 0) ||
-	    !(def->reach > 0) || !isfinite(def->reach) || !(def->frame > 0) ||
-	    !isfinite(def->frame))
+	if ((!buf && len > 0) || !def_ok(def))
 		return SW_EUSAGE;
 	if (!name)
 		name = "";
@@ -846,6 +851,26 @@ int sw_steersuite_import(const char *path, const sw_steersuite_def *def, char **
 	int st = sw__read_file(path, &buf, &n, diag);
 	if (st == SW_SUCCESS)
 		st = sw_steersuite_import_memory(buf, n, path, def, xml, len, out, diag);
+	free(buf);
+	return st;
+}
+
+int sw_steersuite_map_diag(const char *path, const sw_steersuite_def *def, sw_diag *diag,
+			   int first)
+{
+	if (!path || !def_ok(def) || !diag || first < 0)
+		return SW_EUSAGE;
+	char *buf = NULL, *text = NULL;
+	size_t n = 0, len = 0;
+	int *srcline = NULL, n_src = 0;
+	/* (no diagnostics: the conversion's own were reported at the import) */
+	int st = sw__read_file(path, &buf, &n, NULL);
+	if (st == SW_SUCCESS)
+		st = convert(buf, n, path, def, &text, &len, &srcline, &n_src, NULL);
+	if (st == SW_SUCCESS)
+		map_lines(diag, first, path, text, len, srcline, n_src);
+	free(srcline);
+	free(text);
 	free(buf);
 	return st;
 }
