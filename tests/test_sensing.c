@@ -168,6 +168,140 @@ START_TEST(binned_walls_hide_exactly_what_every_wall_hides)
 }
 END_TEST
 
+/* Polygons: the edges of a closed convex polygon that face away from an agent outside it are
+ * left out of its occluders (sim/perceive.c, hides_nothing).  Convex polygons of 3 to 7 sides in
+ * both orientations, non-convex ones (an arrow head, kept whole), agents moved inside polygons
+ * (every edge kept) and sight lines through vertices (an agent moved onto the line from another
+ * through a vertex): what every agent perceives is the definition's over every edge. */
+enum { N_POLY = 40, P_AGENTS = 80, P_EDGES = 8 * N_POLY };
+typedef struct poly_scene {
+	sw_vec2 agent[P_AGENTS], centre[N_POLY];
+	sw_vec2 wa[P_EDGES], wb[P_EDGES];
+	int n_edges, n_poly, edge0[N_POLY], n_vert[N_POLY];
+} poly_scene;
+
+static int poly_clear(const poly_scene *s, sw_vec2 p, sw_vec2 q)
+{
+	for (int k = 0; k < s->n_edges; k++)
+		if (sw_segments_intersect(p, q, s->wa[k], s->wb[k]))
+			return 0;
+	return 1;
+}
+
+static sw_model *poly_model(unsigned long seed, poly_scene *s)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, seed);
+	sw_model *m = sw_model_alloc("polygons", NULL);
+	s->n_edges = s->n_poly = 0;
+	for (int i = 0; i < P_AGENTS; i++)
+		s->agent[i] = sw_v2(20.0 * gsl_rng_uniform(r), 20.0 * gsl_rng_uniform(r));
+	while (s->n_poly < N_POLY) {
+		sw_vec2 c = sw_v2(20.0 * gsl_rng_uniform(r), 20.0 * gsl_rng_uniform(r)), v[8];
+		double rad = 0.3 + 0.8 * gsl_rng_uniform(r), t0 = 2.0 * M_PI * gsl_rng_uniform(r);
+		int nv = 3 + (int)(5 * gsl_rng_uniform(r)), arrow = s->n_poly % 8 == 7;
+		int cw = gsl_rng_uniform(r) < 0.5;
+		if (arrow) { /* non-convex: a reflex vertex at the centre side */
+			nv = 4;
+			v[0] = sw_v2(c.x + rad, c.y), v[1] = sw_v2(c.x - rad, c.y + rad);
+			v[2] = sw_v2(c.x - 0.3 * rad, c.y), v[3] = sw_v2(c.x - rad, c.y - rad);
+		} else {
+			for (int k = 0; k < nv; k++) { /* angles sorted: a convex polygon */
+				double t = t0 + 2.0 * M_PI * (k + 0.8 * gsl_rng_uniform(r)) / nv;
+				v[k] = sw_v2(c.x + rad * cos(t), c.y + rad * sin(t));
+			}
+		}
+		if (cw)
+			for (int k = 0; k < nv / 2; k++) {
+				sw_vec2 tmp = v[k];
+				v[k] = v[nv - 1 - k], v[nv - 1 - k] = tmp;
+			}
+		int ok = 1;
+		for (int i = 0; i < P_AGENTS && ok; i++)
+			ok = sw_v2_dist(s->agent[i], c) > 1.5 * rad + 0.3;
+		if (!ok)
+			continue;
+		sw_obstacle_def o = sw_default_obstacle_def();
+		o.shape = SW_SHAPE_POLYGON;
+		o.closed = 1;
+		o.vertices = v;
+		o.n_vertices = nv;
+		ck_assert_int_eq(sw_model_add_obstacle(m, &o, NULL), SW_SUCCESS);
+		s->centre[s->n_poly] = arrow ? sw_v2(c.x + 0.5 * rad, c.y) : c;
+		s->edge0[s->n_poly] = s->n_edges, s->n_vert[s->n_poly] = nv;
+		s->n_poly++;
+		for (int k = 0; k < nv; k++)
+			s->wa[s->n_edges] = v[k], s->wb[s->n_edges++] = v[(k + 1) % nv];
+	}
+	for (int i = 0; i < P_AGENTS; i++) {
+		sw_agent_def ad = sw_default_agent_def();
+		ad.position = s->agent[i];
+		ad.perception = 8.0;
+		ad.radius = 0.25;
+		ck_assert_int_eq(sw_model_add_agent(m, &ad, NULL), SW_SUCCESS);
+	}
+	ck_assert_int_eq(sw_model_finalize(m, NULL), SW_SUCCESS);
+	gsl_rng_free(r);
+	return m;
+}
+
+static void move_agent(sw_world *w, poly_scene *s, int i, sw_vec2 p)
+{
+	s->agent[i] = p;
+	w->unit.y[w->unit.off[i] + SW_STATE_X] = p.x;
+	w->unit.y[w->unit.off[i] + SW_STATE_Y] = p.y;
+}
+
+START_TEST(polygons_hide_exactly_what_every_edge_hides)
+{
+	int hidden = 0, seen = 0, culled = 0;
+	for (unsigned long seed = 1; seed <= 4; seed++) {
+		poly_scene s;
+		sw_model *m = poly_model(seed, &s);
+		sw_world *w = NULL;
+		ck_assert_int_eq(sw_world_create(m, NULL, &w, NULL), SW_SUCCESS);
+		ck_assert(w->pg.on); /* the index (which knows the convex polygons) is on */
+		for (int k = 0; k < m->n_prims; k++)
+			culled += w->pg.cull[k] >= 0;
+		/* agents 0-5 inside a polygon (convex ones and the arrow heads 7, 15, ...) */
+		for (int i = 0; i < 6; i++)
+			move_agent(w, &s, i, s.centre[i < 3 ? i : 8 * (i - 3) + 7]);
+		/* agents 6-29: on the line from agent i + 30 through a vertex of a polygon, beyond */
+		for (int i = 6; i < 30; i++) {
+			int q = i % s.n_poly, e = s.edge0[q] + (i / 3) % s.n_vert[q];
+			sw_vec2 from = s.agent[i + 30], v = s.wa[e];
+			move_agent(w, &s, i, sw_v2_add(v, sw_v2_scale(sw_v2_sub(v, from), 0.7)));
+		}
+		sw__snapshot(w); /* the other agents' positions and their grid, as a step takes */
+		static sw_percept buf[CAP];
+		for (int i = 0; i < P_AGENTS; i++) {
+			sw_situation st;
+			sw_vec2 p = s.agent[i];
+			int n = sw_world_perceive(w, i, &st, buf, CAP);
+			ck_assert_int_lt(n, CAP);
+			char got[P_AGENTS] = {0};
+			for (int k = 0; k < n; k++)
+				if (buf[k].id < 0)
+					got[-1 - buf[k].id] = 1;
+			for (int j = 0; j < P_AGENTS; j++) {
+				if (j == i || sw_v2_dist(p, s.agent[j]) - 0.5 > 8.0)
+					continue;
+				int want = poly_clear(&s, p, s.agent[j]);
+				hidden += !want, seen += want;
+				ck_assert_msg(got[j] == want,
+					      "seed %lu: agent %d sees agent %d: %d, expected %d", seed,
+					      i, j, got[j], want);
+			}
+		}
+		sw_world_destroy(w);
+		sw_model_free(m);
+	}
+	ck_assert_int_gt(hidden, 300);
+	ck_assert_int_gt(seen, 300);
+	ck_assert_int_gt(culled, 400); /* the convex ones' edges, not the arrow heads' */
+}
+END_TEST
+
 /* The definition of a wall's percept (docs/models.md sections 1.1 and 5) from p, for an agent of
  * radius r: at its closest point when its clearance is below wall_near times its half length,
  * else at its midpoint with half the angle it subtends; 0 when it is beyond the perception
@@ -608,6 +742,7 @@ Suite *sensing_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, binned_walls_hide_exactly_what_every_wall_hides);
+	tcase_add_test(tc, polygons_hide_exactly_what_every_edge_hides);
 	tcase_add_test(tc, obstacle_percepts_are_the_definitions_bit_for_bit);
 	tcase_add_test(tc, progress_reads_the_history_as_defined);
 	tcase_add_test(tc, neighbour_counts_are_those_of_the_definition);

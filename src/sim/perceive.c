@@ -293,6 +293,19 @@ static int visible(occluders *o, sw_vec2 q)
 	return 1;
 }
 
+/* Whether wall k, facing away from p (back[] of sw__perceive's chunk), hides nothing from p
+ * that its obstacle's other edges do not: it is an edge of a static closed convex polygon
+ * (pg->cull) and p is outside the polygon's box.  A segment from p outside a closed convex (or
+ * any simple) polygon first meets it on an edge whose outer side or line holds p (just before
+ * that point the segment would be inside otherwise), so leaving the others out of the occluders
+ * changes no sight line's answer (tested in tests/test_sensing.c against every edge kept). */
+static inline int hides_nothing(const sw_prim_index *pg, int k, sw_vec2 p)
+{
+	const double *box = pg->obox + 4 * (size_t)pg->cull[k];
+	/* (p may be inside when inside the box: then every edge can hide something) */
+	return p.x < box[0] || p.x > box[2] || p.y < box[1] || p.y > box[3];
+}
+
 /* What perception's loop over the other agents reads of the world, copied out of it: the
  * percepts' stores could alias the world, so the compiler would load it for every candidate. */
 typedef struct agent_scan {
@@ -370,6 +383,8 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 	/* No primitive moves (the index lists none): each is where the model put it, and its end
 	 * points come from the index's compact copy */
 	const double *ends = w->pg.on && w->pg.n_moving == 0 ? w->pg.ends : NULL;
+	/* per primitive: +1 or -1 for an edge of a static closed convex polygon, else 0 */
+	const double *faces = w->pg.on ? w->pg.face : NULL;
 	occluders occ; /* the walls that may hide something (about 100 KB of stack) */
 	while (qi < np && n < cap) {
 		/* A chunk of candidates: their end points gathered, then their closest points and
@@ -377,7 +392,8 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 		 * overlap), then sorted into percepts and occluders in order. */
 		double ax[PRIM_CHUNK], ay[PRIM_CHUNK], bx[PRIM_CHUNK], by[PRIM_CHUNK];
 		double rho[PRIM_CHUNK], cx[PRIM_CHUNK], cy[PRIM_CHUNK], len[PRIM_CHUNK];
-		int id[PRIM_CHUNK], disc[PRIM_CHUNK];
+		double face[PRIM_CHUNK]; /* +1, -1: a convex polygon's edge, (counter)clockwise */
+		int id[PRIM_CHUNK], disc[PRIM_CHUNK], back[PRIM_CHUNK];
 		int nc = np - qi < PRIM_CHUNK ? np - qi : PRIM_CHUNK;
 		for (int j = 0; j < nc; j++) {
 			int q = qi + j, k = plist ? plist[q] : q;
@@ -391,6 +407,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 				ax[j] = e[0], ay[j] = e[1], bx[j] = e[2], by[j] = e[3];
 				disc[j] = prim_is_disc(w, k);
 				rho[j] = disc[j] ? m->prims[k].radius : 0.0;
+				face[j] = faces[k];
 				continue;
 			}
 			const sw_prim *pr = &m->prims[k];
@@ -407,6 +424,7 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 			ax[j] = pa.x, ay[j] = pa.y, bx[j] = pb.x, by[j] = pb.y;
 			disc[j] = !pr->is_segment;
 			rho[j] = pr->radius;
+			face[j] = faces ? faces[k] : 0.0;
 		}
 		/* sw_segment_closest's operations, in its order; a disc's point is its centre */
 		for (int j = 0; j < nc; j++) {
@@ -419,6 +437,10 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 			cy[j] = disc[j] ? ay[j] : qy;
 			double dx = cx[j] - p.x, dy = cy[j] - p.y;
 			len[j] = sqrt(dx * dx + dy * dy);
+			/* facing away from p by about 1e-9 m or more: cross(b - a, p - a) is > 0 when p
+			 * is on the left, the inside of a counterclockwise polygon */
+			double o = ux * (p.y - ay[j]) - uy * (p.x - ax[j]);
+			back[j] = face[j] * o > 1e-9 * (fabs(ux) + fabs(uy));
 		}
 		int j = 0;
 		for (; j < nc && n < cap; j++) {
@@ -433,7 +455,8 @@ int sw__perceive(const struct sw_world *w, sw_worker *wk, int i, double t, const
 				continue;
 			}
 			double c = len[j] - a->radius;
-			if (c <= occl_reach) { /* may hide a disc or an agent */
+			/* may hide a disc or an agent (and is not a back face that cannot) */
+			if (c <= occl_reach && !(back[j] && hides_nothing(&w->pg, k, p))) {
 				if (n_occl < OCC_BIN_MAX) {
 					double *e = occ.ab[n_occl];
 					e[0] = ax[j], e[1] = ay[j], e[2] = bx[j], e[3] = by[j];

@@ -129,10 +129,38 @@ void sw__prim_grid_layout(struct sw_world *w, sw_arena *a)
 	w->pg.moving = sw__arena_take(a, (size_t)n_moving + 1, sizeof *w->pg.moving);
 	w->pg.ends = sw__arena_take(a, 4 * np + 1, sizeof *w->pg.ends);
 	w->pg.disc = sw__arena_take(a, np / 64 + 1, sizeof *w->pg.disc);
+	w->pg.cull = sw__arena_take(a, np + 1, sizeof *w->pg.cull);
+	w->pg.face = sw__arena_take(a, np + 1, sizeof *w->pg.face);
 	w->pg.big = sw__arena_take(a, no + 1, sizeof *w->pg.big);
 	w->pg.obox = sw__arena_take(a, 4 * no + 1, sizeof *w->pg.obox);
 	/* zeroed: no overlap before the first measure */
 	w->meas.touch = sw__arena_take(a, (size_t)w->n, sizeof *w->meas.touch);
+}
+
+/* +1 (counterclockwise) or -1 (clockwise) when obstacle j is a static closed convex polygon:
+ * its edges (its primitives, in order) chain end to start and turn one way, once round; else 0.
+ * (A reversal, two collinear edges doubling back, turns by pi; a star turns twice round.) */
+static int convex_turn(const sw_model *m, int j)
+{
+	const sw_obstacle *o = &m->obstacles[j];
+	if (o->shape != SW_SHAPE_POLYGON || !o->closed || o->prim_count < 3 ||
+	    o->motion.kind != SW_MOTION_NONE)
+		return 0;
+	int f = o->prim_first, n = o->prim_count, sign = 0;
+	double turn = 0.0;
+	for (int i = 0; i < n; i++) {
+		const sw_prim *e = &m->prims[f + i], *g = &m->prims[f + (i + 1) % n];
+		if (!e->is_segment || !g->is_segment || e->b.x != g->a.x || e->b.y != g->a.y)
+			return 0;
+		sw_vec2 u = sw_v2_sub(e->b, e->a), v = sw_v2_sub(g->b, g->a);
+		double c = sw_v2_cross(u, v);
+		int s = (c > 0.0) - (c < 0.0);
+		if (s != 0 && sign != 0 && s != sign)
+			return 0;
+		sign = s != 0 ? s : sign;
+		turn += atan2(c, sw_v2_dot(u, v));
+	}
+	return sign != 0 && fabs(fabs(turn) - 2.0 * SW_PI) < 1e-6 ? sign : 0;
 }
 
 int sw__prim_grid_build(struct sw_world *w)
@@ -190,8 +218,13 @@ int sw__prim_grid_build(struct sw_world *w)
 	for (int i = 0; i < w->n; i++)
 		rmin = fmin(rmin, m->agents[i].perception + m->agents[i].radius);
 	w->pg.n_big = 0;
+	for (int k = 0; k < m->n_prims; k++)
+		w->pg.cull[k] = -1, w->pg.face[k] = 0.0;
 	for (int j = 0; j < m->n_obstacles; j++) {
 		const sw_obstacle *o = &m->obstacles[j];
+		int turn = convex_turn(m, j);
+		for (int k = o->prim_first; turn != 0 && k < o->prim_first + o->prim_count; k++)
+			w->pg.cull[k] = j, w->pg.face[k] = turn;
 		double *bx = w->pg.obox + 4 * (size_t)j;
 		bx[0] = bx[1] = INFINITY, bx[2] = bx[3] = -INFINITY;
 		for (int k = o->prim_first; k < o->prim_first + o->prim_count; k++) {

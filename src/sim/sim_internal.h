@@ -89,6 +89,11 @@ typedef struct sw_prim_index {
 	double *ends;           /* per primitive: a.x, a.y, b.x, b.y at rest, each plus 0.0 (as
 				   sw_model_prim_at gives them with a zero displacement) */
 	uint64_t *disc;         /* bit k: primitive k is a disc */
+	int *cull;              /* per primitive: its obstacle j when j is a static closed convex
+				   polygon, else -1: such an edge facing away from a point outside j
+				   hides nothing from it that j's other edges do not (perceive.c) */
+	double *face;           /* per primitive: +1 (-1) when cull names its obstacle and the
+				   polygon runs counterclockwise (clockwise), else 0 */
 	double rmax;            /* the largest disc radius, m (set whether or not the index is on;
 				   visibility, perceive.c) */
 	double hide;            /* max(agent.rmax, rmax), m: beyond an agent's perception and
