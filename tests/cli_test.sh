@@ -394,6 +394,15 @@ expect 0 "render a SteerSuite case" "$SW" render -q -o "$tmp/ss.svg" tests/data/
 expect 2 "export a SteerSuite case" "$SW" export -f json -o "$tmp/ssx" tests/data/steersuite/mixed.xml
 if grep -q "^tests/data/steersuite/mixed.xml:48: error: agent 'leader' .* time-to-collision law" /tmp/swerve_cli_err.$$ && [ ! -e "$tmp/ssx" ]; then ok; else bad "export of a SteerSuite case: no line-located refusal, or output written"; cat /tmp/swerve_cli_err.$$ >&2; fi
 
+# The import's own warnings cite the test case's line in every command, once (line 22: a box
+# with min and max swapped); `run` prints diagnostics of several stages in between.
+sed 's|<xmin>-1</xmin> <xmax>1</xmax> <ymin>0</ymin>|<xmin>1</xmin> <xmax>-1</xmax> <ymin>0</ymin>|' tests/data/steersuite/mixed.xml > "$tmp/ss_inverted.xml"
+for c in check "run -q -d 0.1 -o $tmp/ss_inv_run" "render -q -d 0.1 -o $tmp/ss_inv.svg"; do
+	expect 0 "$c: a test case with a warning" "$SW" $c "$tmp/ss_inverted.xml"
+	if [ "$(grep -c "ss_inverted.xml:22: warning: <obstacle>: min and max inverted" /tmp/swerve_cli_err.$$)" = 1 ] &&
+	   [ "$(grep -c "warning" /tmp/swerve_cli_err.$$)" = 1 ]; then ok; else bad "$c: the import's warning not once at line 22"; cat /tmp/swerve_cli_err.$$ >&2; fi
+done
+
 # A scenario that ends before a required element: the element named and the order given, not
 # libxml2's "Expecting an element , got nothing".
 printf '<?xml version="1.0"?>\n<scenario name="x">\n<run duration="5" step="0.25"/>\n<world/>\n</scenario>\n' > "$tmp/noagent.xml"

@@ -735,10 +735,13 @@ START_TEST(test_later_messages_cite_the_case)
 	/* misuse and an unreadable case leave the entries as they are */
 	ck_assert_int_eq(sw_steersuite_map_diag(NULL, &def, &d, 0), SW_EUSAGE);
 	ck_assert_int_eq(sw_steersuite_map_diag(path, &def, &d, -1), SW_EUSAGE);
-	ck_assert_int_eq(sw_steersuite_map_diag("tests/data/steersuite/none.xml", &def, &d, 0),
-			 SW_EIO);
+	const char *none = "tests/data/steersuite/none.xml";
+	ck_assert_int_eq(sw_steersuite_map_diag(none, &def, &d, 0), SW_SUCCESS); /* none cited */
+	sw_diag_add(&d, SW_SEV_ERROR, none, gen, 3, "cites a file that is not there");
+	ck_assert_int_eq(sw_steersuite_map_diag(none, &def, &d, 0), SW_EIO);
 	ck_assert_int_eq(d.entry[0].line, gen);
-	ck_assert_int_eq(d.count, 3);
+	ck_assert_int_eq(d.entry[3].line, gen);
+	ck_assert_int_eq(d.count, 4);
 	free(src);
 	free(xml);
 }

@@ -123,9 +123,12 @@ SW_API int sw_steersuite_import_memory(const char *buf, size_t len, const char *
 /** Diagnostics made after an import (an export, a run) cite lines of the scenario text it
  * generated, under the test case's name: moves entries [first, diag->count) that cite path to the
  * test-case line of the element they were reported at (columns dropped; a "(line N)" in the
- * message too).  path and def must be those of the import.  Reads and converts the test case
- * again (nothing is loaded); leaves diag as it was when that fails.  Returns SW_SUCCESS,
- * SW_EIO, SW_EINPUT, SW_ENOMEM or SW_EUSAGE. */
+ * message too); entries citing a line beyond the generated text stay.  path and def must be
+ * those of the import, and the file unchanged since.  Not idempotent: an entry that cites the
+ * test case already (the import's own) would be moved again, so pass first = the count after
+ * the import, and map each entry once.  Reads and converts the test case again (nothing is
+ * loaded) when some entry cites path; leaves diag as it was when that fails.  Returns
+ * SW_SUCCESS, SW_EIO, SW_EINPUT, SW_ENOMEM or SW_EUSAGE. */
 SW_API int sw_steersuite_map_diag(const char *path, const sw_steersuite_def *def, sw_diag *diag,
 				  int first);
 

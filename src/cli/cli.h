@@ -128,9 +128,13 @@ int cli_read_model(const char *path, int have_seed, uint64_t seed, double durati
 
 /** After cli_read_model loaded a test case: the entries of diag made since (an export's, a
  * run's) cite lines of the scenario the import generated; moves them to the test case's lines
- * (sw_steersuite_map_diag).  Entries are moved once: the diag printed last is remembered with
- * its count, and the load's diag starts at its entries after the load (mapped by the import). */
+ * (sw_steersuite_map_diag).  Each entry is moved once: every diag is remembered with its count
+ * when mapped (the load's with its count after the load, which the import mapped itself), and
+ * forgotten when emptied by cli_diag_init. */
 void cli_map_diag(sw_diag *diag);
+
+/** sw_diag_init for the commands' diags: also forgets what cli_map_diag mapped of diag. */
+void cli_diag_init(sw_diag *diag);
 
 /** 1 (after printing why) when out is an existing swerve input file (a scenario, automaton or
  * test case) that an output would replace, or the same file (device and inode) as any file m

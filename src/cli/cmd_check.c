@@ -37,7 +37,7 @@ int cmd_check(int argc, char **argv)
 	int worst = EXIT_OK;
 	static sw_diag diag;
 	for (int k = optind; k < argc; k++) {
-		sw_diag_init(&diag);
+		cli_diag_init(&diag);
 		sw_model *m = NULL;
 		sw_automaton *a = NULL;
 		int kind = SW_XML_UNKNOWN;

@@ -172,7 +172,7 @@ int cmd_export(int argc, char **argv)
 	if (cli_verbosity >= 0 && isatty(STDERR_FILENO))
 		def.progress = cli_progress_fn;
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	sw_model *m = NULL;
 	int st = cli_read_model(argv[optind], 0, 0, 0.0, &m, NULL, &diag);
 	if (st != SW_SUCCESS) {

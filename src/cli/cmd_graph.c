@@ -47,7 +47,7 @@ int cmd_graph(int argc, char **argv)
 		return cli_usage_error("expected exactly one file");
 	const char *path = argv[optind];
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	int kind = 0;
 	int st = sw_xml_root_kind(path, &kind, &diag);
 	sw_model *m = NULL;

@@ -120,7 +120,7 @@ int cmd_import(int argc, char **argv)
 	if (optind != argc - 1 || !out)
 		return cli_usage_error("expected one test case and -o FILE");
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	char *xml = NULL;
 	size_t len = 0;
 	sw_model *m = NULL;

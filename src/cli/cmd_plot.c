@@ -72,7 +72,7 @@ static int plot_series(const char *path, const char *agent, double at, double se
 		       const char *outpath, sw_image_format fmt)
 {
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	sw_model *m = NULL;
 	sw_world_def wd;
 	int code = cli_load(path, seed, 0.0, &m, &wd);
@@ -186,7 +186,7 @@ static int plot_table(const table_opts *o, const char *outpath, sw_image_format 
 	if (cli_refuse_input("plot", outpath, NULL))
 		return EXIT_BAD_INPUT;
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	sw_table *t = NULL;
 	int st = sw_table_load(o->path, &t, &diag);
 	if (st != SW_SUCCESS) {
@@ -303,7 +303,7 @@ int cmd_plot(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	int st = sw_plot_heading(w, idx, fmt, outpath, &diag);
 	cli_print_diag(&diag);
 	if (st == SW_SUCCESS && cli_verbosity >= 0)

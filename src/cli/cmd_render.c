@@ -225,7 +225,7 @@ static int render_field(sw_model *m, const char *field, const char *cache, int n
 			sw_field_svg_def *fdef, double width, const char *outpath)
 {
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	int k = sw_model_find_field(m, field);
 	int st = SW_EINPUT;
 	sw_plan *plan = NULL;
@@ -346,7 +346,7 @@ int cmd_render(int argc, char **argv)
 	}
 	def.instants = instants;
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	sw_model *m = NULL;
 	sw_world_def wd;
 	int code = cli_load(argv[optind], seed, duration, &m, &wd);

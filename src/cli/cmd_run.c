@@ -141,7 +141,7 @@ int cmd_run(int argc, char **argv)
 		return cli_usage_error("expected exactly one scenario file");
 	const char *path = argv[optind];
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	sw_model *m = NULL;
 	sw_world_def wd;
 	int st = cli_read_model(path, have_seed, seed, duration, &m, &wd, &diag);

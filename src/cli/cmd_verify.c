@@ -797,7 +797,7 @@ int cmd_verify(int argc, char **argv)
 		return loaded;
 	}
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	int st;
 	sw_export_def def = sw_default_export_def();
 	def.profile = SW_PROFILE_HYST;

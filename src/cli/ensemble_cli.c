@@ -238,7 +238,7 @@ int cli_grid_load(const char *cmd, const char *path, const cli_param *p, int n, 
 	sw_override ov[CLI_PARAMS];
 	double v[CLI_PARAMS];
 	for (int64_t g = 0; g < points; g++) {
-		sw_diag_init(&diag);
+		cli_diag_init(&diag);
 		cli_grid_values(p, n, g, v);
 		for (int i = 0; i < n; i++)
 			ov[i] = (sw_override){p[i].name, v[i]};

@@ -163,7 +163,7 @@ static const char *field_cache_dir(const char *cache, int no_cache, char *buf, s
 int cli_plan_fields(const sw_model *m, const char *cache, int no_cache, sw_plan **out)
 {
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	char dir[4096];
 	sw_plan_options o = sw_default_plan_options();
 	const char *d = field_cache_dir(cache, no_cache, dir, sizeof dir);
@@ -249,7 +249,7 @@ void cli_progress_runs(int64_t done, int64_t total, int upto, int last)
 int cli_load(const char *path, double seed, double duration, sw_model **m, sw_world_def *wd)
 {
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	sw_world_def own;
 	if (!wd)
 		wd = &own;
@@ -282,7 +282,7 @@ int cli_world_at(const char *cmd, const char *path, const char *agent, double at
 		 sw_model **m, sw_world **w, int *agent_index)
 {
 	static sw_diag diag;
-	sw_diag_init(&diag);
+	cli_diag_init(&diag);
 	*w = NULL;
 	sw_world_def wd;
 	int code = cli_load(path, seed, 0.0, m, &wd);

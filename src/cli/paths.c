@@ -26,26 +26,52 @@ void cli_safe_name(const char *name, char *buf, size_t n)
 		snprintf(buf, n, "scenario");
 }
 
-/* The test case cli_read_model loaded last (cli_map_diag), and the diag whose entries up to
- * upto cite its lines already. */
+/* The test case cli_read_model loaded last (cli_map_diag), and per diag the entries that cite
+ * its lines already: [0, upto).  A diag is forgotten when emptied (cli_diag_init). */
+enum { MAPPED_MAX = 16 };
 static struct {
 	int on;
 	char path[SW_DIAG_FILE];
 	sw_steersuite_def def;
-	const sw_diag *diag;
-	int upto;
+	struct {
+		const sw_diag *diag;
+		int upto;
+	} done[MAPPED_MAX];
+	int n_done;
 } imported;
+
+/* The record of diag (made, with upto 0, when there is none and room). */
+static int *mapped_upto(const sw_diag *diag)
+{
+	for (int k = 0; k < imported.n_done; k++)
+		if (imported.done[k].diag == diag)
+			return &imported.done[k].upto;
+	if (imported.n_done == MAPPED_MAX)
+		return NULL;
+	imported.done[imported.n_done].diag = diag;
+	imported.done[imported.n_done].upto = 0;
+	return &imported.done[imported.n_done++].upto;
+}
+
+void cli_diag_init(sw_diag *diag)
+{
+	sw_diag_init(diag);
+	for (int k = 0; k < imported.n_done; k++)
+		if (imported.done[k].diag == diag)
+			imported.done[k].upto = 0;
+}
 
 void cli_map_diag(sw_diag *diag)
 {
 	if (!imported.on || !diag)
 		return;
-	/* (a diag emptied since it was printed starts again at 0) */
-	int from = diag == imported.diag && imported.upto <= diag->count ? imported.upto : 0;
-	if (from < diag->count)
-		sw_steersuite_map_diag(imported.path, &imported.def, diag, from);
-	imported.diag = diag;
-	imported.upto = diag->count;
+	int *upto = mapped_upto(diag);
+	/* (with no room for its record a diag's entries are left where they are: better a line of
+	 * the generated text than an entry moved twice) */
+	if (upto && *upto < diag->count)
+		sw_steersuite_map_diag(imported.path, &imported.def, diag, *upto);
+	if (upto)
+		*upto = diag->count;
 }
 
 int cli_read_model(const char *path, int have_seed, uint64_t seed, double duration, sw_model **m,
@@ -64,13 +90,16 @@ int cli_read_model(const char *path, int have_seed, uint64_t seed, double durati
 		st = sw_steersuite_load(path, &def, m, diag);
 		/* (a path too long for a diagnostic's file name is never cited in full) */
 		imported.on = st == SW_SUCCESS && strlen(path) < sizeof imported.path;
+		imported.n_done = 0;
 		if (imported.on) {
 			snprintf(imported.path, sizeof imported.path, "%s", path);
 			imported.def = def;
-			imported.diag = diag;
-			imported.upto = diag ? diag->count : 0;
+			int *upto = diag ? mapped_upto(diag) : NULL;
+			if (upto) /* the import cited the case's lines itself */
+				*upto = diag->count;
 		}
 	} else if (st == SW_SUCCESS) {
+		imported.on = 0;
 		st = sw_scenario_load(path, m, diag);
 	}
 	if (st != SW_SUCCESS)

@@ -824,7 +824,7 @@ int sw_steersuite_import_memory(const char *buf, size_t len, const char *name,
 	int first = diag ? diag->count : 0;
 	sw_model *m = NULL;
 	st = sw_scenario_load_memory(text, n, name, &m, diag);
-	if (st != SW_SUCCESS)
+	if (diag && diag->count > first) /* errors, or warnings of a load that succeeded */
 		map_lines(diag, first, name, text, n, srcline, n_src);
 	free(srcline);
 	if (st == SW_SUCCESS && out)
@@ -860,6 +860,11 @@ int sw_steersuite_map_diag(const char *path, const sw_steersuite_def *def, sw_di
 {
 	if (!path || !def_ok(def) || !diag || first < 0)
 		return SW_EUSAGE;
+	int cited = 0; /* (no entry cites the case: nothing to convert) */
+	for (int i = first; i < diag->count && !cited; i++)
+		cited = strcmp(diag->entry[i].file, path) == 0 && diag->entry[i].line > 0;
+	if (!cited)
+		return SW_SUCCESS;
 	char *buf = NULL, *text = NULL;
 	size_t n = 0, len = 0;
 	int *srcline = NULL, n_src = 0;
