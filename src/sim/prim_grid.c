@@ -131,6 +131,7 @@ void sw__prim_grid_layout(struct sw_world *w, sw_arena *a)
 	w->pg.disc = sw__arena_take(a, np / 64 + 1, sizeof *w->pg.disc);
 	w->pg.cull = sw__arena_take(a, np + 1, sizeof *w->pg.cull);
 	w->pg.face = sw__arena_take(a, np + 1, sizeof *w->pg.face);
+	w->pg.nbr = sw__arena_take(a, 2 * np + 1, sizeof *w->pg.nbr);
 	w->pg.big = sw__arena_take(a, no + 1, sizeof *w->pg.big);
 	w->pg.obox = sw__arena_take(a, 4 * no + 1, sizeof *w->pg.obox);
 	/* zeroed: no overlap before the first measure */
@@ -138,13 +139,15 @@ void sw__prim_grid_layout(struct sw_world *w, sw_arena *a)
 }
 
 /* +1 (counterclockwise) or -1 (clockwise) when obstacle j is a static closed convex polygon:
- * its edges (its primitives, in order) chain end to start and turn one way, once round; else 0.
- * (A reversal, two collinear edges doubling back, turns by pi; a star turns twice round.) */
+ * its edges (its primitives, in order) chain end to start and turn one way (collinear ones
+ * allowed, no reversal), once round, and it is at least 1e-6 m wide across every edge (no
+ * sliver within rounding of its own edges); else 0.  At most 64 edges (the width is checked
+ * for every edge and vertex). */
 static int convex_turn(const sw_model *m, int j)
 {
 	const sw_obstacle *o = &m->obstacles[j];
 	if (o->shape != SW_SHAPE_POLYGON || !o->closed || o->prim_count < 3 ||
-	    o->motion.kind != SW_MOTION_NONE)
+	    o->prim_count > 64 || o->motion.kind != SW_MOTION_NONE)
 		return 0;
 	int f = o->prim_first, n = o->prim_count, sign = 0;
 	double turn = 0.0;
@@ -153,14 +156,25 @@ static int convex_turn(const sw_model *m, int j)
 		if (!e->is_segment || !g->is_segment || e->b.x != g->a.x || e->b.y != g->a.y)
 			return 0;
 		sw_vec2 u = sw_v2_sub(e->b, e->a), v = sw_v2_sub(g->b, g->a);
-		double c = sw_v2_cross(u, v);
+		double c = sw_v2_cross(u, v), d = sw_v2_dot(u, v);
 		int s = (c > 0.0) - (c < 0.0);
-		if (s != 0 && sign != 0 && s != sign)
+		if ((s != 0 && sign != 0 && s != sign) || (s == 0 && !(d > 0.0)))
 			return 0;
 		sign = s != 0 ? s : sign;
-		turn += atan2(c, sw_v2_dot(u, v));
+		turn += atan2(c, d);
 	}
-	return sign != 0 && fabs(fabs(turn) - 2.0 * SW_PI) < 1e-6 ? sign : 0;
+	if (sign == 0 || !(fabs(fabs(turn) - 2.0 * SW_PI) < 1e-6))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		const sw_prim *e = &m->prims[f + i];
+		sw_vec2 u = sw_v2_sub(e->b, e->a);
+		double far = 0.0;
+		for (int k = 0; k < n; k++)
+			far = fmax(far, fabs(sw_v2_cross(u, sw_v2_sub(m->prims[f + k].a, e->a))));
+		if (!(far >= 1e-6 * sw_v2_len(u)))
+			return 0;
+	}
+	return sign;
 }
 
 int sw__prim_grid_build(struct sw_world *w)
@@ -222,9 +236,12 @@ int sw__prim_grid_build(struct sw_world *w)
 		w->pg.cull[k] = -1, w->pg.face[k] = 0.0;
 	for (int j = 0; j < m->n_obstacles; j++) {
 		const sw_obstacle *o = &m->obstacles[j];
-		int turn = convex_turn(m, j);
-		for (int k = o->prim_first; turn != 0 && k < o->prim_first + o->prim_count; k++)
-			w->pg.cull[k] = j, w->pg.face[k] = turn;
+		int turn = convex_turn(m, j), f = o->prim_first, n = o->prim_count;
+		for (int i = 0; turn != 0 && i < n; i++) {
+			w->pg.cull[f + i] = j, w->pg.face[f + i] = turn;
+			w->pg.nbr[2 * (size_t)(f + i)] = f + (i + n - 1) % n;
+			w->pg.nbr[2 * (size_t)(f + i) + 1] = f + (i + 1) % n;
+		}
 		double *bx = w->pg.obox + 4 * (size_t)j;
 		bx[0] = bx[1] = INFINITY, bx[2] = bx[3] = -INFINITY;
 		for (int k = o->prim_first; k < o->prim_first + o->prim_count; k++) {

@@ -94,6 +94,7 @@ typedef struct sw_prim_index {
 				   hides nothing from it that j's other edges do not (perceive.c) */
 	double *face;           /* per primitive: +1 (-1) when cull names its obstacle and the
 				   polygon runs counterclockwise (clockwise), else 0 */
+	int *nbr;               /* per primitive that cull names: the edges before and after it */
 	double rmax;            /* the largest disc radius, m (set whether or not the index is on;
 				   visibility, perceive.c) */
 	double hide;            /* max(agent.rmax, rmax), m: beyond an agent's perception and
