@@ -160,7 +160,9 @@ def main():
     ap.add_argument("swerve")
     ap.add_argument("testcases")
     ap.add_argument("-j", type=int, default=2, help="cases run at once")
-    ap.add_argument("--timeout", type=float, default=900, help="wall-time limit per case, s")
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="wall-time limit per case, s (default: none; with --runs a case stopped "
+                         "by it resumes from its checkpoint at the next run)")
     ap.add_argument("--everyday", action="store_true", help="only the 25 everyday cases")
     ap.add_argument("--only", default="", help="only these cases (comma-separated names, "
                     "relative to TESTCASES, without .xml)")
