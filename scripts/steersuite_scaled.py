@@ -17,7 +17,8 @@ squeezing past as they do by default; --squeeze spells the default out); the scr
 many walkers are done, how many are on each goal of their sequence at the end, and SteerBench's
 unique collisions summed over the walkers.  --seed N (default 1, the import's) seeds the random
 placements and the run: another seed is another copy of the same densities.  The copy and the
-outputs live in a temporary folder that is removed afterwards."""
+outputs live in a temporary folder that is removed afterwards; --write FILE writes the copy to
+FILE instead and runs nothing."""
 import argparse
 import collections
 import json
@@ -55,12 +56,17 @@ def main():
     ap.add_argument("--factor", type=float, default=0.25, help="length scale (< 1 shrinks)")
     ap.add_argument("--duration", type=float, default=0.0, help="simulated seconds")
     ap.add_argument("--seed", type=int, default=1, help="seed of the placements and the run")
+    ap.add_argument("--write", metavar="FILE",
+                    help="only write the shrunk test case to FILE (for timing it, bench/README.md)")
     measure_steersuite.add_squeeze_options(ap)
     a = ap.parse_args()
     ET.register_namespace("", NS[1:-1])
     ET.register_namespace("xsi", "http://www.w3.org/2001/XMLSchema-instance")
     tree = ET.parse(a.case)
     shrink(tree.getroot(), a.factor)
+    if a.write:
+        tree.write(a.write, xml_declaration=True, encoding="UTF-8")
+        return
     tmp = tempfile.mkdtemp(prefix="swerve-scaled-")
     try:
         case = os.path.join(tmp, "case.xml")

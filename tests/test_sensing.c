@@ -171,8 +171,10 @@ END_TEST
 /* Polygons: the edges of a closed convex polygon that face away from an agent outside it are
  * left out of its occluders (sim/perceive.c, hides_nothing).  Convex polygons of 3 to 7 sides in
  * both orientations, non-convex ones (an arrow head, kept whole), agents moved inside polygons
- * (every edge kept) and sight lines through vertices (an agent moved onto the line from another
- * through a vertex): what every agent perceives is the definition's over every edge. */
+ * (every edge kept), sight lines through vertices (an agent moved onto the line from another
+ * through a vertex) and along edges (pairs on an edge's line): what every agent perceives is the
+ * definition's over every edge.  (No centre here is within rounding of a vertex, where the
+ * answers may differ: hides_nothing's comment.) */
 enum { N_POLY = 40, P_AGENTS = 80, P_EDGES = 8 * N_POLY };
 typedef struct poly_scene {
 	sw_vec2 agent[P_AGENTS], centre[N_POLY];

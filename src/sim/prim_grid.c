@@ -131,7 +131,7 @@ void sw__prim_grid_layout(struct sw_world *w, sw_arena *a)
 	w->pg.disc = sw__arena_take(a, np / 64 + 1, sizeof *w->pg.disc);
 	w->pg.cull = sw__arena_take(a, np + 1, sizeof *w->pg.cull);
 	w->pg.face = sw__arena_take(a, np + 1, sizeof *w->pg.face);
-	w->pg.nbr = sw__arena_take(a, 2 * np + 1, sizeof *w->pg.nbr);
+	w->pg.nline = sw__arena_take(a, 6 * np + 1, sizeof *w->pg.nline);
 	w->pg.big = sw__arena_take(a, no + 1, sizeof *w->pg.big);
 	w->pg.obox = sw__arena_take(a, 4 * no + 1, sizeof *w->pg.obox);
 	/* zeroed: no overlap before the first measure */
@@ -239,8 +239,13 @@ int sw__prim_grid_build(struct sw_world *w)
 		int turn = convex_turn(m, j), f = o->prim_first, n = o->prim_count;
 		for (int i = 0; turn != 0 && i < n; i++) {
 			w->pg.cull[f + i] = j, w->pg.face[f + i] = turn;
-			w->pg.nbr[2 * (size_t)(f + i)] = f + (i + n - 1) % n;
-			w->pg.nbr[2 * (size_t)(f + i) + 1] = f + (i + 1) % n;
+			for (int side = 0; side < 2; side++) { /* the edges before and after */
+				const sw_prim *e = &m->prims[f + (side ? i + 1 : i + n - 1) % n];
+				sw_vec2 u = sw_v2_sub(e->b, e->a);
+				double len = sw_v2_len(u), *l = w->pg.nline + 6 * (size_t)(f + i) + 3 * side;
+				l[0] = -u.y / len, l[1] = u.x / len;
+				l[2] = l[0] * e->a.x + l[1] * e->a.y;
+			}
 		}
 		double *bx = w->pg.obox + 4 * (size_t)j;
 		bx[0] = bx[1] = INFINITY, bx[2] = bx[3] = -INFINITY;

@@ -94,7 +94,9 @@ typedef struct sw_prim_index {
 				   hides nothing from it that j's other edges do not (perceive.c) */
 	double *face;           /* per primitive: +1 (-1) when cull names its obstacle and the
 				   polygon runs counterclockwise (clockwise), else 0 */
-	int *nbr;               /* per primitive that cull names: the edges before and after it */
+	double *nline;          /* per primitive that cull names: the lines of the edges before
+				   and after it, each as a unit normal and offset (nx, ny, c: points
+				   x on it have nx x.x + ny x.y = c) */
 	double rmax;            /* the largest disc radius, m (set whether or not the index is on;
 				   visibility, perceive.c) */
 	double hide;            /* max(agent.rmax, rmax), m: beyond an agent's perception and
