@@ -130,7 +130,8 @@ int cli_read_model(const char *path, int have_seed, uint64_t seed, double durati
  * run's) cite lines of the scenario the import generated; moves them to the test case's lines
  * (sw_steersuite_map_diag).  Each entry is moved once: every diag is remembered with its count
  * when mapped (the load's with its count after the load, which the import mapped itself), and
- * forgotten when emptied by cli_diag_init. */
+ * forgotten when emptied by cli_diag_init; so a diag given here is static (the commands'
+ * are), never one on the stack whose address a later one could take. */
 void cli_map_diag(sw_diag *diag);
 
 /** sw_diag_init for the commands' diags: also forgets what cli_map_diag mapped of diag. */

@@ -78,6 +78,7 @@ int cli_read_model(const char *path, int have_seed, uint64_t seed, double durati
 		   sw_world_def *wd, sw_diag *diag)
 {
 	*m = NULL;
+	imported.on = 0;
 	int kind = SW_XML_UNKNOWN;
 	int st = sw_xml_root_kind(path, &kind, diag);
 	if (st == SW_SUCCESS && kind == SW_XML_STEERSUITE) {
@@ -99,7 +100,6 @@ int cli_read_model(const char *path, int have_seed, uint64_t seed, double durati
 				*upto = diag->count;
 		}
 	} else if (st == SW_SUCCESS) {
-		imported.on = 0;
 		st = sw_scenario_load(path, m, diag);
 	}
 	if (st != SW_SUCCESS)

@@ -824,7 +824,10 @@ int sw_steersuite_import_memory(const char *buf, size_t len, const char *name,
 	int first = diag ? diag->count : 0;
 	sw_model *m = NULL;
 	st = sw_scenario_load_memory(text, n, name, &m, diag);
-	if (diag && diag->count > first) /* errors, or warnings of a load that succeeded */
+	/* errors, or warnings of a load that succeeded (none that generated text can cause is
+	 * known: the reader's warnings need an adaptive integrator or a field's target; kept so
+	 * that any new one cites the case) */
+	if (diag && diag->count > first)
 		map_lines(diag, first, name, text, n, srcline, n_src);
 	free(srcline);
 	if (st == SW_SUCCESS && out)

@@ -307,12 +307,11 @@ static inline int off_line(const double *l, sw_vec2 p)
  * that point the segment would be inside otherwise), so no answer changes.  In floating point a
  * sight line along the line of an edge (p on it, within rounding: an agent in line with a box's
  * side) can test as missing that edge and crossing its back-facing neighbour at their common
- * vertex; the third condition keeps such neighbours (tests/test_sensing.c).  What is left can
- * differ from testing every edge only when p or the sight line's end is within rounding (about
- * 1e-12 m) of a vertex: a random search of 6e8 sight lines found no difference among
- * axis-aligned boxes and 18 among rotated polygons (in all 18 the answer here was the exact
- * one, the other a rounding artefact); every output of the shipped models and of the SteerSuite
- * cases compared stays byte for byte (bench/README.md, "Clutter"). */
+ * vertex; the third condition keeps such neighbours (tests/test_sensing.c).  Answers can still
+ * differ from testing every edge when p or the sight line's end is within rounding (about
+ * 1e-12 m) of a vertex, where either answer is a rounding artefact: a one-off random search
+ * during review (not kept) found such differences only there.  Every output of the shipped
+ * models and of the SteerSuite cases compared stays byte for byte (bench/README.md, "Clutter"). */
 static inline int hides_nothing(const sw_prim_index *pg, int k, sw_vec2 p)
 {
 	const double *box = pg->obox + 4 * (size_t)pg->cull[k];
