@@ -21,8 +21,14 @@ pairs=${2:-20}
 n=${3:-10000}
 [ -x "$bench" ] || { echo "$0: $bench is not an executable" >&2; exit 2; }
 
-ns() { # ns LAW THREADS: the bench's wall-clock ns per agent-step
-	"$bench" "crowd-$1" "$n" "$2" | sed -n 's/.*agent-steps\/s *\([0-9.]*\) ns\/agent-step.*/\1/p'
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT INT TERM
+
+ns() { # ns LAW THREADS: the bench's wall-clock ns per agent-step; fails without one
+	out=$("$bench" "crowd-$1" "$n" "$2") || { echo "$0: $bench crowd-$1 $n $2 failed" >&2; exit 1; }
+	v=$(printf '%s\n' "$out" | sed -n 's/.*agent-steps\/s *\([0-9.]*\) ns\/agent-step.*/\1/p')
+	[ -n "$v" ] || { echo "$0: no ns per agent-step from $bench crowd-$1 $n $2" >&2; exit 1; }
+	echo "$v"
 }
 
 for law in ttc csm sf; do
@@ -35,11 +41,11 @@ for law in ttc csm sf; do
 			two=$(ns "$law" 2)
 			one=$(ns "$law" 1)
 		fi
-		[ -n "$one" ] && [ -n "$two" ] || { echo "$0: no figure from $bench" >&2; exit 1; }
-		echo "$law $k $one $two"
+		echo "$law $k $one $two" >>"$tmp"
 		k=$((k + 1))
 	done
-done | awk '
+done
+awk '
 function median(a, m,   t, i, j) { # a[1..m], sorted in place
 	for (i = 2; i <= m; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
@@ -56,4 +62,4 @@ function report(law,   r, s1, s2, i, mr) {
 	law = $1; cnt++; one[cnt] = $3; two[cnt] = $4
 	printf "%s pair %d: 1 thread %s ns, 2 threads %s ns, ratio %.3f\n", $1, $2, $3, $4, $3 / $4
 }
-END { if (cnt) report(law) }'
+END { if (cnt) report(law) }' "$tmp"

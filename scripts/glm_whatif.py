@@ -24,14 +24,15 @@ Variants (for tests/verify/pillar_aside.xml, one pillar at (4, 2), target (8, 0)
           bearing lifted_1, dpsi its half-width lifted_2) lifted into the state and the mode
           split into win (lw >= 0: W = 1 / (1 + exp(z)), z = -2 h1 lw <= 0) and wout (lw <= 0:
           W = exp(-z) / (1 + exp(-z))), jumps at lw = 0: W exact on both sides, its exponential
-          at most 1 (Flow*'s enclosure of 1 / (1 + exp(z)) is poor for large z); starts in win
+          at most 1 (1 / (1 + exp(z)) alone divides by a wide range where z is large);
+          starts in win
   signs   for any GLM export: sqrt(lifted_K ^ 2) -> +-lifted_K by the sign of lifted_K's initial
           interval (the bearings' |e| of a mode split on each bearing's sign at t = 0)
 The settings options rewrite Flow*'s fixed step, use fixed orders K, and the remainder R;
 --min-step M makes the step adaptive between M and S (Flow* 2.1 then needs fixed orders: give
 --order too).  --rem-var VAR=R gives state variable VAR (walker_ omitted) its own remainder
-estimate [-R, R], the others keep R of --rem (or the model's); it tells which variable's remainder
-stops Flow* (its estimate moves the stop, the others' do not).  --qr asks for QR preconditioning
+estimate [-R, R], the others keep R of --rem (or the model's): a way to probe which variable's
+remainder stops Flow*.  --qr asks for QR preconditioning
 instead of the identity.  --shrink F scales every interval of the initial set by F about its
 midpoint (F = 0: the centre alone), to see what the set's width does.
 Fails (exit 1) when the model does not hold the expressions a variant edits.
@@ -159,13 +160,17 @@ def window(src):
     l2 = [float(v) for v in re.search(r"walker_lifted_2 in \[([^,]+), ([^\]]+)\]", ib).groups()]
     if not (-math.pi / 2 < l1[0] <= l1[1] < 0 and 0 < l2[0] <= l2[1] < (math.pi - 0.8) / 2):
         fail("the initial bearing or half-width is not where cos is monotone")
-    # cos(l1) increases with l1 < 0, cos(2 l2 + 0.8) decreases with l2 there
-    lw = (math.cos(l1[0]) - math.cos(2 * l2[1] + 0.8) - 1e-12,
-          math.cos(l1[1]) - math.cos(2 * l2[0] + 0.8) + 1e-12)
+    # cos(l1) increases with l1 < 0, and -cos(2 l2 + 0.8) increases with l2 there
+    lw = (math.cos(l1[0]) - math.cos(2 * l2[0] + 0.8) - 1e-12,
+          math.cos(l1[1]) - math.cos(2 * l2[1] + 0.8) + 1e-12)
     if lw[0] <= 0:
         fail("the pillar is not inside the window at the start")
-    return two_modes(src, var, (("win", lambda o: replace(o, WINDOW, forms[1]), 1),
-                                ("wout", lambda o: replace(o, WINDOW, forms[-1]), -1)), lw, "win")
+
+    # W in every flow: heading' and lifted_1' (unbracketed there), and the two copies fixed()
+    # put into w_tar'; lw' is built from the edited lifted_1'
+    def edit(sgn):
+        return lambda o: replace(o, WINDOW[1:-1], "(%s)" % forms[sgn], 4)
+    return two_modes(src, var, (("win", edit(1), 1), ("wout", edit(-1), -1)), lw, "win")
 
 
 def settings(src, a):
