@@ -8,7 +8,9 @@
 # `BENCH crowd-LAW N 1` and `BENCH crowd-LAW N 2` (default N = 10 000) one right after the
 # other, PAIRS times (default 20), the order alternating from pair to pair, and prints each
 # pair's wall-clock ns per agent-step and their ratio (one thread over two), then per law the
-# median ratio and its quartiles and the median ns per agent-step of each thread count.
+# median ratio and its quartiles and the median ns per agent-step of each thread count (each
+# pair also goes to standard error as it is measured).  Exit status 1 when a bench run fails or
+# prints no figure.
 #
 # Why pairs: on a shared virtual machine the same binary's speed drifts by a factor of two over
 # minutes (bench/README.md), far more than the difference between one and two threads is to be
@@ -22,7 +24,9 @@ n=${3:-10000}
 [ -x "$bench" ] || { echo "$0: $bench is not an executable" >&2; exit 2; }
 
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT INT TERM
+trap 'rm -f "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 ns() { # ns LAW THREADS: the bench's wall-clock ns per agent-step; fails without one
 	out=$("$bench" "crowd-$1" "$n" "$2") || { echo "$0: $bench crowd-$1 $n $2 failed" >&2; exit 1; }
@@ -42,6 +46,7 @@ for law in ttc csm sf; do
 			one=$(ns "$law" 1)
 		fi
 		echo "$law $k $one $two" >>"$tmp"
+		echo "$law pair $k: 1 thread $one ns, 2 threads $two ns" >&2 # progress
 		k=$((k + 1))
 	done
 done
