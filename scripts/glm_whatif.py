@@ -95,10 +95,11 @@ def frozen(src):
 
 
 def two_modes(src, var, modes, init_range, start):
-    """Mode steer split in two by the sign of a new state variable walker_VAR (its flow built
-    from the others' by var_flow(ode)): modes = ((name, edit, sign), ...), edit(ode) the flows in
-    that mode, sign -1 for VAR <= 0 and 1 for VAR >= 0; jumps (identity) at VAR = 0; the
-    initial set in mode `start` with VAR in init_range."""
+    """Mode steer split in two by the sign of a new state variable: var = (VAR, flow), the
+    variable walker_VAR and flow(ode) its derivative built from a mode's edited flows;
+    modes = ((name, edit, sign), ...), edit(ode) the flows in that mode, sign -1 for VAR <= 0
+    and 1 for VAR >= 0; jumps (identity) at VAR = 0; the initial set in mode `start` with VAR
+    in init_range."""
     head, rest = src.split("    modes\n", 1)
     head = replace(head, "walker_lifted_3\n", "walker_lifted_3, walker_%s\n" % var[0], 1)
     m = re.search(r"        steer\n        \{\n            nonpoly ode\n            \{\n(.*?)"
